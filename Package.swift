@@ -1,0 +1,34 @@
+// swift-tools-version:6.0
+// The layers of seed 003 as SwiftPM targets: the compiler enforces the one-way arrows.
+//   qrcheckin (Application) -> Presentation -> Domain <- Data -> C modules
+import PackageDescription
+
+let package = Package(
+    name: "qrcheckin",
+    products: [
+        .executable(name: "qrcheckin", targets: ["qrcheckin"]),
+    ],
+    targets: [
+        // System libraries: one module per C library, shims for macros and setjmp-guarded calls.
+        .systemLibrary(name: "CQRencode", pkgConfig: "libqrencode", providers: [.apt(["libqrencode-dev"])]),
+        .systemLibrary(name: "CPNG", pkgConfig: "libpng", providers: [.apt(["libpng-dev"])]),
+        .systemLibrary(name: "CSodium", pkgConfig: "libsodium", providers: [.apt(["libsodium-dev"])]),
+
+        // Domain: entities, use cases and ports. Swift stdlib only.
+        .target(name: "CheckInDomain"),
+        // Data: adapters behind the Domain's ports (C libraries, files, sockets, systemd).
+        .target(name: "CheckInData", dependencies: ["CheckInDomain", "CQRencode", "CPNG", "CSodium"]),
+        // Presentation: the view model and the views that render its state.
+        .target(name: "CheckInPresentation", dependencies: ["CheckInDomain"]),
+        // Application: CLI, one type per command, the composition root.
+        .executableTarget(
+            name: "qrcheckin",
+            dependencies: ["CheckInDomain", "CheckInData", "CheckInPresentation"]
+        ),
+
+        .testTarget(name: "CheckInDomainTests", dependencies: ["CheckInDomain"]),
+        .testTarget(name: "CheckInDataTests", dependencies: ["CheckInData", "CheckInDomain"]),
+        .testTarget(name: "CheckInPresentationTests", dependencies: ["CheckInPresentation", "CheckInDomain"]),
+    ],
+    swiftLanguageModes: [.v6]
+)

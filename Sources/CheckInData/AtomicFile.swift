@@ -1,0 +1,61 @@
+import Glibc
+
+/// Replaces files so that a reader sees the old file or the new one, never a mix or a part.
+///
+/// The new content goes to a hidden temporary file in the same directory (same file system, so
+/// the rename is atomic), is synced, then renamed over the target; the directory is synced so the
+/// rename survives a power cut. On any failure the temporary file is removed and the old file
+/// is left untouched.
+public enum AtomicFile {
+    /// Writes `bytes` to `path` with permission `mode`.
+    public static func write(_ bytes: [UInt8], to path: String, mode: mode_t = 0o644) throws(SystemError) {
+        let directory = PathName.directory(of: path)
+        let temporary = "\(directory)/.\(PathName.base(of: path)).\(getpid()).\(UInt32.random(in: 0...UInt32.max)).tmp"
+        do throws(SystemError) {
+            let file: FileDescriptor
+            do {
+                file = try FileDescriptor.open(temporary, O_WRONLY | O_CREAT | O_EXCL, mode: mode)
+            } catch {
+                // Name the file the caller asked for, not our temporary.
+                throw SystemError("create", path: path, code: error.code)
+            }
+            try file.writeAll(bytes, path: path)
+            // umask may have narrowed the mode given to open(2); state it exactly.
+            guard fchmod(file.rawValue, mode) == 0 else { throw SystemError("set the mode of", path: path) }
+            try file.sync(path: path)
+        } catch {
+            unlink(temporary)
+            throw error
+        }
+        guard rename(temporary, path) == 0 else {
+            let failure = SystemError("replace", path: path)
+            unlink(temporary)
+            throw failure
+        }
+        // The data is safe; a failed directory sync only weakens durability, so it is not an error.
+        if let dir = try? FileDescriptor.open(directory, O_RDONLY | O_DIRECTORY) {
+            _ = fsync(dir.rawValue)
+        }
+    }
+
+    /// Writes UTF-8 `text` to `path`.
+    public static func write(_ text: String, to path: String, mode: mode_t = 0o644) throws(SystemError) {
+        try write(Array(text.utf8), to: path, mode: mode)
+    }
+}
+
+/// Splits paths the way dirname(1) and basename(1) do, without Foundation.
+public enum PathName {
+    /// The directory part of `path` ("." when there is none).
+    public static func directory(of path: String) -> String {
+        guard let slash = path.lastIndex(of: "/") else { return "." }
+        let head = path[..<slash]
+        return head.isEmpty ? "/" : String(head)
+    }
+
+    /// The last component of `path`.
+    public static func base(of path: String) -> String {
+        guard let slash = path.lastIndex(of: "/") else { return path }
+        return String(path[path.index(after: slash)...])
+    }
+}

@@ -1,0 +1,67 @@
+import CPNG
+import CheckInDomain
+
+/// Renders a QR matrix as a 1-bit grayscale PNG (no palette, no alpha): the smallest form.
+public struct PNGEncoder: Sendable {
+    /// Pixels per module.
+    public let scale: Int
+    /// Quiet-zone width in modules on each side.
+    public let margin: Int
+
+    /// Creates an encoder; `scale` ≥ 1 and `margin` ≥ 0.
+    public init(scale: Int, margin: Int) {
+        precondition(scale >= 1 && margin >= 0)
+        self.scale = scale
+        self.margin = margin
+    }
+
+    /// The PNG file bytes for `matrix`.
+    public func encode(_ matrix: QRMatrix) throws(PNGError) -> [UInt8] {
+        let modulesPerSide = matrix.size + 2 * margin
+        let width = modulesPerSide * scale
+        guard width <= 1 << 16 else { throw PNGError(message: "image too large: \(width) pixels wide") }
+        let rows = packedRows(matrix, width: width)
+        // Adaptive filtering wins on some symbols, no filtering on others; both are cheap.
+        var best: [UInt8]?
+        for filters in [PNG_FILTER_NONE, cpng_all_filters()] {
+            let png = try write(rows, width: width, filters: filters)
+            if best == nil || png.count < best!.count { best = png }
+        }
+        return best!
+    }
+
+    /// One packed row (1 bit a pixel, MSB first, 1 = white) per pixel row.
+    private func packedRows(_ matrix: QRMatrix, width: Int) -> [UInt8] {
+        let stride = (width + 7) / 8
+        var image = [UInt8]()
+        image.reserveCapacity(stride * width)
+        for moduleRow in 0..<(matrix.size + 2 * margin) {
+            var row = [UInt8](repeating: 0, count: stride)
+            for x in 0..<width where !matrix[moduleRow - margin, x / scale - margin] {
+                row[x >> 3] |= 0x80 >> UInt8(x & 7)
+            }
+            for _ in 0..<scale { image.append(contentsOf: row) }
+        }
+        return image
+    }
+
+    private func write(_ rows: [UInt8], width: Int, filters: Int32) throws(PNGError) -> [UInt8] {
+        var buffer = cpng_buffer()
+        defer { cpng_buffer_free(&buffer) }
+        let status = rows.withUnsafeBufferPointer {
+            cpng_write_gray1($0.baseAddress, UInt32(width), UInt32(width), filters, &buffer)
+        }
+        guard status == 0, let data = buffer.data else {
+            let message = withUnsafeBytes(of: buffer.message) { String(decoding: $0.prefix { $0 != 0 }, as: UTF8.self) }
+            throw PNGError(message: message.isEmpty ? "libpng failed" : message)
+        }
+        return Array(UnsafeBufferPointer(start: data, count: buffer.size))
+    }
+}
+
+/// libpng refused to write an image; `message` is libpng's own reason.
+public struct PNGError: Error, Equatable, Sendable, CustomStringConvertible {
+    /// libpng's error text.
+    public let message: String
+    public var description: String { "cannot write PNG: \(message)" }
+}

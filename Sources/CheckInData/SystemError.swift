@@ -1,0 +1,33 @@
+import Glibc
+
+/// A failed system call: what was being done, to which path, and the errno it returned.
+public struct SystemError: Error, Equatable, Sendable, CustomStringConvertible {
+    /// What was being attempted, as a verb phrase ("create", "write", "rename").
+    public let operation: String
+    /// The file or directory involved.
+    public let path: String
+    /// The errno value.
+    public let code: Int32
+
+    /// Captures the current `errno` for `operation` on `path`.
+    public init(_ operation: String, path: String, code: Int32 = errno) {
+        self.operation = operation
+        self.path = path
+        self.code = code
+    }
+
+    /// The C library's text for the errno ("No space left on device").
+    public var reason: String { String(cString: strerror(code)) }
+
+    public var description: String { "cannot \(operation) \(path): \(reason)" }
+}
+
+/// Retries a system call that failed with EINTR; the one place that loop lives.
+@inline(__always)
+func retryingOnInterrupt<T: BinaryInteger>(_ call: () -> T) -> T {
+    while true {
+        let result = call()
+        if result == -1 && errno == EINTR { continue }
+        return result
+    }
+}

@@ -1,0 +1,10 @@
+/// Every subcommand, in the order `qrcheckin --help` lists them.
+enum CommandRegistry {
+    static let commands: [any Command.Type] = [
+        EncodeCommand.self,
+    ]
+
+    static func command(named name: String) -> (any Command.Type)? {
+        commands.first { $0.spec.name == name }
+    }
+}

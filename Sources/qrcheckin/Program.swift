@@ -1,0 +1,66 @@
+import Glibc
+
+/// The top level: picks the subcommand, runs it, maps failures to exit statuses.
+enum Program {
+    static let version = "0.1.0"
+
+    static var helpText: String {
+        let width = (CommandRegistry.commands.map { $0.spec.name.count }.max() ?? 0) + 2
+        let list = CommandRegistry.commands.map { type in
+            "  " + type.spec.name + String(repeating: " ", count: width - type.spec.name.count) + type.spec.summary
+        }.joined(separator: "\n")
+        return """
+            USAGE: qrcheckin COMMAND [OPTIONS]
+
+            Rotating, signed QR check-in codes for venues: a daemon and its tools.
+
+            COMMANDS:
+            \(list)
+
+            OPTIONS:
+              -h, --help     Show this help and exit.
+              --version      Show the version and exit.
+
+            Run 'qrcheckin COMMAND --help' for a command's options.
+
+            """
+    }
+
+    /// Runs the command line (without the program name) and returns the exit status.
+    static func main(_ arguments: [String], context: CommandContext) -> ExitCode {
+        guard let first = arguments.first else {
+            context.warn("no command given (see qrcheckin --help)")
+            return .usage
+        }
+        switch first {
+        case "-h", "--help", "help":
+            if first == "help", arguments.count > 1, let type = CommandRegistry.command(named: arguments[1]) {
+                context.print(type.spec.helpText)
+            } else {
+                context.print(helpText)
+            }
+            return .success
+        case "--version", "-V":
+            context.print("qrcheckin \(version)\n")
+            return .success
+        default:
+            break
+        }
+        guard let type = CommandRegistry.command(named: first) else {
+            context.warn("unknown command '\(first)' (see qrcheckin --help)")
+            return .usage
+        }
+        do {
+            let parsed = try ParsedArguments(Array(arguments.dropFirst()), spec: type.spec)
+            if parsed.has("help") {
+                context.print(type.spec.helpText)
+                return .success
+            }
+            let command = try type.init(parsed, context: context)
+            return try command.run(context)
+        } catch {
+            context.warn(error.message)
+            return error.code
+        }
+    }
+}
