@@ -1,0 +1,40 @@
+/// Whether a shake (SIGUSR1, `qrcheckin shake`) issues a fresh code at once.
+public enum ShakeMode: String, CaseIterable, Sendable, Codable {
+    case on, off
+}
+
+/// Whether codes rotate on their own or are paused (nothing shown).
+public enum RefreshMode: String, CaseIterable, Sendable, Codable {
+    case auto, paused
+}
+
+/// What operators steer while the daemon runs; persisted across restarts.
+public struct OperatorSettings: Equatable, Sendable {
+    /// Shake mode (default on, like the seed's toggle).
+    public var shake: ShakeMode
+    /// Refresh mode (default auto).
+    public var refresh: RefreshMode
+
+    /// Creates settings; the defaults are the embedded ones.
+    public init(shake: ShakeMode = .on, refresh: RefreshMode = .auto) {
+        self.shake = shake
+        self.refresh = refresh
+    }
+}
+
+/// Port: where operator settings survive restarts.
+public protocol SettingsStore: Sendable {
+    /// The saved settings, or nil when none were saved yet.
+    func load() throws(SettingsStoreError) -> OperatorSettings?
+    /// Saves `settings`, replacing the old ones atomically.
+    func save(_ settings: OperatorSettings) throws(SettingsStoreError)
+}
+
+/// Saved settings could not be read or written; `message` names the file and the problem.
+public struct SettingsStoreError: Error, Equatable, Sendable, CustomStringConvertible {
+    /// One line naming the file and what is wrong.
+    public let message: String
+    /// Creates an error.
+    public init(_ message: String) { self.message = message }
+    public var description: String { message }
+}
