@@ -1,0 +1,142 @@
+import CheckInDomain
+
+/// `current.json`: the daemon's state as readers see it (schema in docs/STATE.md).
+///
+/// Written by the daemon after the PNG and the text, so a reader that sees a new document can
+/// rely on the image beside it being at least as new. Readers (`status`, `show`, web pages)
+/// parse it back with `init(parsing:)`.
+public struct StateDocument: Equatable, Sendable {
+    /// The schema version; readers refuse documents they do not know.
+    public static let schemaVersion: Int64 = 1
+
+    /// `running`, `paused` or `stopped`.
+    public enum Phase: String, Sendable {
+        case running, paused, stopped
+    }
+
+    public var phase: Phase
+    public var venue: String
+    /// The check-in URL in the QR (nil unless running).
+    public var url: String?
+    public var token: String?
+    public var safeNumber: String?
+    public var window: Int64?
+    public var sequence: Int64?
+    /// Unix seconds the code became valid / stops being shown.
+    public var issuedAt: Int64?
+    public var expiresAt: Int64?
+    public var period: Int64
+    public var shake: ShakeMode
+    public var refresh: RefreshMode
+    /// `ok` or `degraded`.
+    public var health: String
+    /// Why degraded (nil when ok).
+    public var reason: String?
+    /// Unix seconds this document was written.
+    public var updatedAt: Int64
+    /// The daemon's process id, to tell a crashed daemon from a running one.
+    public var pid: Int64
+
+    /// The document for a view-model state.
+    public init(state: CheckInState, venue: VenueID, period: RotationPeriod, pid: Int32) {
+        switch state.phase {
+        case .showing: phase = .running
+        case .paused: phase = .paused
+        case .stopped: phase = .stopped
+        }
+        self.venue = venue.rawValue
+        let code = state.code
+        url = code?.url
+        token = code?.token
+        safeNumber = code?.safeNumber
+        window = code?.window
+        sequence = code.map { Int64($0.sequence) }
+        issuedAt = code?.issuedAt
+        expiresAt = code?.expiresAt
+        self.period = Int64(period.seconds)
+        shake = state.settings.shake
+        refresh = state.settings.refresh
+        health = state.health.name
+        reason = state.health.reason
+        updatedAt = state.updatedAt.seconds
+        self.pid = Int64(pid)
+    }
+
+    /// The JSON object, keys in schema order.
+    public var json: JSONValue {
+        func optional(_ value: String?) -> JSONValue { value.map(JSONValue.string) ?? .null }
+        func optional(_ value: Int64?) -> JSONValue { value.map(JSONValue.number) ?? .null }
+        return .object([
+            ("version", .number(Self.schemaVersion)),
+            ("state", .string(phase.rawValue)),
+            ("venue", .string(venue)),
+            ("url", optional(url)),
+            ("token", optional(token)),
+            ("safeNumber", optional(safeNumber)),
+            ("window", optional(window)),
+            ("seq", optional(sequence)),
+            ("issuedAt", optional(issuedAt)),
+            ("expiresAt", optional(expiresAt)),
+            ("period", .number(period)),
+            ("shake", .string(shake.rawValue)),
+            ("refresh", .string(refresh.rawValue)),
+            ("health", .string(health)),
+            ("reason", optional(reason)),
+            ("updatedAt", .number(updatedAt)),
+            ("pid", .number(pid)),
+        ])
+    }
+
+    /// Parses `current.json`; every field is checked so a reader never acts on half a document.
+    public init(parsing bytes: [UInt8]) throws(StateDocumentError) {
+        let value: JSONValue
+        do {
+            value = try JSONParser.parse(bytes)
+        } catch {
+            throw StateDocumentError(message: error.description)
+        }
+        func field<T>(_ key: String, _ read: (JSONValue) -> T?) throws(StateDocumentError) -> T {
+            guard let member = value[key], let typed = read(member) else {
+                throw StateDocumentError(message: "field '\(key)' is missing or has the wrong type")
+            }
+            return typed
+        }
+        func optional<T>(_ key: String, _ read: (JSONValue) -> T?) throws(StateDocumentError) -> T? {
+            guard let member = value[key], member != .null else { return nil }
+            guard let typed = read(member) else {
+                throw StateDocumentError(message: "field '\(key)' has the wrong type")
+            }
+            return typed
+        }
+        let version = try field("version", \.integer)
+        guard version == Self.schemaVersion else {
+            throw StateDocumentError(message: "unknown schema version \(version) (this qrcheckin reads \(Self.schemaVersion))")
+        }
+        phase = try field("state") { $0.string.flatMap(Phase.init(rawValue:)) }
+        venue = try field("venue", \.string)
+        url = try optional("url", \.string)
+        token = try optional("token", \.string)
+        safeNumber = try optional("safeNumber", \.string)
+        window = try optional("window", \.integer)
+        sequence = try optional("seq", \.integer)
+        issuedAt = try optional("issuedAt", \.integer)
+        expiresAt = try optional("expiresAt", \.integer)
+        period = try field("period", \.integer)
+        shake = try field("shake") { $0.string.flatMap(ShakeMode.init(rawValue:)) }
+        refresh = try field("refresh") { $0.string.flatMap(RefreshMode.init(rawValue:)) }
+        health = try field("health", \.string)
+        reason = try optional("reason", \.string)
+        updatedAt = try field("updatedAt", \.integer)
+        pid = try field("pid", \.integer)
+        if phase == .running && (url == nil || safeNumber == nil || expiresAt == nil || issuedAt == nil) {
+            throw StateDocumentError(message: "a running state needs url, safeNumber, issuedAt and expiresAt")
+        }
+    }
+}
+
+/// `current.json` could not be read as a state document.
+public struct StateDocumentError: Error, Equatable, Sendable, CustomStringConvertible {
+    /// What is wrong with the document.
+    public let message: String
+    public var description: String { message }
+}
