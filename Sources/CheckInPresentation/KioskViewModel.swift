@@ -1,0 +1,102 @@
+import CheckInDomain
+
+/// The kiosk's state machine: events in (`KioskInput`), one `KioskScreen` out.
+///
+/// Pure apart from its two ports: the QR encoder and the process-liveness probe. Time only
+/// moves through `.clockTicked`, so tests drive it on a test clock.
+public struct KioskViewModel: Sendable {
+    /// After `expiresAt`, how long a code may stay up while the daemon is late (docs/STATE.md).
+    public static let staleGraceSeconds: Int64 = 5
+
+    /// How the screen is drawn.
+    public let options: KioskOptions
+    /// The terminal size.
+    public private(set) var size: TerminalSize
+    /// The wall-clock time of the last tick.
+    public private(set) var now: WallTime
+    /// What was last learned about `current.json`.
+    public private(set) var source: Source = .missing
+
+    private let encoder: any QREncoding
+    private let liveness: any ProcessLiveness
+    /// The QR of the current URL, encoded once per code rather than once per second.
+    private var symbol: (url: String, matrix: QRMatrix)?
+
+    /// What the kiosk knows about `current.json`.
+    public enum Source: Equatable, Sendable {
+        case missing
+        case unreadable(String)
+        case document(StateDocument)
+    }
+
+    /// Creates a view model for a terminal of `size` at time `now`.
+    public init(options: KioskOptions, size: TerminalSize, now: WallTime, encoder: any QREncoding,
+                liveness: any ProcessLiveness) {
+        self.options = options
+        self.size = size
+        self.now = now
+        self.encoder = encoder
+        self.liveness = liveness
+    }
+
+    /// Applies one event.
+    public mutating func handle(_ input: KioskInput) {
+        switch input {
+        case .documentRead(let document):
+            source = .document(document)
+            if let url = document.url, document.phase == .running, symbol?.url != url {
+                do {
+                    symbol = (url, try encoder.encode(url, level: .medium))
+                } catch {
+                    source = .unreadable("cannot encode the URL in current.json: \(error.description)")
+                    symbol = nil
+                }
+            }
+        case .documentMissing:
+            source = .missing
+        case .documentUnreadable(let reason):
+            source = .unreadable(reason)
+        case .clockTicked(let time):
+            now = time
+        case .resized(let newSize):
+            size = newSize
+        }
+    }
+
+    /// What is shown now.
+    public var status: KioskStatus {
+        guard case .document(let document) = source else {
+            if case .unreadable(let reason) = source { return .unreadable(reason) }
+            return .notRunning(stoppedAt: nil)
+        }
+        switch document.phase {
+        case .stopped:
+            return .notRunning(stoppedAt: document.updatedAt)
+        case .paused:
+            guard liveness.isAlive(pid: document.pid) else { return .stale(.daemonGone(pid: document.pid)) }
+            return .paused(shake: document.shake)
+        case .running:
+            guard liveness.isAlive(pid: document.pid) else { return .stale(.daemonGone(pid: document.pid)) }
+            // The parser guarantees a running document has these.
+            let expiresAt = document.expiresAt ?? 0
+            if now.seconds >= expiresAt + Self.staleGraceSeconds {
+                return .stale(.expired(updatedAt: document.updatedAt))
+            }
+            let millisecondsLeft = max(0, expiresAt * 1000 - now.milliseconds)
+            return .showing(KioskCode(
+                url: document.url ?? "", safeNumber: document.safeNumber ?? "",
+                secondsLeft: (millisecondsLeft + 999) / 1000, shake: document.shake,
+                warning: document.health == "ok" ? nil : document.reason ?? document.health))
+        }
+    }
+
+    /// The screen for the current state and size.
+    public var screen: KioskScreen {
+        let layout = KioskLayout(options: options, size: size)
+        let status = status
+        if case .showing(let code) = status, let symbol, symbol.url == code.url {
+            return layout.screen(code: code, matrix: symbol.matrix)
+        }
+        return layout.screen(message: status)
+    }
+}
