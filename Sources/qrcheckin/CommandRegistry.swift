@@ -2,6 +2,7 @@
 enum CommandRegistry {
     static let commands: [any Command.Type] = [
         EncodeCommand.self,
+        ShowCommand.self,
     ]
 
     static func command(named name: String) -> (any Command.Type)? {

@@ -1,0 +1,77 @@
+import Glibc
+
+/// Watches one directory with inotify for files renamed into it, written, or removed, and for
+/// the directory itself going away. The directory may not exist yet: `watch()` then returns
+/// false and the caller retries later.
+public final class Inotify {
+    /// The inotify descriptor, for poll(2).
+    public let descriptor: Int32
+    /// The watched directory.
+    public let directory: String
+    private var watchDescriptor: Int32 = -1
+
+    /// What one batch of events says.
+    public struct Events: Equatable, Sendable {
+        /// Names of entries that were created by rename, closed after writing, or removed.
+        public var names: Set<String> = []
+        /// The directory was removed or moved away: the watch is gone.
+        public var lostDirectory = false
+    }
+
+    /// Creates an inotify instance for `directory` (not yet watching).
+    public init(directory: String) throws(SystemError) {
+        let fd = inotify_init1(Int32(IN_NONBLOCK | IN_CLOEXEC))
+        guard fd >= 0 else { throw SystemError("create an inotify instance for", path: directory) }
+        descriptor = fd
+        self.directory = directory
+    }
+
+    /// Whether the directory is being watched.
+    public var isWatching: Bool { watchDescriptor >= 0 }
+
+    /// Starts watching; false if the directory does not exist (or is not a directory) yet.
+    @discardableResult
+    public func watch() -> Bool {
+        guard watchDescriptor < 0 else { return true }
+        let mask = UInt32(IN_MOVED_TO | IN_CLOSE_WRITE | IN_DELETE | IN_MOVED_FROM | IN_DELETE_SELF | IN_MOVE_SELF | IN_ONLYDIR)
+        watchDescriptor = inotify_add_watch(descriptor, directory, mask)
+        return watchDescriptor >= 0
+    }
+
+    /// Reads every queued event (call when poll says the descriptor is readable).
+    public func read() -> Events {
+        var events = Events()
+        var buffer = [UInt8](repeating: 0, count: 8192)
+        while true {
+            let count = buffer.withUnsafeMutableBytes { bytes in
+                retryingOnInterrupt { Glibc.read(descriptor, bytes.baseAddress, bytes.count) }
+            }
+            guard count > 0 else { break }
+            buffer.withUnsafeBytes { raw in
+                var offset = 0
+                // struct inotify_event { int wd; uint32_t mask, cookie, len; char name[len]; }
+                while offset + 16 <= count {
+                    let mask = raw.loadUnaligned(fromByteOffset: offset + 4, as: UInt32.self)
+                    let length = Int(raw.loadUnaligned(fromByteOffset: offset + 12, as: UInt32.self))
+                    let nameBytes = raw[(offset + 16)..<min(count, offset + 16 + length)].prefix { $0 != 0 }
+                    if mask & UInt32(IN_DELETE_SELF | IN_MOVE_SELF | IN_IGNORED) != 0 {
+                        events.lostDirectory = true
+                    } else if !nameBytes.isEmpty {
+                        events.names.insert(String(decoding: nameBytes, as: UTF8.self))
+                    }
+                    offset += 16 + length
+                }
+            }
+        }
+        if events.lostDirectory && watchDescriptor >= 0 {
+            // A moved directory keeps its watch; drop it so `watch()` finds the path again.
+            _ = inotify_rm_watch(descriptor, watchDescriptor)
+            watchDescriptor = -1
+        }
+        return events
+    }
+
+    deinit {
+        _ = close(descriptor)
+    }
+}

@@ -1,0 +1,110 @@
+import CheckInData
+import CheckInDomain
+import CheckInPresentation
+import Glibc
+
+/// The kiosk's event loop: one thread, one poll(2) over keys, inotify and signals, woken at
+/// each whole second for the countdown. It wires the Data adapters to the view model and
+/// writes only the rows that changed.
+struct KioskSession {
+    let options: KioskOptions
+
+    private var documentPath: String { options.outputDirectory + "/current.json" }
+
+    func run() throws(CommandError) -> ExitCode {
+        // Signals first: blocked before anything else, so none is lost or kills us half-drawn.
+        let signals: KioskSignals
+        let watch: Inotify
+        let terminal: TerminalDevice
+        do {
+            signals = try KioskSignals([SIGINT, SIGTERM, SIGHUP, SIGWINCH])
+            watch = try Inotify(directory: options.outputDirectory)
+        } catch {
+            throw CommandError(.ioError, error.description)
+        }
+        do {
+            terminal = try TerminalDevice()
+        } catch {
+            throw CommandError(.usage, "show needs a terminal: \(error.description)")
+        }
+        defer { terminal.restore() }
+
+        var model = KioskViewModel(options: options, size: Self.size(of: terminal), now: Self.now(),
+                                   encoder: QRCodeEncoder(), liveness: SignalProcessLiveness())
+        watch.watch()
+        model.handle(readDocument())
+        var shown: KioskScreen?
+        func draw() {
+            model.handle(.clockTicked(Self.now()))
+            let screen = model.screen
+            terminal.write(KioskScreenDiff.update(from: shown, to: screen))
+            shown = screen
+        }
+        draw()
+
+        while true {
+            // Wake just after the next whole second: that is when the countdown changes.
+            let timeout = Int32(1000 - Self.now().milliseconds % 1000 + 1)
+            let ready: [Bool]
+            do {
+                ready = try KioskPoll.wait([terminal.input, signals.descriptor, watch.descriptor], timeoutMilliseconds: timeout)
+            } catch {
+                throw CommandError(.ioError, error.description)
+            }
+            if ready[0] {
+                guard let keys = terminal.readKeys() else { return .success }  // the terminal hung up
+                if keys.contains(where: { $0 == UInt8(ascii: "q") || $0 == UInt8(ascii: "Q") || $0 == 0x03 }) {
+                    return .success
+                }
+                if keys.contains(0x0C) { shown = nil }  // Ctrl-L: draw everything again
+            }
+            if ready[1] {
+                for signal in signals.read() {
+                    if signal == SIGWINCH {
+                        model.handle(.resized(Self.size(of: terminal)))
+                    } else {
+                        return .success
+                    }
+                }
+            }
+            var reload = false
+            if ready[2] {
+                let events = watch.read()
+                reload = events.lostDirectory || events.names.contains("current.json")
+            }
+            // No directory yet, or it went away: look for it again on this (slow) timer.
+            if !watch.isWatching && watch.watch() { reload = true }
+            if reload || !watch.isWatching { model.handle(readDocument()) }
+            draw()
+        }
+    }
+
+    /// Reads and parses `current.json`.
+    private func readDocument() -> KioskInput {
+        let bytes: [UInt8]
+        do {
+            let file = try FileDescriptor.open(documentPath, O_RDONLY)
+            bytes = try file.readAll(path: documentPath, limit: 64 * 1024)
+        } catch {
+            if error.code == ENOENT || error.code == ENOTDIR { return .documentMissing }
+            return .documentUnreadable(error.description)
+        }
+        do {
+            return .documentRead(try StateDocument(parsing: bytes))
+        } catch {
+            return .documentUnreadable("\(documentPath): \(error.message)")
+        }
+    }
+
+    private static func size(of terminal: TerminalDevice) -> TerminalSize {
+        // A terminal that does not report its size (a serial line) is taken as the classic 80x24.
+        let size = terminal.size() ?? (80, 24)
+        return TerminalSize(columns: size.columns, rows: size.rows)
+    }
+
+    private static func now() -> WallTime {
+        var time = timespec()
+        clock_gettime(CLOCK_REALTIME, &time)
+        return WallTime(milliseconds: Int64(time.tv_sec) * 1000 + Int64(time.tv_nsec) / 1_000_000)
+    }
+}

@@ -1,0 +1,50 @@
+import CheckInData
+import CheckInPresentation
+import Glibc
+
+/// `qrcheckin show`: the full-screen kiosk that follows the daemon's `current.json` live.
+struct ShowCommand: Command {
+    static let spec = CommandSpec(
+        name: "show",
+        summary: "Show the live check-in QR full screen on this terminal (a kiosk).",
+        usage: "show [--output-dir DIR] [--mode ansi|utf8|utf8i|ascii] [--lang ko|en]",
+        options: [
+            OptionSpec("output-dir", short: "d", value: "DIR", help: "The daemon's output directory (default: as for 'run')."),
+            OptionSpec("mode", short: "m", value: "MODE", help: "ansi (black on white, default), utf8, utf8i or ascii."),
+            OptionSpec("lang", short: "l", value: "LANG", help: "ko (default) or en."),
+        ],
+        discussion: """
+            Follows DIR/current.json with inotify and re-draws the moment the daemon writes a new
+            code: the QR (re-encoded from the URL, level M, quiet zone 4), the safe number, the
+            seconds left, shake and refresh modes, and a warning line when the daemon is degraded.
+            Paused, stale (expired more than 5 s ago, or the daemon's pid is gone) and
+            not-running states show a message and no QR. A terminal too small for the code says
+            the size it needs.
+
+            Without --mode: ansi; utf8 when NO_COLOR is set; ascii when the locale is not UTF-8.
+            Without --lang: ko; en when the terminal cannot show Hangul (a non-UTF-8 locale, or
+            TERM=linux), where safe-number syllables are also romanized (12 hyeon 34 gyu).
+
+            Keys: q or Ctrl-C quits; Ctrl-L redraws. SIGTERM, SIGHUP and SIGINT quit too. The
+            terminal is always restored.
+
+            EXIT STATUS: 0 quit by key or signal; 64 bad command line, or standard input or
+            output is not a terminal; 74 an I/O error in the event loop.
+            """
+    )
+
+    let options: KioskOptions
+
+    init(_ arguments: ParsedArguments, context: CommandContext) throws(CommandError) {
+        let mode = try arguments.choice("mode", as: TerminalStyle.self)
+        let language = try arguments.choice("lang", as: KioskLanguage.self)
+        let directory = arguments["output-dir"] ?? DefaultLocations(environment: context.environment).outputDirectory
+        guard !directory.isEmpty else { throw .usage("--output-dir must not be empty") }
+        options = KioskOptions.resolve(mode: mode, language: language, environment: context.environment,
+                                       outputDirectory: directory)
+    }
+
+    func run(_ context: CommandContext) throws(CommandError) -> ExitCode {
+        try KioskSession(options: options).run()
+    }
+}
