@@ -1,5 +1,3 @@
-import CheckInDomain
-
 /// Port: where a view's files go. The Data layer writes them atomically into a directory.
 public protocol OutputSink {
     /// Replaces the file `name` with `bytes` atomically; throws a one-line reason on failure.
