@@ -572,3 +572,12 @@ def test_reader_never_sees_a_partial_png(qrcheckin, tools, workdir):
         (workdir / f"seen{i}.png").write_bytes(data)
         assert zbar(workdir / f"seen{i}.png").decode() in texts
     assert sorted(p.name for p in workdir.iterdir()) == ["out.png", "seen0.png", "seen1.png"]
+
+
+@pytest.mark.parametrize("style", ["png", "utf8"])
+def test_failed_write_to_standard_output_is_an_error(style):
+    """`> /dev/full` used to exit 0 having written nothing; now EX_IOERR with the reason."""
+    with open("/dev/full", "wb") as full:
+        result = subprocess.run([BIN, "encode", "-t", style, "hello"], stdout=full, stderr=subprocess.PIPE, timeout=30)
+    assert result.returncode == 74
+    assert result.stderr == b"qrcheckin: cannot write standard output: No space left on device\n"
