@@ -581,3 +581,11 @@ def test_failed_write_to_standard_output_is_an_error(style):
         result = subprocess.run([BIN, "encode", "-t", style, "hello"], stdout=full, stderr=subprocess.PIPE, timeout=30)
     assert result.returncode == 74
     assert result.stderr == b"qrcheckin: cannot write standard output: No space left on device\n"
+
+
+def test_a_file_name_near_name_max_can_be_written(qrcheckin, tools, workdir):
+    """A 255-byte name is valid; the temporary name beside it must not exceed NAME_MAX."""
+    name = "a" * 251 + ".png"
+    encode_png(qrcheckin, workdir, "long name", name=name)
+    assert zbar(workdir / name) == b"long name"
+    assert os.listdir(workdir) == [name]
