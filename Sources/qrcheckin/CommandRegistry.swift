@@ -1,6 +1,7 @@
 /// Every subcommand, in the order `qrcheckin --help` lists them.
 enum CommandRegistry {
     static let commands: [any Command.Type] = [
+        RunCommand.self,
         EncodeCommand.self,
     ]
 

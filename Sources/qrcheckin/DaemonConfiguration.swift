@@ -19,6 +19,8 @@ struct DaemonConfiguration: Sendable {
     var level: ErrorCorrectionLevel
     /// The config file read, if any (SIGHUP reads it again).
     var configPath: String?
+    /// The flags it was made from, to merge again on reload.
+    let flags: ParsedArguments
 
     /// The options `run` accepts: `--config` and one per setting.
     static let options: [OptionSpec] =
@@ -27,6 +29,7 @@ struct DaemonConfiguration: Sendable {
 
     /// Merges and validates the layers. Errors name the source (flag, variable, or file:line).
     init(flags: ParsedArguments, environment: [String: String]) throws(CommandError) {
+        self.flags = flags
         var raw: [String: (value: String, source: SettingSource)] = [:]
         configPath = flags["config"] ?? environment["QRCHECKIN_CONFIG"].flatMap { $0.isEmpty ? nil : $0 }
         if let configPath {
