@@ -155,7 +155,7 @@ public enum SecretFile {
     }
 
     /// Creates `path` and missing parents with mode 0700 (an existing directory is left as is).
-    static func makeDirectory(_ path: String) throws(SecretError) {
+    public static func makeDirectory(_ path: String) throws(SecretError) {
         var prefix = path.hasPrefix("/") ? "" : "."
         for component in path.split(separator: "/") {
             prefix += "/" + component

@@ -48,7 +48,7 @@ public enum CheckInRejection: String, CaseIterable, Sendable {
         case .malformed: "not a check-in URL, token or safe number of this format"
         case .unknownVersion: "the token's format version is not supported"
         case .wrongVenue: "the code belongs to another venue"
-        case .badMAC: "the signature does not match (altered, forged, or another secret or period)"
+        case .badMAC: "the signature does not match: altered, forged, or another secret or period"
         case .expired: "the code's window is over"
         case .notYetValid: "the code's window has not started (check the kiosk's clock)"
         }

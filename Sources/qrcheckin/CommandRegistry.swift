@@ -2,6 +2,9 @@
 enum CommandRegistry {
     static let commands: [any Command.Type] = [
         EncodeCommand.self,
+        CodeCommand.self,
+        VerifyCommand.self,
+        KeygenCommand.self,
     ]
 
     static func command(named name: String) -> (any Command.Type)? {
