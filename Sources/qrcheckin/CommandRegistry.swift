@@ -3,6 +3,9 @@ enum CommandRegistry {
     static let commands: [any Command.Type] = [
         RunCommand.self,
         EncodeCommand.self,
+        CodeCommand.self,
+        VerifyCommand.self,
+        KeygenCommand.self,
     ]
 
     static func command(named name: String) -> (any Command.Type)? {
