@@ -44,11 +44,10 @@ struct DaemonConfiguration: Sendable {
             if let value = flags[key.name] { raw[key.name] = (value, .flag(key.name)) }
         }
 
-        func setting<T>(_ name: String, default fallback: T, _ parse: (String) throws(CheckInCodeError) -> T?) throws(CommandError) -> T {
+        func setting<T>(_ name: String, default fallback: T, _ parse: (String) throws(CheckInCodeError) -> T) throws(CommandError) -> T {
             guard let (value, source) = raw[name] else { return fallback }
             do {
-                guard let parsed = try parse(value) else { throw source.error("invalid value '\(value)'") }
-                return parsed
+                return try parse(value)
             } catch {
                 throw source.error(error.description)
             }
@@ -81,7 +80,12 @@ struct DaemonConfiguration: Sendable {
         }
         scale = try number("scale", 1...64, default: 8)
         margin = try number("margin", 1...64, default: 4)
-        level = try setting("level", default: .medium) { ErrorCorrectionLevel(letter: $0) }
+        if let (value, source) = raw["level"] {
+            guard let level = ErrorCorrectionLevel(letter: value) else { throw source.error("must be L, M, Q or H, got '\(value)'") }
+            self.level = level
+        } else {
+            level = .medium
+        }
     }
 
     /// A path setting: non-empty; relative paths are taken from the working directory.
