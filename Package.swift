@@ -13,13 +13,12 @@ let package = Package(
         .systemLibrary(name: "CQRencode", pkgConfig: "libqrencode", providers: [.apt(["libqrencode-dev"])]),
         .systemLibrary(name: "CPNG", pkgConfig: "libpng", providers: [.apt(["libpng-dev"])]),
         .systemLibrary(name: "CSodium", pkgConfig: "libsodium", providers: [.apt(["libsodium-dev"])]),
-        // Glibc headers the Swift Glibc module lacks (signalfd); no library to link.
-        .systemLibrary(name: "CKioskSys"),
+        .systemLibrary(name: "CLinux"),
 
         // Domain: entities, use cases and ports. Swift stdlib only.
         .target(name: "CheckInDomain"),
         // Data: adapters behind the Domain's ports (C libraries, files, sockets, systemd).
-        .target(name: "CheckInData", dependencies: ["CheckInDomain", "CQRencode", "CPNG", "CSodium", "CKioskSys"]),
+        .target(name: "CheckInData", dependencies: ["CheckInDomain", "CQRencode", "CPNG", "CSodium", "CLinux"]),
         // Presentation: the view model and the views that render its state.
         .target(name: "CheckInPresentation", dependencies: ["CheckInDomain"]),
         // Application: CLI, one type per command, the composition root.

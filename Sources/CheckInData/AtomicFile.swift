@@ -10,7 +10,12 @@ public enum AtomicFile {
     /// Writes `bytes` to `path` with permission `mode`.
     public static func write(_ bytes: [UInt8], to path: String, mode: mode_t = 0o644) throws(SystemError) {
         let directory = PathName.directory(of: path)
-        let temporary = "\(directory)/.\(PathName.base(of: path)).\(getpid()).\(UInt32.random(in: 0...UInt32.max)).tmp"
+        // The temporary name adds up to 24 bytes to the base name; a base name near NAME_MAX
+        // (255) made open(2) fail with ENAMETOOLONG for a path that is itself valid. So only
+        // the first 200 bytes of it go into the temporary name (a character cut in two becomes
+        // U+FFFD: at most 202 bytes).
+        let stem = String(decoding: PathName.base(of: path).utf8.prefix(200), as: UTF8.self)
+        let temporary = "\(directory)/.\(stem).\(getpid()).\(UInt32.random(in: 0...UInt32.max)).tmp"
         do throws(SystemError) {
             let file: FileDescriptor
             do {

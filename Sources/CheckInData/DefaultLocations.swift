@@ -43,6 +43,12 @@ public struct DefaultLocations: Sendable, Equatable {
         }
     }
 
+    /// Explicit locations (flags or a config file chose them).
+    public init(outputDirectory: String, stateDirectory: String) {
+        self.outputDirectory = outputDirectory
+        self.stateDirectory = stateDirectory
+    }
+
     /// The generated secret's path in the state directory.
     public var secretFile: String { stateDirectory + "/secret" }
 }

@@ -1,4 +1,4 @@
-import CKioskSys
+import CLinux
 import Glibc
 
 /// Signals delivered as readable data on a descriptor (signalfd), so one poll(2) loop handles
@@ -13,7 +13,7 @@ public final class KioskSignals {
         sigemptyset(&set)
         for signal in signals { sigaddset(&set, signal) }
         guard pthread_sigmask(SIG_BLOCK, &set, nil) == 0 else { throw SystemError("block signals for", path: "signalfd") }
-        let fd = signalfd(-1, &set, Int32(SFD_NONBLOCK | SFD_CLOEXEC))
+        let fd = signalfd(-1, &set, clinux_sfd_flags())
         guard fd >= 0 else { throw SystemError("create", path: "signalfd") }
         descriptor = fd
     }

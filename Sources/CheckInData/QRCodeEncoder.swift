@@ -7,6 +7,7 @@ import Glibc
 /// Always 8-bit mode for anything that is not digits or upper-case alphanumerics: libqrencode's
 /// Kanji mode reads Shift-JIS and corrupts Hangul whose UTF-8 starts with 0xEA (가–깋).
 /// Case-sensitive, so lower case stays lower case; digits and A–Z keep their compact modes.
+/// Text that is not pure ASCII carries an ECI designator saying UTF-8.
 public struct QRCodeEncoder: QREncoding {
     /// Creates an encoder. It holds no state: libqrencode is re-entrant when built with pthreads.
     public init() {}
@@ -14,16 +15,28 @@ public struct QRCodeEncoder: QREncoding {
     public func encode(_ text: String, level: ErrorCorrectionLevel) throws(QREncodingError) -> QRMatrix {
         let bytes = Array(text.utf8)
         guard !bytes.isEmpty else { throw .empty }
-        errno = 0
-        let symbol: UnsafeMutablePointer<QRcode>? =
+        // Byte-mode data without an ECI designator means ISO-8859-1 (ISO/IEC 18004 §7.4.2), and
+        // decoders guess otherwise: zbar read 가 (EA B0 80) as 穈 and "héllo" as "h矇llo" although
+        // the symbol's bytes were right. So text that is not pure ASCII starts with ECI 000026
+        // (UTF-8); it costs 12 bits (one byte less capacity). Pure ASCII reads the same in every
+        // charset and keeps the full capacity, so it gets no designator.
+        let isASCII = bytes.allSatisfy { $0 < 0x80 }
+        let limit = level.maximumBytes - (isASCII ? 0 : 1)
+        guard let input = QRinput_new2(0, level.cLevel) else { throw .encoderFailed(errno: errno) }
+        defer { QRinput_free(input) }
+        if !isASCII, QRinput_appendECIheader(input, 26) != 0 { throw .encoderFailed(errno: errno) }
+        let appended =
             if bytes.contains(0) {
-                // A NUL would end the C string early; encode the raw bytes instead.
-                QRcode_encodeData(Int32(bytes.count), bytes, 0, level.cLevel)
+                // A NUL would end the C string early; append the raw bytes as one 8-bit segment.
+                QRinput_append(input, QR_MODE_8, Int32(bytes.count), bytes)
             } else {
-                QRcode_encodeString(text, 0, level.cLevel, QR_MODE_8, 1)
+                // Hint QR_MODE_8: never Kanji mode. Case-sensitive: lower case stays lower case.
+                Split_splitStringToQRinput(text, input, QR_MODE_8, 1)
             }
-        guard let symbol else {
-            if errno == ERANGE { throw .tooLong(bytes: bytes.count, level: level) }
+        guard appended == 0 else { throw .encoderFailed(errno: errno) }
+        errno = 0
+        guard let symbol = QRcode_encodeInput(input) else {
+            if errno == ERANGE { throw .tooLong(bytes: bytes.count, limit: limit, level: level) }
             throw .encoderFailed(errno: errno)
         }
         defer { QRcode_free(symbol) }

@@ -10,7 +10,7 @@ public final class CheckInViewModel {
     /// The current state; observers hear every change.
     public private(set) var state: CheckInState
 
-    private let issuer: any CheckInCodeIssuing
+    private var issuer: any CheckInCodeIssuing
     private let clock: any WallClock
     private let store: any SettingsStore
     private var observers: [(CheckInState) -> Void] = []
@@ -58,6 +58,14 @@ public final class CheckInViewModel {
             state = updated
             for observer in observers { observer(state) }
         }
+    }
+
+    /// Switches to a new issuer (a reloaded configuration) and shows a code from it at once.
+    /// With the same venue and period the sequence keeps counting, so no code repeats.
+    public func replaceIssuer(_ newIssuer: any CheckInCodeIssuing) {
+        if newIssuer.venue != issuer.venue || newIssuer.period != issuer.period { lastIssued = nil }
+        issuer = newIssuer
+        send(.refreshRequested)
     }
 
     /// When the next tick is due: the next window boundary, or the next whole second when

@@ -1,7 +1,11 @@
 /// Every subcommand, in the order `qrcheckin --help` lists them.
 enum CommandRegistry {
     static let commands: [any Command.Type] = [
+        RunCommand.self,
         EncodeCommand.self,
+        CodeCommand.self,
+        VerifyCommand.self,
+        KeygenCommand.self,
         ShowCommand.self,
     ]
 

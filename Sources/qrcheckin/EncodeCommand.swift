@@ -35,7 +35,8 @@ struct EncodeCommand: Command {
             failed write leaves the old file untouched.
 
             EXIT STATUS: 0 written; 64 bad command line; 65 bad text (empty, not UTF-8, too
-            long for the level); 73 the output file cannot be written.
+            long for the level); 73 the output file cannot be written; 74 standard output
+            cannot be written.
             """
     )
 
@@ -94,7 +95,14 @@ struct EncodeCommand: Command {
             }
         }
         guard let output, output != "-" else {
-            context.write(bytes)
+            // The code is this command's product, so a failed write (`> /dev/full`, a closed
+            // descriptor) must fail it; `context.write` ignores errors as diagnostics may, and
+            // exited 0 having written nothing.
+            do {
+                try FileDescriptor(owning: dup(STDOUT_FILENO)).writeAll(bytes, path: "standard output")
+            } catch {
+                throw CommandError(.ioError, error.description)
+            }
             return .success
         }
         do {

@@ -34,11 +34,15 @@ enum Program {
         }
         switch first {
         case "-h", "--help", "help":
-            if first == "help", arguments.count > 1, let type = CommandRegistry.command(named: arguments[1]) {
-                context.print(type.spec.helpText)
-            } else {
+            guard first == "help", arguments.count > 1 else {
                 context.print(helpText)
+                return .success
             }
+            guard let type = CommandRegistry.command(named: arguments[1]) else {
+                context.warn("unknown command '\(arguments[1])' (see qrcheckin --help)")
+                return .usage
+            }
+            context.print(type.spec.helpText)
             return .success
         case "--version", "-V":
             context.print("qrcheckin \(version)\n")

@@ -28,6 +28,16 @@ import Testing
         #expect(try FileManager.default.contentsOfDirectory(atPath: path) == ["inside"])
     }
 
+    @Test func aNameNearTheFileSystemLimitCanBeWritten() throws {
+        // 255 bytes is NAME_MAX; the temporary name must not exceed it.
+        for name in [String(repeating: "a", count: 255), String(repeating: "가", count: 85)] {
+            try AtomicFile.write("new", to: directory + "/" + name)
+            #expect(try String(contentsOfFile: directory + "/" + name, encoding: .utf8) == "new")
+            try FileManager.default.removeItem(atPath: directory + "/" + name)
+        }
+        #expect(try FileManager.default.contentsOfDirectory(atPath: directory) == [])
+    }
+
     @Test func aMissingDirectoryIsReportedWithTheRequestedPath() {
         do {
             try AtomicFile.write("x", to: directory + "/missing/out.png")

@@ -13,7 +13,18 @@ import Testing
     func theLongestByteTextFitsAndOneMoreDoesNot(level: ErrorCorrectionLevel) throws {
         let longest = String(repeating: "a", count: level.maximumBytes)
         #expect(try encoder.encode(longest, level: level).version == 40)
-        #expect(throws: QREncodingError.tooLong(bytes: level.maximumBytes + 1, level: level)) {
+        #expect(throws: QREncodingError.tooLong(bytes: level.maximumBytes + 1, limit: level.maximumBytes, level: level)) {
+            try encoder.encode(longest + "a", level: level)
+        }
+    }
+
+    @Test(arguments: ErrorCorrectionLevel.allCases)
+    func nonASCIITextLosesOneByteToTheUTF8Designator(level: ErrorCorrectionLevel) throws {
+        // "é" is two bytes; pad with "a" to exactly the limit (maximumBytes - 1).
+        let limit = level.maximumBytes - 1
+        let longest = "é" + String(repeating: "a", count: limit - 2)
+        #expect(try encoder.encode(longest, level: level).version == 40)
+        #expect(throws: QREncodingError.tooLong(bytes: limit + 1, limit: limit, level: level)) {
             try encoder.encode(longest + "a", level: level)
         }
     }

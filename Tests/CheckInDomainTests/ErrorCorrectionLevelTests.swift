@@ -14,7 +14,7 @@ import Testing
     }
 
     @Test func tooLongNamesTheByteCountAndTheLimit() {
-        let message = QREncodingError.tooLong(bytes: 2400, level: .medium).description
+        let message = QREncodingError.tooLong(bytes: 2400, limit: 2331, level: .medium).description
         #expect(message.contains("2400 bytes"))
         #expect(message.contains("at most 2331 bytes"))
     }

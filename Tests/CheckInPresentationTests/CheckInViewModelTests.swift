@@ -159,3 +159,16 @@ import Testing
         #expect(model.state.phase == .stopped)
     }
 }
+
+@Suite struct CheckInViewModelReloadTests {
+    @Test func aNewIssuerShowsItsCodeAtOnceWithoutRepeatingASequence() {
+        let clock = TestClock(seconds: 1_800_000_000)
+        let model = CheckInViewModel(issuer: FakeIssuer(period: .standard), clock: clock, store: MemoryStore(),
+                                     settings: OperatorSettings())
+        model.replaceIssuer(FakeIssuer(period: .standard))
+        #expect(model.state.code?.sequence == 1)
+        model.replaceIssuer(FakeIssuer(period: RotationPeriod(seconds: 30)))
+        #expect(model.state.code?.window == 60_000_000)
+        #expect(model.state.code?.sequence == 0)
+    }
+}

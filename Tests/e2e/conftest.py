@@ -38,5 +38,5 @@ def qrcheckin():
 
 @pytest.fixture(scope="session")
 def tools():
-    for tool in ("zbarimg",):
+    for tool in ("zbarimg", "qrencode"):
         assert shutil.which(tool), f"{tool} missing: run scripts/install-deps --test"

@@ -1,0 +1,16 @@
+#ifndef CLINUX_SHIM_H
+#define CLINUX_SHIM_H
+/* Linux event descriptors Glibc's Swift module leaves out: timers, signals and file events
+   that a single poll(2) loop can wait on together. */
+#include <sys/timerfd.h>
+#include <sys/signalfd.h>
+#include <sys/inotify.h>
+#include <sys/socket.h>
+#include <sys/un.h>
+
+/* The flag enums are anonymous in glibc; give Swift plain ints. */
+static inline int clinux_tfd_timer_abstime(void) { return TFD_TIMER_ABSTIME; }
+static inline int clinux_tfd_timer_cancel_on_set(void) { return TFD_TIMER_CANCEL_ON_SET; }
+static inline int clinux_tfd_flags(void) { return TFD_CLOEXEC | TFD_NONBLOCK; }
+static inline int clinux_sfd_flags(void) { return SFD_CLOEXEC | SFD_NONBLOCK; }
+#endif

@@ -1,0 +1,60 @@
+import CLinux
+import Glibc
+
+/// Sends one request line to the daemon's control socket and returns its reply line.
+public enum ControlClient {
+    /// Why a request did not get an answer.
+    public enum Failure: Error, Equatable, Sendable, CustomStringConvertible {
+        /// No daemon listens at the path.
+        case notRunning(path: String, reason: String)
+        /// The socket exists but this user may not connect.
+        case permissionDenied(path: String)
+        /// Connected, but no reply came in time or the connection broke.
+        case noReply(path: String, reason: String)
+
+        public var description: String {
+            switch self {
+            case .notRunning(let path, let reason): "the daemon is not running (no control socket at \(path): \(reason))"
+            case .permissionDenied(let path): "permission denied on \(path): run as the daemon's user, root, or a member of its ops group"
+            case .noReply(let path, let reason): "no reply from \(path): \(reason)"
+            }
+        }
+    }
+
+    /// Sends `request` and waits up to `timeoutMilliseconds` for the reply.
+    public static func send(_ request: String, to path: String, timeoutMilliseconds: Int32 = 3000) throws(Failure) -> String {
+        let address: UnixSocketAddress
+        do {
+            address = try UnixSocketAddress(path)
+        } catch {
+            throw .notRunning(path: path, reason: error.reason)
+        }
+        let fd = socket(AF_UNIX, Int32(SOCK_STREAM.rawValue) | Int32(SOCK_CLOEXEC.rawValue), 0)
+        guard fd >= 0 else { throw .noReply(path: path, reason: String(cString: strerror(errno))) }
+        let socket = FileDescriptor(owning: fd)
+        guard address.withSocketAddress({ connect(socket.rawValue, $0, $1) }) == 0 else {
+            let code = errno
+            if code == EACCES || code == EPERM { throw .permissionDenied(path: path) }
+            throw .notRunning(path: path, reason: String(cString: strerror(code)))
+        }
+        do {
+            try socket.writeAll(Array((request + "\n").utf8), path: path)
+        } catch {
+            throw .noReply(path: path, reason: error.reason)
+        }
+        var reply = [UInt8]()
+        while !reply.contains(UInt8(ascii: "\n")) {
+            guard !Poller.wait(readable: [socket.rawValue], timeoutMilliseconds: timeoutMilliseconds).isEmpty else {
+                throw .noReply(path: path, reason: "timed out after \(timeoutMilliseconds) ms")
+            }
+            var chunk = [UInt8](repeating: 0, count: 4096)
+            let count = chunk.withUnsafeMutableBytes { read(socket.rawValue, $0.baseAddress, $0.count) }
+            guard count > 0 else { break }
+            reply += chunk[0..<count]
+        }
+        guard let newline = reply.firstIndex(of: UInt8(ascii: "\n")) else {
+            throw .noReply(path: path, reason: "the daemon closed the connection")
+        }
+        return String(decoding: reply[..<newline], as: UTF8.self)
+    }
+}

@@ -1,0 +1,55 @@
+/// Why a secret file could not be loaded or created. Each description is one line that names
+/// the path, says what is wrong, and where possible how to fix it. None ever includes the secret.
+public enum SecretError: Error, Equatable, Sendable, CustomStringConvertible {
+    /// The file does not exist.
+    case missing(path: String)
+    /// The file exists but cannot be opened or read.
+    case unreadable(SystemError)
+    /// The path is a directory, a device, a FIFO or a socket.
+    case notRegularFile(path: String, kind: String)
+    /// Group or others have some permission on the file (ssh refuses such keys too).
+    case unsafePermissions(path: String, mode: UInt32)
+    /// The file holds nothing but whitespace.
+    case empty(path: String)
+    /// The file decodes to fewer than `MasterSecret.minimumLength` bytes.
+    case tooShort(path: String, bytes: Int)
+    /// The file is larger than any secret.
+    case tooLong(path: String)
+    /// The file is not hex text.
+    case malformed(path: String, reason: String)
+    /// `create` without overwrite found a file already there.
+    case alreadyExists(path: String)
+    /// The file or its directory cannot be created or written.
+    case cannotCreate(SystemError)
+
+    public var description: String {
+        switch self {
+        case .missing(let path):
+            "secret file \(path) does not exist; create one with: qrcheckin keygen -o \(path)"
+        case .unreadable(let error):
+            "cannot read secret file \(error.path): \(error.reason)"
+        case .notRegularFile(let path, let kind):
+            "secret file \(path) is \(kind), not a regular file"
+        case .unsafePermissions(let path, let mode):
+            "secret file \(path) is \(mode & 0o044 != 0 ? "readable" : "accessible") by group or others "
+                + "(mode \(Self.octal(mode))); run chmod 600 \(path)"
+        case .empty(let path):
+            "secret file \(path) is empty; replace it with: qrcheckin keygen --force -o \(path)"
+        case .tooShort(let path, let bytes):
+            "secret file \(path) holds only \(bytes) bytes; at least 16 are needed (keygen makes 32)"
+        case .tooLong(let path):
+            "secret file \(path) is too large to be a secret (more than 1024 bytes)"
+        case .malformed(let path, let reason):
+            "secret file \(path) is not a hex secret (\(reason)); keygen writes 64 hex digits and a newline"
+        case .alreadyExists(let path):
+            "secret file \(path) already exists; refusing to replace it (keygen --force does)"
+        case .cannotCreate(let error):
+            "cannot create secret file: \(error.description)"
+        }
+    }
+
+    static func octal(_ mode: UInt32) -> String {
+        let digits = String(mode & 0o7777, radix: 8)
+        return String(repeating: "0", count: max(0, 4 - digits.count)) + digits
+    }
+}

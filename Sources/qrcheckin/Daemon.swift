@@ -1,0 +1,222 @@
+import CheckInData
+import CheckInDomain
+import CheckInPresentation
+import Glibc
+
+/// The running daemon: the composition root's product. Binds the view model to its views
+/// (files, systemd status, log) and feeds it inputs from one single-threaded poll loop
+/// (wall-clock timer, signals, control socket). One thread means no locks and no races:
+/// a signal or request is handled between writes, never during one.
+final class Daemon {
+    private var configuration: DaemonConfiguration
+    private let secret: MasterSecret
+    private let environment: [String: String]
+    private let logger: Logger
+    private let notifier: SystemdNotifier
+    private let clock: any WallClock
+    private let viewModel: CheckInViewModel
+    private var outputView: OutputView
+    private var server: ControlServer
+    private let timer: WallTimer
+    private let signals: SignalSource
+    private var isReady = false
+    private var isRunning = true
+
+    /// Sets everything up: directories, saved settings, socket, signals. Nothing is written yet
+    /// except the first code's files.
+    init(configuration: DaemonConfiguration, secret: MasterSecret, environment: [String: String],
+         logger: Logger, clock: any WallClock = SystemClock()) throws(CommandError) {
+        self.configuration = configuration
+        self.secret = secret
+        self.environment = environment
+        self.logger = logger
+        self.clock = clock
+        notifier = SystemdNotifier(environment: environment)
+        do {
+            try TextFile.makeDirectory(configuration.outputDirectory, mode: 0o755)
+            try TextFile.makeDirectory(configuration.stateDirectory, mode: 0o700)
+            signals = try SignalSource([SIGTERM, SIGINT, SIGHUP, SIGUSR1])
+            timer = try WallTimer()
+            server = try ControlServer(path: configuration.socketPath, group: configuration.opsGroup)
+        } catch {
+            throw CommandError(error.code == EADDRINUSE ? .unavailable : .cannotCreate,
+                               error.code == EADDRINUSE ? "another qrcheckin is already running on \(error.path)" : error.description)
+        }
+        let store = SettingsFile(path: configuration.stateDirectory + "/settings")
+        var settings = OperatorSettings()
+        do {
+            settings = try store.load() ?? settings
+        } catch {
+            logger.warning("ignoring saved settings: \(error.message); using defaults")
+        }
+        viewModel = CheckInViewModel(issuer: Self.issuer(configuration, secret), clock: clock, store: store, settings: settings)
+        outputView = OutputView(configuration: configuration, report: { _ in })
+        outputView = makeOutputView()
+        bindViews()
+    }
+
+    /// Runs until SIGTERM or SIGINT; returns the exit status.
+    func run() -> ExitCode {
+        logger.notice("serving venue \(configuration.venue) every \(configuration.period.seconds)s: "
+            + "writing \(configuration.outputDirectory)/current.{png,json,txt}, control socket \(configuration.socketPath)")
+        announceReadiness()
+        let everySecond = notifier.isEnabled
+        while isRunning {
+            do {
+                try timer.arm(at: viewModel.nextTick(everySecond: everySecond))
+            } catch {
+                logger.error("\(error)")
+                return .software
+            }
+            let now = clock.now()
+            let timeout = server.nextDeadline.map { Int32(clamping: max(0, $0.milliseconds - now.milliseconds)) } ?? -1
+            let watched = [timer.descriptor.rawValue, signals.descriptor.rawValue] + server.descriptors
+            let readable = Poller.wait(readable: watched, timeoutMilliseconds: timeout)
+            if readable.contains(timer.descriptor.rawValue) { tick(clockWasSet: timer.acknowledge()) }
+            if readable.contains(signals.descriptor.rawValue) { signals.drain().forEach(handle) }
+            for fd in watched.dropFirst(2) where readable.contains(fd) {
+                server.handleReadable(fd, now: clock.now(), handle: answer, refused: { peer in
+                    self.logger.warning("control socket: refused uid \(peer.uid) (pid \(peer.pid)): not root, the daemon's user, or in its ops group")
+                })
+            }
+            server.expire(now: clock.now())
+        }
+        notifier.notify("STOPPING=1")
+        viewModel.send(.stopRequested)
+        server.shutdown()
+        logger.notice("stopped")
+        return .success
+    }
+
+    // MARK: - Inputs
+
+    private func tick(clockWasSet: Bool) {
+        if clockWasSet { logger.notice("the wall clock was set; re-checking the window") }
+        viewModel.send(.timerTicked)
+        if outputView.isFailing {
+            outputView.render(viewModel.state, force: true)
+            rebindSocketIfGone()
+        }
+        announceReadiness()
+        if notifier.watchdogMilliseconds != nil { notifier.notify("WATCHDOG=1") }
+    }
+
+    private func handle(_ signal: Int32) {
+        switch signal {
+        case SIGTERM, SIGINT:
+            logger.notice("received \(signal == SIGTERM ? "SIGTERM" : "SIGINT"); stopping")
+            isRunning = false
+        case SIGHUP:
+            reload()
+        case SIGUSR1:
+            viewModel.send(.shakeRequested)
+        default:
+            break
+        }
+    }
+
+    /// Answers one control request with the resulting state.
+    private func answer(_ line: String, from peer: PeerCredentials) -> String {
+        let request: ControlRequest
+        do {
+            request = try ControlRequest(line: line)
+        } catch {
+            return ControlServer.error(error.message)
+        }
+        if let input = request.input {
+            logger.info("control: '\(line)' from uid \(peer.uid)")
+            viewModel.send(input)
+        }
+        let document = StateDocument(state: viewModel.state, venue: configuration.venue, period: configuration.period, pid: getpid())
+        if request == .shake && viewModel.state.settings.shake == .off {
+            return JSONValue.object([("ok", .bool(false)), ("error", .string("shake mode is off: shake ignored")),
+                                     ("state", document.json)]).serialized
+        }
+        return JSONValue.object([("ok", .bool(true)), ("state", document.json)]).serialized
+    }
+
+    /// SIGHUP: reads the config file again. An invalid file is reported and the running
+    /// configuration kept; settings that need new sockets or directories wait for a restart.
+    private func reload() {
+        let reloaded: DaemonConfiguration
+        do {
+            reloaded = try DaemonConfiguration(flags: configuration.flags, environment: environment)
+        } catch {
+            logger.error("reload failed, keeping the running configuration: \(error.message)")
+            return
+        }
+        var fixed = reloaded
+        for (name, keep) in [("output-dir", reloaded.outputDirectory == configuration.outputDirectory),
+                             ("state-dir", reloaded.stateDirectory == configuration.stateDirectory),
+                             ("socket", reloaded.socketPath == configuration.socketPath),
+                             ("secret-file", reloaded.secretFile == configuration.secretFile)] where !keep {
+            logger.warning("reload: \(name) changes take effect at the next restart")
+        }
+        fixed.outputDirectory = configuration.outputDirectory
+        fixed.stateDirectory = configuration.stateDirectory
+        fixed.socketPath = configuration.socketPath
+        fixed.secretFile = configuration.secretFile
+        configuration = fixed
+        outputView = makeOutputView()
+        viewModel.replaceIssuer(Self.issuer(configuration, secret))
+        outputView.render(viewModel.state, force: true)
+        logger.notice("reloaded configuration: venue \(configuration.venue), period \(configuration.period.seconds)s")
+    }
+
+    // MARK: - Views
+
+    private static func issuer(_ configuration: DaemonConfiguration, _ secret: MasterSecret) -> VenueCodeIssuer {
+        VenueCodeIssuer(venue: configuration.venue, issuer: CheckInCodeIssuer(
+            secret: secret, baseURL: configuration.baseURL, period: configuration.period, authenticator: SodiumAuthenticator()))
+    }
+
+    private func makeOutputView() -> OutputView {
+        OutputView(configuration: configuration, report: { [unowned self] input in viewModel.send(input) })
+    }
+
+    private func bindViews() {
+        var previous: CheckInState?
+        viewModel.bind { [unowned self] state in
+            outputView.render(state)
+            notifier.notify("STATUS=" + StatusLine.text(for: state, venue: configuration.venue.rawValue))
+            if let previous { DaemonLog.changes(from: previous, to: state, logger: logger) }
+            previous = state
+        }
+        viewModel.bindNotices { [unowned self] notice in
+            switch notice {
+            case .shakeIgnored: logger.notice("shake ignored: shake mode is off")
+            case .settingsNotSaved(let reason): logger.error("settings changed but not saved: \(reason)")
+            }
+        }
+    }
+
+    /// READY=1 once the first code is on disk (systemd starts dependants only then).
+    private func announceReadiness() {
+        guard !isReady, !outputView.isFailing else { return }
+        isReady = true
+        notifier.notify("READY=1")
+    }
+
+    /// If the output directory was deleted and came back, the socket in it is gone too.
+    private func rebindSocketIfGone() {
+        var status = stat()
+        guard lstat(configuration.socketPath, &status) != 0 else { return }
+        do {
+            try TextFile.makeDirectory(configuration.outputDirectory, mode: 0o755)
+            server.shutdown()
+            server = try ControlServer(path: configuration.socketPath, group: configuration.opsGroup)
+            logger.notice("recreated the control socket \(configuration.socketPath)")
+        } catch {
+            // Still failing; the output view reports it as degraded and we retry next tick.
+        }
+    }
+}
+
+extension OutputView {
+    /// The file views for a configuration: libqrencode, libpng, the output directory.
+    convenience init(configuration: DaemonConfiguration, report: @escaping (CheckInViewModelInput) -> Void) {
+        self.init(encoder: QRCodeEncoder(), png: PNGEncoder(scale: configuration.scale, margin: configuration.margin),
+                  sink: DirectorySink(directory: configuration.outputDirectory), venue: configuration.venue,
+                  period: configuration.period, level: configuration.level, pid: getpid(), report: report)
+    }
+}
