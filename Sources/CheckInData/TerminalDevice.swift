@@ -125,15 +125,30 @@ private enum CrashRestore {
         bytes = buffer
         for signal in signals {
             var action = sigaction()
-            action.__sigaction_handler.sa_handler = { signal in
+            action.__sigaction_handler.sa_sigaction = { signal, info, context in
                 CrashRestore.restore()
-                // Put back the previous handler (the Swift backtracer, or the default) and
-                // return: a fault re-executes and dies there; abort() raises again.
-                _ = sigaction(signal, CrashRestore.previous + Int(signal), nil)
+                CrashRestore.chain(signal, info, context)
+                // Whatever the previous handler did (the Swift backtracer prints and returns),
+                // die of the signal: it is blocked in here, so it lands as this handler returns.
+                var standard = sigaction()
+                sigemptyset(&standard.sa_mask)
+                _ = sigaction(signal, &standard, nil)
+                _ = raise(signal)
             }
             sigemptyset(&action.sa_mask)
-            action.sa_flags = 0
+            action.sa_flags = SA_SIGINFO
             _ = sigaction(signal, &action, previous + Int(signal))
+        }
+    }
+
+    /// Calls the handler that was installed before ours (the Swift runtime's backtracer), if any.
+    static func chain(_ signal: Int32, _ info: UnsafeMutablePointer<siginfo_t>?, _ context: UnsafeMutableRawPointer?) {
+        let previous = Self.previous[Int(signal)]
+        if previous.sa_flags & SA_SIGINFO != 0 {
+            previous.__sigaction_handler.sa_sigaction?(signal, info, context)
+        } else if let handler = previous.__sigaction_handler.sa_handler,
+                  unsafeBitCast(handler, to: Int.self) > 1 {  // neither SIG_DFL (0) nor SIG_IGN (1)
+            handler(signal)
         }
     }
 

@@ -24,32 +24,33 @@ public struct KioskLayout: Sendable {
     /// quiet zone of 2 is its fallback where 4 does not fit (decoders cope; ISO asks for 4).
     private var margins: [Int] { options.style == .ascii ? [4, 2] : [4] }
 
-    /// The text rows under the QR for `code`.
+    /// The text rows under the QR for `code`. The modes follow the countdown only where the
+    /// row has room for them, so the size a code needs never depends on the words.
     public func textLines(for code: KioskCode) -> [[KioskSpan]] {
         let countdown = words.countdown(code.secondsLeft)
+        var countdownRow = [KioskSpan(countdown.label), KioskSpan(countdown.seconds, .alert)]
+        let modes = KioskSpan(" | " + words.shake(code.shake) + " | " + words.refresh(.auto))
+        if countdownRow.reduce(modes.width, { $0 + $1.width }) <= size.columns { countdownRow.append(modes) }
         return [
             [KioskSpan(words.safeNumberLabel + "  "), KioskSpan(SafeNumberText.spaced(code.safeNumber, hangul: options.hangul), .bold)],
-            [KioskSpan(countdown.label), KioskSpan(countdown.seconds, .alert),
-             KioskSpan(" | " + words.shake(code.shake) + " | " + words.refresh(.auto))],
+            countdownRow,
             code.warning.map { [KioskSpan(words.warning($0), .alert)] } ?? [],
         ]
     }
 
-    /// The smallest terminal that shows `matrix` with a quiet zone of `margin` and the text.
-    public func neededSize(for matrix: QRMatrix, margin: Int, code: KioskCode) -> TerminalSize {
+    /// The smallest terminal that shows `matrix` with a quiet zone of `margin`, and the text rows.
+    public func neededSize(for matrix: QRMatrix, margin: Int) -> TerminalSize {
         let modules = matrix.size + 2 * margin
-        // The warning row is cut to fit; the other rows must fit whole.
-        let textWidth = textLines(for: code).prefix(2).map { $0.reduce(0) { $0 + $1.width } }.max() ?? 0
-        return TerminalSize(columns: max(options.style.columns(forModules: modules), textWidth),
+        return TerminalSize(columns: options.style.columns(forModules: modules),
                             rows: options.style.rows(forModules: modules) + Self.textRows)
     }
 
     /// The frame for a live code.
     public func screen(code: KioskCode, matrix: QRMatrix) -> KioskScreen {
-        guard let margin = margins.first(where: { size.contains(neededSize(for: matrix, margin: $0, code: code)) }) else {
-            return tooSmall(needed: neededSize(for: matrix, margin: margins.last ?? 4, code: code))
+        guard let margin = margins.first(where: { size.contains(neededSize(for: matrix, margin: $0)) }) else {
+            return tooSmall(needed: neededSize(for: matrix, margin: margins.last ?? 4))
         }
-        let needed = neededSize(for: matrix, margin: margin, code: code)
+        let needed = neededSize(for: matrix, margin: margin)
         let symbol = TerminalQRRenderer(style: options.style, margin: margin).lines(for: matrix)
         var rows = symbol.map { [KioskSpan($0, .raw)] }
         // One blank row between the code and the words when there is room.
@@ -71,8 +72,8 @@ public struct KioskLayout: Sendable {
         case .stale(let reason):
             rows = [[KioskSpan(words.staleTitle, .alert)], [], [KioskSpan(words.stale(reason))]]
         case .notRunning(let stoppedAt):
-            rows = [[KioskSpan(words.notRunningTitle, .bold)], [],
-                    [KioskSpan(words.notRunning(stoppedAt: stoppedAt, directory: options.outputDirectory))]]
+            rows = [[KioskSpan(words.notRunningTitle, .bold)], [], [KioskSpan(words.notRunning(stoppedAt: stoppedAt))]]
+                + (stoppedAt == nil ? [[KioskSpan(options.outputDirectory + "/current.json", .path)]] : [])
         case .unreadable(let reason):
             rows = [[KioskSpan(words.unreadableTitle, .alert)], [], [KioskSpan(reason)]]
         }

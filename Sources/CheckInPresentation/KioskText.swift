@@ -47,12 +47,12 @@ struct KioskText: Sendable {
     }
 
     var notRunningTitle: String { language == .ko ? "체크인이 실행 중이 아닙니다" : "Check-in is not running" }
-    func notRunning(stoppedAt: Int64?, directory: String) -> String {
+    func notRunning(stoppedAt: Int64?) -> String {
         switch (language, stoppedAt) {
         case (.ko, let at?): "데몬이 종료되었습니다 (\(UTCTime.iso8601(at)))"
         case (.en, let at?): "The daemon stopped at \(UTCTime.iso8601(at))"
-        case (.ko, nil): "기다리는 중: \(directory)/current.json"
-        case (.en, nil): "Waiting for \(directory)/current.json"
+        case (.ko, nil): "기다리는 중:"
+        case (.en, nil): "Waiting for"
         }
     }
 

@@ -1,0 +1,360 @@
+"""`qrcheckin show` black-box: the kiosk runs in tmux; what tmux shows is read back into QR
+modules and decoded with zbarimg, as a phone at the door would."""
+import os
+import re
+import signal
+import subprocess
+import time
+from pathlib import Path
+
+import pytest
+
+from conftest import BIN, run, zbar
+from kiosk_screen import Tmux, decode_screen, modules_from_screen, shell_command, write_state
+
+MODES = ["ansi", "utf8", "utf8i", "ascii"]
+# ascii takes two columns and one row per module: the default code needs 82x44 with its full
+# quiet zone (74x40 with the fallback quiet zone of 2), so it gets a bigger terminal.
+SIZES = {"ansi": (80, 24), "utf8": (80, 24), "utf8i": (80, 24), "ascii": (90, 46)}
+BLOCKS = set("█▀▄#")
+
+
+@pytest.fixture
+def kiosk(tmp_path):
+    """Starts `qrcheckin show ARGS` in a private tmux; every pane is killed afterwards."""
+    started = []
+
+    def start(*args, cols=80, rows=24, env=None, before="", after=""):
+        pane = Tmux(f"{len(started)}", shell_command(BIN, "show", *args, env=env, before=before, after=after),
+                    cols=cols, rows=rows)
+        started.append(pane)
+        return pane
+
+    yield start
+    for pane in started:
+        pane.kill()
+
+
+class Daemon:
+    """`qrcheckin run` with a short period in temporary directories."""
+
+    def __init__(self, root, period=2):
+        self.output = root / "out"
+        self.state = root / "state"
+        self.period = period
+        self.process = subprocess.Popen([BIN, "run", "--output-dir", str(self.output), "--state-dir", str(self.state),
+                                         "--period", str(period), "--venue", "DEMO"],
+                                        stdout=subprocess.DEVNULL, stderr=subprocess.PIPE)
+        deadline = time.monotonic() + 10
+        while not (self.output / "current.json").exists():
+            assert self.process.poll() is None, f"daemon died: {self.process.stderr.read()!r}"
+            assert time.monotonic() < deadline, "daemon wrote no current.json"
+            time.sleep(0.05)
+
+    def verify(self, url):
+        result = run("verify", "--secret-file", str(self.state / "secret"), "--period", str(self.period), url)
+        return result.returncode, result.stdout.decode()
+
+    def stop(self, sig=signal.SIGTERM):
+        if self.process.poll() is None:
+            self.process.send_signal(sig)
+            self.process.wait(timeout=10)
+
+
+@pytest.fixture
+def daemon(tmp_path):
+    started = Daemon(tmp_path / "daemon")
+    yield started
+    started.stop()
+
+
+def has_qr(text):
+    return sum(ch in "█▀▄" for ch in text) > 100 or text.count("##") > 100
+
+
+def decoded(pane, mode, tmp_path, tries=3):
+    """Decodes the pane; retries a few times, since a capture can land between two frames."""
+    for attempt in range(tries):
+        try:
+            return decode_screen(pane.capture(), mode, tmp_path, zbar)
+        except AssertionError:
+            if attempt == tries - 1:
+                raise
+            time.sleep(0.1)
+
+
+def seconds_left(text):
+    match = re.search(r"남은 시간 (\d+)초|Time left (\d+)s", text)
+    assert match, f"no countdown on screen:\n{text}"
+    return int(match.group(1) or match.group(2))
+
+
+@pytest.mark.parametrize("mode", MODES)
+def test_each_mode_shows_a_code_verify_accepts_and_follows_rotation(mode, daemon, kiosk, tmp_path, tools):
+    cols, rows = SIZES[mode]
+    pane = kiosk("--output-dir", str(daemon.output), "--mode", mode, cols=cols, rows=rows)
+    pane.wait_for(has_qr)
+    first = decoded(pane, mode, tmp_path)
+    assert first.startswith("HTTPS://CHECKIN.EXAMPLE.ORG/C/DEMO/")
+    status, output = daemon.verify(first)
+    assert status == 0 and output.startswith("valid"), output
+
+    # The daemon rotates every 2 s; the kiosk follows without being told.
+    deadline = time.monotonic() + 6
+    second = first
+    while second == first:
+        assert time.monotonic() < deadline, "the kiosk never showed the next code"
+        time.sleep(0.2)
+        second = decoded(pane, mode, tmp_path)
+    status, output = daemon.verify(second)
+    assert status == 0 and output.startswith("valid"), output
+    assert "안심번호" in pane.text()
+
+
+def test_ansi_is_black_on_white(daemon, kiosk):
+    pane = kiosk("--output-dir", str(daemon.output), "--mode", "ansi")
+    pane.wait_for(has_qr)
+    rows = [line for line in pane.capture(escapes=True) if "▀" in line or "▄" in line]
+    assert rows
+    # tmux re-renders the attributes it holds: black (30) on bright white (107).
+    assert all("30" in line and "107" in line for line in rows), rows[0]
+
+
+def test_default_code_fits_80x24_and_resize_relays_out(daemon, kiosk, tmp_path, tools):
+    pane = kiosk("--output-dir", str(daemon.output))
+    pane.wait_for(has_qr)
+    assert decoded(pane, "ansi", tmp_path).startswith("HTTPS://")
+    assert pane.display("#{window_width}x#{window_height}") == "80x24"
+
+    pane.resize(60, 20)
+    text = pane.wait_for(lambda t: "터미널이 너무 작습니다" in t)
+    assert "필요 41x24, 현재 60x20" in text
+    assert not has_qr(text)
+
+    pane.resize(80, 24)
+    pane.wait_for(has_qr)
+    url = decoded(pane, "ansi", tmp_path)
+    assert daemon.verify(url)[0] == 0
+
+
+def test_countdown_decreases(tmp_path, kiosk):
+    out = tmp_path / "out"
+    write_state(out, expiresAt=int(time.time()) + 20)
+    pane = kiosk("--output-dir", str(out))
+    first = seconds_left(pane.wait_for(lambda t: "남은 시간" in t))
+    time.sleep(1.2)
+    second = seconds_left(pane.text())
+    time.sleep(1.0)
+    third = seconds_left(pane.text())
+    assert first > second > third, (first, second, third)
+    assert 15 <= first <= 20
+
+
+def test_english_countdown_and_red_seconds(tmp_path, kiosk):
+    out = tmp_path / "out"
+    write_state(out, expiresAt=int(time.time()) + 20)
+    pane = kiosk("--output-dir", str(out), "--lang", "en")
+    text = pane.wait_for(lambda t: "Time left" in t)
+    assert "Safe number  1 2 현 3 4 규" in text
+    assert "shake on | auto refresh" in text
+    countdown = next(line for line in pane.capture(escapes=True) if "Time left" in line)
+    assert re.search(r"\x1b\[[0-9;]*31[0-9;]*m\d+s", countdown), repr(countdown)
+
+
+def test_new_code_is_shown_at_once(tmp_path, kiosk):
+    out = tmp_path / "out"
+    write_state(out)
+    pane = kiosk("--output-dir", str(out))
+    pane.wait_for(lambda t: "1 2 현 3 4 규" in t)
+    delays = []
+    for number in ("34가56나", "78다90라", "11마22바"):
+        spaced = " ".join(number)
+        start = time.monotonic()
+        write_state(out, safeNumber=number)
+        pane.wait_for(lambda t: spaced in t, interval=0.005)
+        delays.append(time.monotonic() - start)
+    # Includes tmux's own capture round trips (~5-10 ms each); the kiosk reacts on inotify.
+    assert max(delays) < 0.1, delays
+
+
+def test_paused_screen_has_no_code(tmp_path, kiosk):
+    out = tmp_path / "out"
+    write_state(out, state="paused", url=None, token=None, safeNumber=None, window=None, seq=None,
+                issuedAt=None, expiresAt=None, refresh="paused")
+    pane = kiosk("--output-dir", str(out))
+    text = pane.wait_for(lambda t: "체크인 일시 중지" in t)
+    assert "새로고침 일시 중지 | 흔들기 켜짐" in text
+    assert not BLOCKS & set(text)
+
+
+def test_stale_code_is_taken_down(tmp_path, kiosk):
+    out = tmp_path / "out"
+    now = int(time.time())
+    write_state(out, issuedAt=now - 20, expiresAt=now - 6, updatedAt=now - 20)
+    pane = kiosk("--output-dir", str(out), "--lang", "en")
+    text = pane.wait_for(lambda t: "Check-in code out of date" in t)
+    assert "The daemon stopped renewing it" in text
+    assert not BLOCKS & set(text)
+
+
+def test_code_goes_stale_while_shown(tmp_path, kiosk):
+    out = tmp_path / "out"
+    write_state(out, expiresAt=int(time.time()) - 3)
+    pane = kiosk("--output-dir", str(out))
+    pane.wait_for(has_qr)
+    text = pane.wait_for(lambda t: "최신이 아닙니다" in t, timeout=4)
+    assert not BLOCKS & set(text)
+
+
+def test_dead_daemon_pid_is_stale(tmp_path, kiosk):
+    gone = subprocess.run(["true"]).args and subprocess.Popen(["true"])
+    gone.wait()
+    out = tmp_path / "out"
+    write_state(out, pid=gone.pid)
+    pane = kiosk("--output-dir", str(out), "--lang", "en")
+    text = pane.wait_for(lambda t: f"The daemon (pid {gone.pid}) is not running" in t)
+    assert not BLOCKS & set(text)
+
+
+def test_degraded_shows_the_code_and_a_warning(tmp_path, kiosk, tools):
+    out = tmp_path / "out"
+    document = write_state(out, health="degraded", reason="cannot write current.png: No space left on device")
+    pane = kiosk("--output-dir", str(out))
+    text = pane.wait_for(lambda t: "경고:" in t)
+    assert "경고: cannot write current.png: No space" in text
+    assert decoded(pane, "ansi", tmp_path) == document["url"]
+
+
+def test_not_running_then_running(tmp_path, kiosk, tools):
+    out = tmp_path / "never-made"
+    pane = kiosk("--output-dir", str(out), "--lang", "en")
+    text = pane.wait_for(lambda t: "Check-in is not running" in t)
+    assert "Waiting for\n" in text
+    assert ("..." + f"{out}/current.json"[-77:]) in text
+    # The directory appears later: the slow timer finds it, then inotify takes over.
+    document = write_state(out)
+    pane.wait_for(has_qr, timeout=3)
+    assert decoded(pane, "ansi", tmp_path) == document["url"]
+
+
+def test_daemon_stop_and_crash_screens(daemon, kiosk):
+    pane = kiosk("--output-dir", str(daemon.output), "--lang", "en")
+    pane.wait_for(has_qr)
+    daemon.stop(signal.SIGTERM)
+    text = pane.wait_for(lambda t: "Check-in is not running" in t)
+    assert "The daemon stopped at" in text and not BLOCKS & set(text)
+
+
+def test_daemon_killed_is_stale(daemon, kiosk):
+    pane = kiosk("--output-dir", str(daemon.output), "--lang", "en")
+    pane.wait_for(has_qr)
+    pid = daemon.process.pid
+    daemon.stop(signal.SIGKILL)
+    text = pane.wait_for(lambda t: "Check-in code out of date" in t, timeout=3)
+    assert f"pid {pid}" in text and not BLOCKS & set(text)
+
+
+def child_pid(pane):
+    shell = pane.display("#{pane_pid}")
+    children = Path(f"/proc/{shell}/task/{shell}/children").read_text().split()
+    assert len(children) == 1, children
+    return int(children[0])
+
+
+QUITS = ["q", "C-c", "SIGTERM", "SIGHUP", "SIGINT"]
+
+
+@pytest.mark.parametrize("how", QUITS)
+def test_quit_restores_the_terminal(how, tmp_path, kiosk):
+    out = tmp_path / "out"
+    write_state(out)
+    before = tmp_path / "before"
+    after = tmp_path / "after"
+    pane = kiosk("--output-dir", str(out), before=f"stty -g > {before}; echo MAIN-SCREEN;",
+                 after=f"stty -g > {after};")
+    pane.wait_for(has_qr)
+    assert pane.display("#{alternate_on} #{cursor_flag}") == "1 0"
+    if how.startswith("SIG"):
+        os.kill(child_pid(pane), getattr(signal, how))
+    else:
+        pane.keys(how)
+    text = pane.wait_for(lambda t: "EXIT=" in t)
+    assert "EXIT=0" in text
+    assert "MAIN-SCREEN" in text and not has_qr(text)
+    pane.wait_for(lambda t: after.exists())
+    assert pane.display("#{alternate_on} #{cursor_flag}") == "0 1"
+    assert before.read_text() == after.read_text(), "line mode not restored"
+
+
+def test_crash_restores_the_terminal(tmp_path, kiosk):
+    out = tmp_path / "out"
+    write_state(out)
+    before, after = tmp_path / "before", tmp_path / "after"
+    # The Swift backtracer runs after the kiosk's handler (it chains); keep it non-interactive.
+    pane = kiosk("--output-dir", str(out), env={"SWIFT_BACKTRACE": "interactive=no"},
+                 before=f"stty -g > {before};", after=f"stty -g > {after};")
+    pane.wait_for(has_qr)
+    os.kill(child_pid(pane), signal.SIGSEGV)
+    text = pane.wait_for(lambda t: "EXIT=" in t)
+    assert "EXIT=139" in text and not has_qr(text)
+    pane.wait_for(lambda t: after.exists())
+    assert pane.display("#{alternate_on} #{cursor_flag}") == "0 1"
+    assert before.read_text() == after.read_text(), "line mode not restored"
+
+
+def test_output_directory_disappearing(tmp_path, kiosk, tools):
+    out = tmp_path / "out"
+    document = write_state(out)
+    after = tmp_path / "after"
+    pane = kiosk("--output-dir", str(out), "--lang", "en", after=f"stty -g > {after};")
+    pane.wait_for(has_qr)
+    for entry in out.iterdir():
+        entry.unlink()
+    out.rmdir()
+    text = pane.wait_for(lambda t: "Check-in is not running" in t)
+    assert not BLOCKS & set(text)
+    write_state(out)
+    pane.wait_for(has_qr, timeout=3)
+    assert decoded(pane, "ansi", tmp_path) == document["url"]
+    pane.keys("q")
+    text = pane.wait_for(lambda t: "EXIT=0" in t)
+    assert pane.display("#{alternate_on} #{cursor_flag}") == "0 1"
+
+
+def test_non_utf8_locale_falls_back_to_ascii_and_english(tmp_path, kiosk, tools):
+    out = tmp_path / "out"
+    document = write_state(out)
+    small = kiosk("--output-dir", str(out), env={"LANG": "C", "LC_ALL": ""})
+    text = small.wait_for(lambda t: "Terminal too small" in t)
+    assert "needs 74x40, is 80x24" in text
+    big = kiosk("--output-dir", str(out), cols=90, rows=46, env={"LANG": "C", "LC_ALL": ""})
+    text = big.wait_for(has_qr)
+    assert "Safe number  1 2 hyeon 3 4 gyu" in text
+    assert decoded(big, "ascii", tmp_path) == document["url"]
+
+
+def test_no_color_uses_utf8_without_colour(tmp_path, kiosk, tools):
+    out = tmp_path / "out"
+    document = write_state(out)
+    pane = kiosk("--output-dir", str(out), env={"NO_COLOR": "1"})
+    pane.wait_for(has_qr)
+    assert decoded(pane, "utf8", tmp_path) == document["url"]
+    assert not any(re.search(r"\x1b\[[0-9;]*(3[0-7]|9[0-7]|10[0-7])m", line) for line in pane.capture(escapes=True))
+
+
+def test_linux_console_romanizes_the_safe_number(tmp_path, kiosk):
+    out = tmp_path / "out"
+    write_state(out)
+    pane = kiosk("--output-dir", str(out), env={"TERM": "linux"})
+    text = pane.wait_for(lambda t: "Safe number" in t)
+    assert "1 2 hyeon 3 4 gyu" in text
+
+
+def test_command_line_errors():
+    assert run("show", "--help").returncode == 0
+    assert b"--mode" in run("show", "--help").stdout
+    bad = run("show", "--mode", "sixel")
+    assert bad.returncode == 64 and b"--mode must be one of" in bad.stderr
+    assert run("show", "--lang", "fr").returncode == 64
+    not_a_terminal = run("show", "--output-dir", "/nonexistent")
+    assert not_a_terminal.returncode == 64 and b"needs a terminal" in not_a_terminal.stderr
