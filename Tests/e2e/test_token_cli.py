@@ -136,6 +136,7 @@ def test_the_default_url_scans_back(cli, secret_file, tmp_path, tools):
     (["--venue", "A/B"], "only 0-9, A-Z, '-' and '.'"),
     (["--period", "0"], "--period must be a whole number from 1 to 3600"),
     (["--at", "soon"], "--at must be Unix seconds"),
+    (["--at", "9223372036854775807"], "--at must be Unix seconds"),
     (["--seq", "-1"], "--seq must be a whole number"),
     (["--base-url", "https://x.org"], "write it in upper case"),
 ])
