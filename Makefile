@@ -3,7 +3,7 @@ SWIFT ?= swift
 BIN_DEBUG := .build/debug/qrcheckin
 BIN_RELEASE := .build/release/qrcheckin
 
-.PHONY: all deps test-deps build release run test unit-test e2e-test bench clean
+.PHONY: all deps test-deps build release run install test unit-test e2e-test bench clean
 
 all: build
 
@@ -20,7 +20,14 @@ release: deps
 	$(SWIFT) build -c release
 
 run: release
-	$(BIN_RELEASE) encode "HTTPS://CHECKIN.EXAMPLE.ORG/C/DEMO"
+	QRCHECKIN_BIN=$(BIN_RELEASE) scripts/run
+
+PREFIX ?= /usr/local
+install: release
+	install -D -m 0755 $(BIN_RELEASE) $(DESTDIR)$(PREFIX)/bin/qrcheckin
+	install -D -m 0644 systemd/qrcheckin.service $(DESTDIR)/etc/systemd/system/qrcheckin.service
+	test -e $(DESTDIR)/etc/qrcheckin/qrcheckin.conf || install -D -m 0644 docs/qrcheckin.conf $(DESTDIR)/etc/qrcheckin/qrcheckin.conf
+	install -D -m 0644 README.md $(DESTDIR)$(PREFIX)/share/doc/qrcheckin/README.md
 
 test: test-deps build
 	$(SWIFT) test

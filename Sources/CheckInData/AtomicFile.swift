@@ -43,6 +43,17 @@ public enum AtomicFile {
         }
     }
 
+    /// Removes temporaries that a killed writer (kill -9, power cut) left in `directory`.
+    /// Only for a directory one writer owns: another writer's file in flight would go too.
+    public static func removeTemporaries(in directory: String) {
+        guard let dir = opendir(directory) else { return }
+        defer { closedir(dir) }
+        while let entry = readdir(dir) {
+            let name = withUnsafeBytes(of: entry.pointee.d_name) { String(decoding: $0.prefix { $0 != 0 }, as: UTF8.self) }
+            if name.hasPrefix("."), name.hasSuffix(".tmp") { unlink(directory + "/" + name) }
+        }
+    }
+
     /// Writes UTF-8 `text` to `path`.
     public static func write(_ text: String, to path: String, mode: mode_t = 0o644) throws(SystemError) {
         try write(Array(text.utf8), to: path, mode: mode)

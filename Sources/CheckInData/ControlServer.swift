@@ -102,11 +102,19 @@ public final class ControlServer {
         unlink(path)
     }
 
-    /// A one-line JSON error reply.
-    public static func error(_ message: String) -> String {
-        var escaped = ""
-        for character in message { escaped += character == "\"" ? "\\\"" : character == "\\" ? "\\\\" : String(character) }
-        return "{\"ok\":false,\"error\":\"\(escaped)\"}"
+    /// A one-line JSON error reply; `code` is a stable word for scripts (`bad-request`, `permission-denied`).
+    public static func error(_ message: String, code: String = "bad-request") -> String {
+        func quoted(_ text: String) -> String {
+            "\"" + text.unicodeScalars.map { scalar in
+                switch scalar {
+                case "\"": "\\\""
+                case "\\": "\\\\"
+                case _ where scalar.value < 0x20: "\\u00" + (scalar.value < 0x10 ? "0" : "") + String(scalar.value, radix: 16)
+                default: String(scalar)
+                }
+            }.joined() + "\""
+        }
+        return "{\"ok\":false,\"code\":\(quoted(code)),\"error\":\(quoted(message))}"
     }
 
     private func accept(now: WallTime, refused: (PeerCredentials) -> Void) {
@@ -121,7 +129,8 @@ public final class ControlServer {
             }
             guard peer.isAllowed(ownUID: ownUID, group: group) else {
                 refused(peer)
-                Self.send(Self.error("permission denied: uid \(peer.uid) is not root, the daemon's user, or in its ops group"), to: fd)
+                Self.send(Self.error("permission denied: uid \(peer.uid) is not root, the daemon's user, or in its ops group",
+                                     code: "permission-denied"), to: fd)
                 close(fd)
                 continue
             }

@@ -154,14 +154,13 @@ public enum SecretFile {
         }
     }
 
-    /// Creates `path` and missing parents with mode 0700 (an existing directory is left as is).
+    /// Creates the state directory `path` with mode 0700 (missing parents get 0755, as with
+    /// `mkdir -p`, so a private state directory does not hide its neighbours).
     public static func makeDirectory(_ path: String) throws(SecretError) {
-        var prefix = path.hasPrefix("/") ? "" : "."
-        for component in path.split(separator: "/") {
-            prefix += "/" + component
-            if mkdir(prefix, 0o700) != 0 && errno != EEXIST {
-                throw .cannotCreate(SystemError("create directory", path: prefix))
-            }
+        do {
+            try TextFile.makeDirectory(path, mode: 0o700)
+        } catch {
+            throw .cannotCreate(error)
         }
     }
 

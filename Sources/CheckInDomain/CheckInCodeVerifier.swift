@@ -93,10 +93,11 @@ public struct CheckInCodeVerifier: Sendable {
     private func timing(of window: Int64, venue: VenueID, sequence: Int?, at unixTime: Int64) -> CheckInVerification {
         let now = period.window(at: unixTime)
         let skew = Int64(skew)
-        // Compare differences, never window ± skew: a forged-looking but MAC-valid counter could be
-        // anywhere in Int64, and the current window is always far from the edges.
-        if window < now && now - window > skew { return .rejected(.expired) }
-        if window > now && window - now > skew { return .rejected(.notYetValid) }
+        // A signed window can be anywhere in Int64; a difference that overflows is far out of reach.
+        let (distance, overflow) = window.subtractingReportingOverflow(now)
+        if overflow { return .rejected(window < now ? .expired : .notYetValid) }
+        if distance < -skew { return .rejected(.expired) }
+        if distance > skew { return .rejected(.notYetValid) }
         let secondsLeft = period.end(ofWindow: window + skew) - unixTime
         return .valid(AcceptedCheckIn(venue: venue, window: window, sequence: sequence, secondsLeft: secondsLeft))
     }

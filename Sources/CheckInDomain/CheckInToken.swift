@@ -49,8 +49,10 @@ public struct CheckInToken: Equatable, Sendable {
         let utf8 = Substring(text).utf8
         guard let first = utf8.first else { throw .malformed }
         guard first == Self.version.asciiValue! else {
-            let isAlphanumeric = (UInt8(ascii: "0")...UInt8(ascii: "9")).contains(first)
-                || (UInt8(ascii: "A")...UInt8(ascii: "Z")).contains(first)
+            // Any future version will also be digits and A–Z only (to stay in QR's compact mode).
+            let isAlphanumeric = utf8.allSatisfy {
+                (UInt8(ascii: "0")...UInt8(ascii: "9")).contains($0) || (UInt8(ascii: "A")...UInt8(ascii: "Z")).contains($0)
+            }
             throw isAlphanumeric ? .unknownVersion : .malformed
         }
         guard utf8.count == Self.length, let payload = Base32.decode(utf8.dropFirst()) else { throw .malformed }

@@ -27,13 +27,16 @@ public struct RotationPeriod: Sendable, Equatable {
         return unixTime % length < 0 ? quotient - 1 : quotient
     }
 
-    /// The first second of `window` (Unix time).
+    /// The first second of `window` (Unix time); saturates at the ends of Int64 instead of trapping,
+    /// since a window can come from a signed token from anywhere in time.
     public func start(ofWindow window: Int64) -> Int64 {
-        window * Int64(seconds)
+        let (product, overflow) = window.multipliedReportingOverflow(by: Int64(seconds))
+        return overflow ? (window < 0 ? .min : .max) : product
     }
 
-    /// The first second after `window` (Unix time): the moment its code expires.
+    /// The first second after `window` (Unix time): the moment its code expires. Saturates too.
     public func end(ofWindow window: Int64) -> Int64 {
-        start(ofWindow: window) + Int64(seconds)
+        let (sum, overflow) = start(ofWindow: window).addingReportingOverflow(Int64(seconds))
+        return overflow ? .max : sum
     }
 }

@@ -43,7 +43,10 @@ struct CheckInOptions: Sendable {
             period = .standard
         }
         if let text = arguments["at"] {
-            guard let moment = Int64(text) else { throw .usage("--at must be Unix seconds (a whole number), got '\(text)'") }
+            // ±10^15 s (30 million years) keeps every window's start and end inside Int64.
+            guard let moment = Int64(text), abs(moment) <= 1_000_000_000_000_000 else {
+                throw .usage("--at must be Unix seconds, a whole number within ±10^15, got '\(text)'")
+            }
             unixTime = moment
         } else {
             unixTime = Int64(time(nil))

@@ -2,6 +2,9 @@
 enum CommandRegistry {
     static let commands: [any Command.Type] = [
         RunCommand.self,
+        StatusCommand.self,
+        CtlCommand.self,
+        ShakeCommand.self,
         EncodeCommand.self,
         CodeCommand.self,
         VerifyCommand.self,

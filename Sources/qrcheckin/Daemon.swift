@@ -35,6 +35,7 @@ final class Daemon {
         do {
             try TextFile.makeDirectory(configuration.outputDirectory, mode: 0o755)
             try TextFile.makeDirectory(configuration.stateDirectory, mode: 0o700)
+            AtomicFile.removeTemporaries(in: configuration.outputDirectory)
             signals = try SignalSource([SIGTERM, SIGINT, SIGHUP, SIGUSR1])
             timer = try WallTimer()
             server = try ControlServer(path: configuration.socketPath, group: configuration.opsGroup)

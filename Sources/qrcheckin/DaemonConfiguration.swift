@@ -27,23 +27,38 @@ struct DaemonConfiguration: Sendable {
         [OptionSpec("config", short: "c", value: "FILE", help: "Read settings from FILE (key = value lines; see README).")]
         + SettingKey.all.map(\.option)
 
+    /// A setting's raw text and where it came from.
+    typealias RawSettings = [String: (value: String, source: SettingSource)]
+
     /// Merges and validates the layers. Errors name the source (flag, variable, or file:line).
     init(flags: ParsedArguments, environment: [String: String]) throws(CommandError) {
-        self.flags = flags
-        var raw: [String: (value: String, source: SettingSource)] = [:]
-        configPath = flags["config"] ?? environment["QRCHECKIN_CONFIG"].flatMap { $0.isEmpty ? nil : $0 }
+        let configPath = flags["config"] ?? environment["QRCHECKIN_CONFIG"].flatMap { $0.isEmpty ? nil : $0 }
+        var fileLayer: RawSettings = [:]
         if let configPath {
             for entry in try Self.readConfig(configPath) {
-                raw[entry.key] = (entry.value, .file(path: configPath, line: entry.line, key: entry.key))
+                fileLayer[entry.key] = (entry.value, .file(path: configPath, line: entry.line, key: entry.key))
             }
         }
+        var environmentLayer = fileLayer, flagLayer: RawSettings
         for key in SettingKey.all {
             if let value = environment[key.environmentName], !value.isEmpty {
-                raw[key.name] = (value, .environment(key.environmentName))
+                environmentLayer[key.name] = (value, .environment(key.environmentName))
             }
-            if let value = flags[key.name] { raw[key.name] = (value, .flag(key.name)) }
         }
+        flagLayer = environmentLayer
+        for key in SettingKey.all {
+            if let value = flags[key.name] { flagLayer[key.name] = (value, .flag(key.name)) }
+        }
+        // Each layer is validated on its own too: a bad line in the file is an error even
+        // while a flag happens to override it, so it cannot surprise anyone later.
+        _ = try DaemonConfiguration(raw: fileLayer, flags: flags, environment: environment, configPath: configPath)
+        _ = try DaemonConfiguration(raw: environmentLayer, flags: flags, environment: environment, configPath: configPath)
+        self = try DaemonConfiguration(raw: flagLayer, flags: flags, environment: environment, configPath: configPath)
+    }
 
+    private init(raw: RawSettings, flags: ParsedArguments, environment: [String: String], configPath: String?) throws(CommandError) {
+        self.flags = flags
+        self.configPath = configPath
         func setting<T>(_ name: String, default fallback: T, _ parse: (String) throws(CheckInCodeError) -> T) throws(CommandError) -> T {
             guard let (value, source) = raw[name] else { return fallback }
             do {

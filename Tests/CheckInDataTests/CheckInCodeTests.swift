@@ -127,6 +127,16 @@ import Testing
         #expect(reason(check(firstExpired + 1_000_000 * Int64(periodSeconds))) == .expired)
     }
 
+    @Test func windowsAtTheEndsOfTimeNeitherTrapNorPass() {
+        let verifier = verifier()
+        let future = issuer().code(for: venue, window: .max, sequence: 0)
+        #expect(future.expiresAt == .max)
+        #expect(reason(verifier.verify(future.url, expectedVenue: venue, at: -1_000_000_000_000_000)) == .notYetValid)
+        let past = issuer().code(for: venue, window: .min, sequence: 0)
+        #expect(past.issuedAt == .min)
+        #expect(reason(verifier.verify(past.url, expectedVenue: venue, at: 1_000_000_000_000_000)) == .expired)
+    }
+
     @Test func aCodeOfVenueAFailsForVenueB() throws {
         let a = try VenueID("A"), b = try VenueID("B")
         let code = issuer().code(for: a, at: 1_700_000_000, sequence: 0)

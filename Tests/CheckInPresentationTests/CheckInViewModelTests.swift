@@ -7,7 +7,7 @@ import Testing
     let store = MemoryStore()
 
     func makeModel(period: Int = 15, settings: OperatorSettings = OperatorSettings()) -> CheckInViewModel {
-        CheckInViewModel(issuer: FakeIssuer(period: RotationPeriod(seconds: period)), clock: clock,
+        CheckInViewModel(issuer: FakeIssuer(period: try! RotationPeriod(seconds: period)), clock: clock,
                          store: store, settings: settings)
     }
 
@@ -167,7 +167,7 @@ import Testing
                                      settings: OperatorSettings())
         model.replaceIssuer(FakeIssuer(period: .standard))
         #expect(model.state.code?.sequence == 1)
-        model.replaceIssuer(FakeIssuer(period: RotationPeriod(seconds: 30)))
+        model.replaceIssuer(FakeIssuer(period: try! RotationPeriod(seconds: 30)))
         #expect(model.state.code?.window == 60_000_000)
         #expect(model.state.code?.sequence == 0)
     }

@@ -12,7 +12,7 @@ final class TestClock: WallClock, @unchecked Sendable {
 
 /// An issuer whose codes spell out their window and sequence, so tests can read them.
 struct FakeIssuer: CheckInCodeIssuing {
-    let venue = VenueID("DEMO")
+    let venue = VenueID.demo
     let period: RotationPeriod
     func code(window: Int64, sequence: Int) -> CheckInCode {
         CheckInCode(venue: venue, window: window, sequence: sequence, token: "T\(window).\(sequence)",

@@ -1,0 +1,35 @@
+import CheckInPresentation
+
+/// A control-socket reply: `{"ok":…,"error":…,"state":{…}}` as text and parsed.
+struct JSONValueReply {
+    /// The reply line as received.
+    let text: String
+    /// The parsed reply, nil if the daemon sent something that is not JSON.
+    let value: JSONValue?
+
+    init(text: String) {
+        self.text = text
+        value = try? JSONParser.parse(text)
+    }
+
+    /// Whether the daemon accepted the request.
+    var ok: Bool { value?["ok"]?.bool == true }
+    /// The daemon's error message, if it refused.
+    var error: String { value?["error"]?.string ?? "unexpected reply: \(text)" }
+
+    /// The state after the request, if the reply carries one.
+    var state: StateDocument? {
+        guard let state = value?["state"] else { return nil }
+        return try? StateDocument(parsing: Array(state.serialized.utf8))
+    }
+
+    /// A one-line human summary of the state.
+    var summary: String {
+        guard let state else { return text }
+        var parts = ["shake \(state.shake.rawValue)", "refresh \(state.refresh.rawValue)"]
+        if let safeNumber = state.safeNumber, let sequence = state.sequence { parts.append("code \(safeNumber) (seq \(sequence))") }
+        if state.phase == .paused { parts.append("no code shown") }
+        parts.append("health \(state.health)")
+        return parts.joined(separator: ", ")
+    }
+}

@@ -1,0 +1,29 @@
+/// `qrcheckin shake`: the seed's shake gesture — ask the daemon for a fresh code now.
+struct ShakeCommand: Command {
+    static let spec = CommandSpec(
+        name: "shake",
+        summary: "Shake: ask the daemon for a fresh code now (when shake mode is on).",
+        usage: "shake [--socket PATH]",
+        options: ClientOptions.specs,
+        discussion: """
+            Same as sending SIGUSR1 to the daemon, but says what happened. Shake mode is set
+            with 'qrcheckin ctl shake on|off'.
+
+            EXIT STATUS: 0 a fresh code is shown; 1 ignored because shake mode is off;
+            69 the daemon is not running; 77 permission denied on the socket.
+            """
+    )
+
+    let options: ClientOptions
+
+    init(_ arguments: ParsedArguments, context: CommandContext) throws(CommandError) {
+        options = try ClientOptions(arguments, context: context)
+    }
+
+    func run(_ context: CommandContext) throws(CommandError) -> ExitCode {
+        let reply = try options.request("shake")
+        guard reply.ok else { throw CommandError(.failure, reply.error) }
+        context.print("fresh code: " + reply.summary + "\n")
+        return .success
+    }
+}

@@ -1,0 +1,92 @@
+import CheckInData
+import CheckInDomain
+import CheckInPresentation
+import Glibc
+
+/// `qrcheckin status`: the daemon's state and countdown, from `current.json` alone.
+struct StatusCommand: Command {
+    static let spec = CommandSpec(
+        name: "status",
+        summary: "Show the current code, its countdown, the modes and the daemon's health.",
+        usage: "status [--output-dir DIR] [--json] [--watch] [--lang en|ko]",
+        options: ClientOptions.specs + [
+            OptionSpec("json", help: "Print the report as JSON."),
+            OptionSpec("watch", short: "w", help: "Update every second until interrupted."),
+            OptionSpec("lang", value: "LANG", help: "en (default) or ko: '남은 시간 7초'."),
+        ],
+        discussion: """
+            Reads OUTPUT/current.json, so any user who can read it may ask; no socket is needed.
+            A running state is stale when its code expired more than 5 seconds ago or the
+            daemon's process is gone.
+
+            EXIT STATUS: 0 running and current (also when paused on purpose); 1 running but
+            degraded; 3 not running, stopped, or stale; 64 bad command line.
+            """
+    )
+
+    enum Language: String, CaseIterable { case en, ko }
+
+    let options: ClientOptions
+    let json: Bool
+    let watch: Bool
+    let korean: Bool
+
+    init(_ arguments: ParsedArguments, context: CommandContext) throws(CommandError) {
+        options = try ClientOptions(arguments, context: context)
+        json = arguments.has("json")
+        watch = arguments.has("watch")
+        korean = try arguments.choice("lang", as: Language.self) == .ko
+    }
+
+    func run(_ context: CommandContext) throws(CommandError) -> ExitCode {
+        guard watch else { return report(context) }
+        // Redraw on each whole second until SIGINT/SIGTERM (default actions end the process).
+        let clear = context.standardOutputIsTerminal && !json ? "\u{1B}[H\u{1B}[2J" : ""
+        while true {
+            context.print(clear)
+            _ = report(context)
+            let now = SystemClock().now()
+            var pause = timespec(tv_sec: 0, tv_nsec: Int(1000 - (now.milliseconds % 1000)) * 1_000_000)
+            nanosleep(&pause, nil)
+        }
+    }
+
+    /// Prints one report and returns its exit status.
+    private func report(_ context: CommandContext) -> ExitCode {
+        let jsonPath = options.outputDirectory + "/current.json"
+        let pngPath = options.outputDirectory + "/current.png"
+        let document: StateDocument
+        do {
+            document = try StateDocument(parsing: TextFile.read(jsonPath, limit: 64 * 1024))
+        } catch let error as SystemError {
+            return notRunning(context, "not running: \(error.code == ENOENT ? "no \(jsonPath)" : error.description)")
+        } catch {
+            return notRunning(context, "not running: \(jsonPath) is unreadable: \(error)")
+        }
+        let alive = kill(pid_t(truncatingIfNeeded: document.pid), 0) == 0 || errno == EPERM
+        var report = StatusReport(document: document, now: SystemClock().now(), processAlive: alive)
+        if report.verdict == .notRunning, alive, let live = liveDocument() {
+            // The files are stale but the daemon answers: it is degraded, and says why.
+            report = StatusReport(document: live, now: SystemClock().now(), processAlive: true)
+        }
+        var status = stat()
+        let age: Int64? = stat(pngPath, &status) == 0 ? max(0, SystemClock().now().seconds - Int64(status.st_mtim.tv_sec)) : nil
+        context.print(json ? report.json(pngAgeSeconds: age).serialized + "\n" : report.text(korean: korean, pngPath: pngPath, pngAgeSeconds: age))
+        return ExitCode(rawValue: report.verdict.exitStatus) ?? .failure
+    }
+
+    private func liveDocument() -> StateDocument? {
+        (try? ControlClient.send("get", to: options.socketPath, timeoutMilliseconds: 500))
+            .flatMap { JSONValueReply(text: $0).state }
+    }
+
+    private func notRunning(_ context: CommandContext, _ message: String) -> ExitCode {
+        if json {
+            context.print(JSONValue.object([("status", .string("not-running")), ("exitStatus", .number(3)),
+                                            ("summary", .string(message))]).serialized + "\n")
+        } else {
+            context.print("qrcheckin: \(message)\n")
+        }
+        return .notRunning
+    }
+}

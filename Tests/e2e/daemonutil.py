@@ -1,0 +1,115 @@
+"""Starting the real daemon in temporary directories, and waiting for what it does."""
+import json
+import os
+import signal
+import socket
+import subprocess
+import time
+from pathlib import Path
+
+from conftest import BIN
+
+
+def wait_until(predicate, timeout=10.0, interval=0.02, what="condition"):
+    """Polls `predicate` until it returns something truthy; fails after `timeout` seconds."""
+    deadline = time.monotonic() + timeout
+    while True:
+        value = predicate()
+        if value:
+            return value
+        if time.monotonic() > deadline:
+            raise AssertionError(f"timed out after {timeout}s waiting for {what}")
+        time.sleep(interval)
+
+
+def read_state(out):
+    """The parsed current.json in `out`, or None if missing or (impossibly) partial."""
+    try:
+        return json.loads((Path(out) / "current.json").read_bytes())
+    except FileNotFoundError:
+        return None
+
+
+def request(sock_path, line, timeout=5.0):
+    """One control-socket round trip; returns the parsed reply."""
+    with socket.socket(socket.AF_UNIX, socket.SOCK_STREAM) as client:
+        client.settimeout(timeout)
+        client.connect(str(sock_path))
+        client.sendall(line.encode() + b"\n")
+        reply = b""
+        while not reply.endswith(b"\n"):
+            chunk = client.recv(4096)
+            if not chunk:
+                break
+            reply += chunk
+    return json.loads(reply)
+
+
+class Daemon:
+    """A `qrcheckin run` process with its own output and state directories."""
+
+    def __init__(self, base, period=2, args=(), env=None):
+        self.base = Path(base)
+        self.out = self.base / "out"
+        self.state = self.base / "state"
+        self.period = period
+        self.args = list(args)
+        self.env = dict(os.environ)
+        for key in list(self.env):
+            if key.startswith("QRCHECKIN_") or key in ("NOTIFY_SOCKET", "JOURNAL_STREAM", "WATCHDOG_USEC"):
+                del self.env[key]
+        self.env.update(env or {})
+        self.process = None
+        self.log_path = self.base / f"daemon-{time.monotonic_ns()}.log"
+
+    @property
+    def socket(self):
+        return self.out / "control.sock"
+
+    @property
+    def secret(self):
+        return self.state / "secret"
+
+    def command(self):
+        return [BIN, "run", "--output-dir", str(self.out), "--state-dir", str(self.state),
+                "--period", str(self.period), *self.args]
+
+    def start(self, wait=True):
+        self.base.mkdir(parents=True, exist_ok=True)
+        os.chmod(self.base, 0o755)
+        self.log = open(self.log_path, "wb")
+        self.process = subprocess.Popen(self.command(), stdout=self.log, stderr=subprocess.STDOUT, env=self.env)
+        if wait:
+            wait_until(lambda: self.socket.exists() and (read_state(self.out) or {}).get("pid") == self.process.pid,
+                       what="the daemon's first code")
+        return self
+
+    def signal(self, number):
+        self.process.send_signal(number)
+
+    def stop(self, timeout=10):
+        if self.process and self.process.poll() is None:
+            self.process.send_signal(signal.SIGTERM)
+            try:
+                self.process.wait(timeout)
+            except subprocess.TimeoutExpired:
+                self.process.kill()
+                self.process.wait()
+        if self.process:
+            self.log.close()
+        return self.process.returncode if self.process else None
+
+    def logs(self):
+        return self.log_path.read_text(errors="replace")
+
+    def state_now(self):
+        return read_state(self.out)
+
+    def request(self, line):
+        return request(self.socket, line)
+
+    def cli(self, *args, **kwargs):
+        """Runs another qrcheckin command against this daemon's directories."""
+        env = dict(self.env)
+        env.update(kwargs.pop("env", {}))
+        return subprocess.run([BIN, *args], capture_output=True, env=env, timeout=kwargs.pop("timeout", 30), **kwargs)

@@ -1,0 +1,224 @@
+"""The daemon as its users meet it: rotating files, status, control, signals, systemd, config."""
+import os
+import signal
+import socket
+import subprocess
+import time
+from pathlib import Path
+
+import pytest
+
+from conftest import zbar
+from daemonutil import Daemon, read_state, wait_until
+
+
+@pytest.fixture
+def daemons(tmp_path):
+    """Starts daemons on demand and always stops them."""
+    started = []
+
+    def start(period=2, args=(), env=None, name="d", wait=True):
+        daemon = Daemon(tmp_path / name, period=period, args=args, env=env)
+        started.append(daemon)
+        return daemon.start(wait=wait)
+
+    yield start
+    for daemon in started:
+        daemon.stop()
+
+
+def verify(daemon, url):
+    return daemon.cli("verify", "--secret-file", str(daemon.secret), "--period", str(daemon.period), url)
+
+
+def test_outputs_rotate_and_every_png_decodes_to_a_url_verify_accepts(daemons):
+    daemon = daemons(period=1)
+    seen = []
+    while len(seen) < 3:
+        state = wait_until(lambda: (s := daemon.state_now()) and (not seen or s["window"] != seen[-1]["window"]) and s,
+                           timeout=5, what="a rotation")
+        url = zbar(daemon.out / "current.png").decode()
+        assert url.startswith("HTTPS://CHECKIN.EXAMPLE.ORG/C/DEMO/")
+        assert verify(daemon, url).returncode == 0, verify(daemon, url).stdout
+        latest = daemon.state_now()
+        assert url in (state["url"], latest["url"]), "the PNG shows the code current.json names"
+        seen.append(state)
+    assert len({s["url"] for s in seen}) == 3
+    assert all(s["expiresAt"] - s["issuedAt"] == 1 for s in seen)
+    text = (daemon.out / "current.txt").read_text()
+    assert "█" in text and "expires 20" in text
+
+
+def test_a_fresh_default_run_uses_embedded_defaults_and_says_where_it_writes(daemons):
+    daemon = daemons(period=15)
+    state = daemon.state_now()
+    assert state["venue"] == "DEMO" and state["period"] == 15
+    assert state["shake"] == "on" and state["refresh"] == "auto" and state["health"] == "ok"
+    assert oct(daemon.secret.stat().st_mode & 0o777) == "0o600"
+    assert str(daemon.out) in daemon.logs()
+    assert daemon.secret.read_text().strip() not in daemon.logs() + (daemon.out / "current.json").read_text()
+    assert oct(daemon.socket.stat().st_mode & 0o777) == "0o660"
+
+
+def test_status_json_counts_down_and_reports_the_code(daemons):
+    daemon = daemons(period=4)
+    window = daemon.state_now()["window"]
+    # Start right after a rotation so two readings a second apart fall in one window.
+    wait_until(lambda: daemon.state_now()["window"] != window, timeout=6, what="a fresh window")
+    first = daemon.cli("status", "--output-dir", str(daemon.out), "--json")
+    time.sleep(1.1)  # the countdown is time itself passing
+    second = daemon.cli("status", "--output-dir", str(daemon.out), "--json")
+    assert first.returncode == 0 and second.returncode == 0
+    import json
+    a, b = json.loads(first.stdout), json.loads(second.stdout)
+    assert a["status"] == "running" and a["state"]["safeNumber"]
+    assert b["secondsLeft"] < a["secondsLeft"] or b["state"]["window"] != a["state"]["window"]
+    human = daemon.cli("status", "--output-dir", str(daemon.out), "--lang", "ko")
+    assert "남은 시간" in human.stdout.decode() and "초" in human.stdout.decode()
+
+
+def test_ctl_changes_take_effect_and_survive_a_restart(daemons, tmp_path):
+    daemon = daemons(period=2)
+    d = ["--output-dir", str(daemon.out)]
+    assert daemon.cli("ctl", *d, "shake", "off").returncode == 0
+    assert daemon.cli("shake", *d).returncode == 1, "a shake is ignored while shake mode is off"
+    assert "shake ignored" in daemon.logs()
+    assert daemon.cli("ctl", *d, "refresh", "pause").returncode == 0
+    state = daemon.state_now()
+    assert state["state"] == "paused" and state["url"] is None and state["shake"] == "off"
+    with pytest.raises(AssertionError):
+        zbar(daemon.out / "current.png")  # no stale QR left on display
+    assert "PAUSED" in (daemon.out / "current.txt").read_text()
+    assert daemon.stop() == 0
+
+    again = Daemon(daemon.base, period=2, env=daemon.env).start(wait=False)
+    try:
+        wait_until(lambda: (s := read_state(again.out)) and s["pid"] == again.process.pid, what="restart")
+        state = again.state_now()
+        assert state["refresh"] == "paused" and state["shake"] == "off"
+        assert again.cli("ctl", *d, "refresh", "auto").returncode == 0
+        assert again.cli("ctl", *d, "shake", "on").returncode == 0
+        before = again.state_now()
+        result = again.cli("shake", *d)
+        assert result.returncode == 0
+        after = again.state_now()
+        assert after["window"] != before["window"] or after["seq"] == before["seq"] + 1
+        assert again.cli("ctl", *d, "refresh", "now").returncode == 0
+    finally:
+        again.stop()
+
+
+def test_sigusr1_shakes_and_sighup_reloads_or_keeps_the_old_config(daemons, tmp_path):
+    config = tmp_path / "qrcheckin.conf"
+    config.write_text("# test\nvenue = HALL-A\n")
+    daemon = daemons(period=30, args=["--config", str(config)])
+    assert daemon.state_now()["venue"] == "HALL-A"
+    seq = daemon.state_now()["seq"]
+    daemon.signal(signal.SIGUSR1)
+    wait_until(lambda: daemon.state_now()["seq"] == seq + 1, what="a shake by SIGUSR1")
+
+    config.write_text("venue = HALL-B\n")
+    daemon.signal(signal.SIGHUP)
+    wait_until(lambda: daemon.state_now()["venue"] == "HALL-B", what="the reloaded venue")
+    assert "/HALL-B/" in zbar(daemon.out / "current.png").decode()
+
+    config.write_text("venue = HALL-C\nperiod = soon\n")
+    daemon.signal(signal.SIGHUP)
+    wait_until(lambda: "reload failed" in daemon.logs(), what="the reload error")
+    assert f"{config}:2: period" in daemon.logs()
+    assert daemon.process.poll() is None
+    assert daemon.state_now()["venue"] == "HALL-B"
+
+
+def test_sigterm_marks_the_state_stopped_and_removes_the_socket(daemons):
+    daemon = daemons(period=2)
+    assert daemon.stop() == 0
+    state = read_state(daemon.out)
+    assert state["state"] == "stopped" and state["url"] is None
+    assert not daemon.socket.exists()
+    status = daemon.cli("status", "--output-dir", str(daemon.out))
+    assert status.returncode == 3 and b"stopped" in status.stdout
+    ctl = daemon.cli("ctl", "--output-dir", str(daemon.out), "get")
+    assert ctl.returncode == 69 and b"not running" in ctl.stderr
+
+
+def test_status_says_not_running_without_a_daemon(tmp_path, qrcheckin):
+    result = qrcheckin("status", "--output-dir", str(tmp_path / "none"))
+    assert result.returncode == 3 and b"not running" in result.stdout
+    result = qrcheckin("status", "--output-dir", str(tmp_path / "none"), "--json")
+    assert result.returncode == 3 and b'"status":"not-running"' in result.stdout
+
+
+def test_systemd_notify_protocol_and_journald_priorities(daemons, tmp_path):
+    path = str(tmp_path / "notify.sock")
+    listener = socket.socket(socket.AF_UNIX, socket.SOCK_DGRAM)
+    listener.bind(path)
+    listener.settimeout(5)
+    daemon = daemons(period=2, env={"NOTIFY_SOCKET": path, "WATCHDOG_USEC": "4000000", "JOURNAL_STREAM": "8:1234"},
+                     wait=False)
+    messages = []
+
+    def receive_until(needle):
+        while not any(needle in m for m in messages):
+            messages.append(listener.recv(4096).decode())
+        return True
+
+    receive_until("READY=1")
+    assert (daemon.out / "current.png").exists(), "READY=1 only after the first code is on disk"
+    receive_until("WATCHDOG=1")
+    assert any(m.startswith("STATUS=DEMO ") and "expires in" in m for m in messages)
+    daemon.stop()
+    receive_until("STOPPING=1")
+    listener.close()
+    assert all(line.startswith("<") for line in daemon.logs().splitlines() if line), daemon.logs()
+    assert "<5>serving venue DEMO" in daemon.logs()
+
+
+def test_config_file_errors_name_file_line_and_key(tmp_path, qrcheckin):
+    cases = {
+        "venue = demo\n": (":1: venue", "upper case"),
+        "\n# c\nperiod = 0\n": (":3: period", "1 to 3600"),
+        "colour = red\n": (":1: unknown key 'colour'", ""),
+        "just words\n": (":1: expected 'key = value'", ""),
+        "level = X\n": (":1: level", "L, M, Q or H"),
+        "ops-group = no-such-group-here\n": (":1: ops-group", "no such group"),
+    }
+    for text, (where, why) in cases.items():
+        config = tmp_path / "bad.conf"
+        config.write_text(text)
+        result = qrcheckin("run", "--config", str(config), "--output-dir", str(tmp_path / "o"), "--state-dir", str(tmp_path / "s"))
+        message = result.stderr.decode()
+        assert result.returncode == 78, (text, message)
+        assert f"{config}{where}" in message and why in message, message
+        assert message.count("\n") == 1
+        assert not (tmp_path / "o" / "current.json").exists()
+    result = qrcheckin("run", "--config", str(tmp_path / "missing.conf"))
+    assert result.returncode == 78 and b"missing.conf" in result.stderr
+
+
+def test_flags_override_environment_which_overrides_the_config_file(daemons, tmp_path):
+    config = tmp_path / "layers.conf"
+    config.write_text("venue = FILE\nperiod = 7\nbase-url = HTTPS://FILE.EXAMPLE/C\n")
+    daemon = daemons(period=9, args=["--config", str(config), "--venue", "FLAG"],
+                     env={"QRCHECKIN_VENUE": "ENV", "QRCHECKIN_BASE_URL": "HTTPS://ENV.EXAMPLE/C"})
+    state = daemon.state_now()
+    assert state["venue"] == "FLAG" and state["period"] == 9
+    assert state["url"].startswith("HTTPS://ENV.EXAMPLE/C/FLAG/")
+
+
+def test_bad_flags_and_environment_are_refused_before_anything_runs(tmp_path, qrcheckin):
+    result = qrcheckin("run", "--period", "0", "--output-dir", str(tmp_path / "o"))
+    assert result.returncode == 64 and b"--period" in result.stderr
+    result = qrcheckin("run", "--output-dir", str(tmp_path / "o"), env={"QRCHECKIN_PERIOD": "99999"})
+    assert result.returncode == 78 and b"$QRCHECKIN_PERIOD" in result.stderr
+    result = qrcheckin("ctl", "--output-dir", str(tmp_path / "o"), "shake", "sideways")
+    assert result.returncode == 64 and b"unknown request" in result.stderr
+    assert not (tmp_path / "o").exists()
+
+
+def test_help_for_every_daemon_command(qrcheckin):
+    for command in ("run", "status", "ctl", "shake"):
+        result = qrcheckin(command, "--help")
+        assert result.returncode == 0
+        text = result.stdout.decode()
+        assert text.startswith(f"USAGE: qrcheckin {command}") and "EXIT STATUS" in text
