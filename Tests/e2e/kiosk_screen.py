@@ -1,5 +1,6 @@
 """Helpers for the kiosk tests: a private tmux server, and reading a captured screen back
 into QR modules, a PNG and (with zbarimg) the URL a phone would scan."""
+import itertools
 import json
 import os
 import shlex
@@ -9,6 +10,7 @@ import time
 import zlib
 from pathlib import Path
 
+_SERVERS = itertools.count()
 HALF_BLOCKS = {"█": (True, True), "▀": (True, False), "▄": (False, True)}
 
 
@@ -16,7 +18,8 @@ class Tmux:
     """One tmux server on its own socket (never the user's), one session, one pane."""
 
     def __init__(self, name, command, cols=80, rows=24, env=None):
-        self.socket = f"qrk-{os.getpid()}-{name}"
+        # A fresh socket every time: a server killed by the previous test may still be exiting.
+        self.socket = f"qrk-{os.getpid()}-{next(_SERVERS)}-{name}"
         self.env = {"PATH": os.environ["PATH"], "HOME": os.environ.get("HOME", "/root"),
                     "TERM": "xterm-256color", "LANG": "C.UTF-8"}
         self.env.update(env or {})
