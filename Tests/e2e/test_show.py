@@ -245,6 +245,19 @@ def test_daemon_stop_and_crash_screens(daemon, kiosk):
     assert "The daemon stopped at" in text and not BLOCKS & set(text)
 
 
+def test_daemon_paused_and_resumed_by_an_operator(daemon, kiosk, tmp_path, tools):
+    pane = kiosk("--output-dir", str(daemon.output))
+    pane.wait_for(has_qr)
+    assert run("ctl", "--output-dir", str(daemon.output), "shake", "off").returncode == 0
+    pane.wait_for(lambda t: "흔들기 꺼짐" in t)
+    assert run("ctl", "--output-dir", str(daemon.output), "refresh", "pause").returncode == 0
+    text = pane.wait_for(lambda t: "체크인 일시 중지" in t)
+    assert "새로고침 일시 중지 | 흔들기 꺼짐" in text and not BLOCKS & set(text)
+    assert run("ctl", "--output-dir", str(daemon.output), "refresh", "auto").returncode == 0
+    pane.wait_for(has_qr)
+    assert daemon.verify(decoded(pane, "ansi", tmp_path))[0] == 0
+
+
 def test_daemon_killed_is_stale(daemon, kiosk):
     pane = kiosk("--output-dir", str(daemon.output), "--lang", "en")
     pane.wait_for(has_qr)
