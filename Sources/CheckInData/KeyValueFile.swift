@@ -6,6 +6,13 @@ public enum KeyValueFile {
         public let key: String
         public let value: String
         public let line: Int
+
+        /// Creates an entry.
+        public init(key: String, value: String, line: Int) {
+            self.key = key
+            self.value = value
+            self.line = line
+        }
     }
 
     /// A line that is not `key = value`.
