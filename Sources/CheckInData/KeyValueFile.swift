@@ -24,7 +24,9 @@ public enum KeyValueFile {
     /// Parses `text` into entries in file order.
     public static func parse(_ text: String) throws(SyntaxError) -> [Entry] {
         var entries: [Entry] = []
-        for (index, raw) in text.split(separator: "\n", omittingEmptySubsequences: false).enumerated() {
+        // `isNewline`, not "\n": Swift reads "\r\n" as one Character, so files written on
+        // Windows would otherwise fuse their lines.
+        for (index, raw) in text.split(omittingEmptySubsequences: false, whereSeparator: \.isNewline).enumerated() {
             let line = raw.trimmingWhitespace()
             if line.isEmpty || line.hasPrefix("#") { continue }
             guard let equals = line.firstIndex(of: "=") else {
