@@ -6,6 +6,13 @@ public enum KeyValueFile {
         public let key: String
         public let value: String
         public let line: Int
+
+        /// Creates an entry.
+        public init(key: String, value: String, line: Int) {
+            self.key = key
+            self.value = value
+            self.line = line
+        }
     }
 
     /// A line that is not `key = value`.
@@ -17,7 +24,9 @@ public enum KeyValueFile {
     /// Parses `text` into entries in file order.
     public static func parse(_ text: String) throws(SyntaxError) -> [Entry] {
         var entries: [Entry] = []
-        for (index, raw) in text.split(separator: "\n", omittingEmptySubsequences: false).enumerated() {
+        // `isNewline`, not "\n": Swift reads "\r\n" as one Character, so files written on
+        // Windows would otherwise fuse their lines.
+        for (index, raw) in text.split(omittingEmptySubsequences: false, whereSeparator: \.isNewline).enumerated() {
             let line = raw.trimmingWhitespace()
             if line.isEmpty || line.hasPrefix("#") { continue }
             guard let equals = line.firstIndex(of: "=") else {

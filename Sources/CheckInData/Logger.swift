@@ -26,7 +26,7 @@ public struct Logger: Sendable {
 
     /// Logs one line at `priority`; newlines inside `message` are flattened so a line stays a line.
     public func log(_ priority: Priority, _ message: String) {
-        let flat = message.split(separator: "\n", omittingEmptySubsequences: false).joined(separator: " ")
+        let flat = message.split(omittingEmptySubsequences: false, whereSeparator: \.isNewline).joined(separator: " ")
         write(journal ? "<\(priority.rawValue)>\(flat)\n" : "qrcheckin: \(flat)\n")
     }
 

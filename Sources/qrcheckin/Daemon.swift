@@ -35,10 +35,12 @@ final class Daemon {
         do {
             try TextFile.makeDirectory(configuration.outputDirectory, mode: 0o755)
             try TextFile.makeDirectory(configuration.stateDirectory, mode: 0o700)
+            // The socket first: it refuses when another daemon serves here, whose temporaries
+            // must not be swept away below.
+            server = try ControlServer(path: configuration.socketPath, group: configuration.opsGroup)
             AtomicFile.removeTemporaries(in: configuration.outputDirectory)
             signals = try SignalSource([SIGTERM, SIGINT, SIGHUP, SIGUSR1])
             timer = try WallTimer()
-            server = try ControlServer(path: configuration.socketPath, group: configuration.opsGroup)
         } catch {
             throw CommandError(error.code == EADDRINUSE ? .unavailable : .cannotCreate,
                                error.code == EADDRINUSE ? "another qrcheckin is already running on \(error.path)" : error.description)
@@ -51,6 +53,8 @@ final class Daemon {
             logger.warning("ignoring saved settings: \(error.message); using defaults")
         }
         viewModel = CheckInViewModel(issuer: Self.issuer(configuration, secret), clock: clock, store: store, settings: settings)
+        // The real view reports back to the view model through `self`, which Swift lets a
+        // closure capture only once every property is set: a silent placeholder goes first.
         outputView = OutputView(configuration: configuration, report: { _ in })
         outputView = makeOutputView()
         bindViews()

@@ -1,0 +1,66 @@
+import CheckInDomain
+import CheckInPresentation
+import Testing
+
+@Suite struct StatusReportTests {
+    func document(_ phase: CheckInState.Phase, health: Health = .ok, at seconds: Int64 = 1_800_000_000) -> StateDocument {
+        let state = CheckInState(phase: phase, settings: OperatorSettings(), health: health, secondsLeft: 0,
+                                 updatedAt: WallTime(seconds: seconds))
+        return StateDocument(state: state, venue: .demo, period: .standard, pid: 42)
+    }
+
+    var code: CheckInCode {
+        FakeIssuer(period: .standard).code(window: 120_000_000, sequence: 0)
+    }
+
+    @Test func aCurrentCodeIsRunningWithItsCountdown() {
+        let report = StatusReport(document: document(.showing(code)), now: WallTime(milliseconds: 1_800_000_007_500), processAlive: true)
+        #expect(report.verdict == .running && report.verdict.exitStatus == 0)
+        #expect(report.secondsLeft == 8)
+        #expect(report.text(korean: true, pngPath: "/p", pngAgeSeconds: 1).contains("남은 시간 8초"))
+        #expect(report.text(korean: false, pngPath: "/p", pngAgeSeconds: 1).contains("expires in 8s"))
+    }
+
+    @Test func staleAfterTheGracePeriodOrWhenTheProcessIsGone() {
+        let doc = document(.showing(code))
+        #expect(StatusReport(document: doc, now: WallTime(seconds: 1_800_000_020), processAlive: true).verdict == .running)
+        #expect(StatusReport(document: doc, now: WallTime(seconds: 1_800_000_021), processAlive: true).verdict == .notRunning)
+        #expect(StatusReport(document: doc, now: WallTime(seconds: 1_800_000_001), processAlive: false).verdict == .notRunning)
+    }
+
+    @Test func degradedPausedAndStopped() {
+        let now = WallTime(seconds: 1_800_000_001)
+        let degraded = StatusReport(document: document(.showing(code), health: .degraded(reason: "disk full")), now: now, processAlive: true)
+        #expect(degraded.verdict == .degraded && degraded.verdict.exitStatus == 1 && degraded.summary.contains("disk full"))
+        #expect(StatusReport(document: document(.paused), now: WallTime(seconds: 1_900_000_000), processAlive: true).verdict == .running)
+        let stopped = StatusReport(document: document(.stopped), now: now, processAlive: true)
+        #expect(stopped.verdict == .notRunning && stopped.verdict.exitStatus == 3)
+    }
+
+    @Test func theDocumentSurvivesItsOwnJSON() throws {
+        let doc = document(.showing(code), health: .degraded(reason: "x"))
+        #expect(try StateDocument(parsing: Array(doc.json.serialized.utf8)) == doc)
+    }
+
+    @Test(arguments: [
+        (#"{"version":2}"#, "unknown schema version 2"),
+        (#"{"version":1,"state":"running"}"#, "field 'venue'"),
+        ("not json", "invalid JSON"),
+    ])
+    func refusesDocumentsItDoesNotUnderstand(text: String, message: String) {
+        #expect(throws: StateDocumentError.self) { try StateDocument(parsing: Array(text.utf8)) }
+        do { _ = try StateDocument(parsing: Array(text.utf8)) } catch { #expect(error.message.contains(message), "\(error)") }
+    }
+
+    @Test func barsFillWithTheTimeLeft() {
+        #expect(StatusReport.bar(secondsLeft: 15, period: 15, width: 10) == "██████████")
+        #expect(StatusReport.bar(secondsLeft: 0, period: 15, width: 10) == "░░░░░░░░░░")
+        #expect(StatusReport.bar(secondsLeft: 7, period: 15, width: 10) == "█████░░░░░")
+    }
+
+    @Test(arguments: [(Int64(0), "1970-01-01T00:00:00Z"), (1_800_000_000, "2027-01-15T08:00:00Z"),
+                      (951_782_400, "2000-02-29T00:00:00Z"), (-1, "1969-12-31T23:59:59Z")])
+    func utcTimesAreISO8601(seconds: Int64, text: String) {
+        #expect(UTCTime.iso8601(seconds) == text)
+    }
+}
