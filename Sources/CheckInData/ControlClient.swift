@@ -44,7 +44,7 @@ public enum ControlClient {
         }
         var reply = [UInt8]()
         while !reply.contains(UInt8(ascii: "\n")) {
-            guard !Poller.wait(readable: [socket.rawValue], timeoutMilliseconds: timeoutMilliseconds).isEmpty else {
+            guard let ready = try? Poller.wait(readable: [socket.rawValue], timeoutMilliseconds: timeoutMilliseconds), !ready.isEmpty else {
                 throw .noReply(path: path, reason: "timed out after \(timeoutMilliseconds) ms")
             }
             var chunk = [UInt8](repeating: 0, count: 4096)

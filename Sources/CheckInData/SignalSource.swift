@@ -22,7 +22,8 @@ public struct SignalSource: ~Copyable {
     public func drain() -> [Int32] {
         var signals: [Int32] = []
         var info = signalfd_siginfo()
-        while read(descriptor.rawValue, &info, MemoryLayout<signalfd_siginfo>.size) == MemoryLayout<signalfd_siginfo>.size {
+        while retryingOnInterrupt({ read(descriptor.rawValue, &info, MemoryLayout<signalfd_siginfo>.size) })
+            == MemoryLayout<signalfd_siginfo>.size {
             signals.append(Int32(info.ssi_signo))
         }
         return signals

@@ -76,7 +76,13 @@ final class Daemon {
             let now = clock.now()
             let timeout = server.nextDeadline.map { Int32(clamping: max(0, $0.milliseconds - now.milliseconds)) } ?? -1
             let watched = [timer.descriptor.rawValue, signals.descriptor.rawValue] + server.descriptors
-            let readable = Poller.wait(readable: watched, timeoutMilliseconds: timeout)
+            let readable: Set<Int32>
+            do {
+                readable = try Poller.wait(readable: watched, timeoutMilliseconds: timeout)
+            } catch {
+                logger.error("\(error)")
+                return .software
+            }
             if readable.contains(timer.descriptor.rawValue) { tick(clockWasSet: timer.acknowledge()) }
             if readable.contains(signals.descriptor.rawValue) { signals.drain().forEach(handle) }
             for fd in watched.dropFirst(2) where readable.contains(fd) {

@@ -11,13 +11,20 @@ struct KioskSession {
 
     private var documentPath: String { options.outputDirectory + "/current.json" }
 
+    private static func openSignals() throws(CommandError) -> SignalSource {
+        do {
+            return try SignalSource([SIGINT, SIGTERM, SIGHUP, SIGWINCH])
+        } catch {
+            throw CommandError(.ioError, error.description)
+        }
+    }
+
     func run() throws(CommandError) -> ExitCode {
         // Signals first: blocked before anything else, so none is lost or kills us half-drawn.
-        let signals: KioskSignals
+        let signals = try Self.openSignals()
         let watch: Inotify
         let terminal: TerminalDevice
         do {
-            signals = try KioskSignals([SIGINT, SIGTERM, SIGHUP, SIGWINCH])
             watch = try Inotify(directory: options.outputDirectory)
         } catch {
             throw CommandError(.ioError, error.description)
@@ -45,21 +52,22 @@ struct KioskSession {
         while true {
             // Wake just after the next whole second: that is when the countdown changes.
             let timeout = Int32(1000 - Self.now().milliseconds % 1000 + 1)
-            let ready: [Bool]
+            let ready: Set<Int32>
             do {
-                ready = try KioskPoll.wait([terminal.input, signals.descriptor, watch.descriptor], timeoutMilliseconds: timeout)
+                ready = try Poller.wait(readable: [terminal.input, signals.descriptor.rawValue, watch.descriptor],
+                                        timeoutMilliseconds: timeout)
             } catch {
                 throw CommandError(.ioError, error.description)
             }
-            if ready[0] {
+            if ready.contains(terminal.input) {
                 guard let keys = terminal.readKeys() else { return .success }  // the terminal hung up
                 if keys.contains(where: { $0 == UInt8(ascii: "q") || $0 == UInt8(ascii: "Q") || $0 == 0x03 }) {
                     return .success
                 }
                 if keys.contains(0x0C) { shown = nil }  // Ctrl-L: draw everything again
             }
-            if ready[1] {
-                for signal in signals.read() {
+            if ready.contains(signals.descriptor.rawValue) {
+                for signal in signals.drain() {
                     if signal == SIGWINCH {
                         model.handle(.resized(Self.size(of: terminal)))
                     } else {
@@ -68,7 +76,7 @@ struct KioskSession {
                 }
             }
             var reload = false
-            if ready[2] {
+            if ready.contains(watch.descriptor) {
                 let events = watch.read()
                 reload = events.lostDirectory || events.names.contains("current.json")
             }

@@ -63,7 +63,7 @@ struct StatusCommand: Command {
         } catch {
             return notRunning(context, "not running: \(jsonPath) is unreadable: \(error)")
         }
-        let alive = kill(pid_t(truncatingIfNeeded: document.pid), 0) == 0 || errno == EPERM
+        let alive = SignalProcessLiveness().isAlive(pid: document.pid)
         var report = StatusReport(document: document, now: SystemClock().now(), processAlive: alive)
         if report.verdict == .notRunning, alive, let live = liveDocument() {
             // The files are stale but the daemon answers: it is degraded, and says why.
