@@ -29,8 +29,7 @@ install: release
 	install -D -m 0644 systemd/qrcheckin-kiosk.service $(DESTDIR)/etc/systemd/system/qrcheckin-kiosk.service
 	test -e $(DESTDIR)/etc/qrcheckin/qrcheckin.conf || install -D -m 0644 docs/qrcheckin.conf $(DESTDIR)/etc/qrcheckin/qrcheckin.conf
 	install -D -m 0644 README.md $(DESTDIR)$(PREFIX)/share/doc/qrcheckin/README.md
-	install -d $(DESTDIR)$(PREFIX)/share/doc/qrcheckin/docs
-	install -m 0644 docs/*.md $(DESTDIR)$(PREFIX)/share/doc/qrcheckin/docs/
+	install -m 0644 docs/*.md $(DESTDIR)$(PREFIX)/share/doc/qrcheckin/
 
 test: test-deps build
 	$(SWIFT) test
