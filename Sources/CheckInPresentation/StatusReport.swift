@@ -69,7 +69,7 @@ public struct StatusReport: Equatable, Sendable {
     /// The human-readable report.
     public func text(korean: Bool, pngPath: String, pngAgeSeconds: Int64?) -> String {
         var lines = ["qrcheckin: venue \(document.venue): \(summary)"]
-        func row(_ label: String, _ value: String) { lines.append("  " + label.padding(12) + value) }
+        func row(_ label: String, _ value: String) { lines.append("  " + label.padding(14) + value) }
         if document.phase == .running, let safeNumber = document.safeNumber {
             row(korean ? "개인안심번호" : "safe number", safeNumber)
             row(korean ? "남은 시간" : "countdown",
@@ -97,9 +97,8 @@ public struct StatusReport: Equatable, Sendable {
 }
 
 extension String {
-    /// Pads with spaces to `width` terminal columns (Hangul syllables take two).
+    /// Pads with spaces to `width` terminal columns (Hangul syllables take two), at least one.
     func padding(_ width: Int) -> String {
-        let columns = unicodeScalars.reduce(0) { $0 + ((0xAC00...0xD7A3).contains($1.value) ? 2 : 1) }
-        return self + String(repeating: " ", count: max(1, width - columns))
+        self + String(repeating: " ", count: max(1, width - DisplayWidth.of(self)))
     }
 }
