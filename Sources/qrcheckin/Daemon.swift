@@ -35,10 +35,11 @@ final class Daemon {
         do {
             try TextFile.makeDirectory(configuration.outputDirectory, mode: 0o755)
             try TextFile.makeDirectory(configuration.stateDirectory, mode: 0o700)
-            AtomicFile.removeTemporaries(in: configuration.outputDirectory)
             signals = try SignalSource([SIGTERM, SIGINT, SIGHUP, SIGUSR1])
             timer = try WallTimer()
             server = try ControlServer(path: configuration.socketPath, group: configuration.opsGroup)
+            // Only once the socket is ours: a second daemon must not delete the first's in-flight temporaries.
+            AtomicFile.removeTemporaries(in: configuration.outputDirectory)
         } catch {
             throw CommandError(error.code == EADDRINUSE ? .unavailable : .cannotCreate,
                                error.code == EADDRINUSE ? "another qrcheckin is already running on \(error.path)" : error.description)
