@@ -107,6 +107,16 @@ def fd_count(pid):
     return len(os.listdir(f"/proc/{pid}/fd"))
 
 
+def steady_fd_count(pid, samples=50):
+    """The daemon's resting descriptor count: the least seen over half a second (a rotation in
+    progress briefly holds a temporary file and the directory open)."""
+    counts = []
+    for _ in range(samples):
+        counts.append(fd_count(pid))
+        time.sleep(0.01)  # sampling over time is the point here
+    return min(counts)
+
+
 class Daemon:
     """One `qrcheckin run` process with its directories and log."""
 
@@ -456,7 +466,7 @@ def test_socket_refuses_outsiders_and_admits_the_ops_group(base, daemons):
 def test_hostile_clients_leave_the_daemon_serving(base, daemons):
     out = base / "out"
     daemon = daemons(out, base / "state", 1)
-    baseline = fd_count(daemon.pid)
+    baseline = steady_fd_count(daemon.pid)
 
     # 24 idle clients: 16 occupy every slot, the rest wait in the backlog. A real request still
     # gets through once the idle ones time out (2 s), and every idle one is told so.
@@ -535,8 +545,9 @@ def test_hostile_clients_leave_the_daemon_serving(base, daemons):
     request(daemon.socket, "refresh auto")
     window = daemon.get()["window"]
     wait_until(lambda: daemon.get()["window"] > window, 5, message="the window to advance")
-    wait_until(lambda: fd_count(daemon.pid) == baseline, 5,
-               message=f"fd count back to {baseline} (now {fd_count(daemon.pid)})")
+    wait_until(lambda: fd_count(daemon.pid) <= baseline, 5,
+               message=f"fd count back to {baseline} (now {fd_count(daemon.pid)}: "
+                       f"{[os.readlink(f'/proc/{daemon.pid}/fd/{fd}') for fd in os.listdir(f'/proc/{daemon.pid}/fd')]})")
     assert run("ctl", "--output-dir", str(out), "get").returncode == 0
 
 
