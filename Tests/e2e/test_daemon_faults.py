@@ -224,14 +224,16 @@ def assert_degraded_then_recovers(daemon, reason_text, break_it, repair):
     """Shared by the full-disk and read-only cases: break, check degraded with the old files
     intact, repair, check recovery."""
     out = daemon.out
-    good = daemon.document()
-    good_files = {name: (out / name).read_bytes() for name in ("current.png", "current.txt", "current.json")}
-    assert zbar(out / "current.png").decode() == good["url"]
+    assert daemon.document()["health"] == "ok"
 
     break_it()
     reply = request(daemon.socket, "refresh now")  # a forced rotation must now fail to write
     assert reply["ok"] and reply["state"]["health"] == "degraded", reply
     assert reason_text in reply["state"]["reason"], reply["state"]["reason"]
+    # From here on nothing can be written: these are the last good files.
+    good = daemon.document()
+    assert good["health"] == "ok" and good["url"] != reply["state"]["url"]
+    good_files = {name: (out / name).read_bytes() for name in ("current.png", "current.txt", "current.json")}
     ctl = run("ctl", "--output-dir", str(out), "--json", "get")
     assert ctl.returncode == 0 and json.loads(ctl.stdout)["state"]["health"] == "degraded"
 
