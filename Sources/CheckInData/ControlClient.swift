@@ -37,10 +37,17 @@ public enum ControlClient {
             if code == EACCES || code == EPERM { throw .permissionDenied(path: path) }
             throw .notRunning(path: path, reason: String(cString: strerror(code)))
         }
-        do {
-            try socket.writeAll(Array((request + "\n").utf8), path: path)
-        } catch {
-            throw .noReply(path: path, reason: error.reason)
+        // send(MSG_NOSIGNAL), not write(2): a daemon that refuses a peer replies and closes at
+        // once, and writing to it then must not kill us with SIGPIPE. If the write fails, the
+        // daemon's reply (say, permission-denied) may still be waiting: read it below.
+        let bytes = Array((request + "\n").utf8)
+        var sent = 0
+        var sendError: Int32 = 0
+        while sent < bytes.count {
+            let count = bytes.withUnsafeBytes { Glibc.send(socket.rawValue, $0.baseAddress! + sent, $0.count - sent, Int32(MSG_NOSIGNAL)) }
+            if count < 0 && errno == EINTR { continue }
+            guard count > 0 else { sendError = errno; break }
+            sent += count
         }
         var reply = [UInt8]()
         while !reply.contains(UInt8(ascii: "\n")) {
@@ -53,7 +60,7 @@ public enum ControlClient {
             reply += chunk[0..<count]
         }
         guard let newline = reply.firstIndex(of: UInt8(ascii: "\n")) else {
-            throw .noReply(path: path, reason: "the daemon closed the connection")
+            throw .noReply(path: path, reason: sendError != 0 ? String(cString: strerror(sendError)) : "the daemon closed the connection")
         }
         return String(decoding: reply[..<newline], as: UTF8.self)
     }

@@ -105,8 +105,9 @@ final class Daemon {
         if clockWasSet { logger.notice("the wall clock was set; re-checking the window") }
         viewModel.send(.timerTicked)
         if outputView.isFailing {
-            outputView.render(viewModel.state, force: true)
+            // A deleted output directory comes back (with its socket) before the retry writes.
             rebindSocketIfGone()
+            outputView.render(viewModel.state, force: true)
         }
         announceReadiness()
         if notifier.watchdogMilliseconds != nil { notifier.notify("WATCHDOG=1") }

@@ -64,11 +64,10 @@ struct StatusCommand: Command {
             return notRunning(context, "not running: \(jsonPath) is unreadable: \(error)")
         }
         let alive = SignalProcessLiveness().isAlive(pid: document.pid)
-        var report = StatusReport(document: document, now: SystemClock().now(), processAlive: alive)
-        if report.verdict == .notRunning, alive, let live = liveDocument() {
-            // The files are stale but the daemon answers: it is degraded, and says why.
-            report = StatusReport(document: live, now: SystemClock().now(), processAlive: true)
-        }
+        // The daemon's own word beats the file when this user may ask: a daemon that cannot
+        // write its files says it is degraded at once instead of seconds later.
+        let current = alive ? liveDocument() ?? document : document
+        let report = StatusReport(document: current, now: SystemClock().now(), processAlive: alive)
         var status = stat()
         let age: Int64? = stat(pngPath, &status) == 0 ? max(0, SystemClock().now().seconds - Int64(status.st_mtim.tv_sec)) : nil
         context.print(json ? report.json(pngAgeSeconds: age).serialized + "\n" : report.text(korean: korean, pngPath: pngPath, pngAgeSeconds: age))

@@ -1,0 +1,588 @@
+"""Black-box fault tests of `qrcheckin run` (the issue's fault requirements).
+
+Each test starts the real daemon, breaks something the way the world does (a full disk, a
+read-only or deleted output directory, kill -9, hostile or unauthorised socket clients, a
+second daemon) and checks what a user sees: files that always parse and decode, `status`,
+`ctl` and their exit codes, and recovery without a restart. Needs root (tmpfs mounts,
+setpriv, groupadd) and zbarimg.
+"""
+import errno
+import json
+import os
+import random
+import shutil
+import signal
+import socket
+import struct
+import subprocess
+import sys
+import tempfile
+import threading
+import time
+import zlib
+from pathlib import Path
+
+import pytest
+
+from conftest import BIN, run, zbar
+
+pytestmark = pytest.mark.skipif(os.geteuid() != 0, reason="fault tests need root (mount, setpriv)")
+
+SCHEMA_KEYS = {"version", "state", "venue", "url", "token", "safeNumber", "window", "seq", "issuedAt",
+               "expiresAt", "period", "shake", "refresh", "health", "reason", "updatedAt", "pid"}
+OPS_GROUP = "qrcheckin-test-ops"
+PNG_SIGNATURE = b"\x89PNG\r\n\x1a\n"
+
+# --------------------------------------------------------------------------- helpers
+
+
+def wait_until(predicate, timeout, interval=0.02, message="condition"):
+    """Polls `predicate` until it returns something truthy; returns it, or fails at the deadline."""
+    deadline = time.monotonic() + timeout
+    while True:
+        value = predicate()
+        if value:
+            return value
+        if time.monotonic() > deadline:
+            pytest.fail(f"timed out after {timeout}s waiting for {message}")
+        time.sleep(interval)
+
+
+def check_png(data):
+    """Checks a complete 1-bit grey PNG: signature, chunk CRCs, IHDR, IDAT inflating to the
+    exact size, IEND last. Returns (width, height)."""
+    assert data.startswith(PNG_SIGNATURE), f"not a PNG ({len(data)} bytes)"
+    offset, chunks = len(PNG_SIGNATURE), []
+    while offset < len(data):
+        assert offset + 12 <= len(data), "truncated chunk header"
+        (length,) = struct.unpack(">I", data[offset:offset + 4])
+        kind, body = data[offset + 4:offset + 8], data[offset + 8:offset + 8 + length]
+        assert len(body) == length, f"truncated {kind!r} chunk"
+        (crc,) = struct.unpack(">I", data[offset + 8 + length:offset + 12 + length])
+        assert crc == zlib.crc32(kind + body), f"bad CRC in {kind!r}"
+        chunks.append((kind, body))
+        offset += 12 + length
+    assert chunks[0][0] == b"IHDR" and chunks[-1] == (b"IEND", b""), [k for k, _ in chunks]
+    width, height, depth, colour, _, _, interlace = struct.unpack(">IIBBBBB", chunks[0][1])
+    assert (depth, colour, interlace) == (1, 0, 0), "IHDR: 1-bit grey, not interlaced"
+    raw = zlib.decompress(b"".join(body for kind, body in chunks if kind == b"IDAT"))
+    assert len(raw) == height * ((width + 7) // 8 + 1), "IDAT inflates to the wrong size"
+    return width, height
+
+
+def check_document(text):
+    """Parses a current.json document and checks it has every schema key."""
+    document = json.loads(text)
+    assert set(document) == SCHEMA_KEYS, set(document) ^ SCHEMA_KEYS
+    assert document["version"] == 1
+    return document
+
+
+def request(sock_path, line, timeout=5.0):
+    """Sends one raw request over the control socket; returns the parsed reply."""
+    with socket.socket(socket.AF_UNIX, socket.SOCK_STREAM) as s:
+        s.settimeout(timeout)
+        s.connect(str(sock_path))
+        s.sendall(line if isinstance(line, bytes) else line.encode() + b"\n")
+        reply = b""
+        while not reply.endswith(b"\n"):
+            chunk = s.recv(4096)
+            if not chunk:
+                break
+            reply += chunk
+    return json.loads(reply)
+
+
+def decode_png_bytes(data, directory):
+    """Decodes PNG bytes with zbarimg; returns the payload as text."""
+    path = Path(directory) / f"sample-{threading.get_ident()}-{time.monotonic_ns()}.png"
+    path.write_bytes(data)
+    try:
+        return zbar(path).decode()
+    finally:
+        path.unlink()
+
+
+def fd_count(pid):
+    return len(os.listdir(f"/proc/{pid}/fd"))
+
+
+def steady_fd_count(pid, samples=50):
+    """The daemon's resting descriptor count: the least seen over half a second (a rotation in
+    progress briefly holds a temporary file and the directory open)."""
+    counts = []
+    for _ in range(samples):
+        counts.append(fd_count(pid))
+        time.sleep(0.01)  # sampling over time is the point here
+    return min(counts)
+
+
+class Daemon:
+    """One `qrcheckin run` process with its directories and log."""
+
+    def __init__(self, out, state, period, *extra, log=None):
+        self.out, self.state, self.period = Path(out), Path(state), period
+        self.socket = self.out / "control.sock"
+        self.log_path = Path(log or f"{state}.log")
+        self.args = ["run", "--output-dir", str(out), "--state-dir", str(state), "--period", str(period), *extra]
+        self.process = None
+
+    def start(self, wait=True):
+        env = dict(os.environ)
+        env.pop("NOTIFY_SOCKET", None)
+        env.pop("JOURNAL_STREAM", None)
+        log = open(self.log_path, "ab")
+        self.process = subprocess.Popen([BIN, *self.args], stdout=log, stderr=log, env=env)
+        log.close()
+        if wait:
+            wait_until(self.serving, 10, message="the daemon to serve its socket")
+        return self
+
+    @property
+    def pid(self):
+        return self.process.pid
+
+    def serving(self):
+        assert self.process.poll() is None, f"daemon exited {self.process.returncode}: {self.log()}"
+        try:
+            return request(self.socket, "get", timeout=2)["ok"]
+        except OSError:
+            return False
+
+    def get(self):
+        reply = request(self.socket, "get")
+        assert reply["ok"], reply
+        return reply["state"]
+
+    def document(self):
+        return check_document((self.out / "current.json").read_text())
+
+    def log(self):
+        return self.log_path.read_text(errors="replace") if self.log_path.exists() else ""
+
+    def kill(self, sig=signal.SIGKILL):
+        if self.process and self.process.poll() is None:
+            self.process.send_signal(sig)
+            self.process.wait(timeout=10)
+
+
+@pytest.fixture
+def base():
+    """A 0755 directory tree (so `nobody` can reach the output directory), removed afterwards."""
+    directory = Path(tempfile.mkdtemp(prefix="qrcheckin-faults-"))
+    directory.chmod(0o755)
+    yield directory
+    shutil.rmtree(directory, ignore_errors=True)
+
+
+@pytest.fixture
+def daemons():
+    """Starts daemons; kills every one still alive in teardown."""
+    started = []
+
+    def start(out, state, period=1, *extra, wait=True):
+        daemon = Daemon(out, state, period, *extra)
+        started.append(daemon)
+        return daemon.start(wait=wait)
+
+    yield start
+    for daemon in started:
+        daemon.kill()
+
+
+@pytest.fixture
+def tmpfs(base):
+    """A 64 KiB tmpfs output directory: real ENOSPC and EROFS. Always unmounted."""
+    mountpoint = base / "out"
+    mountpoint.mkdir(mode=0o755)
+    subprocess.run(["mount", "-t", "tmpfs", "-o", "size=64k,mode=0755", "tmpfs", str(mountpoint)], check=True)
+    yield mountpoint
+    if subprocess.run(["umount", str(mountpoint)], capture_output=True).returncode != 0:
+        subprocess.run(["umount", "-l", str(mountpoint)], check=True)
+
+
+def fill(directory):
+    """Writes a filler file until the file system is full; returns its path."""
+    filler = Path(directory) / "filler"
+    fd = os.open(filler, os.O_WRONLY | os.O_CREAT | os.O_TRUNC, 0o600)
+    try:
+        while True:
+            os.write(fd, b"\0" * 4096)
+    except OSError as error:
+        assert error.errno == errno.ENOSPC, error
+    finally:
+        os.close(fd)
+    return filler
+
+
+def status(out):
+    result = run("status", "--output-dir", str(out))
+    return result.returncode, result.stdout.decode() + result.stderr.decode()
+
+
+def assert_degraded_then_recovers(daemon, reason_text, break_it, repair):
+    """Shared by the full-disk and read-only cases: break, check degraded with the old files
+    intact, repair, check recovery."""
+    out = daemon.out
+    assert daemon.document()["health"] == "ok"
+
+    break_it()
+    reply = request(daemon.socket, "refresh now")  # a forced rotation must now fail to write
+    assert reply["ok"] and reply["state"]["health"] == "degraded", reply
+    assert reason_text in reply["state"]["reason"], reply["state"]["reason"]
+    # From here on nothing can be written: these are the last good files.
+    good = daemon.document()
+    assert good["health"] == "ok" and good["url"] != reply["state"]["url"]
+    good_files = {name: (out / name).read_bytes() for name in ("current.png", "current.txt", "current.json")}
+    ctl = run("ctl", "--output-dir", str(out), "--json", "get")
+    assert ctl.returncode == 0 and json.loads(ctl.stdout)["state"]["health"] == "degraded"
+
+    # status reads current.json first; once the old code is stale it asks the socket and says why.
+    code, text = wait_until(lambda: (s := status(out))[0] == 1 and s, daemon.period + 10,
+                            message="status to exit 1 (degraded)")
+    assert reason_text in text, text
+    # The last good files stayed untouched all along, and still decode.
+    for name, data in good_files.items():
+        assert (out / name).read_bytes() == data, f"{name} changed while degraded"
+    assert zbar(out / "current.png").decode() == good["url"]
+    assert not [p for p in os.listdir(out) if p.endswith(".tmp")], "temporaries left behind"
+    assert "degraded: " in daemon.log() and reason_text in daemon.log()
+
+    repair()
+    wait_until(lambda: daemon.get()["health"] == "ok", daemon.period + 5, message="health ok over the socket")
+    fresh = wait_until(lambda: (d := daemon.document())["health"] == "ok" and d["url"] != good["url"] and d,
+                       daemon.period + 5, message="current.json to update")
+    assert zbar(out / "current.png").decode() in {fresh["url"], daemon.document()["url"]}
+    wait_until(lambda: status(out)[0] == 0, daemon.period + 5, message="status to exit 0")
+    assert "healthy again" in daemon.log()
+
+
+# --------------------------------------------------------------------------- 1. readers never see a part
+
+
+def test_readers_never_see_partial_files_during_rotations(base, daemons, tools):
+    out, state = base / "out", base / "state"
+    daemon = daemons(out, state, 15)
+    stop = threading.Event()
+    failures, seen_urls, samples = [], set(), []
+    order = {}  # url -> (window, seq), from every document anyone saw
+
+    def reader(index):
+        reads = 0
+        while not stop.is_set():
+            try:
+                before = check_document((out / "current.json").read_bytes())
+                png = (out / "current.png").read_bytes()
+                check_png(png)
+                after = check_document((out / "current.json").read_bytes())
+            except Exception as error:  # any partial file is a failure
+                failures.append(repr(error))
+                return
+            for d in (before, after):
+                seen_urls.add(d["url"])
+                order[d["url"]] = (d["window"], d["seq"])
+            reads += 1
+            if reads % 20 == index:
+                samples.append((before, png, after))
+
+    threads = [threading.Thread(target=reader, args=(i,)) for i in range(2)]
+    for t in threads:
+        t.start()
+    issued = []
+    try:
+        for _ in range(250):
+            reply = request(daemon.socket, "refresh now")
+            assert reply["ok"] and reply["state"]["health"] == "ok", reply
+            issued.append(reply["state"])
+            order[reply["state"]["url"]] = (reply["state"]["window"], reply["state"]["seq"])
+            if failures:
+                break
+    finally:
+        stop.set()
+        for t in threads:
+            t.join()
+    assert not failures, failures[:3]
+    assert len({d["url"] for d in issued}) == 250, "every refresh issued a new code"
+    assert len(seen_urls) >= 200, f"readers saw only {len(seen_urls)} distinct codes"
+
+    # The image read between two JSON reads shows the code of the first one or a newer one,
+    # and never one newer than what follows the second (PNG is written before JSON).
+    ranked = sorted(order.values())
+    assert len(samples) >= 10, len(samples)
+    for before, png, after in samples[:: max(1, len(samples) // 15)]:
+        url = decode_png_bytes(png, base)
+        assert url in order, f"decoded a URL nobody issued: {url}"
+        assert order[url] >= (before["window"], before["seq"]), "image older than the JSON read before it"
+        assert ranked.index(order[url]) <= ranked.index((after["window"], after["seq"])) + 1
+
+
+# --------------------------------------------------------------------------- 2-4. unwritable output
+
+
+def test_full_disk_degrades_keeps_last_good_files_and_recovers(base, tmpfs, daemons, tools):
+    daemon = daemons(tmpfs, base / "state", 1)
+    filler = []
+    assert_degraded_then_recovers(daemon, "No space left on device",
+                                  break_it=lambda: filler.append(fill(tmpfs)),
+                                  repair=lambda: filler[0].unlink())
+
+
+def test_read_only_output_degrades_and_recovers(base, tmpfs, daemons, tools):
+    daemon = daemons(tmpfs, base / "state", 1)
+    remount = lambda mode: subprocess.run(["mount", "-o", f"remount,{mode}", str(tmpfs)], check=True)
+    assert_degraded_then_recovers(daemon, "Read-only file system",
+                                  break_it=lambda: remount("ro"), repair=lambda: remount("rw"))
+
+
+def test_deleted_output_directory_is_recreated(base, daemons, tools):
+    out = base / "out"
+    daemon = daemons(out, base / "state", 1)
+    before = daemon.document()
+    shutil.rmtree(out)
+    # At the next tick the write fails (degraded, logged), the daemon recreates the directory
+    # and its socket; at the one after, the files are back.
+    wait_until(lambda: "No such file or directory" in daemon.log(), 5, message="the degraded log line")
+    assert "degraded: " in daemon.log()
+    wait_until(lambda: "recreated the control socket" in daemon.log(), 5, message="the socket to be recreated")
+    wait_until(lambda: daemon.serving() and daemon.get()["health"] == "ok", 5, message="health ok again")
+    document = wait_until(lambda: (out / "current.json").exists() and daemon.document(), 5,
+                          message="current.json to come back")
+    assert document["health"] == "ok" and document["window"] > before["window"]
+    assert zbar(out / "current.png").decode() in {document["url"], daemon.document()["url"]}
+    assert (out / "control.sock").stat().st_mode & 0o777 == 0o660
+    wait_until(lambda: status(out)[0] == 0, 5, message="status to exit 0")
+    assert daemon.process.poll() is None
+
+
+# --------------------------------------------------------------------------- 5. kill -9
+
+
+def test_kill_9_leaves_whole_files_and_restart_keeps_settings(base, daemons, tools):
+    out, state = base / "out", base / "state"
+    daemon = daemons(out, state, 30)
+    assert request(daemon.socket, "shake off")["state"]["shake"] == "off"
+
+    def hammer():
+        try:
+            while True:
+                request(daemon.socket, "refresh now", timeout=2)
+        except (OSError, json.JSONDecodeError):
+            return  # the daemon died under us, as intended
+
+    for _ in range(2):
+        thread = threading.Thread(target=hammer)
+        thread.start()
+        wait_until(lambda: daemon.document()["seq"] >= 30, 10, message="forced rotations")
+        daemon.kill(signal.SIGKILL)
+        thread.join(timeout=10)
+        assert daemon.process.returncode == -signal.SIGKILL
+
+        document = daemon.document()  # whole, parseable
+        check_png((out / "current.png").read_bytes())
+        decoded = zbar(out / "current.png").decode()
+        verdict = run("verify", "--secret-file", str(state / "secret"), "--period", "30", decoded)
+        assert verdict.returncode == 0, verdict.stdout  # a genuine, current code
+        assert decoded.rsplit("/", 1)[0] == document["url"].rsplit("/", 1)[0]
+        assert status(out)[0] == 3, "status must say not running after kill -9"
+
+        # A writer killed mid-write may leave a temporary; plant one so the clean-up is always tested.
+        (out / f".current.png.{daemon.pid}.12345.tmp").write_bytes(b"\x89PNG partial")
+        daemon.start()
+        assert not [p for p in os.listdir(out) if p.endswith(".tmp")], os.listdir(out)
+        assert daemon.document()["shake"] == "off"
+    # Second round: pause, kill -9, restart: still paused, shake still off.
+    assert request(daemon.socket, "refresh pause")["state"]["refresh"] == "paused"
+    daemon.kill(signal.SIGKILL)
+    daemon.start()
+    document = daemon.document()
+    assert (document["state"], document["refresh"], document["shake"]) == ("paused", "paused", "off")
+    assert document["pid"] == daemon.pid
+    check_png((out / "current.png").read_bytes())
+    assert not [p for p in os.listdir(out) if p.endswith(".tmp")]
+
+
+# --------------------------------------------------------------------------- 6. who may steer
+
+
+RAW_GET = """
+import socket, sys
+s = socket.socket(socket.AF_UNIX)
+s.connect(sys.argv[1])
+try:
+    s.sendall(b"get\\n")
+except BrokenPipeError:
+    pass  # refused and closed already; the reply is still there to read
+print(s.recv(4096).decode())
+"""
+
+
+def as_user(group, *args):
+    """Runs qrcheckin as `nobody` with primary group `group` and no supplementary groups."""
+    return subprocess.run(["setpriv", "--reuid", "nobody", "--regid", group, "--clear-groups", BIN, *args],
+                          capture_output=True, timeout=30)
+
+
+def test_socket_refuses_outsiders_and_admits_the_ops_group(base, daemons):
+    out = base / "out"
+    daemon = daemons(out, base / "state", 15)
+    sock = daemon.socket
+    assert sock.stat().st_mode & 0o777 == 0o660
+
+    # Mode 0660: nobody cannot even connect.
+    denied = as_user("nogroup", "ctl", "--output-dir", str(out), "get")
+    assert denied.returncode == 77, denied
+    assert b"permission denied" in denied.stderr.lower()
+
+    # Opened to everyone by mistake: SO_PEERCRED still refuses, and the daemon logs it.
+    # The daemon replies and hangs up at once; ctl must read that reply, not die of SIGPIPE
+    # writing its request (so try a few times: it is a race).
+    sock.chmod(0o666)
+    for _ in range(10):
+        denied = as_user("nogroup", "ctl", "--output-dir", str(out), "shake", "off")
+        assert denied.returncode == 77, denied
+        assert b"permission denied: uid 65534" in denied.stderr, denied.stderr
+    raw = subprocess.run(["setpriv", "--reuid", "nobody", "--regid", "nogroup", "--clear-groups",
+                          shutil.which("python3", path="/usr/bin:/bin") or sys.executable, "-c", RAW_GET, str(sock)],
+                         capture_output=True, timeout=30)
+    reply = json.loads(raw.stdout)
+    assert reply["ok"] is False and reply["code"] == "permission-denied" and "state" not in reply
+    wait_until(lambda: "refused uid 65534" in daemon.log(), 5, message="the refusal in the log")
+    assert daemon.get()["shake"] == "on", "a refused request must change nothing"
+    daemon.kill(signal.SIGTERM)
+    assert daemon.process.returncode == 0
+
+    # A member of the ops group may steer.
+    subprocess.run(["groupadd", "-f", OPS_GROUP], check=True)
+    out2 = base / "out2"
+    ops = daemons(out2, base / "state2", 15, "--ops-group", OPS_GROUP)
+    assert ops.socket.stat().st_gid == __import__("grp").getgrnam(OPS_GROUP).gr_gid
+    allowed = as_user(OPS_GROUP, "ctl", "--output-dir", str(out2), "shake", "off")
+    assert allowed.returncode == 0, allowed
+    assert ops.get()["shake"] == "off"
+    assert as_user("nogroup", "ctl", "--output-dir", str(out2), "get").returncode == 77
+
+
+# --------------------------------------------------------------------------- 7. hostile clients
+
+
+def test_hostile_clients_leave_the_daemon_serving(base, daemons):
+    out = base / "out"
+    daemon = daemons(out, base / "state", 1)
+    baseline = steady_fd_count(daemon.pid)
+
+    # 24 idle clients: 16 occupy every slot, the rest wait in the backlog. A real request still
+    # gets through once the idle ones time out (2 s), and every idle one is told so.
+    idle = []
+    for _ in range(24):
+        s = socket.socket(socket.AF_UNIX, socket.SOCK_STREAM)
+        s.connect(str(daemon.socket))  # blocking, as ctl does: waits for room in the backlog
+        s.settimeout(8)
+        idle.append(s)
+    started = time.monotonic()
+    ctl = run("ctl", "--output-dir", str(out), "get", timeout=15)
+    assert ctl.returncode == 0, ctl.stderr
+    timeouts = 0
+    for s in idle:
+        reply = s.recv(4096)
+        s.close()
+        timeouts += b"timed out" in reply
+    assert timeouts == 24, timeouts
+    assert time.monotonic() - started >= 1.5  # they really were made to wait out the timeout
+
+    rng = random.Random(20260401)
+    valid = [b"get\n", b"refresh now\n", b"shake toggle\n", b"shake\n", b"refresh auto\n", b"get"]
+
+    def payload(i):
+        kind = i % 6
+        if kind == 0:
+            return bytes(rng.getrandbits(8) for _ in range(rng.randint(1, 300)))
+        if kind == 1:
+            return b"g" * 10_000 + b"\n"
+        if kind == 2:
+            return bytes(rng.choice(b"abcdefghijklmnopqrstuvwxyz ") for _ in range(rng.randint(1, 40)))  # no newline
+        if kind == 3:
+            return bytes(rng.randint(0, 31) for _ in range(rng.randint(1, 50))) + b"\n"
+        if kind == 4:
+            return b"refresh \x00now\r\n" if i % 12 == 4 else b"\xff\xfe\xfd get\n"
+        return rng.choice(valid)
+
+    payloads = [payload(i) for i in range(1000)]
+    problems, answered = [], []
+
+    def client(chunk):
+        for data in chunk:
+            try:
+                with socket.socket(socket.AF_UNIX, socket.SOCK_STREAM) as s:
+                    s.settimeout(5)
+                    s.connect(str(daemon.socket))
+                    s.sendall(data)
+                    s.shutdown(socket.SHUT_WR)
+                    reply = b""
+                    while not reply.endswith(b"\n") and (chunk_ := s.recv(4096)):
+                        reply += chunk_
+                    if reply:
+                        assert reply.endswith(b"\n") and reply.count(b"\n") == 1, reply
+                        answered.append(json.loads(reply))
+                    try:
+                        assert s.recv(4096) == b"", "one reply line, then the daemon hangs up"
+                    except ConnectionResetError:
+                        # Closing with our unread excess bytes resets the connection: only an
+                        # oversized request may see that.
+                        assert len(data) > 256, data
+            except Exception as error:
+                problems.append(f"{data[:40]!r}: {error!r}")
+
+    threads = [threading.Thread(target=client, args=(payloads[i::4],)) for i in range(4)]
+    for t in threads:
+        t.start()
+    for t in threads:
+        t.join()
+    assert not problems, problems[:5]
+    assert len(answered) == 1000, len(answered)  # every request got exactly one reply line
+    assert any(r["ok"] for r in answered) and any(not r["ok"] for r in answered)
+    assert any("too long" in r.get("error", "") for r in answered)
+
+    # Still serving, still rotating, nothing leaked.
+    assert daemon.process.poll() is None
+    request(daemon.socket, "refresh auto")
+    window = daemon.get()["window"]
+    wait_until(lambda: daemon.get()["window"] > window, 5, message="the window to advance")
+    wait_until(lambda: fd_count(daemon.pid) <= baseline, 5,
+               message=f"fd count back to {baseline} (now {fd_count(daemon.pid)}: "
+                       f"{[os.readlink(f'/proc/{daemon.pid}/fd/{fd}') for fd in os.listdir(f'/proc/{daemon.pid}/fd')]})")
+    assert run("ctl", "--output-dir", str(out), "get").returncode == 0
+
+
+# --------------------------------------------------------------------------- 8. a second daemon
+
+
+def test_second_daemon_exits_69_and_leaves_the_first_alone(base, daemons):
+    out, state = base / "out", base / "state"
+    first = daemons(out, state, 15)
+    stop, replies = threading.Event(), []
+
+    def hammer():  # keep the first one writing while the second tries to start
+        while not stop.is_set():
+            replies.append(request(first.socket, "refresh now"))
+
+    thread = threading.Thread(target=hammer)
+    thread.start()
+    try:
+        # The second daemon must not touch the first's files, not even its in-flight
+        # temporaries: keep trying while the first writes (tens of rotations).
+        attempts = 0
+        while attempts < 20 or (len(replies) < 40 and attempts < 300):
+            attempts += 1
+            second = run("run", "--output-dir", str(out), "--state-dir", str(state), "--period", "15", timeout=15)
+            assert second.returncode == 69, second
+            assert b"already running" in second.stderr and str(out).encode() in second.stderr, second.stderr
+    finally:
+        stop.set()
+        thread.join()
+    assert first.process.poll() is None
+    assert all(r["ok"] and r["state"]["health"] == "ok" for r in replies), \
+        [r["state"]["reason"] for r in replies if r["state"]["health"] != "ok"][:3]
+    document = first.document()
+    assert document["pid"] == first.pid and document["health"] == "ok"
+    assert first.serving()
+    assert status(out)[0] == 0
