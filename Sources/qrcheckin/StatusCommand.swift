@@ -16,6 +16,8 @@ struct StatusCommand: Command {
         ],
         discussion: """
             Reads OUTPUT/current.json, so any user who can read it may ask; no socket is needed.
+            When this user may also use the control socket, the daemon's live state is used
+            (a daemon that cannot write its files is reported degraded at once).
             A running state is stale when its code expired more than 5 seconds ago or the
             daemon's process is gone.
 
