@@ -10,15 +10,15 @@ from pathlib import Path
 from conftest import BIN
 
 
-def wait_until(predicate, timeout=10.0, interval=0.02, what="condition"):
-    """Polls `predicate` until it returns something truthy; fails after `timeout` seconds."""
+def wait_until(predicate, timeout=10.0, interval=0.02, message="condition"):
+    """Polls `predicate` until it returns something truthy; returns it, or fails at the deadline."""
     deadline = time.monotonic() + timeout
     while True:
         value = predicate()
         if value:
             return value
         if time.monotonic() > deadline:
-            raise AssertionError(f"timed out after {timeout}s waiting for {what}")
+            raise AssertionError(f"timed out after {timeout}s waiting for {message}")
         time.sleep(interval)
 
 
@@ -31,11 +31,12 @@ def read_state(out):
 
 
 def request(sock_path, line, timeout=5.0):
-    """One control-socket round trip; returns the parsed reply."""
+    """One control-socket round trip; `line` is a request (str, newline added) or raw bytes.
+    Returns the parsed reply."""
     with socket.socket(socket.AF_UNIX, socket.SOCK_STREAM) as client:
         client.settimeout(timeout)
         client.connect(str(sock_path))
-        client.sendall(line.encode() + b"\n")
+        client.sendall(line if isinstance(line, bytes) else line.encode() + b"\n")
         reply = b""
         while not reply.endswith(b"\n"):
             chunk = client.recv(4096)
@@ -81,7 +82,7 @@ class Daemon:
         self.process = subprocess.Popen(self.command(), stdout=self.log, stderr=subprocess.STDOUT, env=self.env)
         if wait:
             wait_until(lambda: self.socket.exists() and (read_state(self.out) or {}).get("pid") == self.process.pid,
-                       what="the daemon's first code")
+                       message="the daemon's first code")
         return self
 
     def signal(self, number):

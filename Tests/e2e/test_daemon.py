@@ -36,7 +36,7 @@ def test_outputs_rotate_and_every_png_decodes_to_a_url_verify_accepts(daemons):
     seen = []
     while len(seen) < 3:
         state = wait_until(lambda: (s := daemon.state_now()) and (not seen or s["window"] != seen[-1]["window"]) and s,
-                           timeout=5, what="a rotation")
+                           timeout=5, message="a rotation")
         url = zbar(daemon.out / "current.png").decode()
         assert url.startswith("HTTPS://CHECKIN.EXAMPLE.ORG/C/DEMO/")
         assert verify(daemon, url).returncode == 0, verify(daemon, url).stdout
@@ -64,7 +64,7 @@ def test_status_json_counts_down_and_reports_the_code(daemons):
     daemon = daemons(period=4)
     window = daemon.state_now()["window"]
     # Start right after a rotation so two readings a second apart fall in one window.
-    wait_until(lambda: daemon.state_now()["window"] != window, timeout=6, what="a fresh window")
+    wait_until(lambda: daemon.state_now()["window"] != window, timeout=6, message="a fresh window")
     first = daemon.cli("status", "--output-dir", str(daemon.out), "--json")
     time.sleep(1.1)  # the countdown is time itself passing
     second = daemon.cli("status", "--output-dir", str(daemon.out), "--json")
@@ -93,7 +93,7 @@ def test_ctl_changes_take_effect_and_survive_a_restart(daemons, tmp_path):
 
     again = Daemon(daemon.base, period=2, env=daemon.env).start(wait=False)
     try:
-        wait_until(lambda: (s := read_state(again.out)) and s["pid"] == again.process.pid, what="restart")
+        wait_until(lambda: (s := read_state(again.out)) and s["pid"] == again.process.pid, message="restart")
         state = again.state_now()
         assert state["refresh"] == "paused" and state["shake"] == "off"
         assert again.cli("ctl", *d, "refresh", "auto").returncode == 0
@@ -115,16 +115,16 @@ def test_sigusr1_shakes_and_sighup_reloads_or_keeps_the_old_config(daemons, tmp_
     assert daemon.state_now()["venue"] == "HALL-A"
     seq = daemon.state_now()["seq"]
     daemon.signal(signal.SIGUSR1)
-    wait_until(lambda: daemon.state_now()["seq"] == seq + 1, what="a shake by SIGUSR1")
+    wait_until(lambda: daemon.state_now()["seq"] == seq + 1, message="a shake by SIGUSR1")
 
     config.write_text("venue = HALL-B\n")
     daemon.signal(signal.SIGHUP)
-    wait_until(lambda: daemon.state_now()["venue"] == "HALL-B", what="the reloaded venue")
+    wait_until(lambda: daemon.state_now()["venue"] == "HALL-B", message="the reloaded venue")
     assert "/HALL-B/" in zbar(daemon.out / "current.png").decode()
 
     config.write_text("venue = HALL-C\nperiod = soon\n")
     daemon.signal(signal.SIGHUP)
-    wait_until(lambda: "reload failed" in daemon.logs(), what="the reload error")
+    wait_until(lambda: "reload failed" in daemon.logs(), message="the reload error")
     assert f"{config}:2: period" in daemon.logs()
     assert daemon.process.poll() is None
     assert daemon.state_now()["venue"] == "HALL-B"

@@ -25,6 +25,7 @@ from pathlib import Path
 import pytest
 
 from conftest import BIN, run, zbar
+from daemonutil import request, wait_until
 
 pytestmark = pytest.mark.skipif(os.geteuid() != 0, reason="fault tests need root (mount, setpriv)")
 
@@ -34,18 +35,6 @@ OPS_GROUP = "qrcheckin-test-ops"
 PNG_SIGNATURE = b"\x89PNG\r\n\x1a\n"
 
 # --------------------------------------------------------------------------- helpers
-
-
-def wait_until(predicate, timeout, interval=0.02, message="condition"):
-    """Polls `predicate` until it returns something truthy; returns it, or fails at the deadline."""
-    deadline = time.monotonic() + timeout
-    while True:
-        value = predicate()
-        if value:
-            return value
-        if time.monotonic() > deadline:
-            pytest.fail(f"timed out after {timeout}s waiting for {message}")
-        time.sleep(interval)
 
 
 def check_png(data):
@@ -76,21 +65,6 @@ def check_document(text):
     assert set(document) == SCHEMA_KEYS, set(document) ^ SCHEMA_KEYS
     assert document["version"] == 1
     return document
-
-
-def request(sock_path, line, timeout=5.0):
-    """Sends one raw request over the control socket; returns the parsed reply."""
-    with socket.socket(socket.AF_UNIX, socket.SOCK_STREAM) as s:
-        s.settimeout(timeout)
-        s.connect(str(sock_path))
-        s.sendall(line if isinstance(line, bytes) else line.encode() + b"\n")
-        reply = b""
-        while not reply.endswith(b"\n"):
-            chunk = s.recv(4096)
-            if not chunk:
-                break
-            reply += chunk
-    return json.loads(reply)
 
 
 def decode_png_bytes(data, directory):
