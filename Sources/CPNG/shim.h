@@ -18,9 +18,6 @@ typedef struct {
     char message[160];
 } cpng_buffer;
 
-/// PNG_ALL_FILTERS is a compound macro Swift cannot import.
-static inline int cpng_all_filters(void) { return PNG_ALL_FILTERS; }
-
 static inline void cpng_buffer_free(cpng_buffer *buffer) {
     free(buffer->data);
     buffer->data = NULL;
