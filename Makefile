@@ -41,5 +41,11 @@ unit-test: build
 e2e-test: test-deps build
 	QRCHECKIN_BIN=$(CURDIR)/$(BIN_DEBUG) python3 -m pytest -q Tests/e2e
 
+# Performance targets (RSS, idle CPU, rotation delay) vs same-run references; see docs/BENCHMARKS.md.
+# BENCH_ARGS=--quick for a smoke run, --json for machine-readable output.
+BENCH_ARGS ?=
+bench: release
+	QRCHECKIN_BIN=$(CURDIR)/$(BIN_RELEASE) scripts/bench $(BENCH_ARGS)
+
 clean:
 	rm -rf .build
