@@ -21,6 +21,10 @@ final class Daemon {
     private let signals: SignalSource
     private var isReady = false
     private var isRunning = true
+    /// Whether the timer must be armed again before the next wait.
+    private var timerNeedsArming = true
+    /// The `STATUS=` line not yet sent: sent once per loop turn, with the watchdog ping.
+    private var pendingStatus: String?
 
     /// Sets everything up: directories, saved settings, socket, signals. Nothing is written yet
     /// except the first code's files.
@@ -65,13 +69,23 @@ final class Daemon {
         logger.notice("serving venue \(configuration.venue) every \(configuration.period.seconds)s: "
             + "writing \(configuration.outputDirectory)/current.{png,json,txt}, control socket \(configuration.socketPath)")
         announceReadiness()
+        // Under systemd the countdown in STATUS= wants a tick every second. Windows start at
+        // whole seconds, so one repeating 1 s timer also hits every boundary; otherwise the
+        // timer is armed for each boundary.
         let everySecond = notifier.isEnabled
         while isRunning {
-            do {
-                try timer.arm(at: viewModel.nextTick(everySecond: everySecond))
-            } catch {
-                logger.error("\(error)")
-                return .software
+            if timerNeedsArming {
+                do {
+                    if everySecond {
+                        try timer.arm(at: WallTime(seconds: clock.now().seconds + 1), intervalMilliseconds: 1000)
+                    } else {
+                        try timer.arm(at: viewModel.nextTick(everySecond: false))
+                    }
+                } catch {
+                    logger.error("\(error)")
+                    return .software
+                }
+                timerNeedsArming = false
             }
             let now = clock.now()
             let timeout = server.nextDeadline.map { Int32(clamping: max(0, $0.milliseconds - now.milliseconds)) } ?? -1
@@ -83,7 +97,12 @@ final class Daemon {
                 logger.error("\(error)")
                 return .software
             }
-            if readable.contains(timer.descriptor.rawValue) { tick(clockWasSet: timer.acknowledge()) }
+            let ticked = readable.contains(timer.descriptor.rawValue)
+            if ticked {
+                let clockWasSet = timer.acknowledge()
+                timerNeedsArming = clockWasSet || !everySecond
+                tick(clockWasSet: clockWasSet)
+            }
             if readable.contains(signals.descriptor.rawValue) { signals.drain().forEach(handle) }
             for fd in watched.dropFirst(2) where readable.contains(fd) {
                 server.handleReadable(fd, now: clock.now(), handle: answer, refused: { peer in
@@ -91,6 +110,7 @@ final class Daemon {
                 })
             }
             server.expire(now: clock.now())
+            flushNotifications(watchdog: ticked)
         }
         notifier.notify("STOPPING=1")
         viewModel.send(.stopRequested)
@@ -110,7 +130,15 @@ final class Daemon {
             outputView.render(viewModel.state, force: true)
         }
         announceReadiness()
-        if notifier.watchdogMilliseconds != nil { notifier.notify("WATCHDOG=1") }
+    }
+
+    /// One datagram per loop turn: the latest status and, after a tick, the watchdog ping.
+    private func flushNotifications(watchdog: Bool) {
+        guard notifier.isEnabled else { return }
+        var lines: [String] = pendingStatus.map { [$0] } ?? []
+        if watchdog && notifier.watchdogMilliseconds != nil { lines.append("WATCHDOG=1") }
+        pendingStatus = nil
+        if !lines.isEmpty { notifier.notify(lines.joined(separator: "\n")) }
     }
 
     private func handle(_ signal: Int32) {
@@ -171,6 +199,7 @@ final class Daemon {
         configuration = fixed
         outputView = makeOutputView()
         viewModel.replaceIssuer(Self.issuer(configuration, secret))
+        timerNeedsArming = true  // the period may have changed
         outputView.render(viewModel.state, force: true)
         logger.notice("reloaded configuration: venue \(configuration.venue), period \(configuration.period.seconds)s")
     }
@@ -190,7 +219,7 @@ final class Daemon {
         var previous: CheckInState?
         viewModel.bind { [unowned self] state in
             outputView.render(state)
-            notifier.notify("STATUS=" + StatusLine.text(for: state, venue: configuration.venue.rawValue))
+            if notifier.isEnabled { pendingStatus = "STATUS=" + StatusLine.text(for: state, venue: configuration.venue.rawValue) }
             if let previous { DaemonLog.changes(from: previous, to: state, logger: logger) }
             previous = state
         }
