@@ -41,6 +41,7 @@ public final class Inotify {
     /// Reads every queued event (call when poll says the descriptor is readable).
     public func read() -> Events {
         var events = Events()
+        var lostByKernel = false
         var buffer = [UInt8](repeating: 0, count: 8192)
         while true {
             let count = buffer.withUnsafeMutableBytes { bytes in
@@ -51,21 +52,34 @@ public final class Inotify {
                 var offset = 0
                 // struct inotify_event { int wd; uint32_t mask, cookie, len; char name[len]; }
                 while offset + 16 <= count {
+                    let wd = raw.loadUnaligned(fromByteOffset: offset, as: Int32.self)
                     let mask = raw.loadUnaligned(fromByteOffset: offset + 4, as: UInt32.self)
                     let length = Int(raw.loadUnaligned(fromByteOffset: offset + 12, as: UInt32.self))
                     let nameBytes = raw[(offset + 16)..<min(count, offset + 16 + length)].prefix { $0 != 0 }
-                    if mask & UInt32(IN_DELETE_SELF | IN_MOVE_SELF | IN_IGNORED) != 0 {
+                    offset += 16 + length
+                    if mask & UInt32(IN_Q_OVERFLOW) != 0 {
+                        // Events were dropped: whatever changed, re-reading covers it.
+                        events.names.insert("current.json")
+                        continue
+                    }
+                    // Events of an earlier watch (already removed) say nothing about this one;
+                    // acting on them would drop the good watch again and again.
+                    guard wd == watchDescriptor else { continue }
+                    if mask & UInt32(IN_IGNORED | IN_UNMOUNT) != 0 {
+                        // The kernel removed the watch itself: nothing to remove.
+                        events.lostDirectory = true
+                        lostByKernel = true
+                    } else if mask & UInt32(IN_DELETE_SELF | IN_MOVE_SELF) != 0 {
                         events.lostDirectory = true
                     } else if !nameBytes.isEmpty {
                         events.names.insert(String(decoding: nameBytes, as: UTF8.self))
                     }
-                    offset += 16 + length
                 }
             }
         }
         if events.lostDirectory && watchDescriptor >= 0 {
             // A moved directory keeps its watch; drop it so `watch()` finds the path again.
-            _ = inotify_rm_watch(descriptor, watchDescriptor)
+            if !lostByKernel { _ = inotify_rm_watch(descriptor, watchDescriptor) }
             watchDescriptor = -1
         }
         return events

@@ -334,6 +334,26 @@ def test_output_directory_disappearing(tmp_path, kiosk, tools):
     assert pane.display("#{alternate_on} #{cursor_flag}") == "0 1"
 
 
+def cpu_seconds(pid):
+    fields = Path(f"/proc/{pid}/stat").read_text().rsplit(")", 1)[1].split()
+    return (int(fields[11]) + int(fields[12])) / os.sysconf("SC_CLK_TCK")
+
+
+def test_output_directory_replaced_by_a_new_one_is_followed_without_spinning(tmp_path, kiosk, tools):
+    out = tmp_path / "out"
+    write_state(out)
+    pane = kiosk("--output-dir", str(out), "--lang", "en")
+    pane.wait_for(has_qr)
+    out.rename(tmp_path / "old")
+    document = write_state(out)
+    pane.wait_for(has_qr, timeout=3)
+    assert decoded(pane, "ansi", tmp_path) == document["url"]
+    pid = child_pid(pane)
+    before = cpu_seconds(pid)
+    time.sleep(2)  # idle time is what is measured
+    assert cpu_seconds(pid) - before < 0.2, "the kiosk must sleep between seconds, not spin on stale watch events"
+
+
 def test_non_utf8_locale_falls_back_to_ascii_and_english(tmp_path, kiosk, tools):
     out = tmp_path / "out"
     document = write_state(out)
