@@ -35,6 +35,12 @@ public final class OutputView {
     /// Whether the last write failed, so the owner can retry at the next window.
     public var isFailing: Bool { lastFailure != nil }
 
+    /// Takes over `previous`'s failure (a reload replaces the view): the first successful
+    /// write then reports the recovery, instead of the state staying degraded.
+    public func continueFrom(_ previous: OutputView) {
+        lastFailure = previous.lastFailure
+    }
+
     /// Renders `state` unless the files already show it (or `force`).
     public func render(_ state: CheckInState, force: Bool = false) {
         let content = state.withoutCountdown

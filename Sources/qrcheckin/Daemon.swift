@@ -197,10 +197,14 @@ final class Daemon {
         fixed.socketPath = configuration.socketPath
         fixed.secretFile = configuration.secretFile
         configuration = fixed
+        let replaced = outputView
         outputView = makeOutputView()
+        outputView.continueFrom(replaced)
         viewModel.replaceIssuer(Self.issuer(configuration, secret))
         timerNeedsArming = true  // the period may have changed
-        outputView.render(viewModel.state, force: true)
+        // Usually written already by the new code's state; a paused state has none, and the new
+        // view (another scale, say) must still draw it.
+        outputView.render(viewModel.state)
         logger.notice("reloaded configuration: venue \(configuration.venue), period \(configuration.period.seconds)s")
     }
 
