@@ -35,7 +35,8 @@ public struct SettingsFile: SettingsStore {
                 }
                 settings.shake = mode
             case "refresh":
-                guard let mode = RefreshMode(rawValue: entry.value) else {
+                // `pause` is how `ctl refresh pause` spells it; a hand-edited file may too.
+                guard let mode = RefreshMode(rawValue: entry.value == "pause" ? "paused" : entry.value) else {
                     throw SettingsStoreError("\(path):\(entry.line): refresh must be auto or paused, got '\(entry.value)'")
                 }
                 settings.refresh = mode

@@ -54,7 +54,10 @@ final class Daemon {
         do {
             settings = try store.load() ?? settings
         } catch {
-            logger.warning("ignoring saved settings: \(error.message); using defaults")
+            // Fail closed: a venue that was paused must not start showing codes because its
+            // settings file was damaged. The file stays as it is until an operator sets a mode.
+            settings = OperatorSettings(shake: .on, refresh: .paused)
+            logger.error("cannot use the saved settings: \(error.message); starting paused (qrcheckin ctl refresh auto resumes)")
         }
         viewModel = CheckInViewModel(issuer: Self.issuer(configuration, secret), clock: clock, store: store, settings: settings)
         // The real view reports back to the view model through `self`, which Swift lets a

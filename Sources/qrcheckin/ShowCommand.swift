@@ -7,9 +7,8 @@ struct ShowCommand: Command {
     static let spec = CommandSpec(
         name: "show",
         summary: "Show the live check-in QR full screen on this terminal (a kiosk).",
-        usage: "show [--output-dir DIR] [--mode ansi|utf8|utf8i|ascii] [--lang ko|en]",
-        options: [
-            OptionSpec("output-dir", short: "d", value: "DIR", help: "The daemon's output directory (default: as for 'run')."),
+        usage: "show [--output-dir DIR] [--config FILE] [--mode ansi|utf8|utf8i|ascii] [--lang ko|en]",
+        options: ClientOptions.specs.filter { $0.long != "socket" } + [
             OptionSpec("mode", short: "m", value: "MODE", help: "ansi (black on white, default), utf8, utf8i or ascii."),
             OptionSpec("lang", short: "l", value: "LANG", help: "ko (default) or en."),
         ],
@@ -38,7 +37,8 @@ struct ShowCommand: Command {
     init(_ arguments: ParsedArguments, context: CommandContext) throws(CommandError) {
         let mode = try arguments.choice("mode", as: TerminalStyle.self)
         let language = try arguments.choice("lang", as: KioskLanguage.self)
-        let directory = arguments["output-dir"] ?? DefaultLocations(environment: context.environment).outputDirectory
+        // The same lookup as status and ctl: flag, QRCHECKIN_* variables, config file, defaults.
+        let directory = try ClientOptions(arguments, context: context).outputDirectory
         guard !directory.isEmpty else { throw .usage("--output-dir must not be empty") }
         options = KioskOptions.resolve(mode: mode, language: language, environment: context.environment,
                                        outputDirectory: directory)

@@ -222,3 +222,19 @@ def test_help_for_every_daemon_command(qrcheckin):
         assert result.returncode == 0
         text = result.stdout.decode()
         assert text.startswith(f"USAGE: qrcheckin {command}") and "EXIT STATUS" in text
+
+
+def test_a_damaged_settings_file_starts_paused_and_is_not_overwritten(tmp_path):
+    daemon = Daemon(tmp_path / "d", period=2)
+    daemon.state.mkdir(parents=True)
+    (daemon.state / "settings").write_text("shake = on\nrefresh = sometimes\n")
+    daemon.start()
+    try:
+        state = daemon.state_now()
+        assert state["state"] == "paused" and state["url"] is None
+        assert "settings:2: refresh must be auto or paused" in daemon.logs()
+        assert (daemon.state / "settings").read_text() == "shake = on\nrefresh = sometimes\n"
+        assert daemon.cli("ctl", "--output-dir", str(daemon.out), "refresh", "auto").returncode == 0
+        assert "refresh = auto" in (daemon.state / "settings").read_text()
+    finally:
+        daemon.stop()
