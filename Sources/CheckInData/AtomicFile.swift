@@ -43,14 +43,15 @@ public enum AtomicFile {
         }
     }
 
-    /// Removes temporaries that a killed writer (kill -9, power cut) left in `directory`.
-    /// Only for a directory one writer owns: another writer's file in flight would go too.
-    public static func removeTemporaries(in directory: String) {
+    /// Removes temporaries that a killed writer (kill -9, power cut) left in `directory` for
+    /// the files named `names` (`.NAME.PID.RANDOM.tmp`); other files are left alone. Only for a
+    /// directory one writer owns: another writer's file in flight would go too.
+    public static func removeTemporaries(in directory: String, for names: [String]) {
         guard let dir = opendir(directory) else { return }
         defer { closedir(dir) }
         while let entry = readdir(dir) {
             let name = withUnsafeBytes(of: entry.pointee.d_name) { String(decoding: $0.prefix { $0 != 0 }, as: UTF8.self) }
-            if name.hasPrefix("."), name.hasSuffix(".tmp") { unlink(directory + "/" + name) }
+            if name.hasSuffix(".tmp"), names.contains(where: { name.hasPrefix(".\($0).") }) { unlink(directory + "/" + name) }
         }
     }
 

@@ -32,6 +32,10 @@ public enum ControlClient {
         let fd = socket(AF_UNIX, Int32(SOCK_STREAM.rawValue) | Int32(SOCK_CLOEXEC.rawValue), 0)
         guard fd >= 0 else { throw .noReply(path: path, reason: String(cString: strerror(errno))) }
         let socket = FileDescriptor(owning: fd)
+        // A Unix-socket connect blocks while the listener's backlog is full (a stuck daemon);
+        // the send timeout bounds that wait too.
+        var limit = timeval(tv_sec: Int(timeoutMilliseconds / 1000), tv_usec: Int(timeoutMilliseconds % 1000) * 1000)
+        _ = setsockopt(socket.rawValue, SOL_SOCKET, SO_SNDTIMEO, &limit, socklen_t(MemoryLayout<timeval>.size))
         guard address.withSocketAddress({ connect(socket.rawValue, $0, $1) }) == 0 else {
             let code = errno
             if code == EACCES || code == EPERM { throw .permissionDenied(path: path) }

@@ -59,7 +59,7 @@ public final class ControlServer {
         (clients.count < Self.maximumClients ? [listener.rawValue] : []) + clients.keys
     }
 
-    /// The earliest client deadline, if any client is waiting.
+    /// The earliest client deadline (monotonic time), if any client is waiting.
     public var nextDeadline: WallTime? { clients.values.map(\.deadline).min() }
 
     /// Handles a readable descriptor: accepts, reads, and answers complete requests with `handle`.

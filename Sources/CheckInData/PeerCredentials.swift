@@ -25,7 +25,11 @@ public struct PeerCredentials: Equatable, Sendable {
         guard let entry = getpwuid(uid) else { return false }
         var count: Int32 = 64
         var groups = [gid_t](repeating: 0, count: Int(count))
-        guard getgrouplist(entry.pointee.pw_name, gid, &groups, &count) >= 0 else { return false }
+        if getgrouplist(entry.pointee.pw_name, gid, &groups, &count) < 0 {
+            // More groups than fit: `count` now says how many; ask again with room for them.
+            groups = [gid_t](repeating: 0, count: Int(count))
+            guard getgrouplist(entry.pointee.pw_name, gid, &groups, &count) >= 0 else { return false }
+        }
         return groups.prefix(Int(count)).contains(group)
     }
 }

@@ -32,6 +32,9 @@ public final class OutputView {
         self.report = report
     }
 
+    /// The files this view keeps current, in the order it writes them.
+    public static let fileNames = ["current.png", "current.txt", "current.json"]
+
     /// Whether the last write failed, so the owner can retry at the next window.
     public var isFailing: Bool { lastFailure != nil }
 

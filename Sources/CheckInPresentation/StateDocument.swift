@@ -128,6 +128,15 @@ public struct StateDocument: Equatable, Sendable {
         reason = try optional("reason", \.string)
         updatedAt = try field("updatedAt", \.integer)
         pid = try field("pid", \.integer)
+        // Times a reader will do arithmetic with must be sane; a hostile or corrupt file must
+        // not be able to overflow (and crash) `status` or the kiosk.
+        let plausible: ClosedRange<Int64> = -1_000_000_000_000...1_000_000_000_000
+        for (key, time) in [("issuedAt", issuedAt), ("expiresAt", expiresAt), ("window", window)] {
+            if let time, !plausible.contains(time) { throw StateDocumentError(message: "field '\(key)' is out of range: \(time)") }
+        }
+        guard plausible.contains(updatedAt) else { throw StateDocumentError(message: "field 'updatedAt' is out of range: \(updatedAt)") }
+        guard (1...3600).contains(period) else { throw StateDocumentError(message: "field 'period' is out of range: \(period)") }
+        guard (0...Int64(Int32.max)).contains(pid) else { throw StateDocumentError(message: "field 'pid' is out of range: \(pid)") }
         if phase == .running && (url == nil || safeNumber == nil || expiresAt == nil || issuedAt == nil) {
             throw StateDocumentError(message: "a running state needs url, safeNumber, issuedAt and expiresAt")
         }

@@ -39,10 +39,19 @@ final class Daemon {
         do {
             try TextFile.makeDirectory(configuration.outputDirectory, mode: 0o755)
             try TextFile.makeDirectory(configuration.stateDirectory, mode: 0o700)
+        } catch {
+            throw CommandError(.cannotCreate, error.description)
+        }
+        for directory in [configuration.outputDirectory, configuration.stateDirectory] {
+            if let problem = TextFile.ownershipProblem(of: directory) {
+                throw CommandError(.cannotCreate, "refusing to use \(directory): \(problem)")
+            }
+        }
+        do {
             // The socket first: it refuses when another daemon serves here, whose temporaries
             // must not be swept away below.
             server = try ControlServer(path: configuration.socketPath, group: configuration.opsGroup)
-            AtomicFile.removeTemporaries(in: configuration.outputDirectory)
+            AtomicFile.removeTemporaries(in: configuration.outputDirectory, for: OutputView.fileNames)
             signals = try SignalSource([SIGTERM, SIGINT, SIGHUP, SIGUSR1])
             timer = try WallTimer()
         } catch {
@@ -90,7 +99,9 @@ final class Daemon {
                 }
                 timerNeedsArming = false
             }
-            let now = clock.now()
+            // Client deadlines run on the monotonic clock: setting the wall clock back an hour
+            // must not let silent clients hold their slots for an hour.
+            let now = MonotonicClock().now()
             let timeout = server.nextDeadline.map { Int32(clamping: max(0, $0.milliseconds - now.milliseconds)) } ?? -1
             let watched = [timer.descriptor.rawValue, signals.descriptor.rawValue] + server.descriptors
             let readable: Set<Int32>
@@ -108,11 +119,11 @@ final class Daemon {
             }
             if readable.contains(signals.descriptor.rawValue) { signals.drain().forEach(handle) }
             for fd in watched.dropFirst(2) where readable.contains(fd) {
-                server.handleReadable(fd, now: clock.now(), handle: answer, refused: { peer in
+                server.handleReadable(fd, now: MonotonicClock().now(), handle: answer, refused: { peer in
                     self.logger.warning("control socket: refused uid \(peer.uid) (pid \(peer.pid)): not root, the daemon's user, or in its ops group")
                 })
             }
-            server.expire(now: clock.now())
+            server.expire(now: MonotonicClock().now())
             flushNotifications(watchdog: ticked)
         }
         notifier.notify("STOPPING=1")
@@ -171,6 +182,11 @@ final class Daemon {
             viewModel.send(input)
         }
         let document = StateDocument(state: viewModel.state, venue: configuration.venue, period: configuration.period, pid: getpid())
+        if (request == .shake || request == .refreshNow) && viewModel.state.settings.refresh == .paused {
+            return JSONValue.object([("ok", .bool(false)), ("code", .string("paused")),
+                                     ("error", .string("refresh mode is paused: no code is shown (qrcheckin ctl refresh auto resumes)")),
+                                     ("state", document.json)]).serialized
+        }
         if request == .shake && viewModel.state.settings.shake == .off {
             return JSONValue.object([("ok", .bool(false)), ("error", .string("shake mode is off: shake ignored")),
                                      ("state", document.json)]).serialized

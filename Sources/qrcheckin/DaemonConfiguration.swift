@@ -127,6 +127,13 @@ struct DaemonConfiguration: Sendable {
         } catch {
             throw CommandError(.config, "\(path):\(error.line): \(error.message)")
         }
+        var seen: [String: Int] = [:]
+        for entry in entries {
+            if let first = seen[entry.key] {
+                throw CommandError(.config, "\(path):\(entry.line): \(entry.key) is already set on line \(first)")
+            }
+            seen[entry.key] = entry.line
+        }
         let known = Set(SettingKey.all.map(\.name))
         if let unknown = entries.first(where: { !known.contains($0.key) }) {
             throw CommandError(.config, "\(path):\(unknown.line): unknown key '\(unknown.key)' (known: \(SettingKey.all.map(\.name).joined(separator: ", ")))")

@@ -26,7 +26,9 @@ struct RunCommand: Command {
 
             EXIT STATUS: 0 stopped by a signal; 64 bad flag; 65, 66, 77 secret file problems
             (bad content, missing, unsafe permissions); 69 another daemon owns the socket;
-            73 the output or state directory or socket cannot be created; 78 invalid config.
+            70 the event loop failed; 73 the output or state directory or socket cannot be
+            created, or a directory is unsafe (a symlink, another user's, or writable by
+            anyone); 78 invalid config.
             """
     )
 

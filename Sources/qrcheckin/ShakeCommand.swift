@@ -9,8 +9,9 @@ struct ShakeCommand: Command {
             Same as sending SIGUSR1 to the daemon, but says what happened. Shake mode is set
             with 'qrcheckin ctl shake on|off'.
 
-            EXIT STATUS: 0 a fresh code is shown; 1 ignored because shake mode is off;
-            69 the daemon is not running; 77 permission denied on the socket.
+            EXIT STATUS: 0 a fresh code is shown; 1 ignored because shake mode is off or
+            refresh is paused; 69 the daemon is not running; 77 permission denied on the
+            socket; 78 invalid configuration.
             """
     )
 

@@ -28,7 +28,8 @@ struct ShowCommand: Command {
             terminal is always restored.
 
             EXIT STATUS: 0 quit by key or signal; 64 bad command line, or standard input or
-            output is not a terminal; 74 an I/O error in the event loop.
+            output is not a terminal; 74 an I/O error in the event loop; 78 invalid
+            configuration.
             """
     )
 

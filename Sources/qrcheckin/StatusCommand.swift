@@ -22,7 +22,8 @@ struct StatusCommand: Command {
             daemon's process is gone.
 
             EXIT STATUS: 0 running and current (also when paused on purpose); 1 running but
-            degraded; 3 not running, stopped, or stale; 64 bad command line.
+            degraded; 3 not running, stopped, or stale; 64 bad command line; 78 invalid
+            configuration (the daemon's config file or QRCHECKIN_* variables).
             """
     )
 
@@ -57,19 +58,24 @@ struct StatusCommand: Command {
     private func report(_ context: CommandContext) -> ExitCode {
         let jsonPath = options.outputDirectory + "/current.json"
         let pngPath = options.outputDirectory + "/current.png"
-        let document: StateDocument
+        var document: StateDocument
+        var live: StateDocument?
         do {
             document = try StateDocument(parsing: TextFile.read(jsonPath, limit: 64 * 1024))
-        } catch let error as SystemError {
-            return notRunning(context, "not running: \(error.code == ENOENT ? "no \(jsonPath)" : error.description)")
         } catch {
-            return notRunning(context, "not running: \(jsonPath) is unreadable: \(error)")
+            // No readable file: a daemon that could not write its first one may still answer.
+            live = liveDocument()
+            guard let live else {
+                let reason = (error as? SystemError).map { $0.code == ENOENT ? "no \(jsonPath)" : $0.description }
+                return notRunning(context, "not running: " + (reason ?? "\(jsonPath) is unreadable: \(error)"))
+            }
+            document = live
         }
         let alive = SignalProcessLiveness().isAlive(pid: document.pid)
         // The daemon's own word beats the file when this user may ask: a daemon that cannot
         // write its files says it is degraded at once instead of seconds later.
-        let current = alive ? liveDocument() ?? document : document
-        let report = StatusReport(document: current, now: SystemClock().now(), processAlive: alive)
+        if alive, let answer = live ?? liveDocument() { document = answer }
+        let report = StatusReport(document: document, now: SystemClock().now(), processAlive: alive)
         var status = stat()
         let age: Int64? = stat(pngPath, &status) == 0 ? max(0, SystemClock().now().seconds - Int64(status.st_mtim.tv_sec)) : nil
         context.print(json ? report.json(pngAgeSeconds: age).serialized + "\n" : report.text(korean: korean, pngPath: pngPath, pngAgeSeconds: age))

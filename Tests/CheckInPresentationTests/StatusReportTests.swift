@@ -64,3 +64,28 @@ import Testing
         #expect(UTCTime.iso8601(seconds) == text)
     }
 }
+
+@Suite struct StateDocumentRangeTests {
+    @Test(arguments: ["expiresAt", "issuedAt", "updatedAt", "period", "pid"])
+    func absurdNumbersAreRefusedNotTrappedOn(key: String) throws {
+        let state = CheckInState(phase: .showing(FakeIssuer(period: .standard).code(window: 1, sequence: 0)),
+                                 settings: OperatorSettings(), health: .ok, secondsLeft: 0, updatedAt: WallTime(seconds: 15))
+        let good = StateDocument(state: state, venue: .demo, period: .standard, pid: 9).json.serialized
+        let bad = good.replacingFirst("\"\(key)\":", with: "\"\(key)\":9223372036854775807,\"was\":")
+        do {
+            _ = try StateDocument(parsing: Array(bad.utf8))
+            Issue.record("accepted \(key) = Int64.max")
+        } catch {
+            #expect(error.message.contains("'\(key)' is out of range"))
+        }
+    }
+}
+
+extension String {
+    func replacingFirst(_ target: String, with replacement: String) -> String {
+        guard let range = firstRange(of: target) else { return self }
+        var copy = self
+        copy.replaceSubrange(range, with: replacement)
+        return copy
+    }
+}

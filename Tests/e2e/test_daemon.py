@@ -238,3 +238,35 @@ def test_a_damaged_settings_file_starts_paused_and_is_not_overwritten(tmp_path):
         assert "refresh = auto" in (daemon.state / "settings").read_text()
     finally:
         daemon.stop()
+
+
+def test_an_output_directory_anyone_may_write_to_is_refused(tmp_path, qrcheckin):
+    out = tmp_path / "shared"
+    out.mkdir()
+    out.chmod(0o777)
+    result = qrcheckin("run", "--output-dir", str(out), "--state-dir", str(tmp_path / "s"))
+    assert result.returncode == 73
+    assert f"refusing to use {out}: anyone may write to it" in result.stderr.decode()
+    assert not (out / "control.sock").exists()
+    (tmp_path / "link").symlink_to(tmp_path / "s")
+    result = qrcheckin("run", "--output-dir", str(tmp_path / "link"), "--state-dir", str(tmp_path / "s"))
+    assert result.returncode == 73 and b"not a directory" in result.stderr
+
+
+def test_duplicate_config_keys_are_refused(tmp_path, qrcheckin):
+    config = tmp_path / "dup.conf"
+    config.write_text("venue = A\nperiod = 5\nvenue = B\n")
+    result = qrcheckin("run", "--config", str(config))
+    assert result.returncode == 78
+    assert f"{config}:3: venue is already set on line 1" in result.stderr.decode()
+
+
+def test_shake_and_refresh_now_while_paused_are_refused(daemons):
+    daemon = daemons(period=5)
+    d = ["--output-dir", str(daemon.out)]
+    assert daemon.cli("ctl", *d, "refresh", "pause").returncode == 0
+    shake = daemon.cli("shake", *d)
+    assert shake.returncode == 1 and b"paused" in shake.stderr
+    now = daemon.cli("ctl", *d, "refresh", "now")
+    assert now.returncode == 1 and b"paused" in now.stderr
+    assert daemon.state_now()["state"] == "paused"
