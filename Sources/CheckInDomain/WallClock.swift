@@ -25,6 +25,12 @@ public struct WallTime: Comparable, Hashable, Sendable, CustomStringConvertible 
         return remainder < 0 ? quotient - 1 : quotient
     }
 
+    /// Whole seconds from this moment until Unix second `deadline`, rounded up (a countdown
+    /// shows 1 until the very end), and 0 once it has passed.
+    public func secondsUntil(_ deadline: Int64) -> Int64 {
+        (max(0, deadline * 1000 - milliseconds) + 999) / 1000
+    }
+
     public static func < (lhs: WallTime, rhs: WallTime) -> Bool { lhs.milliseconds < rhs.milliseconds }
 
     public var description: String { "\(seconds).\(String(1000 + milliseconds - seconds * 1000).dropFirst())" }

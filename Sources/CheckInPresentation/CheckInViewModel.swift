@@ -130,7 +130,7 @@ public final class CheckInViewModel {
             state.phase = .showing(issuer.code(window: window, sequence: sequence))
             lastIssued = (window, sequence)
         }
-        state.secondsLeft = state.code.map { Int(max(0, $0.expiresAt * 1000 - now.milliseconds) + 999) / 1000 } ?? 0
+        state.secondsLeft = state.code.map { Int(now.secondsUntil($0.expiresAt)) } ?? 0
         return state
     }
 

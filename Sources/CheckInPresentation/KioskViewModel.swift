@@ -5,9 +5,6 @@ import CheckInDomain
 /// Pure apart from its two ports: the QR encoder and the process-liveness probe. Time only
 /// moves through `.clockTicked`, so tests drive it on a test clock.
 public struct KioskViewModel: Sendable {
-    /// After `expiresAt`, how long a code may stay up while the daemon is late (docs/STATE.md).
-    public static let staleGraceSeconds: Int64 = 5
-
     /// How the screen is drawn.
     public let options: KioskOptions
     /// The terminal size.
@@ -77,15 +74,13 @@ public struct KioskViewModel: Sendable {
             return .paused(shake: document.shake)
         case .running:
             guard liveness.isAlive(pid: document.pid) else { return .stale(.daemonGone(pid: document.pid)) }
-            // The parser guarantees a running document has these.
-            let expiresAt = document.expiresAt ?? 0
-            if now.seconds >= expiresAt + Self.staleGraceSeconds {
+            if document.isExpired(at: now) {
                 return .stale(.expired(updatedAt: document.updatedAt))
             }
-            let millisecondsLeft = max(0, expiresAt * 1000 - now.milliseconds)
+            // The parser guarantees a running document has a url and a safe number.
             return .showing(KioskCode(
                 url: document.url ?? "", safeNumber: document.safeNumber ?? "",
-                secondsLeft: (millisecondsLeft + 999) / 1000, shake: document.shake,
+                secondsLeft: document.secondsLeft(at: now), shake: document.shake,
                 warning: document.health == "ok" ? nil : document.reason ?? document.health))
         }
     }

@@ -8,6 +8,8 @@ import CheckInDomain
 public struct StateDocument: Equatable, Sendable {
     /// The schema version; readers refuse documents they do not know.
     public static let schemaVersion: Int64 = 1
+    /// How long past `expiresAt` a running document may stand before it counts as stale.
+    public static let staleGraceSeconds: Int64 = 5
 
     /// `running`, `paused` or `stopped`.
     public enum Phase: String, Sendable {
@@ -60,6 +62,17 @@ public struct StateDocument: Equatable, Sendable {
         reason = state.health.reason
         updatedAt = state.updatedAt.seconds
         self.pid = Int64(pid)
+    }
+
+    /// Whole seconds until the shown code expires (0 when none is shown or it has expired).
+    public func secondsLeft(at now: WallTime) -> Int64 {
+        expiresAt.map(now.secondsUntil) ?? 0
+    }
+
+    /// Whether a running document's code expired more than the grace period before `now`:
+    /// the daemon is not keeping it current (docs/STATE.md). `status` and `show` agree on it.
+    public func isExpired(at now: WallTime) -> Bool {
+        phase == .running && now.seconds > (expiresAt ?? 0) + Self.staleGraceSeconds
     }
 
     /// The JSON object, keys in schema order.

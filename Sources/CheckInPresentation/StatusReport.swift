@@ -22,9 +22,6 @@ public struct StatusReport: Equatable, Sendable {
         }
     }
 
-    /// Seconds past `expiresAt` before a running state counts as stale.
-    public static let graceSeconds: Int64 = 5
-
     public let verdict: Verdict
     /// One line explaining the verdict.
     public let summary: String
@@ -36,14 +33,13 @@ public struct StatusReport: Equatable, Sendable {
     /// Judges `document` at `now`; `processAlive` says whether its `pid` still exists.
     public init(document: StateDocument, now: WallTime, processAlive: Bool) {
         self.document = document
-        let left = (document.expiresAt ?? now.seconds) * 1000 - now.milliseconds
-        secondsLeft = max(0, (left + 999) / 1000)
+        secondsLeft = document.secondsLeft(at: now)
         switch document.phase {
         case .stopped:
             (verdict, summary) = (.notRunning, "stopped: the daemon shut down")
         case _ where !processAlive:
             (verdict, summary) = (.notRunning, "not running: process \(document.pid) is gone")
-        case .running where now.seconds > (document.expiresAt ?? 0) + Self.graceSeconds:
+        case .running where document.isExpired(at: now):
             (verdict, summary) = (.notRunning, "stale: the code expired \(now.seconds - (document.expiresAt ?? 0))s ago")
         case _ where document.health != "ok":
             (verdict, summary) = (.degraded, "degraded: \(document.reason ?? "unknown reason")")

@@ -111,8 +111,6 @@ struct KioskSession {
     }
 
     private static func now() -> WallTime {
-        var time = timespec()
-        clock_gettime(CLOCK_REALTIME, &time)
-        return WallTime(milliseconds: Int64(time.tv_sec) * 1000 + Int64(time.tv_nsec) / 1_000_000)
+        SystemClock().now()
     }
 }

@@ -95,10 +95,11 @@ enum KioskFixtures {
 
     @Test func staleAfterTheGracePeriodOrWhenTheDaemonIsGone() {
         var model = KioskFixtures.model()
-        model.handle(.clockTicked(WallTime(milliseconds: (KioskFixtures.expiresAt + 5) * 1000 - 1)))
+        // Stale once more than the 5 s grace has passed: the same rule `status` applies.
+        model.handle(.clockTicked(WallTime(milliseconds: (KioskFixtures.expiresAt + 6) * 1000 - 1)))
         #expect(model.status == .showing(KioskCode(url: KioskFixtures.document().url!, safeNumber: "12현34규",
                                                      secondsLeft: 0, shake: .on, warning: nil)))
-        model.handle(.clockTicked(WallTime(seconds: KioskFixtures.expiresAt + 5)))
+        model.handle(.clockTicked(WallTime(seconds: KioskFixtures.expiresAt + 6)))
         #expect(model.status == .stale(.expired(updatedAt: 1_800_000_000)))
         #expect(!model.screen.lines.contains { $0.contains("▀") })
         #expect(KioskFixtures.model(alive: false).status == .stale(.daemonGone(pid: 42)))
