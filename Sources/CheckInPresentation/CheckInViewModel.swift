@@ -15,8 +15,17 @@ public final class CheckInViewModel {
     private let store: any SettingsStore
     private var observers: [(CheckInState) -> Void] = []
     private var noticeObservers: [(CheckInNotice) -> Void] = []
-    /// The newest (window, sequence) ever issued: codes only move forward, even across pauses.
-    private var lastIssued: (window: Int64, sequence: Int)?
+    /// The newest (window, sequence) ever issued per venue and period: codes only move forward,
+    /// across pauses and across reloads that switch venues back and forth.
+    private var issued: [IssuerKey: (window: Int64, sequence: Int)] = [:]
+    private struct IssuerKey: Hashable {
+        let venue: VenueID
+        let periodSeconds: Int
+    }
+    private var lastIssued: (window: Int64, sequence: Int)? {
+        get { issued[IssuerKey(venue: issuer.venue, periodSeconds: issuer.period.seconds)] }
+        set { issued[IssuerKey(venue: issuer.venue, periodSeconds: issuer.period.seconds)] = newValue }
+    }
     private var outputFailure: String?
     private var pending: [CheckInViewModelInput] = []
     private var dispatching = false
@@ -61,9 +70,8 @@ public final class CheckInViewModel {
     }
 
     /// Switches to a new issuer (a reloaded configuration) and shows a code from it at once.
-    /// With the same venue and period the sequence keeps counting, so no code repeats.
+    /// Sequences are counted per venue and period, so no code repeats, even after A → B → A.
     public func replaceIssuer(_ newIssuer: any CheckInCodeIssuing) {
-        if newIssuer.venue != issuer.venue || newIssuer.period != issuer.period { lastIssued = nil }
         issuer = newIssuer
         send(.refreshRequested)
     }

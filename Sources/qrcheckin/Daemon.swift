@@ -138,11 +138,9 @@ final class Daemon {
     private func tick(clockWasSet: Bool) {
         if clockWasSet { logger.notice("the wall clock was set; re-checking the window") }
         viewModel.send(.timerTicked)
-        if outputView.isFailing {
-            // A deleted output directory comes back (with its socket) before the retry writes.
-            rebindSocketIfGone()
-            outputView.render(viewModel.state, force: true)
-        }
+        // A deleted socket (or output directory) comes back, before any retry writes into it.
+        rebindSocketIfGone()
+        if outputView.isFailing { outputView.render(viewModel.state, force: true) }
         announceReadiness()
     }
 
@@ -208,21 +206,27 @@ final class Daemon {
         for (name, keep) in [("output-dir", reloaded.outputDirectory == configuration.outputDirectory),
                              ("state-dir", reloaded.stateDirectory == configuration.stateDirectory),
                              ("socket", reloaded.socketPath == configuration.socketPath),
-                             ("secret-file", reloaded.secretFile == configuration.secretFile)] where !keep {
+                             ("secret-file", reloaded.secretFile == configuration.secretFile),
+                             ("ops-group", reloaded.opsGroup == configuration.opsGroup)] where !keep {
             logger.warning("reload: \(name) changes take effect at the next restart")
         }
         fixed.outputDirectory = configuration.outputDirectory
         fixed.stateDirectory = configuration.stateDirectory
         fixed.socketPath = configuration.socketPath
         fixed.secretFile = configuration.secretFile
+        fixed.opsGroup = configuration.opsGroup
+        let codesChange = fixed.venue != configuration.venue || fixed.baseURL != configuration.baseURL
+            || fixed.period != configuration.period
         configuration = fixed
         let replaced = outputView
         outputView = makeOutputView()
         outputView.continueFrom(replaced)
-        viewModel.replaceIssuer(Self.issuer(configuration, secret))
-        timerNeedsArming = true  // the period may have changed
-        // Usually written already by the new code's state; a paused state has none, and the new
-        // view (another scale, say) must still draw it.
+        if codesChange {
+            viewModel.replaceIssuer(Self.issuer(configuration, secret))
+            timerNeedsArming = true  // the period may have changed
+        }
+        // Written already if a new code was issued; otherwise the new view (another scale, say)
+        // draws the current state now.
         outputView.render(viewModel.state)
         logger.notice("reloaded configuration: venue \(configuration.venue), period \(configuration.period.seconds)s")
     }
@@ -261,12 +265,14 @@ final class Daemon {
         notifier.notify("READY=1")
     }
 
-    /// If the output directory was deleted and came back, the socket in it is gone too.
+    /// Recreates the control socket when its file is gone (deleted on its own, or with the
+    /// output directory). One lstat per tick when all is well.
     private func rebindSocketIfGone() {
         var status = stat()
         guard lstat(configuration.socketPath, &status) != 0 else { return }
         do {
             try TextFile.makeDirectory(configuration.outputDirectory, mode: 0o755)
+            try TextFile.makeDirectory(PathName.directory(of: configuration.socketPath), mode: 0o755)
             server.shutdown()
             server = try ControlServer(path: configuration.socketPath, group: configuration.opsGroup)
             logger.notice("recreated the control socket \(configuration.socketPath)")

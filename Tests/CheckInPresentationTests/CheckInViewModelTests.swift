@@ -170,5 +170,8 @@ import Testing
         model.replaceIssuer(FakeIssuer(period: try! RotationPeriod(seconds: 30)))
         #expect(model.state.code?.window == 60_000_000)
         #expect(model.state.code?.sequence == 0)
+        model.replaceIssuer(FakeIssuer(period: .standard))
+        #expect(model.state.code?.window == 120_000_000)
+        #expect(model.state.code?.sequence == 2, "back to the first issuer: its sequence goes on, no code repeats")
     }
 }

@@ -270,3 +270,11 @@ def test_shake_and_refresh_now_while_paused_are_refused(daemons):
     now = daemon.cli("ctl", *d, "refresh", "now")
     assert now.returncode == 1 and b"paused" in now.stderr
     assert daemon.state_now()["state"] == "paused"
+
+
+def test_a_deleted_control_socket_is_recreated_at_the_next_tick(daemons):
+    daemon = daemons(period=1)
+    daemon.socket.unlink()
+    wait_until(daemon.socket.exists, timeout=5, message="the socket to come back")
+    assert daemon.cli("ctl", "--output-dir", str(daemon.out), "get").returncode == 0
+    assert "recreated the control socket" in daemon.logs()
