@@ -7,8 +7,10 @@ import Glibc
 /// rename survives a power cut. On any failure the temporary file is removed and the old file
 /// is left untouched.
 public enum AtomicFile {
-    /// Writes `bytes` to `path` with permission `mode`.
-    public static func write(_ bytes: [UInt8], to path: String, mode: mode_t = 0o644) throws(SystemError) {
+    /// Writes `bytes` to `path` with permission `mode`. With `replacing` false an existing file
+    /// is never touched: the temporary is hard-linked into place instead of renamed, which fails
+    /// with EEXIST if the name exists (O_EXCL semantics, and still no partial file ever visible).
+    public static func write(_ bytes: [UInt8], to path: String, mode: mode_t = 0o644, replacing: Bool = true) throws(SystemError) {
         let directory = PathName.directory(of: path)
         // The temporary name adds up to 24 bytes to the base name; a base name near NAME_MAX
         // (255) made open(2) fail with ENAMETOOLONG for a path that is itself valid. So only
@@ -16,7 +18,8 @@ public enum AtomicFile {
         // U+FFFD: at most 202 bytes).
         let stem = String(decoding: PathName.base(of: path).utf8.prefix(200), as: UTF8.self)
         let temporary = "\(directory)/.\(stem).\(getpid()).\(UInt32.random(in: 0...UInt32.max)).tmp"
-        do throws(SystemError) {
+        defer { unlink(temporary) }  // after a rename there is nothing left to remove
+        do {  // a scope: the descriptor closes before the file is published
             let file: FileDescriptor
             do {
                 file = try FileDescriptor.open(temporary, O_WRONLY | O_CREAT | O_EXCL, mode: mode)
@@ -28,14 +31,11 @@ public enum AtomicFile {
             // umask may have narrowed the mode given to open(2); state it exactly.
             guard fchmod(file.rawValue, mode) == 0 else { throw SystemError("set the mode of", path: path) }
             try file.sync(path: path)
-        } catch {
-            unlink(temporary)
-            throw error
         }
-        guard rename(temporary, path) == 0 else {
-            let failure = SystemError("replace", path: path)
-            unlink(temporary)
-            throw failure
+        if replacing {
+            guard rename(temporary, path) == 0 else { throw SystemError("replace", path: path) }
+        } else {
+            guard link(temporary, path) == 0 else { throw SystemError("create", path: path) }
         }
         // The data is safe; a failed directory sync only weakens durability, so it is not an error.
         if let dir = try? FileDescriptor.open(directory, O_RDONLY | O_DIRECTORY) {

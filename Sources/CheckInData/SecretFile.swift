@@ -81,37 +81,11 @@ public enum SecretFile {
     /// fails atomically if the name exists (O_EXCL semantics with no partial file ever visible).
     /// With `overwrite` it is an `AtomicFile` replace.
     public static func create(_ secret: MasterSecret, at path: String, overwrite: Bool) throws(SecretError) {
-        let content = encode(secret)
-        if overwrite {
-            do {
-                try AtomicFile.write(content, to: path, mode: 0o600)
-            } catch {
-                throw .cannotCreate(error)
-            }
-            return
-        }
-        let directory = PathName.directory(of: path)
-        let temporary = "\(directory)/.\(PathName.base(of: path)).\(getpid()).\(UInt32.random(in: 0...UInt32.max)).tmp"
-        defer { unlink(temporary) }
-        do throws(SystemError) {
-            let file: FileDescriptor
-            do {
-                file = try FileDescriptor.open(temporary, O_WRONLY | O_CREAT | O_EXCL, mode: 0o600)
-            } catch {
-                throw SystemError("create", path: path, code: error.code)
-            }
-            try file.writeAll(content, path: path)
-            guard fchmod(file.rawValue, 0o600) == 0 else { throw SystemError("set the mode of", path: path) }
-            try file.sync(path: path)
+        do {
+            try AtomicFile.write(encode(secret), to: path, mode: 0o600, replacing: overwrite)
         } catch {
+            if error.code == EEXIST && !overwrite { throw .alreadyExists(path: path) }
             throw .cannotCreate(error)
-        }
-        guard link(temporary, path) == 0 else {
-            if errno == EEXIST { throw .alreadyExists(path: path) }
-            throw .cannotCreate(SystemError("create", path: path))
-        }
-        if let dir = try? FileDescriptor.open(directory, O_RDONLY | O_DIRECTORY) {
-            _ = fsync(dir.rawValue)
         }
     }
 
