@@ -76,12 +76,10 @@ public final class CheckInViewModel {
         send(.refreshRequested)
     }
 
-    /// When the next tick is due: the next window boundary, or the next whole second when
-    /// `everySecond` (for a countdown display).
-    public func nextTick(everySecond: Bool) -> WallTime {
+    /// When the current window ends: the next rotation is due then.
+    public func nextBoundary() -> WallTime {
         let now = clock.now()
-        let boundary = WallTime(seconds: issuer.period.end(ofWindow: issuer.period.window(at: now.seconds)))
-        return everySecond ? min(boundary, WallTime(seconds: now.seconds + 1)) : boundary
+        return WallTime(seconds: issuer.period.end(ofWindow: issuer.period.window(at: now.seconds)))
     }
 
     // MARK: - The state machine

@@ -91,7 +91,7 @@ final class Daemon {
                     if everySecond {
                         try timer.arm(at: WallTime(seconds: clock.now().seconds + 1), intervalMilliseconds: 1000)
                     } else {
-                        try timer.arm(at: viewModel.nextTick(everySecond: false))
+                        try timer.arm(at: viewModel.nextBoundary())
                     }
                 } catch {
                     logger.error("\(error)")

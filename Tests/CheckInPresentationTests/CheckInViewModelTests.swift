@@ -37,11 +37,14 @@ import Testing
         #expect(seen == Array(120_000_000...120_000_240))
     }
 
-    @Test func nextTickIsTheBoundaryOrTheNextSecond() {
+    @Test func theNextBoundaryIsTheEndOfTheWindow() {
         clock.advance(milliseconds: 3_400)
         let model = makeModel()
-        #expect(model.nextTick(everySecond: false) == WallTime(seconds: 1_800_000_015))
-        #expect(model.nextTick(everySecond: true) == WallTime(seconds: 1_800_000_004))
+        #expect(model.nextBoundary() == WallTime(seconds: 1_800_000_015))
+        clock.advance(milliseconds: 11_599)
+        #expect(model.nextBoundary() == WallTime(seconds: 1_800_000_015))
+        clock.advance(milliseconds: 1)
+        #expect(model.nextBoundary() == WallTime(seconds: 1_800_000_030))
     }
 
     @Test func aShakeIssuesTheNextSequenceWhenOnAndIsIgnoredWhenOff() {
