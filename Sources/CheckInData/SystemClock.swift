@@ -6,11 +6,7 @@ public struct SystemClock: WallClock {
     /// Creates the clock.
     public init() {}
 
-    public func now() -> WallTime {
-        var time = timespec()
-        clock_gettime(CLOCK_REALTIME, &time)
-        return WallTime(milliseconds: Int64(time.tv_sec) * 1000 + Int64(time.tv_nsec) / 1_000_000)
-    }
+    public func now() -> WallTime { read(CLOCK_REALTIME) }
 }
 
 /// CLOCK_MONOTONIC as a `WallTime`-shaped value: for timeouts, which must not stretch or
@@ -19,9 +15,12 @@ public struct MonotonicClock: WallClock {
     /// Creates the clock.
     public init() {}
 
-    public func now() -> WallTime {
-        var time = timespec()
-        clock_gettime(CLOCK_MONOTONIC, &time)
-        return WallTime(milliseconds: Int64(time.tv_sec) * 1000 + Int64(time.tv_nsec) / 1_000_000)
-    }
+    public func now() -> WallTime { read(CLOCK_MONOTONIC) }
+}
+
+/// One clock_gettime(2) reading in milliseconds.
+private func read(_ clock: clockid_t) -> WallTime {
+    var time = timespec()
+    clock_gettime(clock, &time)
+    return WallTime(milliseconds: Int64(time.tv_sec) * 1000 + Int64(time.tv_nsec) / 1_000_000)
 }
