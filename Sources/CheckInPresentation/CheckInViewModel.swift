@@ -130,7 +130,7 @@ public final class CheckInViewModel {
         if let last = lastIssued, window < last.window {
             // The wall clock went back: issuing that window again could repeat an old code.
             state.health = .degraded(reason: "the wall clock moved back; waiting until "
-                + "\(issuer.period.start(ofWindow: last.window + 1)) to issue new codes")
+                + "\(UTCTime.iso8601(issuer.period.start(ofWindow: last.window + 1))) to issue new codes")
         } else if forced || state.code == nil || state.code!.window != window || lastIssued?.window != window {
             let sequence = lastIssued.map { $0.window == window ? $0.sequence + 1 : 0 } ?? 0
             state.phase = .showing(issuer.code(window: window, sequence: sequence))
