@@ -72,6 +72,11 @@ public final class ControlServer {
             var chunk = [UInt8](repeating: 0, count: Self.maximumRequest + 1)
             let count = chunk.withUnsafeMutableBytes { read(fd, $0.baseAddress, $0.count) }
             if count < 0 && (errno == EAGAIN || errno == EINTR) { return }
+            if count < 0 {
+                // The connection broke (ECONNRESET): half a request is no request.
+                finish(fd, reply: nil)
+                return
+            }
             if count > 0 { client.buffer += chunk[0..<count] }
             if let newline = client.buffer.firstIndex(of: UInt8(ascii: "\n")) {
                 let line = String(decoding: client.buffer[..<newline], as: UTF8.self)
