@@ -17,19 +17,22 @@ let package = Package(
 
         // Domain: entities, use cases and ports. Swift stdlib only.
         .target(name: "CheckInDomain"),
+        // JSON without Foundation (which costs the daemon megabytes): current.json and the
+        // control socket's replies. Swift stdlib only.
+        .target(name: "CheckInJSON"),
         // Data: adapters behind the Domain's ports (C libraries, files, sockets, systemd).
-        .target(name: "CheckInData", dependencies: ["CheckInDomain", "CQRencode", "CPNG", "CSodium", "CLinux"]),
+        .target(name: "CheckInData", dependencies: ["CheckInDomain", "CheckInJSON", "CQRencode", "CPNG", "CSodium", "CLinux"]),
         // Presentation: the view model and the views that render its state.
-        .target(name: "CheckInPresentation", dependencies: ["CheckInDomain"]),
+        .target(name: "CheckInPresentation", dependencies: ["CheckInDomain", "CheckInJSON"]),
         // Application: CLI, one type per command, the composition root.
         .executableTarget(
             name: "qrcheckin",
-            dependencies: ["CheckInDomain", "CheckInData", "CheckInPresentation"]
+            dependencies: ["CheckInDomain", "CheckInJSON", "CheckInData", "CheckInPresentation"]
         ),
 
         .testTarget(name: "CheckInDomainTests", dependencies: ["CheckInDomain"]),
         .testTarget(name: "CheckInDataTests", dependencies: ["CheckInData", "CheckInDomain"]),
-        .testTarget(name: "CheckInPresentationTests", dependencies: ["CheckInPresentation", "CheckInDomain"]),
+        .testTarget(name: "CheckInPresentationTests", dependencies: ["CheckInPresentation", "CheckInDomain", "CheckInJSON"]),
     ],
     swiftLanguageModes: [.v6]
 )

@@ -1,5 +1,6 @@
-import CLinux
 import CheckInDomain
+import CheckInJSON
+import CLinux
 import Glibc
 
 /// The daemon's control socket: one request line in, one reply line out, then close.
@@ -109,17 +110,7 @@ public final class ControlServer {
 
     /// A one-line JSON error reply; `code` is a stable word for scripts (`bad-request`, `permission-denied`).
     public static func error(_ message: String, code: String = "bad-request") -> String {
-        func quoted(_ text: String) -> String {
-            "\"" + text.unicodeScalars.map { scalar in
-                switch scalar {
-                case "\"": "\\\""
-                case "\\": "\\\\"
-                case _ where scalar.value < 0x20: "\\u00" + (scalar.value < 0x10 ? "0" : "") + String(scalar.value, radix: 16)
-                default: String(scalar)
-                }
-            }.joined() + "\""
-        }
-        return "{\"ok\":false,\"code\":\(quoted(code)),\"error\":\(quoted(message))}"
+        JSONValue.object([("ok", .bool(false)), ("code", .string(code)), ("error", .string(message))]).serialized
     }
 
     private func accept(now: WallTime, refused: (PeerCredentials) -> Void) {

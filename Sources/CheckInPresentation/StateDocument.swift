@@ -1,4 +1,5 @@
 import CheckInDomain
+import CheckInJSON
 
 /// `current.json`: the daemon's state as readers see it (schema in docs/STATE.md).
 ///

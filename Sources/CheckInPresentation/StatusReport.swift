@@ -1,4 +1,5 @@
 import CheckInDomain
+import CheckInJSON
 
 /// What `qrcheckin status` concludes from `current.json`, the clock and whether the daemon's
 /// process is alive. Pure, so every verdict is unit-tested.

@@ -1,4 +1,5 @@
 import CheckInData
+import CheckInJSON
 
 /// How `status`, `ctl`, `shake` (and `show`) find a running daemon: the same config file,
 /// environment and defaults as `run`, so with no options they find the default daemon.

@@ -1,3 +1,4 @@
+import CheckInJSON
 import CheckInPresentation
 
 /// A control-socket reply: `{"ok":…,"error":…,"state":{…}}` as text and parsed.

@@ -1,5 +1,6 @@
 import CheckInData
 import CheckInDomain
+import CheckInJSON
 import CheckInPresentation
 import Glibc
 

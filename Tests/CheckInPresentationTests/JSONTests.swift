@@ -1,4 +1,4 @@
-import CheckInPresentation
+import CheckInJSON
 import Testing
 
 @Suite struct JSONTests {
