@@ -1,6 +1,5 @@
 import CheckInData
 import CheckInDomain
-import CheckInJSON
 import CheckInPresentation
 import Glibc
 
@@ -181,16 +180,7 @@ final class Daemon {
             viewModel.send(input)
         }
         let document = StateDocument(state: viewModel.state, venue: configuration.venue, period: configuration.period, pid: getpid())
-        if (request == .shake || request == .refreshNow) && viewModel.state.settings.refresh == .paused {
-            return JSONValue.object([("ok", .bool(false)), ("code", .string("paused")),
-                                     ("error", .string("refresh mode is paused: no code is shown (qrcheckin ctl refresh auto resumes)")),
-                                     ("state", document.json)]).serialized
-        }
-        if request == .shake && viewModel.state.settings.shake == .off {
-            return JSONValue.object([("ok", .bool(false)), ("error", .string("shake mode is off: shake ignored")),
-                                     ("state", document.json)]).serialized
-        }
-        return JSONValue.object([("ok", .bool(true)), ("state", document.json)]).serialized
+        return ControlReply.text(for: request, state: viewModel.state, document: document)
     }
 
     /// SIGHUP: reads the config file again. An invalid file is reported and the running

@@ -1,4 +1,5 @@
 import CheckInDomain
+import CheckInJSON
 import CheckInPresentation
 import Testing
 
@@ -24,6 +25,34 @@ import Testing
             #expect(error.message.hasPrefix("unknown request '"))
             #expect(error.message.unicodeScalars.allSatisfy { $0.value >= 0x20 && $0.value != 0x7F })
             #expect(error.message.count < 150)
+        }
+    }
+}
+
+@Suite struct ControlReplyTests {
+    func reply(_ request: ControlRequest, _ settings: OperatorSettings) throws -> JSONValue {
+        let phase: CheckInState.Phase = settings.refresh == .paused
+            ? .paused : .showing(FakeIssuer(period: .standard).code(window: 1, sequence: 0))
+        let state = CheckInState(phase: phase, settings: settings, health: .ok, secondsLeft: 3, updatedAt: WallTime(seconds: 16))
+        let document = StateDocument(state: state, venue: .demo, period: .standard, pid: 5)
+        let value = try JSONParser.parse(ControlReply.text(for: request, state: state, document: document))
+        #expect(value["state"] == document.json, "every reply carries the state after the request")
+        return value
+    }
+
+    @Test func acceptedRequestsSayOK() throws {
+        #expect(try reply(.get, OperatorSettings())["ok"] == .bool(true))
+        #expect(try reply(.shake, OperatorSettings())["ok"] == .bool(true))
+        #expect(try reply(.setRefresh(.paused), OperatorSettings(refresh: .paused))["ok"] == .bool(true))
+    }
+
+    @Test func requestsThatCannotProduceACodeSayWhy() throws {
+        let off = try reply(.shake, OperatorSettings(shake: .off))
+        #expect(off["ok"] == .bool(false) && off["code"] == .string("shake-off"))
+        for request in [ControlRequest.shake, .refreshNow] {
+            let paused = try reply(request, OperatorSettings(refresh: .paused))
+            #expect(paused["ok"] == .bool(false) && paused["code"] == .string("paused"))
+            #expect(paused["error"]?.string?.contains("ctl refresh auto") == true)
         }
     }
 }
