@@ -3,7 +3,12 @@
 public enum DisplayWidth {
     /// Columns `text` takes in a terminal, escape sequences skipped.
     public static func of(_ text: String) -> Int {
-        var width = 0
+        visibleText(text).unicodeScalars.reduce(0) { $0 + of($1) }
+    }
+
+    /// `text` without its escape sequences: what a person (or `tmux capture-pane`) sees.
+    public static func visibleText(_ text: String) -> String {
+        var result = ""
         var inEscape = false
         for scalar in text.unicodeScalars {
             if inEscape {
@@ -12,10 +17,10 @@ public enum DisplayWidth {
             } else if scalar == "\u{1B}" {
                 inEscape = true
             } else {
-                width += of(scalar)
+                result.unicodeScalars.append(scalar)
             }
         }
-        return width
+        return result
     }
 
     /// Columns one scalar takes (0, 1 or 2), after wcwidth's rules for the ranges that matter here.

@@ -15,20 +15,6 @@ public struct KioskScreen: Equatable, Sendable {
 
     /// The rows without escape sequences: what a person (or `tmux capture-pane`) sees.
     public var text: [String] {
-        lines.map(Self.stripped)
-    }
-
-    static func stripped(_ line: String) -> String {
-        var result = "", inEscape = false
-        for scalar in line.unicodeScalars {
-            if inEscape {
-                if scalar.value >= 0x40 && scalar.value <= 0x7E && scalar != "[" { inEscape = false }
-            } else if scalar == "\u{1B}" {
-                inEscape = true
-            } else {
-                result.unicodeScalars.append(scalar)
-            }
-        }
-        return result
+        lines.map(DisplayWidth.visibleText)
     }
 }
