@@ -8,11 +8,15 @@ struct OptionSpec: Sendable {
     let value: String?
     /// One line of help.
     let help: String
+    /// Whether the option may be given more than once (a list, such as several secret files).
+    /// A single-value option given twice is a usage error, like a repeated config key.
+    let repeatable: Bool
 
-    init(_ long: String, short: Character? = nil, value: String? = nil, help: String) {
+    init(_ long: String, short: Character? = nil, value: String? = nil, repeatable: Bool = false, help: String) {
         self.long = long
         self.short = short
         self.value = value
+        self.repeatable = repeatable
         self.help = help
     }
 

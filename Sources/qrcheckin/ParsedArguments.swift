@@ -1,7 +1,8 @@
 /// A command line split into option values, flags and positional arguments.
 struct ParsedArguments: Sendable, Equatable {
-    /// Values of options that take one, by long name (the last occurrence wins).
-    var values: [String: String] = [:]
+    /// Values of options that take one, by long name, in the order given (one unless the
+    /// option is repeatable).
+    var lists: [String: [String]] = [:]
     /// Flags that were given, by long name.
     var flags: Set<String> = []
     /// Arguments that are not options, in order.
@@ -20,6 +21,13 @@ struct ParsedArguments: Sendable, Equatable {
             }
             return arguments[index]
         }
+        var lists: [String: [String]] = [:]
+        func record(_ value: String, for option: OptionSpec) throws(CommandError) {
+            if !option.repeatable, lists[option.long] != nil {
+                throw .usage("option --\(option.long) is given more than once")
+            }
+            lists[option.long, default: []].append(value)
+        }
         while index < arguments.count {
             let argument = arguments[index]
             if argument == "--" {
@@ -33,9 +41,9 @@ struct ParsedArguments: Sendable, Equatable {
                 }
                 if let equals = body.firstIndex(of: "=") {
                     guard option.value != nil else { throw .usage("option --\(name) takes no value") }
-                    values[name] = String(body[body.index(after: equals)...])
+                    try record(String(body[body.index(after: equals)...]), for: option)
                 } else if option.value != nil {
-                    values[name] = try nextValue(for: option, spelled: argument)
+                    try record(try nextValue(for: option, spelled: argument), for: option)
                 } else {
                     flags.insert(name)
                 }
@@ -50,7 +58,7 @@ struct ParsedArguments: Sendable, Equatable {
                         flags.insert(option.long)
                         continue
                     }
-                    values[option.long] = letters.isEmpty ? try nextValue(for: option, spelled: "-\(letter)") : String(letters)
+                    try record(letters.isEmpty ? try nextValue(for: option, spelled: "-\(letter)") : String(letters), for: option)
                     break
                 }
             } else {
@@ -58,6 +66,7 @@ struct ParsedArguments: Sendable, Equatable {
             }
             index += 1
         }
+        self.lists = lists
         guard flags.contains("help") || spec.positionals.contains(positionals.count) else {
             let allowed = spec.positionals
             let expected = allowed.lowerBound == allowed.upperBound ? "\(allowed.lowerBound)" : "\(allowed.lowerBound) to \(allowed.upperBound)"
@@ -68,12 +77,15 @@ struct ParsedArguments: Sendable, Equatable {
     /// Whether the flag `--name` was given.
     func has(_ name: String) -> Bool { flags.contains(name) }
 
-    /// The value of `--name`, if given.
-    subscript(_ name: String) -> String? { values[name] }
+    /// The value of `--name`, if given (the last, for a repeatable option).
+    subscript(_ name: String) -> String? { lists[name]?.last }
+
+    /// Every value of the repeatable option `--name`, in the order given.
+    func all(_ name: String) -> [String] { lists[name] ?? [] }
 
     /// The value of `--name` as an integer within `range`, if given.
     func integer(_ name: String, in range: ClosedRange<Int>) throws(CommandError) -> Int? {
-        guard let text = values[name] else { return nil }
+        guard let text = self[name] else { return nil }
         guard let number = Int(text), range.contains(number) else {
             throw .usage("--\(name) must be a whole number from \(range.lowerBound) to \(range.upperBound), got '\(text)'")
         }
@@ -83,7 +95,7 @@ struct ParsedArguments: Sendable, Equatable {
     /// The value of `--name` as one of `choices`' raw values, if given.
     func choice<T: RawRepresentable & CaseIterable>(_ name: String, as type: T.Type) throws(CommandError) -> T?
     where T.RawValue == String {
-        guard let text = values[name] else { return nil }
+        guard let text = self[name] else { return nil }
         guard let value = T(rawValue: text) else {
             let names = T.allCases.map(\.rawValue).joined(separator: ", ")
             throw .usage("--\(name) must be one of \(names), got '\(text)'")
