@@ -13,4 +13,10 @@ static inline int clinux_tfd_timer_abstime(void) { return TFD_TIMER_ABSTIME; }
 static inline int clinux_tfd_timer_cancel_on_set(void) { return TFD_TIMER_CANCEL_ON_SET; }
 static inline int clinux_tfd_flags(void) { return TFD_CLOEXEC | TFD_NONBLOCK; }
 static inline int clinux_sfd_flags(void) { return SFD_CLOEXEC | SFD_NONBLOCK; }
+
+/* A Unix-socket peer's supplementary groups (Linux 4.13+); older headers lack the name. */
+#ifndef SO_PEERGROUPS
+#define SO_PEERGROUPS 59
+#endif
+static inline int clinux_so_peergroups(void) { return SO_PEERGROUPS; }
 #endif

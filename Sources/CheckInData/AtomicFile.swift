@@ -12,12 +12,8 @@ public enum AtomicFile {
     /// with EEXIST if the name exists (O_EXCL semantics, and still no partial file ever visible).
     public static func write(_ bytes: [UInt8], to path: String, mode: mode_t = 0o644, replacing: Bool = true) throws(SystemError) {
         let directory = PathName.directory(of: path)
-        // The temporary name adds up to 24 bytes to the base name; a base name near NAME_MAX
-        // (255) made open(2) fail with ENAMETOOLONG for a path that is itself valid. So only
-        // the first 200 bytes of it go into the temporary name (a character cut in two becomes
-        // U+FFFD: at most 202 bytes).
-        let stem = String(decoding: PathName.base(of: path).utf8.prefix(200), as: UTF8.self)
-        let temporary = "\(directory)/.\(stem).\(getpid()).\(UInt32.random(in: 0...UInt32.max)).tmp"
+        let temporary = directory + "/" + temporaryName(for: PathName.base(of: path), pid: getpid(),
+                                                        random: UInt32.random(in: 0...UInt32.max))
         defer { unlink(temporary) }  // after a rename there is nothing left to remove
         do {  // a scope: the descriptor closes before the file is published
             let file: FileDescriptor
@@ -43,16 +39,71 @@ public enum AtomicFile {
         }
     }
 
-    /// Removes temporaries that a killed writer (kill -9, power cut) left in `directory` for
-    /// the files named `names` (`.NAME.PID.RANDOM.tmp`); other files are left alone. Only for a
-    /// directory one writer owns: another writer's file in flight would go too.
-    public static func removeTemporaries(in directory: String, for names: [String]) {
-        guard let dir = opendir(directory) else { return }
+    /// The hidden temporary a writer with process id `pid` uses for the file named `name`:
+    /// `.NAME.PID.RANDOM.tmp`, the one shape `removeTemporaries` recognises.
+    public static func temporaryName(for name: String, pid: Int32, random: UInt32) -> String {
+        ".\(stem(of: name)).\(pid).\(random).tmp"
+    }
+
+    /// Removes the temporaries that killed writers (kill -9, power cut) left behind for the files
+    /// `paths`; returns the paths removed. Only names of exactly our shape
+    /// (`temporaryName(for:pid:random:)`) for one of those files, and only regular files, are
+    /// touched: `.settings.tmp`, `.settings.1.tmp`, `settings.1.2.tmp` or `.settings.1.2.tmp.bak`
+    /// are someone else's and stay. A temporary whose PID is a live process other than this one
+    /// is another writer's file in flight (`keygen` beside the daemon) and stays too; this
+    /// process's own PID counts as dead (at start-up nothing of ours is in flight, and a
+    /// container's daemon has the same PID every time).
+    @discardableResult
+    public static func removeTemporaries(of paths: [String]) -> [String] {
+        var byDirectory: [String: Set<String>] = [:]
+        for path in paths { byDirectory[PathName.directory(of: path), default: []].insert(PathName.base(of: path)) }
+        var removed: [String] = []
+        for (directory, names) in byDirectory.sorted(by: { $0.key < $1.key }) {
+            removed += removeTemporaries(in: directory, for: Array(names))
+        }
+        return removed
+    }
+
+    /// Removes the stale temporaries in `directory` for the files named `names` (see
+    /// `removeTemporaries(of:)`); returns the paths removed.
+    @discardableResult
+    public static func removeTemporaries(in directory: String, for names: [String]) -> [String] {
+        guard let dir = opendir(directory) else { return [] }
         defer { closedir(dir) }
+        var removed: [String] = []
+        let stems = Set(names.map(stem(of:)))
         while let entry = readdir(dir) {
             let name = withUnsafeBytes(of: entry.pointee.d_name) { String(decoding: $0.prefix { $0 != 0 }, as: UTF8.self) }
-            if name.hasSuffix(".tmp"), names.contains(where: { name.hasPrefix(".\($0).") }) { unlink(directory + "/" + name) }
+            guard let (stem, pid) = parseTemporaryName(name), stems.contains(stem) else { continue }
+            if pid != getpid() && (kill(pid, 0) == 0 || errno == EPERM) { continue }  // its writer is alive
+            let path = directory + "/" + name
+            var status = stat()
+            guard lstat(path, &status) == 0, status.st_mode & S_IFMT == S_IFREG else { continue }
+            if unlink(path) == 0 { removed.append(path) }
         }
+        return removed
+    }
+
+    /// The stem and PID of a name shaped `.STEM.PID.RANDOM.tmp` (PID and RANDOM decimal), or nil.
+    static func parseTemporaryName(_ name: String) -> (stem: String, pid: Int32)? {
+        guard name.hasPrefix("."), name.hasSuffix(".tmp") else { return nil }
+        let inner = name.dropFirst().dropLast(4)
+        let parts = inner.split(separator: ".", omittingEmptySubsequences: false)
+        guard parts.count >= 3 else { return nil }
+        let random = parts[parts.count - 1], pidText = parts[parts.count - 2]
+        let isDecimal: (Substring) -> Bool = { !$0.isEmpty && $0.count <= 10 && $0.allSatisfy { $0 >= "0" && $0 <= "9" } }
+        guard isDecimal(random), UInt32(random) != nil, isDecimal(pidText), let pid = Int32(pidText), pid > 0 else { return nil }
+        let stem = parts[..<(parts.count - 2)].joined(separator: ".")
+        guard !stem.isEmpty else { return nil }
+        return (stem, pid)
+    }
+
+    /// The part of a file name that goes into its temporary's name. The temporary adds up to 24
+    /// bytes to it; a base name near NAME_MAX (255) made open(2) fail with ENAMETOOLONG for a
+    /// path that is itself valid. So only the first 200 bytes go in (a character cut in two
+    /// becomes U+FFFD: at most 202 bytes).
+    private static func stem(of name: String) -> String {
+        String(decoding: name.utf8.prefix(200), as: UTF8.self)
     }
 
     /// Writes UTF-8 `text` to `path`.

@@ -1,3 +1,4 @@
+import CheckInJSON
 import CLinux
 import Glibc
 
@@ -11,10 +12,14 @@ public enum ControlClient {
         case permissionDenied(path: String)
         /// Connected, but no reply came in time or the connection broke.
         case noReply(path: String, reason: String)
+        /// The daemon runs but could not take this request now (its connection queue is full,
+        /// or idle clients held every slot and this one was evicted): trying again may work.
+        case busy(path: String, reason: String)
 
         public var description: String {
             switch self {
             case .notRunning(let path, let reason): "the daemon is not running (no control socket at \(path): \(reason))"
+            case .busy(let path, let reason): "the daemon is busy, try again (\(path): \(reason))"
             case .permissionDenied(let path): "permission denied on \(path): run as the daemon's user, root, or a member of its ops group"
             case .noReply(let path, let reason): "no reply from \(path): \(reason)"
             }
@@ -39,6 +44,8 @@ public enum ControlClient {
         guard address.withSocketAddress({ connect(socket.rawValue, $0, $1) }) == 0 else {
             let code = errno
             if code == EACCES || code == EPERM { throw .permissionDenied(path: path) }
+            // EAGAIN: a daemon listens, but its backlog stayed full for the whole send timeout.
+            if code == EAGAIN { throw .busy(path: path, reason: "its connection queue stayed full for \(timeoutMilliseconds) ms") }
             throw .notRunning(path: path, reason: String(cString: strerror(code)))
         }
         // send(MSG_NOSIGNAL), not write(2): a daemon that refuses a peer replies and closes at
@@ -66,6 +73,11 @@ public enum ControlClient {
         guard let newline = reply.firstIndex(of: UInt8(ascii: "\n")) else {
             throw .noReply(path: path, reason: sendError != 0 ? String(cString: strerror(sendError)) : "the daemon closed the connection")
         }
-        return String(decoding: reply[..<newline], as: UTF8.self)
+        let line = String(decoding: reply[..<newline], as: UTF8.self)
+        // The daemon evicted this connection to make room (see ControlServer): not an answer.
+        if let value = try? JSONParser.parse(line), value["code"]?.string == "busy" {
+            throw .busy(path: path, reason: value["error"]?.string ?? "no free connection slot")
+        }
+        return line
     }
 }

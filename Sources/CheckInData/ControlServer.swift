@@ -6,18 +6,38 @@ import Glibc
 /// The daemon's control socket: one request line in, one reply line out, then close.
 ///
 /// Non-blocking throughout and driven by the caller's poll loop, so a client that is slow,
-/// silent, or sends garbage costs one descriptor and a deadline, never the rotation. Peers are
-/// checked with SO_PEERCRED before their request is read.
+/// silent, or sends garbage costs one descriptor and a deadline, never the rotation.
+///
+/// It stays available to operators under abuse (anyone who may open the socket file can
+/// connect, and a thousand idle connections once locked `ctl` out):
+/// - peers are checked (SO_PEERCRED, SO_PEERGROUPS) right after accept; one that may not steer
+///   gets a permission-denied reply and is closed at once, never holding a slot, and refusals
+///   are logged at most once per `refusalLogIntervalMilliseconds` with a count of the rest;
+/// - a request already waiting when the connection is accepted (`ctl` writes right after
+///   connecting) is answered there and then, so a real client needs no slot at all;
+/// - only clients that have not sent a whole line hold one of the `maximumClients` slots, for
+///   at most `requestTimeoutMilliseconds`; when every slot is taken, a newcomer evicts the
+///   client that has waited longest (it is told "busy"), instead of being left in the backlog;
+/// - the listener is always polled (after the clients, so requests already read are answered
+///   before new connections can crowd them out), and at most `acceptsPerTurn` connections are
+///   taken per loop turn, so a flood never delays a rotation by more than one short turn.
 public final class ControlServer {
     /// Longest request accepted, in bytes (requests are a few words).
     public static let maximumRequest = 256
-    /// How long a client may take to send its request.
-    public static let requestTimeoutMilliseconds: Int64 = 2000
-    /// Connections served at once; more wait in the listen backlog.
-    public static let maximumClients = 16
+    /// How long a client may take to send its request. With `maximumClients` slots, idle
+    /// clients cost at most 64 slots a second without eviction; eviction does the rest.
+    public static let requestTimeoutMilliseconds: Int64 = 1000
+    /// Clients waiting for their request line at once; a newcomer beyond that evicts the oldest.
+    public static let maximumClients = 64
+    /// Connections accepted per call, so the caller's loop turns (timer, signals) keep coming.
+    public static let acceptsPerTurn = 32
+    /// At most one log line about refused peers per this many milliseconds.
+    public static let refusalLogIntervalMilliseconds: Int64 = 5000
 
     private struct Client {
         var buffer: [UInt8] = []
+        /// Accept order: the smallest waited longest.
+        let order: UInt64
         let deadline: WallTime
         let peer: PeerCredentials
     }
@@ -28,6 +48,8 @@ public final class ControlServer {
     private let ownUID: uid_t
     private let group: gid_t?
     private var clients: [Int32: Client] = [:]
+    private var accepted: UInt64 = 0
+    private var refusals = LogRateLimiter(intervalMilliseconds: ControlServer.refusalLogIntervalMilliseconds)
 
     /// Binds `path` (mode 0660, group `group` if given). Refuses when another daemon answers there.
     public init(path: String, group: gid_t?) throws(SystemError) {
@@ -48,56 +70,72 @@ public final class ControlServer {
         guard bound == 0 else { throw SystemError("bind", path: path) }
         if let group, chown(path, uid_t.max, group) != 0 { throw SystemError("set the group of", path: path) }
         guard chmod(path, 0o660) == 0 else { throw SystemError("set the mode of", path: path) }
-        guard listen(fd, 16) == 0 else { throw SystemError("listen on", path: path) }
+        // A deep backlog (capped by net.core.somaxconn): a client's connect(2) succeeds at once
+        // even during a flood, and its request waits in the kernel until it is accepted.
+        guard listen(fd, SOMAXCONN) == 0 else { throw SystemError("listen on", path: path) }
         self.path = path
         ownUID = getuid()
         self.group = group
     }
 
-    /// Descriptors to poll: every client, and the listener while there is room for another
-    /// (a full server leaves new connections in the backlog instead of spinning on them).
+    /// Descriptors to poll: every client, then the listener (always: a full server makes room
+    /// by evicting, so new connections never sit unseen in the backlog).
     public var descriptors: [Int32] {
-        (clients.count < Self.maximumClients ? [listener.rawValue] : []) + clients.keys
+        clients.sorted { $0.value.order < $1.value.order }.map(\.key) + [listener.rawValue]
     }
 
-    /// The earliest client deadline (monotonic time), if any client is waiting.
-    public var nextDeadline: WallTime? { clients.values.map(\.deadline).min() }
+    /// The earliest moment (monotonic time) `expire` has work: a client's deadline, or a due
+    /// summary of refusals not yet logged.
+    public var nextDeadline: WallTime? {
+        (clients.values.map(\.deadline) + [refusals.summaryDue].compactMap { $0 }).min()
+    }
 
     /// Handles a readable descriptor: accepts, reads, and answers complete requests with `handle`.
-    /// `refused` hears about peers that were turned away (for the log).
+    /// `refused` hears about peers that were turned away, already rate limited (for the log).
     public func handleReadable(_ fd: Int32, now: WallTime, handle: (String, PeerCredentials) -> String,
-                               refused: (PeerCredentials) -> Void) {
+                               refused: (RefusalNotice) -> Void) {
         if fd == listener.rawValue {
-            accept(now: now, refused: refused)
-        } else if var client = clients[fd] {
-            var chunk = [UInt8](repeating: 0, count: Self.maximumRequest + 1)
-            let count = chunk.withUnsafeMutableBytes { read(fd, $0.baseAddress, $0.count) }
-            if count < 0 && (errno == EAGAIN || errno == EINTR) { return }
-            if count < 0 {
-                // The connection broke (ECONNRESET): half a request is no request.
-                finish(fd, reply: nil)
-                return
-            }
-            if count > 0 { client.buffer += chunk[0..<count] }
-            if let newline = client.buffer.firstIndex(of: UInt8(ascii: "\n")) {
-                let line = String(decoding: client.buffer[..<newline], as: UTF8.self)
-                finish(fd, reply: newline > Self.maximumRequest ? Self.error("request too long") : handle(line, client.peer))
-            } else if client.buffer.count > Self.maximumRequest {
-                finish(fd, reply: Self.error("request too long (limit \(Self.maximumRequest) bytes)"))
-            } else if count <= 0 {
-                // The peer closed without a newline: treat what came as the request.
-                let line = String(decoding: client.buffer, as: UTF8.self)
-                finish(fd, reply: client.buffer.isEmpty ? nil : handle(line, client.peer))
-            } else {
-                clients[fd] = client
-            }
+            acceptPending(now: now, handle: handle, refused: refused)
+        } else if clients[fd] != nil {
+            serve(fd, handle: handle)
         }
     }
 
-    /// Answers clients whose deadline passed with a timeout error and closes them.
-    public func expire(now: WallTime) {
+    /// Reads what `fd` sent and answers it once a whole line (or the end) is there.
+    private func serve(_ fd: Int32, handle: (String, PeerCredentials) -> String) {
+        guard var client = clients[fd] else { return }
+        var chunk = [UInt8](repeating: 0, count: Self.maximumRequest + 1)
+        let count = chunk.withUnsafeMutableBytes { read(fd, $0.baseAddress, $0.count) }
+        if count < 0 && (errno == EAGAIN || errno == EINTR) { return }
+        if count < 0 {
+            // The connection broke (ECONNRESET): half a request is no request.
+            finish(fd, reply: nil)
+            return
+        }
+        if count > 0 { client.buffer += chunk[0..<count] }
+        if let newline = client.buffer.firstIndex(of: UInt8(ascii: "\n")) {
+            let line = String(decoding: client.buffer[..<newline], as: UTF8.self)
+            finish(fd, reply: newline > Self.maximumRequest ? Self.error("request too long") : handle(line, client.peer))
+        } else if client.buffer.count > Self.maximumRequest {
+            finish(fd, reply: Self.error("request too long (limit \(Self.maximumRequest) bytes)"))
+        } else if count <= 0 {
+            // The peer closed without a newline: treat what came as the request.
+            let line = String(decoding: client.buffer, as: UTF8.self)
+            finish(fd, reply: client.buffer.isEmpty ? nil : handle(line, client.peer))
+        } else {
+            clients[fd] = client
+        }
+    }
+
+    /// Answers clients whose deadline passed with a timeout error and closes them, and hands
+    /// `refused` the count of refusals not logged one by one once their summary is due.
+    public func expire(now: WallTime, refused: (RefusalNotice) -> Void = { _ in }) {
         for (fd, client) in clients where client.deadline <= now {
             finish(fd, reply: Self.error("timed out waiting for a request line"))
+        }
+        // Taken even when nobody listens, so a due summary never keeps the poll timeout at 0.
+        if let count = refusals.summary(now: now) {
+            refused(RefusalNotice(peer: nil, suppressed: count, intervalSeconds: Self.refusalLogIntervalMilliseconds / 1000))
         }
     }
 
@@ -113,10 +151,14 @@ public final class ControlServer {
         JSONValue.object([("ok", .bool(false)), ("code", .string(code)), ("error", .string(message))]).serialized
     }
 
-    private func accept(now: WallTime, refused: (PeerCredentials) -> Void) {
-        while clients.count < Self.maximumClients {
+    private func acceptPending(now: WallTime, handle: (String, PeerCredentials) -> String,
+                               refused: (RefusalNotice) -> Void) {
+        for _ in 0..<Self.acceptsPerTurn {
             let fd = Glibc.accept(listener.rawValue, nil, nil)
-            guard fd >= 0 else { return }
+            guard fd >= 0 else {
+                if errno == EINTR || errno == ECONNABORTED { continue }
+                return  // EAGAIN: the backlog is empty
+            }
             _ = fcntl(fd, F_SETFD, FD_CLOEXEC)
             _ = fcntl(fd, F_SETFL, O_NONBLOCK)
             guard let peer = try? PeerCredentials(socket: fd) else {
@@ -124,13 +166,22 @@ public final class ControlServer {
                 continue
             }
             guard peer.isAllowed(ownUID: ownUID, group: group) else {
-                refused(peer)
+                if let suppressed = refusals.admit(now: now) {
+                    refused(RefusalNotice(peer: peer, suppressed: suppressed, intervalSeconds: Self.refusalLogIntervalMilliseconds / 1000))
+                }
                 Self.send(Self.error("permission denied: uid \(peer.uid) is not root, the daemon's user, or in its ops group",
                                      code: "permission-denied"), to: fd)
                 close(fd)
                 continue
             }
-            clients[fd] = Client(deadline: WallTime(milliseconds: now.milliseconds + Self.requestTimeoutMilliseconds), peer: peer)
+            accepted += 1
+            clients[fd] = Client(order: accepted, deadline: WallTime(milliseconds: now.milliseconds + Self.requestTimeoutMilliseconds), peer: peer)
+            serve(fd, handle: handle)
+            if clients.count > Self.maximumClients, let oldest = clients.min(by: { $0.value.order < $1.value.order })?.key {
+                finish(oldest, reply: Self.error(
+                    "busy: all \(Self.maximumClients) control connections are taken by clients that sent no request; "
+                        + "this one waited longest, try again", code: "busy"))
+            }
         }
     }
 

@@ -8,16 +8,20 @@ public struct SystemError: Error, Equatable, Sendable, CustomStringConvertible {
     public let path: String
     /// The errno value.
     public let code: Int32
+    /// A more precise reason than the errno's text, when there is one ("it is a FIFO, not a
+    /// regular file" says more than EINVAL's "Invalid argument").
+    public let detail: String?
 
-    /// Captures the current `errno` for `operation` on `path`.
-    public init(_ operation: String, path: String, code: Int32 = errno) {
+    /// Captures the current `errno` for `operation` on `path`; `detail` overrides its text.
+    public init(_ operation: String, path: String, code: Int32 = errno, detail: String? = nil) {
         self.operation = operation
         self.path = path
         self.code = code
+        self.detail = detail
     }
 
-    /// The C library's text for the errno ("No space left on device").
-    public var reason: String { String(cString: strerror(code)) }
+    /// Why it failed: `detail`, else the C library's text for the errno ("No space left on device").
+    public var reason: String { detail ?? String(cString: strerror(code)) }
 
     public var description: String { "cannot \(operation) \(path): \(reason)" }
 }

@@ -2,14 +2,10 @@ import Glibc
 
 /// Reads small text files whole.
 public enum TextFile {
-    /// The file's bytes; missing files throw ENOENT like any other error.
+    /// The file's bytes; missing files throw ENOENT like any other error. Only a regular file is
+    /// read (`RegularFile`): a FIFO, device or directory is refused at once, never waited on.
     public static func read(_ path: String, limit: Int = 1 << 20) throws(SystemError) -> [UInt8] {
-        let file = try FileDescriptor.open(path, O_RDONLY)
-        do {
-            return try file.readAll(path: path, limit: limit)
-        } catch {
-            throw error.code == EFBIG ? SystemError("read", path: path, code: EFBIG) : error
-        }
+        try RegularFile.read(path, limit: limit)
     }
 
     /// Why `path` is not safe to publish from, or nil: it must be a real directory (not a

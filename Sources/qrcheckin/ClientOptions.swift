@@ -29,6 +29,7 @@ struct ClientOptions: Sendable {
             case .notRunning: throw CommandError(.unavailable, error.description)
             case .permissionDenied: throw CommandError(.noPermission, error.description)
             case .noReply: throw CommandError(.unavailable, error.description)
+            case .busy: throw CommandError(.unavailable, error.description)
             }
         }
         let reply = JSONValueReply(text: text)

@@ -51,7 +51,11 @@ final class Daemon {
             // The socket first: it refuses when another daemon serves here, whose temporaries
             // must not be swept away below.
             server = try ControlServer(path: configuration.socketPath, group: configuration.opsGroup)
-            AtomicFile.removeTemporaries(in: configuration.outputDirectory, for: OutputView.fileNames)
+            // Every directory we write: a kill between writing and renaming leaves `.NAME.PID.RAND.tmp`.
+            let swept = AtomicFile.removeTemporaries(of: OutputView.fileNames.map { configuration.outputDirectory + "/" + $0 }
+                + [configuration.stateDirectory + "/settings", configuration.stateDirectory + "/" + SecretFile.fileName]
+                + (configuration.secretFile.map { [$0] } ?? []))
+            if !swept.isEmpty { logger.notice("removed \(swept.count) temporary files left by a killed writer: \(swept.joined(separator: ", "))") }
             signals = try SignalSource([SIGTERM, SIGINT, SIGHUP, SIGUSR1])
             timer = try WallTimer()
         } catch {
@@ -119,11 +123,9 @@ final class Daemon {
             }
             if readable.contains(signals.descriptor.rawValue) { signals.drain().forEach(handle) }
             for fd in watched.dropFirst(2) where readable.contains(fd) {
-                server.handleReadable(fd, now: MonotonicClock().now(), handle: answer, refused: { peer in
-                    self.logger.warning("control socket: refused uid \(peer.uid) (pid \(peer.pid)): not root, the daemon's user, or in its ops group")
-                })
+                server.handleReadable(fd, now: MonotonicClock().now(), handle: answer, refused: logRefusal)
             }
-            server.expire(now: MonotonicClock().now())
+            server.expire(now: MonotonicClock().now(), refused: logRefusal)
             flushNotifications(watchdog: ticked)
         }
         notifier.notify("STOPPING=1")
@@ -165,6 +167,11 @@ final class Daemon {
         default:
             break
         }
+    }
+
+    /// Logs peers the control socket refused (already rate limited by the server).
+    private func logRefusal(_ notice: RefusalNotice) {
+        logger.warning("control socket: \(notice)")
     }
 
     /// Answers one control request with the resulting state.

@@ -91,8 +91,7 @@ struct KioskSession {
     private func readDocument() -> KioskInput {
         let bytes: [UInt8]
         do {
-            let file = try FileDescriptor.open(documentPath, O_RDONLY)
-            bytes = try file.readAll(path: documentPath, limit: 64 * 1024)
+            bytes = try TextFile.read(documentPath, limit: 64 * 1024)
         } catch {
             if error.code == ENOENT || error.code == ENOTDIR { return .documentMissing }
             return .documentUnreadable(error.description)
