@@ -444,8 +444,8 @@ def test_hostile_clients_leave_the_daemon_serving(base, daemons):
     daemon = daemons(out, base / "state", 1)
     baseline = steady_fd_count(daemon.pid)
 
-    # 24 idle clients: 16 occupy every slot, the rest wait in the backlog. A real request still
-    # gets through once the idle ones time out (2 s), and every idle one is told so.
+    # 24 idle clients hold slots; a real request is answered at once all the same, and every
+    # idle one is told it timed out (1 s; see test_faults_socket.py for 1,000 of them).
     idle = []
     for _ in range(24):
         s = socket.socket(socket.AF_UNIX, socket.SOCK_STREAM)
@@ -461,7 +461,7 @@ def test_hostile_clients_leave_the_daemon_serving(base, daemons):
         s.close()
         timeouts += b"timed out" in reply
     assert timeouts == 24, timeouts
-    assert time.monotonic() - started >= 1.5  # they really were made to wait out the timeout
+    assert time.monotonic() - started >= 0.9  # they really were made to wait out the timeout
 
     rng = random.Random(20260401)
     valid = [b"get\n", b"refresh now\n", b"shake toggle\n", b"shake\n", b"refresh auto\n", b"get"]
