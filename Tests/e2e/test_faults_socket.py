@@ -120,6 +120,10 @@ print("reconnects", reconnects, "busy", busy, flush=True)
 """
 
 
+# How late a boundary may be seen in a reply: one busy loop turn, with room for a shared machine.
+LATENESS = 0.5
+
+
 def read_line(process, timeout):
     """One line of the process's stdout within `timeout` seconds."""
     ready, _, _ = select.select([process.stdout], [], [], timeout)
@@ -143,8 +147,10 @@ def test_thousand_idle_clients_do_not_lock_out_ctl(base, daemons):
             latencies.append(after - before)
             if not shake:
                 window = __import__("json").loads(result.stdout)["state"]["window"]
-                # Rotating on time: the window the daemon reports is the one the clock is in.
-                assert math.floor(before) <= window <= math.floor(after), (before, window, after)
+                # Rotating on time: the window the daemon reports is the one the clock is in
+                # (give or take the loop turn a boundary may share with this request's accept;
+                # a stalled rotation would be a whole period behind).
+                assert math.floor(before - LATENESS) <= window <= math.floor(after), (before, window, after)
                 windows.append(window)
         assert attacker.poll() is None, attacker.stderr.read()
         assert ready == ["ready", "1000"], f"the attacker could only open {ready}: connect must not stall"
