@@ -157,6 +157,12 @@ public final class ControlServer {
             let fd = Glibc.accept(listener.rawValue, nil, nil)
             guard fd >= 0 else {
                 if errno == EINTR || errno == ECONNABORTED { continue }
+                // Out of descriptors: the connection stays queued and the listener readable, so
+                // free one (the longest-waiting idle client) rather than spin on it.
+                if errno == EMFILE || errno == ENFILE, let oldest = oldestClient {
+                    finish(oldest, reply: Self.busyReply)
+                    continue
+                }
                 return  // EAGAIN: the backlog is empty
             }
             _ = fcntl(fd, F_SETFD, FD_CLOEXEC)
@@ -177,13 +183,19 @@ public final class ControlServer {
             accepted += 1
             clients[fd] = Client(order: accepted, deadline: WallTime(milliseconds: now.milliseconds + Self.requestTimeoutMilliseconds), peer: peer)
             serve(fd, handle: handle)
-            if clients.count > Self.maximumClients, let oldest = clients.min(by: { $0.value.order < $1.value.order })?.key {
-                finish(oldest, reply: Self.error(
-                    "busy: all \(Self.maximumClients) control connections are taken by clients that sent no request; "
-                        + "this one waited longest, try again", code: "busy"))
+            if clients.count > Self.maximumClients, let oldest = oldestClient {
+                finish(oldest, reply: Self.busyReply)
             }
         }
     }
+
+    /// The idle client that has waited longest.
+    private var oldestClient: Int32? { clients.min(by: { $0.value.order < $1.value.order })?.key }
+
+    /// What an evicted client hears; `ControlClient` turns it into "busy, try again".
+    private static let busyReply = error(
+        "busy: all \(maximumClients) control connections are taken by clients that sent no request; "
+            + "this one waited longest, try again", code: "busy")
 
     private func finish(_ fd: Int32, reply: String?) {
         if let reply { Self.send(reply, to: fd) }
