@@ -1,3 +1,4 @@
+import CheckInData
 import Glibc
 
 /// The top level: picks the subcommand, runs it, maps failures to exit statuses.
@@ -23,11 +24,27 @@ enum Program {
 
             Run 'qrcheckin COMMAND --help' for a command's options.
 
+            EXAMPLES:
+              qrcheckin run                      # the daemon on embedded defaults
+              qrcheckin status --watch           # its live countdown
+              qrcheckin encode -o - HELLO > hello.png
+
             """
     }
 
-    /// Runs the command line (without the program name) and returns the exit status.
+    /// Runs the command line (without the program name) and returns the exit status. A write
+    /// to standard output that failed on the way (`> /dev/full`) turns success into 74, with one
+    /// message: no command reports success having lost its output.
     static func main(_ arguments: [String], context: CommandContext) -> ExitCode {
+        let status = dispatch(arguments, context: context)
+        if let failure = StandardStream.outputFailure, status != .ioError {
+            context.warn(failure.description)
+            return .ioError
+        }
+        return status
+    }
+
+    private static func dispatch(_ arguments: [String], context: CommandContext) -> ExitCode {
         guard let first = arguments.first else {
             context.warn("no command given (see qrcheckin --help)")
             return .usage
@@ -64,6 +81,8 @@ enum Program {
             return try command.run(context)
         } catch {
             context.warn(error.message)
+            // A usage error shows what the command accepts, so the next try can be right.
+            if error.code == .usage { StandardStream.error.write(type.spec.usageLine + "\n") }
             return error.code
         }
     }

@@ -3,7 +3,7 @@ struct ShakeCommand: Command {
     static let spec = CommandSpec(
         name: "shake",
         summary: "Shake: ask the daemon for a fresh code now (when shake mode is on).",
-        usage: "shake [--socket PATH]",
+        usage: "shake",
         options: ClientOptions.specs,
         discussion: """
             Same as sending SIGUSR1 to the daemon, but says what happened. Shake mode is set
@@ -24,7 +24,7 @@ struct ShakeCommand: Command {
     func run(_ context: CommandContext) throws(CommandError) -> ExitCode {
         let reply = try options.request("shake")
         guard reply.ok else { throw CommandError(.failure, reply.error) }
-        context.print("fresh code: " + reply.summary + "\n")
+        try context.output("fresh code: " + reply.summary + "\n")
         return .success
     }
 }
