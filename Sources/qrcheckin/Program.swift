@@ -32,6 +32,11 @@ enum Program {
             """
     }
 
+    /// The line a usage error without a known command prints.
+    static var usageLine: String {
+        "usage: qrcheckin " + CommandRegistry.commands.map { $0.spec.name }.joined(separator: "|") + " [OPTIONS]"
+    }
+
     /// Runs the command line (without the program name) and returns the exit status. A write
     /// to standard output that failed on the way (`> /dev/full`) turns success into 74, with one
     /// message: no command reports success having lost its output.
@@ -47,6 +52,7 @@ enum Program {
     private static func dispatch(_ arguments: [String], context: CommandContext) -> ExitCode {
         guard let first = arguments.first else {
             context.warn("no command given (see qrcheckin --help)")
+            StandardStream.error.write(usageLine + "\n")
             return .usage
         }
         switch first {
@@ -69,6 +75,7 @@ enum Program {
         }
         guard let type = CommandRegistry.command(named: first) else {
             context.warn("unknown command '\(first)' (see qrcheckin --help)")
+            StandardStream.error.write(usageLine + "\n")
             return .usage
         }
         do {
