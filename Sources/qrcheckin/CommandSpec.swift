@@ -49,7 +49,9 @@ struct CommandSpec: Sendable {
         let lead = "qrcheckin \(name)"
         var lines = [lead]
         let indent = String(repeating: " ", count: lead.count)
-        for word in optionSynopses + operands {
+        // The operands stay on one line: `get | shake on|off|toggle` must not break mid-choice.
+        let words = optionSynopses + (operands.isEmpty ? [] : [operands.joined(separator: " ")])
+        for word in words {
             if lines[lines.count - 1].count + 1 + word.count > 80 && lines[lines.count - 1] != lead {
                 lines.append(indent)
             }

@@ -18,8 +18,8 @@ struct CtlCommand: Command {
             root, the daemon's user, and members of its --ops-group.
 
             EXIT STATUS: 0 done; 1 the daemon refused the request; 64 bad command line;
-            69 the daemon is not running; 77 permission denied on the socket; 78 invalid
-            configuration.
+            69 the daemon is not running; 74 standard output cannot be written; 77
+            permission denied on the socket; 78 invalid configuration.
             """
     )
 
