@@ -20,10 +20,10 @@ import Testing
         let korean = report.text(language: .ko, pngPath: "/p", pngAgeSeconds: 1)
         let english = report.text(language: .en, pngPath: "/p", pngAgeSeconds: 1)
         // The label once, then the seconds: never "남은 시간     남은 시간 8초".
-        #expect(korean.contains("  남은 시간     8초  ") && korean.components(separatedBy: "남은 시간").count == 2)
-        #expect(english.contains("  Time left     8s  "))
+        #expect(korean.contains("  남은 시간     8초  ") && korean.ranges(of: "남은 시간").count == 1)
+        #expect(english.contains("  Time left    8s  "))
         #expect(korean.contains("  개인안심번호  ") && korean.contains("흔들기 켜짐 | 자동 새로고침") && korean.contains("  상태          정상"))
-        #expect(english.contains("  Safe number   ") && english.contains("shake on | auto refresh") && english.contains("  Health        ok"))
+        #expect(english.contains("  Safe number  ") && english.contains("shake on | auto refresh") && english.contains("  Health       ok"))
         // Every label is translated: no English label word is left in the Korean report.
         for word in ["Safe number", "Time left", "Modes", "Health", "venue", "updated", "running"] {
             #expect(!korean.contains(word), "\(word) untranslated")
@@ -40,8 +40,8 @@ import Testing
     @Test func aReportNobodyKeepsCurrentNeverClaimsHealthOK() {
         let doc = document(.showing(code))
         let stale = StatusReport(document: doc, now: WallTime(seconds: 1_800_000_021), processAlive: true)
-        #expect(!stale.text(language: .en, pngPath: "/p", pngAgeSeconds: 1).contains("Health        ok"))
-        #expect(stale.text(language: .en, pngPath: "/p", pngAgeSeconds: 1).contains("Health        unknown"))
+        #expect(!stale.text(language: .en, pngPath: "/p", pngAgeSeconds: 1).contains("Health       ok"))
+        #expect(stale.text(language: .en, pngPath: "/p", pngAgeSeconds: 1).contains("Health       unknown"))
         let refused = StatusReport(document: doc, now: WallTime(seconds: 1_800_000_001), processAlive: true, socketRefused: true)
         #expect(refused.verdict == .notRunning && refused.summary.contains("refuses"))
     }
