@@ -25,6 +25,9 @@ def kiosk(tmp_path):
     started = []
 
     def start(*args, cols=80, rows=24, env=None, before="", after=""):
+        # Korean words unless a test says otherwise, as a Korean venue's kiosk is set up: the
+        # language follows the locale (LC_MESSAGES here; LANG stays C.UTF-8 for the charset).
+        env = {"LC_MESSAGES": "ko_KR.UTF-8", **(env or {})}
         pane = Tmux(f"{len(started)}", shell_command(BIN, "show", *args, env=env, before=before, after=after),
                     cols=cols, rows=rows)
         started.append(pane)
@@ -108,12 +111,13 @@ def test_each_mode_shows_a_code_verify_accepts_and_follows_rotation(mode, daemon
         second = decoded(pane, mode, tmp_path)
     status, output = daemon.verify(second)
     assert status == 0 and output.startswith("valid"), output
-    assert "Safe number" in pane.text()  # LANG=C.UTF-8: English, like status
+    assert "개인안심번호" in pane.text()  # the same word status uses
 
 
 @pytest.mark.parametrize("env, korean", [
     ({"LANG": "ko_KR.UTF-8"}, True),
     ({"LANG": "C.UTF-8", "LC_MESSAGES": "ko_KR.UTF-8"}, True),
+    ({"LANG": "C.UTF-8", "LC_MESSAGES": ""}, False),
     ({"LANG": "ko_KR.UTF-8", "LC_ALL": "C.UTF-8"}, False),
     ({"LANG": "ko_KR.UTF-8", "LC_MESSAGES": "en_US.UTF-8"}, False),
 ])
