@@ -63,6 +63,7 @@ enum Program {
             }
             guard let type = CommandRegistry.command(named: arguments[1]) else {
                 context.warn("unknown command '\(arguments[1])' (see qrcheckin --help)")
+                StandardStream.error.write(usageLine + "\n")
                 return .usage
             }
             context.print(type.spec.helpText)
