@@ -70,7 +70,7 @@ struct CtlCommand: Command {
         if json {
             try context.output(reply.text + "\n")
         } else if reply.ok {
-            try context.output(reply.summary + "\n")
+            try context.output(reply.summary(.fromLocale(context.environment)) + "\n")
         }
         guard reply.ok else { throw CommandError(.failure, "the daemon refused '\(request)': \(reply.error)") }
         return .success

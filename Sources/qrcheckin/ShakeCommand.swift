@@ -24,7 +24,7 @@ struct ShakeCommand: Command {
     func run(_ context: CommandContext) throws(CommandError) -> ExitCode {
         let reply = try options.request("shake")
         guard reply.ok else { throw CommandError(.failure, reply.error) }
-        try context.output("fresh code: " + reply.summary + "\n")
+        try context.output(reply.summary(.fromLocale(context.environment)) + "\n")
         return .success
     }
 }
