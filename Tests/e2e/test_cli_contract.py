@@ -75,6 +75,9 @@ def numeric_cases():
     }
     for command in ("status", "ctl", "shake", "show", "keygen"):
         options[command] = [("QRCHECKIN_PERIOD", 1, 3600), ("QRCHECKIN_SCALE", 1, 64), ("QRCHECKIN_MARGIN", 1, 64)]
+    for command in ("run", "status", "ctl", "shake", "show"):
+        # The same settings in a config file (-c FILE): 'key = value' lines.
+        options[command] += [("config:period", 1, 3600), ("config:scale", 1, 64), ("config:margin", 1, 64)]
     for command, specs in options.items():
         for name, low, high in specs:
             values = [str(low), str(high), str(low - 1), str(high + 1)] + EXTREMES
@@ -101,9 +104,12 @@ def argv_for(command, world):
 
 
 def in_range(value, low, high, setting):
-    """Whether `value` is a valid whole number in [low, high] (an empty variable is unset)."""
-    if setting and value == "":
+    """Whether `value` is a valid whole number in [low, high] (an empty variable is unset; a
+    config file's values are trimmed, and an empty one is an empty number)."""
+    if setting == "variable" and value == "":
         return True
+    if setting == "file":
+        value = value.strip()
     return re.fullmatch(r"-?[0-9]+", value) is not None and low <= int(value) <= high
 
 
@@ -111,8 +117,13 @@ def in_range(value, low, high, setting):
 def test_no_signal_and_a_documented_exit_status_at_every_extreme(world, command, name, value, low, high):
     argv = argv_for(command, world)
     env = clean_env()
-    if name.startswith("QRCHECKIN_"):
+    setting = "variable" if name.startswith("QRCHECKIN_") else "file" if name.startswith("config:") else None
+    if setting == "variable":
         env[name] = value
+    elif setting == "file":
+        config = world["base"] / f"config-{time.monotonic_ns()}.conf"
+        config.write_text(f"{name.split(':')[1]} = {value}\n")
+        argv = argv[:1] + ["-c", str(config)] + argv[1:]
     else:
         argv = argv[:1] + [name, value] + argv[1:]
     result = execute(argv, env=env, stdout=subprocess.DEVNULL)
@@ -123,13 +134,13 @@ def test_no_signal_and_a_documented_exit_status_at_every_extreme(world, command,
         # helper's to define: here only no signal and a documented status.
         return
     message = result.stderr.decode()
-    if in_range(value, low, high, name.startswith("QRCHECKIN_")):
+    if in_range(value, low, high, setting):
         assert result.returncode not in (65, 78) and "must be" not in message, message
     else:
-        # Refused, naming the option or variable (a flag: 64; a setting: 78).
-        assert result.returncode == (78 if name.startswith("QRCHECKIN_") else 64), message
+        # Refused, naming the option, variable or file line (a flag: 64; a setting: 78).
+        assert result.returncode == (78 if setting else 64), message
         long = {"-s": "--scale", "-m": "--margin", "-v": "--symversion"}.get(name, name)
-        assert long in message, message
+        assert long.removeprefix("config:") in message, message
 
 
 # --------------------------------------------------------------------------- write failures
