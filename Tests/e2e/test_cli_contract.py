@@ -362,3 +362,17 @@ def test_verify_json_matches_the_schema(world):
         document = json.loads(result.stdout)
         validate("verifyJson", document)
         assert document["valid"] is valid
+
+
+def test_refusals_while_paused_are_logged_as_refusals(daemon):
+    """A refused `refresh now` while paused was logged like any accepted request."""
+    where = ["--output-dir", str(daemon.out)]
+    assert daemon.cli("ctl", *where, "refresh", "pause").returncode == 0
+    assert daemon.cli("ctl", *where, "refresh", "now").returncode == 1
+    assert daemon.cli("shake", *where).returncode == 1
+    line = wait_until(lambda: next((l for l in daemon.logs().splitlines() if "'refresh now'" in l), None),
+                      message="the log line of the refused request")
+    assert "refused 'refresh now'" in line and "paused" in line, line
+    wait_until(lambda: "refused 'shake'" in daemon.logs(), message="the refused shake in the log")
+    accepted = next(l for l in daemon.logs().splitlines() if "'refresh pause'" in l)
+    assert "refused" not in accepted, accepted
