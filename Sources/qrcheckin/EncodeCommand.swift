@@ -71,7 +71,8 @@ struct EncodeCommand: Command {
 
             EXIT STATUS: 0 written; 64 bad command line; 65 bad text (empty, not UTF-8, too
             long for the level and version); 66 the -r file cannot be read; 73 the output file
-            cannot be written; 74 standard output cannot be written.
+            cannot be created or replaced; 74 standard output or the output file cannot be
+            written (a full disk: the old file is kept).
             """
     )
 
@@ -154,7 +155,10 @@ struct EncodeCommand: Command {
         do {
             try AtomicFile.write(bytes, to: output)
         } catch {
-            throw CommandError(.cannotCreate, error.description)
+            // A file that could be created but not written (ENOSPC, EIO) is a write error,
+            // like standard output's; one that cannot be created or put in place is 73.
+            let written = error.operation == "write" || error.operation == "sync"
+            throw CommandError(written ? .ioError : .cannotCreate, error.description)
         }
         return .success
     }

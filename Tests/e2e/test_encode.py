@@ -480,7 +480,7 @@ def test_no_space_left_keeps_the_old_file(full_filesystem):
     before = snapshot(full_filesystem)
     # A version-40 code at scale 16 is a PNG far larger than any space left.
     result = run("encode", "-o", str(out), "-s", "16", "-l", "L", "a" * 2953)
-    check_failure(result, 73, [str(out), "No space left on device"])
+    check_failure(result, 74, [str(out), "No space left on device"])
     assert snapshot(full_filesystem) == before
     assert not list(full_filesystem.glob(".*.tmp"))
 
