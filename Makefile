@@ -3,7 +3,7 @@ SWIFT ?= swift
 BIN_DEBUG := .build/debug/qrcheckin
 BIN_RELEASE := .build/release/qrcheckin
 
-.PHONY: all deps test-deps build release run install test unit-test e2e-test bench clean
+.PHONY: all deps test-deps build release run install test unit-test e2e-test golden bench clean
 
 all: build
 
@@ -40,6 +40,10 @@ unit-test: build
 
 e2e-test: test-deps build
 	QRCHECKIN_BIN=$(CURDIR)/$(BIN_DEBUG) python3 -m pytest -q Tests/e2e
+
+# Regenerates Tests/e2e/golden/help/*.txt (the --help texts the tests compare) from the build.
+golden: build
+	QRCHECKIN_BIN=$(CURDIR)/$(BIN_DEBUG) scripts/golden
 
 # Performance targets (RSS, idle CPU, rotation delay) vs same-run references; see docs/BENCHMARKS.md.
 # BENCH_ARGS=--quick for a smoke run, --json for machine-readable output.

@@ -9,8 +9,13 @@ import Glibc
 /// Case-sensitive, so lower case stays lower case; digits and A–Z keep their compact modes.
 /// Text that is not pure ASCII carries an ECI designator saying UTF-8.
 public struct QRCodeEncoder: QREncoding {
+    /// The smallest symbol version to use, 1-40 (`qrencode -v`); 0 picks the smallest that fits.
+    public let minimumVersion: Int
+
     /// Creates an encoder. It holds no state: libqrencode is re-entrant when built with pthreads.
-    public init() {}
+    public init(minimumVersion: Int = 0) {
+        self.minimumVersion = minimumVersion
+    }
 
     public func encode(_ text: String, level: ErrorCorrectionLevel) throws(QREncodingError) -> QRMatrix {
         let bytes = Array(text.utf8)
@@ -22,7 +27,7 @@ public struct QRCodeEncoder: QREncoding {
         // charset and keeps the full capacity, so it gets no designator.
         let isASCII = bytes.allSatisfy { $0 < 0x80 }
         let limit = level.maximumBytes - (isASCII ? 0 : 1)
-        guard let input = QRinput_new2(0, level.cLevel) else { throw .encoderFailed(errno: errno) }
+        guard let input = QRinput_new2(Int32(minimumVersion), level.cLevel) else { throw .encoderFailed(errno: errno) }
         defer { QRinput_free(input) }
         if !isASCII, QRinput_appendECIheader(input, 26) != 0 { throw .encoderFailed(errno: errno) }
         let appended =

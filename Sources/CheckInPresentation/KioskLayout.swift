@@ -18,7 +18,7 @@ public struct KioskLayout: Sendable {
         self.size = size
     }
 
-    private var words: KioskText { KioskText(language: options.language) }
+    private var words: Vocabulary { Vocabulary(options.language) }
 
     /// Quiet zones to try, widest first: ascii takes two columns and one row per module, so a
     /// quiet zone of 2 is its fallback where 4 does not fit (decoders cope; ISO asks for 4).
@@ -28,8 +28,8 @@ public struct KioskLayout: Sendable {
     /// row has room for them, so the size a code needs never depends on the words.
     public func textLines(for code: KioskCode) -> [[KioskSpan]] {
         let countdown = words.countdown(code.secondsLeft)
-        var countdownRow = [KioskSpan(countdown.label), KioskSpan(countdown.seconds, .alert)]
-        let modes = KioskSpan(" | " + words.shake(code.shake) + " | " + words.refresh(.auto))
+        var countdownRow = [KioskSpan(countdown.label + " "), KioskSpan(countdown.seconds, .alert)]
+        let modes = KioskSpan(" | " + words.modes(shake: code.shake, refresh: .auto))
         if countdownRow.reduce(modes.width, { $0 + $1.width }) <= size.columns { countdownRow.append(modes) }
         return [
             [KioskSpan(words.safeNumberLabel + "  "), KioskSpan(SafeNumberText.spaced(code.safeNumber, hangul: options.hangul), .bold)],

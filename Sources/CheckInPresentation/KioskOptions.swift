@@ -27,6 +27,8 @@ public struct KioskOptions: Equatable, Sendable {
     /// - `TERM=linux` (the Linux console) has half blocks but no Hangul font (512 glyphs):
     ///   English words, romanized syllables.
     /// - NO_COLOR (https://no-color.org) picks `utf8` over `ansi` and draws the seconds bold, not red.
+    /// - The language follows the locale like `status` (`Language.fromLocale`), except that a
+    ///   terminal without Hangul gets English.
     public static func resolve(mode: TerminalStyle?, language: KioskLanguage?, environment: [String: String],
                                outputDirectory: String) -> KioskOptions {
         let locale = ["LC_ALL", "LC_CTYPE", "LANG"].lazy.compactMap { environment[$0] }.first { !$0.isEmpty } ?? "C"
@@ -35,7 +37,7 @@ public struct KioskOptions: Equatable, Sendable {
         let color = (environment["NO_COLOR"] ?? "").isEmpty
         let hangul = utf8 && environment["TERM"] != "linux"
         let style = mode ?? (!utf8 ? .ascii : color ? .ansi : .utf8)
-        return KioskOptions(style: style, language: language ?? (hangul ? .ko : .en), color: color,
+        return KioskOptions(style: style, language: language ?? (hangul ? Language.fromLocale(environment) : .en), color: color,
                             hangul: hangul, outputDirectory: outputDirectory)
     }
 }

@@ -23,37 +23,50 @@ public struct StatusReport: Equatable, Sendable {
         }
     }
 
+    /// Why the verdict is what it is; its words come from `Vocabulary.summary`.
+    public enum Cause: Equatable, Sendable {
+        case stopped
+        case processGone(pid: Int64)
+        /// The control socket exists but refuses connections (ECONNREFUSED): nobody listens,
+        /// so the daemon is gone even if its pid is still a zombie or was reused.
+        case socketRefused
+        case expired(secondsAgo: Int64)
+        case degraded(reason: String)
+        case paused
+        case running
+    }
+
     public let verdict: Verdict
-    /// One line explaining the verdict.
-    public let summary: String
+    /// Why.
+    public let cause: Cause
+    /// One line explaining the verdict, in English (as `--json` prints it).
+    public var summary: String { Vocabulary(.en).summary(cause) }
     /// Seconds until the code expires (0 when none).
     public let secondsLeft: Int64
     /// The document the verdict is about.
     public let document: StateDocument
 
-    /// Judges `document` at `now`; `processAlive` says whether its `pid` still exists.
-    public init(document: StateDocument, now: WallTime, processAlive: Bool) {
+    /// Judges `document` at `now`; `processAlive` says whether its `pid` still exists and
+    /// `socketRefused` whether its control socket refused a connection.
+    public init(document: StateDocument, now: WallTime, processAlive: Bool, socketRefused: Bool = false) {
         self.document = document
         secondsLeft = document.secondsLeft(at: now)
         switch document.phase {
         case .stopped:
-            (verdict, summary) = (.notRunning, "stopped: the daemon shut down")
+            (verdict, cause) = (.notRunning, .stopped)
         case _ where !processAlive:
-            (verdict, summary) = (.notRunning, "not running: process \(document.pid) is gone")
+            (verdict, cause) = (.notRunning, .processGone(pid: document.pid))
+        case _ where socketRefused:
+            (verdict, cause) = (.notRunning, .socketRefused)
         case .running where document.isExpired(at: now):
-            (verdict, summary) = (.notRunning, "stale: the code expired \(now.seconds - (document.expiresAt ?? 0))s ago")
+            (verdict, cause) = (.notRunning, .expired(secondsAgo: now.seconds - (document.expiresAt ?? 0)))
         case _ where document.health != "ok":
-            (verdict, summary) = (.degraded, "degraded: \(document.reason ?? "unknown reason")")
+            (verdict, cause) = (.degraded, .degraded(reason: document.reason ?? "unknown reason"))
         case .paused:
-            (verdict, summary) = (.running, "paused by the operator")
+            (verdict, cause) = (.running, .paused)
         case .running:
-            (verdict, summary) = (.running, "running")
+            (verdict, cause) = (.running, .running)
         }
-    }
-
-    /// The countdown as the seed shows it: `남은 시간 7초` or `expires in 7s`.
-    public static func countdown(_ seconds: Int64, korean: Bool) -> String {
-        korean ? "남은 시간 \(seconds)초" : "expires in \(seconds)s"
     }
 
     /// A bar of `width` cells, full at `period` seconds left.
@@ -63,20 +76,25 @@ public struct StatusReport: Equatable, Sendable {
         return String(repeating: "█", count: clamped) + String(repeating: "░", count: width - clamped)
     }
 
-    /// The human-readable report.
-    public func text(korean: Bool, pngPath: String, pngAgeSeconds: Int64?) -> String {
-        var lines = ["qrcheckin: venue \(document.venue): \(summary)"]
-        func row(_ label: String, _ value: String) { lines.append("  " + label.padding(14) + value) }
+    /// The human-readable report, every label in `language`.
+    public func text(language: Language, pngPath: String, pngAgeSeconds: Int64?) -> String {
+        let words = Vocabulary(language)
+        var lines = ["qrcheckin: \(words.venueLabel) \(document.venue): \(words.summary(cause))"]
+        let labels = [words.safeNumberLabel, words.countdown(0).label, words.urlLabel, words.modesLabel,
+                      words.pngLabel, words.healthLabel]
+        let width = labels.map { DisplayWidth.of($0) }.max()! + 2
+        func row(_ label: String, _ value: String) { lines.append("  " + label.padding(width) + value) }
         if document.phase == .running, let safeNumber = document.safeNumber {
-            row(korean ? "개인안심번호" : "safe number", safeNumber)
-            row(korean ? "남은 시간" : "countdown",
-                Self.countdown(secondsLeft, korean: korean) + "  " + Self.bar(secondsLeft: secondsLeft, period: document.period))
-            row("url", document.url ?? "")
+            let countdown = words.countdown(secondsLeft)
+            row(words.safeNumberLabel, safeNumber)
+            row(countdown.label, countdown.seconds + "  " + Self.bar(secondsLeft: secondsLeft, period: document.period))
+            row(words.urlLabel, document.url ?? "")
         }
-        row("shake", document.shake.rawValue)
-        row("refresh", document.refresh.rawValue)
-        row("png", pngPath + (pngAgeSeconds.map { " (updated \($0)s ago)" } ?? " (missing)"))
-        row("health", document.health + (document.reason.map { ": \($0)" } ?? ""))
+        row(words.modesLabel, words.modes(shake: document.shake, refresh: document.refresh))
+        row(words.pngLabel, pngPath + " " + words.fileAge(pngAgeSeconds))
+        // A report nobody keeps current cannot vouch for the daemon's health.
+        row(words.healthLabel, verdict == .notRunning
+            ? words.healthUnknown : words.health(document.health, reason: document.reason))
         return lines.joined(separator: "\n") + "\n"
     }
 

@@ -28,9 +28,19 @@ struct CommandContext: Sendable {
         standardOutputIsTerminal && (environment["NO_COLOR"] ?? "").isEmpty
     }
 
-    /// Writes `text` to standard output.
+    /// Writes `text` to standard output. A failure is remembered and turns the exit status
+    /// into 74 when the command ends (`Program.main`); use `output` to stop at once instead.
     func print(_ text: String) {
         StandardStream.output.write(text)
+    }
+
+    /// Writes `text` to standard output or throws exit 74 naming the error (`> /dev/full`).
+    func output(_ text: String) throws(CommandError) {
+        do {
+            try StandardStream.output.send(Array(text.utf8))
+        } catch {
+            throw CommandError(.ioError, error.description)
+        }
     }
 
     /// Writes raw bytes to standard output.

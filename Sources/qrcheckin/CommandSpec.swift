@@ -4,13 +4,14 @@ struct CommandSpec: Sendable {
     let name: String
     /// One line for the command list.
     let summary: String
-    /// The synopsis after `qrcheckin `.
+    /// The synopsis as written by the command (`encode [-o FILE] [TEXT]`). Only its operands are
+    /// used: the options in `synopsis` are generated from `options`, so none can be left out.
     let usage: String
     /// Accepted options (`--help` is added automatically).
     let options: [OptionSpec]
     /// How many positional arguments are allowed.
     let positionals: ClosedRange<Int>
-    /// Paragraphs after the option list: details, exit status, examples.
+    /// Paragraphs after the option list: details, exit status.
     let discussion: String
 
     init(name: String, summary: String, usage: String, options: [OptionSpec] = [],
@@ -23,9 +24,50 @@ struct CommandSpec: Sendable {
         self.discussion = discussion
     }
 
-    /// The text `--help` prints.
+    /// What follows the options in the synopsis: `usage` without its name and without its
+    /// bracketed option groups (`[--json]`, `[OPTIONS]`), e.g. `[TEXT]` or `get | shake on|off`.
+    var operands: [String] {
+        var words = CommandSpec.groups(usage)
+        if words.first == name { words.removeFirst() }
+        return words.filter { word in
+            !(word.hasPrefix("[-") || word == "[OPTIONS]")
+        }
+    }
+
+    /// One synopsis entry per option, in `--help` order: `[-o FILE]`, `[--json]`. Options that
+    /// the operands already spell (`--safe-number NUMBER` in `verify`) are not repeated.
+    var optionSynopses: [String] {
+        let operandText = operands.joined(separator: " ")
+        return options.filter { $0.long != "help" && !operandText.contains("--\($0.long)") }.map { option in
+            let name = option.short.map { "-\($0)" } ?? "--\(option.long)"
+            return "[" + name + (option.value.map { " \($0)" } ?? "") + "]"
+        }
+    }
+
+    /// `qrcheckin NAME` with every option and the operands, wrapped at 80 columns.
+    var synopsis: String {
+        let lead = "qrcheckin \(name)"
+        var lines = [lead]
+        let indent = String(repeating: " ", count: lead.count)
+        // The operands stay on one line: `get | shake on|off|toggle` must not break mid-choice.
+        let words = optionSynopses + (operands.isEmpty ? [] : [operands.joined(separator: " ")])
+        for word in words {
+            if lines[lines.count - 1].count + 1 + word.count > 80 && lines[lines.count - 1] != lead {
+                lines.append(indent)
+            }
+            lines[lines.count - 1] += " " + word
+        }
+        return lines.joined(separator: "\n")
+    }
+
+    /// The synopsis on one line, for the line a usage error prints.
+    var usageLine: String {
+        "usage: qrcheckin \(name) " + (optionSynopses + operands).joined(separator: " ")
+    }
+
+    /// The text `--help` prints: synopsis, summary, options, discussion, then 2-4 examples.
     var helpText: String {
-        var text = "USAGE: qrcheckin \(usage)\n\n\(summary)\n\nOPTIONS:\n"
+        var text = "USAGE: \(synopsis)\n\n\(summary)\n\nOPTIONS:\n"
         let labels = options.map { option in
             let short = option.short.map { "-\($0), " } ?? "    "
             return "  \(short)--\(option.long)" + (option.value.map { " \($0)" } ?? "")
@@ -35,6 +77,29 @@ struct CommandSpec: Sendable {
             text += label + String(repeating: " ", count: width - label.count) + option.help + "\n"
         }
         if !discussion.isEmpty { text += "\n" + discussion + "\n" }
+        let examples = CommandExamples.examples(for: name)
+        if !examples.isEmpty {
+            text += "\nEXAMPLES:\n" + examples.map { "  " + $0 + "\n" }.joined()
+        }
         return text
+    }
+
+    /// Splits a synopsis into words, keeping bracketed and parenthesised groups whole.
+    static func groups(_ text: String) -> [String] {
+        var words: [String] = []
+        var current = ""
+        var depth = 0
+        for character in text {
+            if character == "[" || character == "(" { depth += 1 }
+            if character == "]" || character == ")" { depth -= 1 }
+            if character == " " && depth == 0 {
+                if !current.isEmpty { words.append(current) }
+                current = ""
+            } else {
+                current.append(character)
+            }
+        }
+        if !current.isEmpty { words.append(current) }
+        return words
     }
 }

@@ -5,9 +5,9 @@ struct CtlCommand: Command {
     static let spec = CommandSpec(
         name: "ctl",
         summary: "Steer a running daemon: shake mode, refresh mode, or read its state.",
-        usage: "ctl [--socket PATH] [--json] get | shake on|off|toggle | refresh auto|pause|now",
+        usage: "ctl get | shake on|off|toggle | refresh auto|pause|now",
         options: ClientOptions.specs + [OptionSpec("json", help: "Print the daemon's reply as JSON.")],
-        positionals: 1...2,
+        positionals: 0...2,
         discussion: """
             get                   print the current state
             shake on|off|toggle   set shake mode (on: a shake issues a fresh code at once)
@@ -18,8 +18,8 @@ struct CtlCommand: Command {
             root, the daemon's user, and members of its --ops-group.
 
             EXIT STATUS: 0 done; 1 the daemon refused the request; 64 bad command line;
-            69 the daemon is not running; 77 permission denied on the socket; 78 invalid
-            configuration.
+            69 the daemon is not running; 74 standard output cannot be written; 77
+            permission denied on the socket; 78 invalid configuration.
             """
     )
 
@@ -28,23 +28,49 @@ struct CtlCommand: Command {
     let json: Bool
 
     init(_ arguments: ParsedArguments, context: CommandContext) throws(CommandError) {
+        try Self.check(arguments.positionals)
         request = arguments.positionals.joined(separator: " ")
-        do {
-            _ = try ControlRequest(line: request)
-        } catch {
-            throw .usage(error.message)
-        }
-        guard request != "shake" else { throw .usage("'ctl shake' needs on, off or toggle (to shake, run 'qrcheckin shake')") }
         options = try ClientOptions(arguments, context: context)
         json = arguments.has("json")
+    }
+
+    /// The requests and their words, for the messages that say what was expected.
+    private static let expected: [(request: String, words: [String])] = [
+        ("get", []), ("shake", ["on", "off", "toggle"]), ("refresh", ["auto", "pause", "now"]),
+    ]
+
+    /// Refuses a missing, unknown or incomplete request, naming what would have been right.
+    static func check(_ words: [String]) throws(CommandError) {
+        let list = expected.map { ([$0.request] + [$0.words.joined(separator: "|")]).filter { !$0.isEmpty }.joined(separator: " ") }
+        guard let first = words.first else {
+            throw .usage("ctl needs a request: " + list.joined(separator: ", "))
+        }
+        guard let entry = expected.first(where: { $0.request == first }) else {
+            throw .usage("unknown request '\(first)': expected " + list.joined(separator: ", "))
+        }
+        let choices = entry.words.joined(separator: "|")
+        switch (entry.words.isEmpty, words.count) {
+        case (true, 1):
+            return
+        case (true, _):
+            throw .usage("'ctl \(first)' takes no argument, got '\(words[1])'")
+        case (false, 1):
+            let hint = first == "shake" ? " (to shake, run 'qrcheckin shake')" : ""
+            throw .usage("'ctl \(first)' expects \(choices)\(hint)")
+        default:
+            // 'paused' is how current.json spells the mode, so it is accepted too.
+            guard entry.words.contains(words[1]) || words[1...] == ["paused"] && first == "refresh" else {
+                throw .usage("'ctl \(first)' expects \(choices), got '\(words[1])'")
+            }
+        }
     }
 
     func run(_ context: CommandContext) throws(CommandError) -> ExitCode {
         let reply = try options.request(request)
         if json {
-            context.print(reply.text + "\n")
+            try context.output(reply.text + "\n")
         } else if reply.ok {
-            context.print(reply.summary + "\n")
+            try context.output(reply.summary(.fromLocale(context.environment)) + "\n")
         }
         guard reply.ok else { throw CommandError(.failure, "the daemon refused '\(request)': \(reply.error)") }
         return .success

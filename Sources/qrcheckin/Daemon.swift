@@ -182,12 +182,16 @@ final class Daemon {
         } catch {
             return ControlServer.error(error.message)
         }
-        if let input = request.input {
-            logger.info("control: '\(line)' from uid \(peer.uid)")
-            viewModel.send(input)
-        }
+        if let input = request.input { viewModel.send(input) }
         let document = StateDocument(state: viewModel.state, venue: configuration.venue, period: configuration.period, pid: getpid())
-        return ControlReply.text(for: request, state: viewModel.state, document: document)
+        let reply = ControlReply.text(for: request, state: viewModel.state, document: document)
+        if request.input != nil {
+            // A request turned down (paused, shake off) is logged as the refusal it is.
+            let answer = JSONValueReply(text: reply)
+            logger.info(answer.ok ? "control: '\(line)' from uid \(peer.uid)"
+                                  : "control: refused '\(line)' from uid \(peer.uid): \(answer.error)")
+        }
+        return reply
     }
 
     /// SIGHUP: reads the config file again. An invalid file is reported and the running

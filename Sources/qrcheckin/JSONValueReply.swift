@@ -24,13 +24,17 @@ struct JSONValueReply {
         return try? StateDocument(parsing: Array(state.serialized.utf8))
     }
 
-    /// A one-line human summary of the state.
-    var summary: String {
+    /// A one-line human summary of the state, in the words `status` and the kiosk use:
+    /// `shake on | auto refresh; Safe number 12현34규 (seq 0); Health ok`.
+    func summary(_ language: Language) -> String {
         guard let state else { return text }
-        var parts = ["shake \(state.shake.rawValue)", "refresh \(state.refresh.rawValue)"]
-        if let safeNumber = state.safeNumber, let sequence = state.sequence { parts.append("code \(safeNumber) (seq \(sequence))") }
-        if state.phase == .paused { parts.append("no code shown") }
-        parts.append("health \(state.health)")
-        return parts.joined(separator: ", ")
+        let words = Vocabulary(language)
+        var parts = [words.modes(shake: state.shake, refresh: state.refresh)]
+        if let safeNumber = state.safeNumber, let sequence = state.sequence {
+            parts.append("\(words.safeNumberLabel) \(safeNumber) (seq \(sequence))")
+        }
+        if state.phase == .paused { parts.append(words.pausedTitle) }
+        parts.append("\(words.healthLabel) \(words.health(state.health, reason: state.reason))")
+        return parts.joined(separator: "; ")
     }
 }

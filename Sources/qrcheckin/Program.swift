@@ -1,3 +1,4 @@
+import CheckInData
 import Glibc
 
 /// The top level: picks the subcommand, runs it, maps failures to exit statuses.
@@ -23,13 +24,35 @@ enum Program {
 
             Run 'qrcheckin COMMAND --help' for a command's options.
 
+            EXAMPLES:
+              qrcheckin run                      # the daemon on embedded defaults
+              qrcheckin status --watch           # its live countdown
+              qrcheckin encode -o - HELLO > hello.png
+
             """
     }
 
-    /// Runs the command line (without the program name) and returns the exit status.
+    /// The line a usage error without a known command prints.
+    static var usageLine: String {
+        "usage: qrcheckin " + CommandRegistry.commands.map { $0.spec.name }.joined(separator: "|") + " [OPTIONS]"
+    }
+
+    /// Runs the command line (without the program name) and returns the exit status. A write
+    /// to standard output that failed on the way (`> /dev/full`) turns success into 74, with one
+    /// message: no command reports success having lost its output.
     static func main(_ arguments: [String], context: CommandContext) -> ExitCode {
+        let status = dispatch(arguments, context: context)
+        if let failure = StandardStream.outputFailure, status != .ioError {
+            context.warn(failure.description)
+            return .ioError
+        }
+        return status
+    }
+
+    private static func dispatch(_ arguments: [String], context: CommandContext) -> ExitCode {
         guard let first = arguments.first else {
             context.warn("no command given (see qrcheckin --help)")
+            StandardStream.error.write(usageLine + "\n")
             return .usage
         }
         switch first {
@@ -40,6 +63,7 @@ enum Program {
             }
             guard let type = CommandRegistry.command(named: arguments[1]) else {
                 context.warn("unknown command '\(arguments[1])' (see qrcheckin --help)")
+                StandardStream.error.write(usageLine + "\n")
                 return .usage
             }
             context.print(type.spec.helpText)
@@ -52,6 +76,7 @@ enum Program {
         }
         guard let type = CommandRegistry.command(named: first) else {
             context.warn("unknown command '\(first)' (see qrcheckin --help)")
+            StandardStream.error.write(usageLine + "\n")
             return .usage
         }
         do {
@@ -64,6 +89,8 @@ enum Program {
             return try command.run(context)
         } catch {
             context.warn(error.message)
+            // A usage error shows what the command accepts, so the next try can be right.
+            if error.code == .usage { StandardStream.error.write(type.spec.usageLine + "\n") }
             return error.code
         }
     }

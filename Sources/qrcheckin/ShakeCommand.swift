@@ -3,15 +3,15 @@ struct ShakeCommand: Command {
     static let spec = CommandSpec(
         name: "shake",
         summary: "Shake: ask the daemon for a fresh code now (when shake mode is on).",
-        usage: "shake [--socket PATH]",
+        usage: "shake",
         options: ClientOptions.specs,
         discussion: """
             Same as sending SIGUSR1 to the daemon, but says what happened. Shake mode is set
             with 'qrcheckin ctl shake on|off'.
 
             EXIT STATUS: 0 a fresh code is shown; 1 ignored because shake mode is off or
-            refresh is paused; 69 the daemon is not running; 77 permission denied on the
-            socket; 78 invalid configuration.
+            refresh is paused; 69 the daemon is not running; 74 standard output cannot be
+            written; 77 permission denied on the socket; 78 invalid configuration.
             """
     )
 
@@ -24,7 +24,7 @@ struct ShakeCommand: Command {
     func run(_ context: CommandContext) throws(CommandError) -> ExitCode {
         let reply = try options.request("shake")
         guard reply.ok else { throw CommandError(.failure, reply.error) }
-        context.print("fresh code: " + reply.summary + "\n")
+        try context.output(reply.summary(.fromLocale(context.environment)) + "\n")
         return .success
     }
 }

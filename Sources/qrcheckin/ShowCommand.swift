@@ -7,10 +7,10 @@ struct ShowCommand: Command {
     static let spec = CommandSpec(
         name: "show",
         summary: "Show the live check-in QR full screen on this terminal (a kiosk).",
-        usage: "show [--output-dir DIR] [--config FILE] [--mode ansi|utf8|utf8i|ascii] [--lang ko|en]",
+        usage: "show",
         options: ClientOptions.specs.filter { $0.long != "socket" } + [
             OptionSpec("mode", short: "m", value: "MODE", help: "ansi (black on white, default), utf8, utf8i or ascii."),
-            OptionSpec("lang", short: "l", value: "LANG", help: "ko (default) or en."),
+            OptionSpec("lang", short: "l", value: "ko|en", help: "Language of the words (default: the locale's)."),
         ],
         discussion: """
             Follows DIR/current.json with inotify and re-draws the moment the daemon writes a new
@@ -21,8 +21,10 @@ struct ShowCommand: Command {
             the size it needs.
 
             Without --mode: ansi; utf8 when NO_COLOR is set; ascii when the locale is not UTF-8.
-            Without --lang: ko; en when the terminal cannot show Hangul (a non-UTF-8 locale, or
-            TERM=linux), where safe-number syllables are also romanized (12 hyeon 34 gyu).
+            Without --lang the words follow the locale, like status: Korean when LC_ALL, else
+            LC_MESSAGES, else LANG starts with 'ko'; English otherwise, and always when the
+            terminal cannot show Hangul (a non-UTF-8 locale, or TERM=linux), where safe-number
+            syllables are also romanized (12 hyeon 34 gyu).
 
             Keys: q or Ctrl-C quits; Ctrl-L redraws. SIGTERM, SIGHUP and SIGINT quit too. The
             terminal is always restored.

@@ -9,46 +9,49 @@ struct StatusCommand: Command {
     static let spec = CommandSpec(
         name: "status",
         summary: "Show the current code, its countdown, the modes and the daemon's health.",
-        usage: "status [--output-dir DIR] [--json] [--watch] [--lang en|ko]",
+        usage: "status",
         options: ClientOptions.specs + [
             OptionSpec("json", help: "Print the report as JSON."),
             OptionSpec("watch", short: "w", help: "Update every second until interrupted."),
-            OptionSpec("lang", value: "LANG", help: "en (default) or ko: '남은 시간 7초'."),
+            OptionSpec("lang", value: "ko|en", help: "Language of the words (default: the locale's)."),
         ],
         discussion: """
             Reads OUTPUT/current.json, so any user who can read it may ask; no socket is needed.
             When this user may also use the control socket, the daemon's live state is used
             (a daemon that cannot write its files is reported degraded at once).
             A running state is stale when its code expired more than 5 seconds ago or the
-            daemon's process is gone.
+            daemon's process is gone; a control socket that refuses connections means the
+            daemon is gone too. Without --lang the words follow the locale: Korean when
+            LC_ALL, else LC_MESSAGES, else LANG starts with 'ko', English otherwise.
+            --watch stops with exit 74 when standard output cannot be written.
 
             EXIT STATUS: 0 running and current (also when paused on purpose); 1 running but
-            degraded; 3 not running, stopped, or stale; 64 bad command line; 78 invalid
-            configuration (the daemon's config file or QRCHECKIN_* variables).
+            degraded; 3 not running, stopped, or stale; 64 bad command line; 74 standard
+            output cannot be written; 78 invalid configuration (the daemon's config file or
+            QRCHECKIN_* variables).
             """
     )
-
-    enum Language: String, CaseIterable { case en, ko }
 
     let options: ClientOptions
     let json: Bool
     let watch: Bool
-    let korean: Bool
+    let language: Language
 
     init(_ arguments: ParsedArguments, context: CommandContext) throws(CommandError) {
         options = try ClientOptions(arguments, context: context)
         json = arguments.has("json")
         watch = arguments.has("watch")
-        korean = try arguments.choice("lang", as: Language.self) == .ko
+        language = try arguments.choice("lang", as: Language.self) ?? .fromLocale(context.environment)
     }
 
     func run(_ context: CommandContext) throws(CommandError) -> ExitCode {
-        guard watch else { return report(context) }
-        // Redraw on each whole second until SIGINT/SIGTERM (default actions end the process).
+        guard watch else { return try report(context) }
+        // Redraw on each whole second until SIGINT/SIGTERM (default actions end the process)
+        // or until standard output fails (exit 74: nobody reads it any more).
         let clear = context.standardOutputIsTerminal && !json ? "\u{1B}[H\u{1B}[2J" : ""
         while true {
-            context.print(clear)
-            _ = report(context)
+            try context.output(clear)
+            _ = try report(context)
             let now = SystemClock().now()
             var pause = timespec(tv_sec: 0, tv_nsec: Int(1000 - (now.milliseconds % 1000)) * 1_000_000)
             nanosleep(&pause, nil)
@@ -56,7 +59,7 @@ struct StatusCommand: Command {
     }
 
     /// Prints one report and returns its exit status.
-    private func report(_ context: CommandContext) -> ExitCode {
+    private func report(_ context: CommandContext) throws(CommandError) -> ExitCode {
         let jsonPath = options.outputDirectory + "/current.json"
         let pngPath = options.outputDirectory + "/current.png"
         var document: StateDocument
@@ -68,18 +71,22 @@ struct StatusCommand: Command {
             live = liveDocument()
             guard let live else {
                 let reason = (error as? SystemError).map { $0.code == ENOENT ? "no \(jsonPath)" : $0.description }
-                return notRunning(context, "not running: " + (reason ?? "\(jsonPath) is unreadable: \(error)"))
+                return try notRunning(context, "not running: " + (reason ?? "\(jsonPath) is unreadable: \(error)"))
             }
             document = live
         }
         let alive = SignalProcessLiveness().isAlive(pid: document.pid)
         // The daemon's own word beats the file when this user may ask: a daemon that cannot
         // write its files says it is degraded at once instead of seconds later.
-        if alive, let answer = live ?? liveDocument() { document = answer }
-        let report = StatusReport(document: document, now: SystemClock().now(), processAlive: alive)
+        let answer = alive ? live ?? liveDocument() : nil
+        if let answer { document = answer }
+        // A socket that refuses connections has no listener: the daemon died (kill -9) even
+        // if its pid lingers as a zombie or was reused. A stopped daemon removed its socket.
+        let refused = alive && answer == nil && document.phase != .stopped && ControlSocketProbe.refuses(options.socketPath)
+        let report = StatusReport(document: document, now: SystemClock().now(), processAlive: alive, socketRefused: refused)
         var status = stat()
         let age: Int64? = stat(pngPath, &status) == 0 ? max(0, SystemClock().now().seconds - Int64(status.st_mtim.tv_sec)) : nil
-        context.print(json ? report.json(pngAgeSeconds: age).serialized + "\n" : report.text(korean: korean, pngPath: pngPath, pngAgeSeconds: age))
+        try context.output(json ? report.json(pngAgeSeconds: age).serialized + "\n" : report.text(language: language, pngPath: pngPath, pngAgeSeconds: age))
         return ExitCode(rawValue: report.verdict.exitStatus) ?? .failure
     }
 
@@ -88,12 +95,12 @@ struct StatusCommand: Command {
             .flatMap { JSONValueReply(text: $0).state }
     }
 
-    private func notRunning(_ context: CommandContext, _ message: String) -> ExitCode {
+    private func notRunning(_ context: CommandContext, _ message: String) throws(CommandError) -> ExitCode {
         if json {
-            context.print(JSONValue.object([("status", .string("not-running")), ("exitStatus", .number(3)),
+            try context.output(JSONValue.object([("status", .string("not-running")), ("exitStatus", .number(3)),
                                             ("summary", .string(message))]).serialized + "\n")
         } else {
-            context.print("qrcheckin: \(message)\n")
+            try context.output("qrcheckin: \(message)\n")
         }
         return .notRunning
     }

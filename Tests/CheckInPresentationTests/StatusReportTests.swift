@@ -17,8 +17,17 @@ import Testing
         let report = StatusReport(document: document(.showing(code)), now: WallTime(milliseconds: 1_800_000_007_500), processAlive: true)
         #expect(report.verdict == .running && report.verdict.exitStatus == 0)
         #expect(report.secondsLeft == 8)
-        #expect(report.text(korean: true, pngPath: "/p", pngAgeSeconds: 1).contains("남은 시간 8초"))
-        #expect(report.text(korean: false, pngPath: "/p", pngAgeSeconds: 1).contains("expires in 8s"))
+        let korean = report.text(language: .ko, pngPath: "/p", pngAgeSeconds: 1)
+        let english = report.text(language: .en, pngPath: "/p", pngAgeSeconds: 1)
+        // The label once, then the seconds: never "남은 시간     남은 시간 8초".
+        #expect(korean.contains("  남은 시간     8초  ") && korean.ranges(of: "남은 시간").count == 1)
+        #expect(english.contains("  Time left    8s  "))
+        #expect(korean.contains("  개인안심번호  ") && korean.contains("흔들기 켜짐 | 자동 새로고침") && korean.contains("  상태          정상"))
+        #expect(english.contains("  Safe number  ") && english.contains("shake on | auto refresh") && english.contains("  Health       ok"))
+        // Every label is translated: no English label word is left in the Korean report.
+        for word in ["Safe number", "Time left", "Modes", "Health", "venue", "updated", "running"] {
+            #expect(!korean.contains(word), "\(word) untranslated")
+        }
     }
 
     @Test func staleAfterTheGracePeriodOrWhenTheProcessIsGone() {
@@ -26,6 +35,31 @@ import Testing
         #expect(StatusReport(document: doc, now: WallTime(seconds: 1_800_000_020), processAlive: true).verdict == .running)
         #expect(StatusReport(document: doc, now: WallTime(seconds: 1_800_000_021), processAlive: true).verdict == .notRunning)
         #expect(StatusReport(document: doc, now: WallTime(seconds: 1_800_000_001), processAlive: false).verdict == .notRunning)
+    }
+
+    @Test func aReportNobodyKeepsCurrentNeverClaimsHealthOK() {
+        let doc = document(.showing(code))
+        let stale = StatusReport(document: doc, now: WallTime(seconds: 1_800_000_021), processAlive: true)
+        #expect(!stale.text(language: .en, pngPath: "/p", pngAgeSeconds: 1).contains("Health       ok"))
+        #expect(stale.text(language: .en, pngPath: "/p", pngAgeSeconds: 1).contains("Health       unknown"))
+        let refused = StatusReport(document: doc, now: WallTime(seconds: 1_800_000_001), processAlive: true, socketRefused: true)
+        #expect(refused.verdict == .notRunning && refused.summary.contains("refuses"))
+    }
+
+    @Test func theLanguageFollowsTheLocale() {
+        #expect(Language.fromLocale(["LANG": "ko_KR.UTF-8"]) == .ko)
+        #expect(Language.fromLocale(["LANG": "ko_KR.UTF-8", "LC_MESSAGES": "en_US.UTF-8"]) == .en)
+        #expect(Language.fromLocale(["LANG": "en_US.UTF-8", "LC_MESSAGES": "ko_KR.UTF-8"]) == .ko)
+        #expect(Language.fromLocale(["LANG": "ko_KR.UTF-8", "LC_ALL": "C"]) == .en)
+        #expect(Language.fromLocale(["LANG": "ko_KR.UTF-8", "LC_ALL": ""]) == .ko)
+        #expect(Language.fromLocale([:]) == .en)
+    }
+
+    @Test func kioskAndStatusUseTheSameWords() {
+        #expect(Vocabulary(.ko).safeNumberLabel == "개인안심번호")
+        #expect(Vocabulary(.en).safeNumberLabel == "Safe number")
+        #expect(Vocabulary(.ko).countdown(7) == ("남은 시간", "7초"))
+        #expect(Vocabulary(.en).countdown(7) == ("Time left", "7s"))
     }
 
     @Test func degradedPausedAndStopped() {

@@ -212,7 +212,7 @@ def test_bad_flags_and_environment_are_refused_before_anything_runs(tmp_path, qr
     result = qrcheckin("run", "--output-dir", str(tmp_path / "o"), env={"QRCHECKIN_PERIOD": "99999"})
     assert result.returncode == 78 and b"$QRCHECKIN_PERIOD" in result.stderr
     result = qrcheckin("ctl", "--output-dir", str(tmp_path / "o"), "shake", "sideways")
-    assert result.returncode == 64 and b"unknown request" in result.stderr
+    assert result.returncode == 64 and b"expects on|off|toggle, got 'sideways'" in result.stderr
     assert not (tmp_path / "o").exists()
 
 

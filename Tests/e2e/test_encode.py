@@ -381,14 +381,20 @@ BAD_INPUTS = [
     ("too-long-stdin", ["-o", "{out}"], b"a" * 2332 + b"\n", 65, ["2332 bytes", "at most 2331"]),
     ("unknown-short-option", ["-o", "{out}", "-x", "hi"], None, 64, ["unknown option -x"]),
     ("unknown-long-option", ["-o", "{out}", "--colour", "hi"], None, 64, ["unknown option --colour"]),
-    ("bad-type", ["-o", "{out}", "-t", "svg", "hi"], None, 64, ["--type", "svg"]),
+    ("bad-type", ["-o", "{out}", "-t", "EPS", "hi"], None, 64, ["--type", "EPS", "ASCIIi"]),
     ("bad-scale-zero", ["-o", "{out}", "-s", "0", "hi"], None, 64, ["--scale", "'0'"]),
     ("bad-scale-word", ["-o", "{out}", "-s", "big", "hi"], None, 64, ["--scale", "big"]),
     ("bad-scale-huge", ["-o", "{out}", "-s", "65", "hi"], None, 64, ["--scale", "65"]),
     ("bad-margin", ["-o", "{out}", "-m", "-1", "hi"], None, 64, ["--margin", "-1"]),
     ("bad-margin-word", ["-o", "{out}", "--margin=wide", "hi"], None, 64, ["--margin", "wide"]),
     ("bad-level", ["-o", "{out}", "-l", "X", "hi"], None, 64, ["--level", "'X'"]),
-    ("text-margin-zero", ["-o", "{out}", "-t", "utf8", "-m", "0", "hi"], None, 64, ["quiet zone", "--margin"]),
+    ("text-margin-zero", ["-o", "{out}", "-t", "utf8", "-m", "0", "hi"], None, 64, ["1 to 64", "--margin"]),
+    ("png-margin-zero", ["-o", "{out}", "-m", "0", "hi"], None, 64, ["1 to 64", "--margin"]),
+    ("bad-foreground", ["-o", "{out}", "--foreground", "12345", "hi"], None, 64, ["--foreground", "RRGGBB"]),
+    ("colour-for-text", ["-o", "{out}", "-t", "UTF8", "--background", "FFFFFF", "hi"], None, 64, ["PNG and SVG"]),
+    ("bad-version", ["-o", "{out}", "-v", "41", "hi"], None, 64, ["--symversion", "41"]),
+    ("text-and-file", ["-o", "{out}", "-r", "/dev/null", "hi"], None, 64, ["-r FILE", "not both"]),
+    ("missing-input-file", ["-o", "{out}", "-r", "/nonexistent/in.txt"], None, 66, ["/nonexistent/in.txt"]),
     ("missing-value", ["-o", "{out}", "hi", "-l"], None, 64, ["-l", "needs a value"]),
     ("two-texts", ["-o", "{out}", "a", "b"], None, 64, ["argument", "got 2"]),
 ]
@@ -403,6 +409,10 @@ def check_failure(result, status, words):
     assert result.returncode == status, (result.returncode, result.stderr)
     assert result.stdout == b""
     message = result.stderr.decode()
+    if status == 64:  # a usage error teaches: the message, then the usage line
+        message, usage = message.split("\n", 1)
+        assert usage.startswith("usage: qrcheckin ") and usage.count("\n") == 1, repr(usage)
+        message += "\n"
     assert message.startswith("qrcheckin: ") and message.endswith("\n") and message.count("\n") == 1, repr(message)
     for word in words:
         assert word in message, (word, message)
@@ -470,7 +480,7 @@ def test_no_space_left_keeps_the_old_file(full_filesystem):
     before = snapshot(full_filesystem)
     # A version-40 code at scale 16 is a PNG far larger than any space left.
     result = run("encode", "-o", str(out), "-s", "16", "-l", "L", "a" * 2953)
-    check_failure(result, 73, [str(out), "No space left on device"])
+    check_failure(result, 74, [str(out), "No space left on device"])
     assert snapshot(full_filesystem) == before
     assert not list(full_filesystem.glob(".*.tmp"))
 
@@ -589,3 +599,135 @@ def test_a_file_name_near_name_max_can_be_written(qrcheckin, tools, workdir):
     encode_png(qrcheckin, workdir, "long name", name=name)
     assert zbar(workdir / name) == b"long name"
     assert os.listdir(workdir) == [name]
+
+
+# --------------------------------------------------------------------------- 6. qrencode habits (issue 10)
+
+def zbar_stdin(data):
+    """Decodes image bytes piped to `zbarimg -`, as `encode -o - | zbarimg -` would."""
+    result = subprocess.run(["zbarimg", "--raw", "-q", "--nodbus", "-"], input=data, capture_output=True, timeout=30)
+    assert result.returncode == 0, f"zbarimg could not decode standard input: {result.stderr!r}"
+    return result.stdout.removesuffix(b"\n")
+
+
+def test_dash_output_without_a_type_is_a_png_like_qrencode(qrcheckin, tools):
+    """`encode -o - HELLO > x.png` used to write terminal text."""
+    result = qrcheckin("encode", "-o", "-", "HELLO 안녕")
+    assert result.returncode == 0, result.stderr
+    assert result.stdout.startswith(PNG_SIGNATURE)
+    assert zbar_stdin(result.stdout).decode() == "HELLO 안녕"
+
+
+def test_a_pipe_into_zbarimg_decodes():
+    encode = subprocess.Popen([BIN, "encode", "-o", "-", "piped"], stdout=subprocess.PIPE)
+    decoded = subprocess.run(["zbarimg", "--raw", "-q", "--nodbus", "-"], stdin=encode.stdout,
+                             capture_output=True, timeout=30)
+    encode.stdout.close()
+    assert encode.wait(30) == 0 and decoded.stdout == b"piped\n"
+
+
+@pytest.mark.parametrize("name, style", [("PNG", None), ("UTF8", "utf8"), ("UTF8i", "utf8i"), ("ANSI", "ansi"),
+                                         ("ASCII", "ascii"), ("utf8I", "utf8i"), ("Png", None)])
+def test_qrencode_type_names_in_any_case(qrcheckin, tools, workdir, name, style):
+    if style is None:
+        result = qrcheckin("encode", "-t", name, "-o", str(workdir / "t.png"), "case")
+        assert result.returncode == 0 and zbar(workdir / "t.png") == b"case"
+    else:
+        lower = qrcheckin("encode", "-t", style, "case")
+        upper = qrcheckin("encode", "-t", name, "case")
+        assert upper.returncode == 0 and upper.stdout == lower.stdout
+
+
+@pytest.mark.parametrize("margin", [1, 2, 4])
+def test_asciii_matches_qrencode(margin):
+    ours = run("encode", "-t", "ASCIIi", "-m", str(margin), "A")
+    theirs = subprocess.run(["qrencode", "-l", "M", "-t", "ASCIIi", "-m", str(margin), "A"], capture_output=True)
+    assert ours.returncode == 0 and ours.stdout == theirs.stdout
+    # And it is ASCII with dark and light swapped, for any text.
+    plain = run("encode", "-t", "ascii", "-m", str(margin), "HELLO 안녕").stdout
+    inverted = run("encode", "-t", "asciii", "-m", str(margin), "HELLO 안녕").stdout
+    assert inverted == plain.translate(bytes.maketrans(b"# ", b" #"))
+
+
+def rasterise(svg_path, png_path):
+    subprocess.run(["rsvg-convert", "-o", str(png_path), str(svg_path)], check=True, timeout=30)
+
+
+@pytest.mark.parametrize("text", ["HELLO", "HTTPS://CHECKIN.EXAMPLE.ORG/C/DEMO/1AAAAAABVQYHS2AAAAAAOEDU3UXZCO44ONQ2CBDZI", "안녕하세요"])
+def test_svg_rasterised_decodes(qrcheckin, tools, workdir, text):
+    assert shutil.which("rsvg-convert"), "rsvg-convert missing: run scripts/install-deps --test"
+    result = qrcheckin("encode", "-t", "SVG", "-o", str(workdir / "q.svg"), "--", text)
+    assert result.returncode == 0, result.stderr
+    svg = (workdir / "q.svg").read_text()
+    # Compact vector: one path, integer coordinates only, crisp edges.
+    assert svg.count("<path") == 1 and 'shape-rendering="crispEdges"' in svg
+    path = svg.split(' d="', 1)[1].split('"', 1)[0]
+    assert all(c in "0123456789 Mhvz-" for c in path), "only integer coordinates"
+    rasterise(workdir / "q.svg", workdir / "q.png")
+    assert zbar(workdir / "q.png").decode() == text
+
+
+def test_svg_to_standard_output_and_its_module_grid(qrcheckin, tools, workdir):
+    svg = qrcheckin("encode", "-t", "svg", "-o", "-", "-m", "2", "-s", "3", "GRID")
+    assert svg.returncode == 0
+    png = qrcheckin("encode", "-o", "-", "-m", "2", "-s", "3", "GRID")
+    # The SVG's nominal size is the PNG's, and its dark modules are the PNG's.
+    (workdir / "g.svg").write_bytes(svg.stdout)
+    rasterise(workdir / "g.svg", workdir / "g.png")
+    assert b'width="' + str(len(read_png(png.stdout))).encode() + b'"' in svg.stdout
+    assert zbar(workdir / "g.png") == b"GRID"
+
+
+@pytest.mark.parametrize("kind", ["PNG", "SVG"])
+@pytest.mark.parametrize("fg, bg", [("1A237E", "FFF8E1"), ("000000", "FFFFFF00"), ("800000CC", "E0FFE0")])
+def test_colours_decode(qrcheckin, tools, workdir, kind, fg, bg):
+    name = workdir / f"c.{kind.lower()}"
+    result = qrcheckin("encode", "-t", kind, "--foreground", fg, "--background", bg, "-o", str(name), "colour")
+    assert result.returncode == 0, result.stderr
+    if kind == "PNG":
+        data = name.read_bytes()
+        chunks = dict(png_chunks(data))
+        width, height, depth, colour = struct.unpack(">IIBB", chunks["IHDR"][:10])
+        assert colour == 3 and depth == 1, "two colours: a 1-bit palette"
+        assert chunks["PLTE"][:3] == bytes.fromhex(fg[:6]) and chunks["PLTE"][3:6] == bytes.fromhex(bg[:6])
+        assert ("tRNS" in chunks) == (len(fg) == 8 or len(bg) == 8)
+        target = name
+    else:
+        text = name.read_text()
+        assert f'fill="#{fg[:6]}"' in text
+        target = workdir / "c.png"
+        rasterise(name, target)
+    if bg.endswith("00"):  # a transparent background: flatten onto white as a page would
+        flat = workdir / "flat.svg"
+        import base64
+        flat.write_text('<svg xmlns="http://www.w3.org/2000/svg" xmlns:xlink="http://www.w3.org/1999/xlink" '
+                        'width="400" height="400"><rect width="400" height="400" fill="#FFFFFF"/>'
+                        f'<image width="400" height="400" xlink:href="data:image/png;base64,'
+                        f'{base64.b64encode(target.read_bytes()).decode()}"/></svg>')
+        target = workdir / "flat.png"
+        rasterise(flat, target)
+    assert zbar(target) == b"colour"
+
+
+def test_plain_png_stays_one_bit_grayscale(qrcheckin, workdir):
+    result = qrcheckin("encode", "-o", "-", "plain")
+    chunks = dict(png_chunks(result.stdout))
+    assert struct.unpack(">BB", chunks["IHDR"][8:10]) == (1, 0) and "PLTE" not in chunks
+
+
+def test_read_from_file(qrcheckin, tools, workdir):
+    (workdir / "in.txt").write_text("from a file 파일\n")
+    result = qrcheckin("encode", "-r", str(workdir / "in.txt"), "-o", str(workdir / "r.png"))
+    assert result.returncode == 0, result.stderr
+    assert zbar(workdir / "r.png").decode() == "from a file 파일"
+
+
+@pytest.mark.parametrize("version", [1, 5, 10, 40])
+def test_minimum_version(qrcheckin, tools, workdir, version):
+    result = qrcheckin("encode", "-v", str(version), "-s", "4", "-m", "4", "-o", str(workdir / "v.png"), "A")
+    assert result.returncode == 0, result.stderr
+    assert len(read_png((workdir / "v.png").read_bytes())) == 4 * (17 + 4 * version + 8)
+    assert zbar(workdir / "v.png") == b"A"
+    theirs = subprocess.run(["qrencode", "-l", "M", "-v", str(version), "-s", "4", "-m", "4", "-o", str(workdir / "q.png"), "A"])
+    assert theirs.returncode == 0
+    assert read_png((workdir / "q.png").read_bytes()) == read_png((workdir / "v.png").read_bytes())

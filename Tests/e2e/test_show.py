@@ -25,6 +25,9 @@ def kiosk(tmp_path):
     started = []
 
     def start(*args, cols=80, rows=24, env=None, before="", after=""):
+        # Korean words unless a test says otherwise, as a Korean venue's kiosk is set up: the
+        # language follows the locale (LC_MESSAGES here; LANG stays C.UTF-8 for the charset).
+        env = {"LC_MESSAGES": "ko_KR.UTF-8", **(env or {})}
         pane = Tmux(f"{len(started)}", shell_command(BIN, "show", *args, env=env, before=before, after=after),
                     cols=cols, rows=rows)
         started.append(pane)
@@ -108,7 +111,30 @@ def test_each_mode_shows_a_code_verify_accepts_and_follows_rotation(mode, daemon
         second = decoded(pane, mode, tmp_path)
     status, output = daemon.verify(second)
     assert status == 0 and output.startswith("valid"), output
-    assert "안심번호" in pane.text()
+    assert "개인안심번호" in pane.text()  # the same word status uses
+
+
+@pytest.mark.parametrize("env, korean", [
+    ({"LANG": "ko_KR.UTF-8"}, True),
+    ({"LANG": "C.UTF-8", "LC_MESSAGES": "ko_KR.UTF-8"}, True),
+    ({"LANG": "C.UTF-8", "LC_MESSAGES": ""}, False),
+    ({"LANG": "ko_KR.UTF-8", "LC_ALL": "C.UTF-8"}, False),
+    ({"LANG": "ko_KR.UTF-8", "LC_MESSAGES": "en_US.UTF-8"}, False),
+])
+def test_language_follows_the_locale_with_the_words_status_uses(tmp_path, kiosk, env, korean):
+    """The kiosk used to default to Korean and status to English, whatever the locale, and
+    the kiosk said 안심번호 where status said 개인안심번호."""
+    out = tmp_path / "out"
+    write_state(out, expiresAt=int(time.time()) + 20)
+    pane = kiosk("--output-dir", str(out), env=env)
+    text = pane.wait_for(lambda t: "남은 시간" in t or "Time left" in t)
+    status = run("status", "--output-dir", str(out), env={"LC_ALL": "", "LC_MESSAGES": "", **env}).stdout.decode()
+    if korean:
+        assert "개인안심번호  1 2 현 3 4 규" in text and "흔들기 켜짐 | 자동 새로고침" in text
+        assert "개인안심번호" in status and "남은 시간" in status and "흔들기 켜짐 | 자동 새로고침" in status
+    else:
+        assert "Safe number  1 2 현 3 4 규" in text and "shake on | auto refresh" in text
+        assert "Safe number" in status and "Time left" in status and "shake on | auto refresh" in status
 
 
 def test_ansi_is_black_on_white(daemon, kiosk):
