@@ -144,6 +144,8 @@
       });
       const received = performance.now();
       serverClock.add(response.headers.get("Date"), sent, received);
+      // For tests and operators: how far the display's own clock is from the server's.
+      main.dataset.clockOffsetMs = String(Math.round(serverClock.nowMs() - Date.now()));
       if (response.status === 404) {
         model.doc = null;
         model.error = "missing";
@@ -250,15 +252,20 @@
     return scale > 0 && n % scale === 0 ? n / scale : 0;
   }
 
+  /** Sets text only when it differs: the live regions must not re-announce every tick. */
+  function setText(element, text) {
+    if (element.textContent !== text) element.textContent = text;
+  }
+
   function setMessage(title, body) {
-    $("message-title").textContent = title;
-    $("message-body").textContent = body || "";
+    setText($("message-title"), title);
+    setText($("message-body"), body || "");
   }
 
   function setWarning(text) {
     const warning = $("warning");
-    if (warning.textContent !== text) warning.textContent = text;
-    warning.hidden = !text;
+    setText(warning, text);
+    if (warning.hidden !== !text) warning.hidden = !text;
   }
 
   /** Decides what the screen says now; called on every tick, poll and image swap. */
@@ -311,11 +318,9 @@
     if (main.dataset.state !== state) main.dataset.state = state;
     const shown = state === "live" ? model.shown : null;
     const image = $("qr");
-    image.hidden = !shown;
-    $("message").hidden = !!shown;
-    const safeNumber = $("safe-number");
-    const text = shown ? shown.safeNumber : "";
-    if (safeNumber.textContent !== text) safeNumber.textContent = text;
+    if (image.hidden !== !shown) image.hidden = !shown;
+    if ($("message").hidden !== !!shown) $("message").hidden = !!shown;
+    setText($("safe-number"), shown ? shown.safeNumber : "");
     if (shown) {
       main.dataset.window = String(shown.window);
       main.dataset.seq = String(shown.seq);
@@ -339,9 +344,7 @@
     const doc = model.doc;
     const modes = doc ? [doc.venue, words.shake[doc.shake], words.refresh[doc.refresh]]
       .filter(Boolean).join(" · ") : (venue || "");
-    if ($("modes").textContent !== modes) $("modes").textContent = modes;
-    // For tests and operators: how far the display's own clock is from the server's.
-    main.dataset.clockOffsetMs = String(Math.round(nowMs - Date.now()));
+    setText($("modes"), modes);
   }
 
   document.documentElement.lang = lang;
