@@ -253,6 +253,11 @@ def test_english_page_and_accessibility(site, chrome):
             return [c.getAttribute('role'), c.getAttribute('aria-live'), !!c.closest('[aria-live]:not([aria-live=off])')];""")
         assert timer == ["timer", "off", False]
 
+        # No request of any kind leaves the page's origin (the CSP would also refuse one).
+        names = chrome.execute_script("return performance.getEntriesByType('resource').map((e) => e.name)")
+        origin = site["kiosk"].url.rstrip("/")
+        assert names and all(name.startswith(origin + "/") for name in names), names
+
         axe = Axe(chrome)
         axe.inject()
         for size in (LANDSCAPE, PORTRAIT):
@@ -307,3 +312,58 @@ def test_web_kiosk_script_usage():
     assert bad.returncode == 64 and "--port" in bad.stderr
     unknown = subprocess.run([script, "--bogus"], capture_output=True, text=True, timeout=30)
     assert unknown.returncode == 64 and "unknown argument" in unknown.stderr
+
+
+def write_state(directory, **fields):
+    """A hand-made current.json (atomic rename, as the daemon does) for states a daemon rarely
+    shows on demand."""
+    document = {"version": 1, "state": "running", "venue": "FAKE", "url": None, "token": None,
+                "safeNumber": None, "window": None, "seq": None, "issuedAt": None, "expiresAt": None,
+                "period": 15, "shake": "on", "refresh": "auto", "health": "ok", "reason": None,
+                "updatedAt": int(time.time()), "pid": 1}
+    document.update(fields)
+    temporary = Path(directory) / ".current.json.new"
+    temporary.write_text(json.dumps(document, ensure_ascii=False))
+    temporary.rename(Path(directory) / "current.json")
+
+
+def test_degraded_unknown_keys_bad_version_and_unreachable_server(site, chrome, tmp_path):
+    fake = site["out"] / "FAKE"
+    fake.mkdir(mode=0o755)
+    url = "HTTPS://CHECKIN.EXAMPLE.ORG/C/FAKE/NOT-A-REAL-TOKEN"
+    encode = subprocess.run([BIN, "encode", "-o", str(fake / "current.png"), url], capture_output=True, timeout=30)
+    assert encode.returncode == 0, encode.stderr
+    (fake / "current.png").chmod(0o644)
+    expires = int(time.time()) + 6
+    # Degraded but within its window: the code may show, with the warning. A future `clock`
+    # object (and any unknown key) is ignored.
+    write_state(fake, url=url, token="NOT-A-REAL-TOKEN", safeNumber="12현34규", window=7, seq=0,
+                issuedAt=expires - 15, expiresAt=expires, health="degraded",
+                reason="cannot write current.png: No space left on device",
+                clock={"synchronized": False, "warning": "clock not synchronized"}, futureKey=[1, 2])
+    own = WebKiosk(site["out"], tmp_path).start()  # stopped below to make the server unreachable
+    try:
+        resize(chrome, *PORTRAIT)
+        chrome.get(own.url + "?venue=FAKE")
+        shown = wait_state(chrome, "live")
+        assert shown["safeNumber"] == "12현34규"
+        assert shown["warning"] == "경고: cannot write current.png: No space left on device"
+        chrome.save_screenshot(str(tmp_path / "degraded.png"))
+        assert zbar(tmp_path / "degraded.png").decode() == url
+
+        own.stop()  # unreachable: the code stays only until it expires, then the page says so
+        shown = wait_state(chrome, "stale", timeout=20)
+        assert shown["title"] == "체크인 코드가 최신이 아닙니다" and shown["imageHidden"]
+        assert shown["body"] == "서버에서 current.json을 받을 수 없습니다"
+        chrome.save_screenshot(str(tmp_path / "unreachable.png"))
+        assert no_qr(tmp_path / "unreachable.png")
+    finally:
+        own.stop()
+
+    write_state(fake, version=2)
+    chrome.get(site["kiosk"].url + "?venue=FAKE")
+    assert wait_state(chrome, "unreadable")["title"] == "current.json을 읽을 수 없습니다"
+    chrome.get(site["kiosk"].url + "?venue=NOPE")
+    assert wait_state(chrome, "stopped")["title"] == "체크인이 실행 중이 아닙니다"
+    chrome.get(site["kiosk"].url + "?venue=../x")
+    assert wait_state(chrome, "unreadable")["title"] == "잘못된 장소 ID (venue)"

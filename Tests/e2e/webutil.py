@@ -67,7 +67,9 @@ class WebKiosk:
                 time.sleep(0.05)
 
     def stop(self):
-        if self.process and self.process.poll() is None:
+        if self.process is None or self.log.closed:
+            return
+        if self.process.poll() is None:
             os.killpg(self.process.pid, 15)
             try:
                 self.process.wait(10)
