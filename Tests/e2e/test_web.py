@@ -1,0 +1,369 @@
+"""The web kiosk as a user sees it: the shipped nginx config (via scripts/web-kiosk) serving a real
+daemon's output directory, the page in headless Debian chromium, screenshots decoded by zbarimg and
+checked by `qrcheckin verify`."""
+import json
+import math
+import os
+import shutil
+import signal
+import subprocess
+import tempfile
+import time
+from pathlib import Path
+
+import pytest
+
+from conftest import BIN, ROOT, zbar
+from daemonutil import Daemon, read_state, wait_until
+from webutil import WebKiosk, browser, faketime_prefix, png_size, raw_get, resize
+
+PORTRAIT = (1080, 1920)
+LANDSCAPE = (1280, 800)
+
+
+@pytest.fixture(scope="module", autouse=True)
+def web_tools():
+    for tool in ("/usr/sbin/nginx", "/usr/bin/chromium", "/usr/bin/chromedriver", "/usr/bin/zbarimg"):
+        assert os.access(tool, os.X_OK), f"{tool} missing: run scripts/install-deps --test"
+
+
+@pytest.fixture(scope="module")
+def site():
+    """An output root readable by nginx's workers (nobody, when root runs the tests), one secret
+    shared by every daemon and `verify`, and scripts/web-kiosk serving the root."""
+    base = Path(tempfile.mkdtemp(prefix="qrcheckin-web-test."))
+    base.chmod(0o755)
+    (base / "out").mkdir(mode=0o755)
+    secret = base / "secret"
+    keygen = subprocess.run([BIN, "keygen", "-o", str(secret)], capture_output=True, timeout=30)
+    assert keygen.returncode == 0, keygen.stderr
+    kiosk = WebKiosk(base / "out", base).start()
+    yield {"base": base, "out": base / "out", "secret": secret, "kiosk": kiosk}
+    kiosk.stop()
+    shutil.rmtree(base, ignore_errors=True)
+
+
+def start_daemon(site, venue, period, root=False):
+    """A daemon of `venue` writing to the output root (root=True) or to OUT/VENUE/."""
+    base = site["base"] / f"daemon-{venue}"
+    daemon = Daemon(base, period=period,
+                    args=["--venue", venue, "--secret-file", str(site["secret"])])
+    daemon.out = site["out"] if root else site["out"] / venue
+    return daemon.start()
+
+
+@pytest.fixture(scope="module")
+def chrome(site):
+    driver = browser(*PORTRAIT, site["base"] / "profile")
+    yield driver
+    driver.quit()
+
+
+def dom(driver):
+    """What the page shows, read from the DOM."""
+    return driver.execute_script("""
+        const main = document.getElementById('kiosk');
+        const image = document.getElementById('qr');
+        const countdown = document.getElementById('countdown');
+        return {state: main.dataset.state, window: main.dataset.window, seq: main.dataset.seq,
+                safeNumber: document.getElementById('safe-number').textContent,
+                seconds: countdown.dataset.seconds === undefined ? null : Number(countdown.dataset.seconds),
+                countdown: countdown.textContent,
+                red: (countdown.querySelector('.seconds') || {}).textContent,
+                redColor: countdown.querySelector('.seconds') ? getComputedStyle(countdown.querySelector('.seconds')).color : null,
+                title: document.getElementById('message-title').textContent,
+                body: document.getElementById('message-body').textContent,
+                warning: document.getElementById('warning').textContent,
+                imageHidden: image.hidden, alt: image.alt,
+                modules: Number(image.dataset.modules || 0), modulePx: Number(image.dataset.modulePx || 0),
+                imageWidth: image.getBoundingClientRect().width,
+                clockOffsetMs: Number(main.dataset.clockOffsetMs),
+                viewport: [innerWidth, innerHeight]};""")
+
+
+def wait_state(driver, state, timeout=20):
+    return wait_until(lambda: (d := dom(driver))["state"] == state and d, timeout=timeout, interval=0.05,
+                      message=f"page state {state!r}, last {dom(driver)}")
+
+
+def verify(site, venue, url, period):
+    """`qrcheckin verify` with the daemon's secret, venue and period, as a check-in server would."""
+    return subprocess.run([BIN, "verify", "--secret-file", str(site["secret"]), "--venue", venue,
+                           "--period", str(period), url],
+                          capture_output=True, timeout=30)
+
+
+def live_snapshot(driver, out, shot, min_seconds=1):
+    """A screenshot of a live code together with the DOM and current.json of that very code:
+    the DOM shows the same window before and after the shot, and the file on disk is that code."""
+    def attempt():
+        before = dom(driver)
+        if before["state"] != "live" or before["seconds"] < min_seconds:
+            return None
+        driver.save_screenshot(str(shot))
+        after = dom(driver)
+        state = read_state(out)
+        same = (before["window"], before["seq"]) == (after["window"], after["seq"])
+        if not same or state is None or (str(state["window"]), str(state["seq"])) != (before["window"], before["seq"]):
+            return None
+        return before, state
+    return wait_until(attempt, timeout=30, interval=0.05, message="a live code to screenshot")
+
+
+def test_rotation_screenshots_decode_to_verified_urls_at_both_sizes(site, chrome, tmp_path):
+    daemon = start_daemon(site, "DEMO", period=3, root=True)
+    try:
+        chrome.get(site["kiosk"].url)
+        report = []
+        for width, height in (PORTRAIT, LANDSCAPE):
+            resize(chrome, width, height)
+            wait_state(chrome, "live")
+            urls = []
+            for turn in ("before", "after"):
+                shot = tmp_path / f"{width}x{height}-{turn}.png"
+                shown, state = live_snapshot(chrome, site["out"], shot)
+                if urls:
+                    assert shown["window"] != urls[-1][1], "the second shot must be after a rotation"
+                assert png_size(shot.read_bytes()) == (width, height)
+                url = zbar(shot).decode()
+                assert url == state["url"], f"QR {url} is not current.json's {state['url']}"
+                assert shown["safeNumber"] == state["safeNumber"], (shown, state)
+                check = verify(site, "DEMO", url, 3)
+                assert check.returncode == 0, check.stdout + check.stderr
+                assert shown["red"] == f"{shown['seconds']}초" and shown["countdown"] == f"남은 시간 {shown['seconds']}초"
+                assert shown["redColor"] == "rgb(200, 16, 46)"
+                assert shown["alt"] and state["safeNumber"] in shown["alt"]
+                urls.append((url, shown["window"]))
+                report.append(f"{width}x{height} {turn}: QR {shown['imageWidth']:.0f}px, "
+                              f"{shown['modules']} modules × {shown['modulePx']}px, window {shown['window']}")
+                if turn == "before":
+                    wait_until(lambda: dom(chrome)["window"] not in (None, shown["window"]), timeout=15,
+                               message="the page to swap in the next code")
+            assert urls[0][0] != urls[1][0]
+            # Scannable from 1 m: a module of at least 12 px (≥ 2 mm even on a dense 10" tablet).
+            assert shown["modulePx"] >= 12, shown
+        print("\n" + "\n".join(report))
+    finally:
+        daemon.stop()
+
+
+def test_countdown_is_right_with_the_display_clock_ten_minutes_wrong(site, tmp_path):
+    daemon = start_daemon(site, "CLOCK-1", period=20)
+    driver = browser(*LANDSCAPE, tmp_path / "profile", renderer_prefix=faketime_prefix(tmp_path, -600))
+    try:
+        page_clock = driver.execute_script("return Date.now()") / 1000
+        assert abs(page_clock - (time.time() - 600)) < 30, "libfaketime did not move the page's clock"
+        driver.get(site["kiosk"].url + "?venue=CLOCK-1")
+        wait_state(driver, "live")
+        # Give the page a few Date-header samples; then read its countdown between two true clocks.
+        wait_until(lambda: dom(driver)["seconds"] is not None, message="a countdown")
+        for _ in range(3):
+            state = read_state(daemon.out)
+            before = time.time()
+            shown = dom(driver)
+            after = time.time()
+            if str(state["window"]) != shown["window"]:
+                continue
+            low = math.ceil(state["expiresAt"] - after) - 1
+            high = math.ceil(state["expiresAt"] - before) + 1
+            assert low <= shown["seconds"] <= high, (shown, state, before, after)
+            assert abs(shown["clockOffsetMs"] - 600_000) < 3000, shown
+            shot = tmp_path / "faketime.png"
+            live_snapshot(driver, daemon.out, shot)
+            assert verify(site, "CLOCK-1", zbar(shot).decode(), 20).returncode == 0
+            return
+        pytest.fail("the code rotated under every reading")
+    finally:
+        driver.quit()
+        daemon.stop()
+
+
+def no_qr(shot):
+    result = subprocess.run(["zbarimg", "--raw", "-q", "--nodbus", str(shot)], capture_output=True, timeout=30)
+    return result.returncode != 0 and result.stdout == b""
+
+
+def test_paused_stale_and_stopped_show_their_message_and_no_qr(site, chrome, tmp_path):
+    daemon = start_daemon(site, "HALL.2", period=2)
+    try:
+        resize(chrome, *PORTRAIT)
+        chrome.get(site["kiosk"].url + "?venue=HALL.2")
+        wait_state(chrome, "live")
+
+        assert daemon.request("refresh pause")["ok"] is True
+        shown = wait_state(chrome, "paused")
+        chrome.save_screenshot(str(tmp_path / "paused.png"))
+        assert no_qr(tmp_path / "paused.png")
+        assert shown["title"] == "체크인 일시 중지" and shown["imageHidden"] and shown["safeNumber"] == ""
+
+        assert daemon.request("refresh auto")["ok"] is True
+        wait_state(chrome, "live")
+
+        daemon.signal(signal.SIGSTOP)  # a hung daemon: the file stays, its code runs out
+        try:
+            shown = wait_state(chrome, "stale")
+            chrome.save_screenshot(str(tmp_path / "stale.png"))
+            assert no_qr(tmp_path / "stale.png")
+            assert shown["title"] == "체크인 코드가 최신이 아닙니다" and shown["imageHidden"]
+            assert "데몬이 코드를 갱신하지 않습니다" in shown["body"]
+        finally:
+            daemon.signal(signal.SIGCONT)
+        wait_state(chrome, "live")
+
+        assert daemon.stop() == 0
+        shown = wait_state(chrome, "stopped")
+        chrome.save_screenshot(str(tmp_path / "stopped.png"))
+        assert no_qr(tmp_path / "stopped.png")
+        assert shown["title"] == "체크인이 실행 중이 아닙니다" and shown["imageHidden"]
+
+        chrome.get(site["kiosk"].url + "?venue=HALL.2&lang=en")
+        assert wait_state(chrome, "stopped")["title"] == "Check-in is not running"
+    finally:
+        daemon.stop()
+
+
+def test_english_page_and_accessibility(site, chrome):
+    from selenium_axe_python import Axe
+
+    daemon = start_daemon(site, "A11Y", period=3)
+    try:
+        resize(chrome, *LANDSCAPE)
+        chrome.get(site["kiosk"].url + "?venue=A11Y&lang=en")
+        shown = wait_state(chrome, "live")
+        assert shown["countdown"] == f"Time left {shown['seconds']}s" and shown["red"] == f"{shown['seconds']}s"
+        assert chrome.execute_script("return document.documentElement.lang") == "en"
+        # Live regions: count their changes over more than one period while the countdown ticks.
+        chrome.execute_script("""
+            window.__announcements = 0;
+            const regions = document.querySelectorAll('[aria-live="polite"],[aria-live="assertive"],[role=status],[role=alert]');
+            const observer = new MutationObserver((records) => { window.__announcements += records.length; });
+            regions.forEach((r) => observer.observe(r, {childList: true, subtree: true, characterData: true}));""")
+        first = dom(chrome)
+        wait_until(lambda: dom(chrome)["window"] != first["window"], timeout=15, message="a rotation")
+        ticks_until = time.monotonic() + 2.5
+        seen = {first["seconds"]}
+        while time.monotonic() < ticks_until:
+            seen.add(dom(chrome)["seconds"])
+            time.sleep(0.1)
+        announcements = chrome.execute_script("return window.__announcements")
+        assert len(seen) >= 3, "the countdown should have ticked"
+        assert 1 <= announcements <= 3, f"live regions changed {announcements} times: only the code change may speak"
+        timer = chrome.execute_script("""
+            const c = document.getElementById('countdown');
+            return [c.getAttribute('role'), c.getAttribute('aria-live'), !!c.closest('[aria-live]:not([aria-live=off])')];""")
+        assert timer == ["timer", "off", False]
+
+        # No request of any kind leaves the page's origin (the CSP would also refuse one).
+        names = chrome.execute_script("return performance.getEntriesByType('resource').map((e) => e.name)")
+        origin = site["kiosk"].url.rstrip("/")
+        assert names and all(name.startswith(origin + "/") for name in names), names
+
+        axe = Axe(chrome)
+        axe.inject()
+        for size in (LANDSCAPE, PORTRAIT):
+            resize(chrome, *size)
+            results = axe.run()
+            assert results["violations"] == [], axe.report(results["violations"])
+    finally:
+        daemon.stop()
+
+
+def test_server_serves_only_the_page_and_current_files_never_cached(site):
+    daemon = start_daemon(site, "HTTP", period=5)
+    try:
+        port = site["kiosk"].port
+        # Files a careless config would expose, planted beside the real ones.
+        for name in ("secret", "settings", "current.json.tmp"):
+            (site["out"] / "HTTP" / name).write_text("do not serve\n")
+        for path, kind in (("/HTTP/current.json", "application/json; charset=utf-8"),
+                           ("/HTTP/current.txt", "text/plain; charset=utf-8"),
+                           ("/HTTP/current.png", "image/png")):
+            status, headers, body = raw_get(port, path)
+            assert status == 200, path
+            assert headers["content-type"] == kind
+            assert headers["cache-control"] == "no-store"
+            assert body
+        assert json.loads(raw_get(port, "/HTTP/current.json")[2])["venue"] == "HTTP"
+        status, headers, body = raw_get(port, "/")
+        assert status == 200 and b'id="kiosk"' in body and headers["content-type"] == "text/html; charset=utf-8"
+        assert "default-src 'none'" in headers["content-security-policy"]
+        for path in ("/kiosk.js", "/kiosk.css"):
+            assert raw_get(port, path)[0] == 200
+        refused = ["/HTTP/control.sock", "/HTTP/secret", "/HTTP/settings", "/HTTP/current.json.tmp",
+                   "/HTTP/", "/HTTP", "/index.html/", "/web/", "/nginx/",
+                   "/../current.json", "/../../etc/passwd", "/HTTP/../HTTP/secret", "/%2e%2e/current.json",
+                   "/HTTP/%2e%2e/%2e%2e/current.json", "/../HTTP/current.json", "/.../current.json",
+                   "/../daemon-HTTP/state/settings", "/x/y/current.json", "/hall/current.json",
+                   "/ABCDEFGHIJKLMNOPQ/current.json", "/HTTP/current.png/", "/current.json%00.png"]
+        for path in refused:
+            status = raw_get(port, path)[0]
+            assert status in (400, 403, 404), f"{path} answered {status}"
+        assert raw_get(port, "/HTTP/current.json", method="POST")[0] in (403, 405)
+        assert raw_get(port, "/HTTP/current.json", method="HEAD")[0] == 200
+    finally:
+        daemon.stop()
+
+
+def test_web_kiosk_script_usage():
+    script = str(ROOT / "scripts" / "web-kiosk")
+    help_run = subprocess.run([script, "--help"], capture_output=True, text=True, timeout=30)
+    assert help_run.returncode == 0 and "--output-dir" in help_run.stdout
+    bad = subprocess.run([script, "--port", "http"], capture_output=True, text=True, timeout=30)
+    assert bad.returncode == 64 and "--port" in bad.stderr
+    unknown = subprocess.run([script, "--bogus"], capture_output=True, text=True, timeout=30)
+    assert unknown.returncode == 64 and "unknown argument" in unknown.stderr
+
+
+def write_state(directory, **fields):
+    """A hand-made current.json (atomic rename, as the daemon does) for states a daemon rarely
+    shows on demand."""
+    document = {"version": 1, "state": "running", "venue": "FAKE", "url": None, "token": None,
+                "safeNumber": None, "window": None, "seq": None, "issuedAt": None, "expiresAt": None,
+                "period": 15, "shake": "on", "refresh": "auto", "health": "ok", "reason": None,
+                "updatedAt": int(time.time()), "pid": 1}
+    document.update(fields)
+    temporary = Path(directory) / ".current.json.new"
+    temporary.write_text(json.dumps(document, ensure_ascii=False))
+    temporary.rename(Path(directory) / "current.json")
+
+
+def test_degraded_unknown_keys_bad_version_and_unreachable_server(site, chrome, tmp_path):
+    fake = site["out"] / "FAKE"
+    fake.mkdir(mode=0o755)
+    url = "HTTPS://CHECKIN.EXAMPLE.ORG/C/FAKE/NOT-A-REAL-TOKEN"
+    encode = subprocess.run([BIN, "encode", "-o", str(fake / "current.png"), url], capture_output=True, timeout=30)
+    assert encode.returncode == 0, encode.stderr
+    (fake / "current.png").chmod(0o644)
+    expires = int(time.time()) + 6
+    # Degraded but within its window: the code may show, with the warning. A future `clock`
+    # object (and any unknown key) is ignored.
+    write_state(fake, url=url, token="NOT-A-REAL-TOKEN", safeNumber="12현34규", window=7, seq=0,
+                issuedAt=expires - 15, expiresAt=expires, health="degraded",
+                reason="cannot write current.png: No space left on device",
+                clock={"synchronized": False, "warning": "clock not synchronized"}, futureKey=[1, 2])
+    own = WebKiosk(site["out"], tmp_path).start()  # stopped below to make the server unreachable
+    try:
+        resize(chrome, *PORTRAIT)
+        chrome.get(own.url + "?venue=FAKE")
+        shown = wait_state(chrome, "live")
+        assert shown["safeNumber"] == "12현34규"
+        assert shown["warning"] == "경고: cannot write current.png: No space left on device"
+        chrome.save_screenshot(str(tmp_path / "degraded.png"))
+        assert zbar(tmp_path / "degraded.png").decode() == url
+
+        own.stop()  # unreachable: the code stays only until it expires, then the page says so
+        shown = wait_state(chrome, "stale", timeout=20)
+        assert shown["title"] == "체크인 코드가 최신이 아닙니다" and shown["imageHidden"]
+        assert shown["body"] == "서버에서 current.json을 받을 수 없습니다"
+        chrome.save_screenshot(str(tmp_path / "unreachable.png"))
+        assert no_qr(tmp_path / "unreachable.png")
+    finally:
+        own.stop()
+
+    write_state(fake, version=2)
+    chrome.get(site["kiosk"].url + "?venue=FAKE")
+    assert wait_state(chrome, "unreadable")["title"] == "current.json을 읽을 수 없습니다"
+    chrome.get(site["kiosk"].url + "?venue=NOPE")
+    assert wait_state(chrome, "stopped")["title"] == "체크인이 실행 중이 아닙니다"
+    chrome.get(site["kiosk"].url + "?venue=../x")
+    assert wait_state(chrome, "unreadable")["title"] == "잘못된 장소 ID (venue)"
