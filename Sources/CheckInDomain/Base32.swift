@@ -43,6 +43,29 @@ enum Base32 {
         return bytes
     }
 
+    /// Decodes `text` (8 characters per 5 bytes) into `output`, which must have room; false on
+    /// any character outside the alphabet or a length that is not a multiple of 8. No allocation.
+    static func decode(_ text: UnsafeBufferPointer<UInt8>, into output: UnsafeMutableBufferPointer<UInt8>) -> Bool {
+        guard text.count % 8 == 0, text.count / 8 * 5 <= output.count else { return false }
+        var group: UInt64 = 0
+        var count = 0
+        var written = 0
+        for character in text {
+            guard let value = value(of: character) else { return false }
+            group = group << 5 | UInt64(value)
+            count += 1
+            if count == 8 {
+                for shift in stride(from: 32, through: 0, by: -8) {
+                    output.initializeElement(at: written, to: UInt8(truncatingIfNeeded: group >> UInt64(shift)))
+                    written += 1
+                }
+                group = 0
+                count = 0
+            }
+        }
+        return true
+    }
+
     private static func value(of character: UInt8) -> UInt8? {
         switch character {
         case UInt8(ascii: "A")...UInt8(ascii: "Z"): character - UInt8(ascii: "A")
