@@ -63,7 +63,7 @@ public final class CheckInVerificationSession {
     }
 
     /// Checks a bare token (UTF-8) for `venue`: format, then MAC under each key in order, then time.
-    func checkToken(_ token: UnsafeBufferPointer<UInt8>, venue: VenueID, at unixTime: Int64) -> VerificationReport {
+    public func checkToken(_ token: UnsafeBufferPointer<UInt8>, venue: VenueID, at unixTime: Int64) -> VerificationReport {
         withUnsafeTemporaryAllocation(of: UInt8.self, capacity: CheckInToken.payloadLength) { payload in
             let parsed: (window: Int64, sequence: UInt32)
             switch Self.parse(token, into: payload) {
@@ -81,7 +81,7 @@ public final class CheckInVerificationSession {
     }
 
     /// Checks a typed safe number for `venue` against the windows nearest now first.
-    func checkSafeNumber(_ text: String, venue: VenueID, at unixTime: Int64) -> VerificationReport {
+    public func checkSafeNumber(_ text: String, venue: VenueID, at unixTime: Int64) -> VerificationReport {
         guard let typed = SafeNumber.fields(of: text) else { return .rejected(.malformed, venue: venue) }
         let keys = self.keys(for: venue)
         guard keys.contains(where: { $0 != nil }) else { return .rejected(.wrongVenue, venue: venue) }
