@@ -62,6 +62,8 @@ struct VerificationStream {
     private static let tooLong = Array(#"{"valid":false,"reason":"malformed","venue":null,"window":null,"seq":null,"issuedAt":null,"expiresAt":null,"secondsLeft":null,"secretFile":null}"#.utf8) + [10]
 
     private func answer(_ input: UnsafeBufferPointer<UInt8>, at now: Int64, into line: inout [UInt8]) {
+        // The same answer whether a long line arrived in one read or several.
+        guard input.count <= Self.maximumLineLength else { return line.append(contentsOf: Self.tooLong) }
         writer.append(session.check(utf8: input, expectedVenue: venue, at: now), to: &line)
     }
 
