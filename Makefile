@@ -46,6 +46,7 @@ e2e-test: test-deps build
 BENCH_ARGS ?=
 bench: release
 	QRCHECKIN_BIN=$(CURDIR)/$(BIN_RELEASE) scripts/bench $(BENCH_ARGS)
+	QRCHECKIN_BIN=$(CURDIR)/$(BIN_RELEASE) scripts/bench-verify $(filter --quick --json,$(BENCH_ARGS))
 
 clean:
 	rm -rf .build
