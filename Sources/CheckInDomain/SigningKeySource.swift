@@ -38,6 +38,6 @@ public struct SigningKeyError: Error, Equatable, Sendable, CustomStringConvertib
     }
 
     public var description: String {
-        "the venue key serves venue \(serves) only, not \(requested) (use the master secret, or that venue's key from 'qrcheckin keygen --venue \(requested) --from MASTER')"
+        "the venue key serves venue \(serves) only, not \(requested): set the venue to \(serves), or use the master secret or \(requested)'s key ('qrcheckin keygen --venue \(requested) --from MASTER')"
     }
 }

@@ -45,8 +45,11 @@ struct CheckInOptions {
     /// Whether `--at` was given (else `unixTime` is the time of parsing).
     let hasExplicitTime: Bool
 
-    init(_ arguments: ParsedArguments, environment: [String: String]) throws(CommandError) {
-        let layers = try Self.layers(arguments, environment: environment)
+    /// Reads the layers; `usesBaseURL` is false for `verify`, which ignores the base URL (it is
+    /// not signed), so a bad one cannot stop it.
+    init(_ arguments: ParsedArguments, environment: [String: String], usesBaseURL: Bool) throws(CommandError) {
+        var layers = try Self.layers(arguments, environment: environment)
+        if !usesBaseURL { layers["base-url"] = nil }
         let flagFiles = arguments.all("secret-file")
         if !flagFiles.isEmpty {
             for file in flagFiles where file.isEmpty || file.contains("\0") { throw .usage("--secret-file: must be a path") }

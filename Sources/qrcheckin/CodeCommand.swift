@@ -43,7 +43,7 @@ struct CodeCommand: Command {
     let json: Bool
 
     init(_ arguments: ParsedArguments, context: CommandContext) throws(CommandError) {
-        options = try CheckInOptions(arguments, environment: context.environment)
+        options = try CheckInOptions(arguments, environment: context.environment, usesBaseURL: true)
         sequence = try arguments.integer("seq", in: 0...CheckInCodeIssuer.maximumSequence) ?? 0
         json = arguments.has("json")
     }

@@ -67,7 +67,7 @@ struct VerifyCommand: Command {
     let json: Bool
 
     init(_ arguments: ParsedArguments, context: CommandContext) throws(CommandError) {
-        options = try CheckInOptions(arguments, environment: context.environment)
+        options = try CheckInOptions(arguments, environment: context.environment, usesBaseURL: false)
         skew = try arguments.integer("skew", in: 0...CheckInTime.maximumSkew) ?? CheckInCodeVerifier.defaultSkew
         json = arguments.has("json")
         switch (arguments.positionals.first, arguments["safe-number"], arguments.has("stdin")) {

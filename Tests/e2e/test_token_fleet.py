@@ -383,3 +383,13 @@ def test_a_fifo_secret_does_not_hang(cli, tmp_path):
     os.mkfifo(fifo, 0o600)
     result = cli("code", "--secret-file", str(fifo), timeout=10)
     assert result.returncode == 66 and "a FIFO" in result.stderr.decode()
+
+
+def test_verify_ignores_the_settings_it_does_not_use(cli, tmp_path, secret_file):
+    config = tmp_path / "c.conf"
+    config.write_text("scale = 999\nops-group = no-such-group-here\n")
+    url = ref.url(SECRET, "DEMO", 15, 1700000000, 0)
+    bad = {"QRCHECKIN_BASE_URL": "ftp://x", "QRCHECKIN_SCALE": "0", "QRCHECKIN_CONFIG": str(config)}
+    assert cli("verify", "--secret-file", str(secret_file), "--at", "1700000000", url, env=bad).returncode == 0
+    refused = cli("code", "--secret-file", str(secret_file), env=bad)
+    assert refused.returncode == 78 and "$QRCHECKIN_BASE_URL" in refused.stderr.decode()
