@@ -50,9 +50,11 @@ enum Base32 {
         var group: UInt64 = 0
         var count = 0
         var written = 0
+        let values = Self.values
         for character in text {
-            guard let value = value(of: character) else { return false }
-            group = group << 5 | UInt64(value)
+            let value = values[Int(character)]
+            guard value != 0 else { return false }
+            group = group << 5 | UInt64(value - 1)
             count += 1
             if count == 8 {
                 for shift in stride(from: 32, through: 0, by: -8) {
@@ -64,6 +66,11 @@ enum Base32 {
             }
         }
         return true
+    }
+
+    /// Character → value + 1, 0 for characters outside the alphabet: one load per character.
+    private static let values: [UInt8] = (0..<256).map { byte in
+        alphabet.firstIndex(of: UInt8(byte)).map { UInt8($0 + 1) } ?? 0
     }
 
     private static func value(of character: UInt8) -> UInt8? {

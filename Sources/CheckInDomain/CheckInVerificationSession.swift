@@ -8,6 +8,10 @@ public final class CheckInVerificationSession {
     private let verifier: CheckInCodeVerifier
     /// Per venue: one key per key source, nil where the source does not serve the venue.
     private var cache: [VenueID: [VenueKey?]] = [:]
+    /// The venue of the previous URL, as bytes and as an id: a stream is mostly one venue, so
+    /// the common case skips building an id and hashing it.
+    private var lastVenueBytes: [UInt8] = []
+    private var lastVenue: VenueID?
 
     init(verifier: CheckInCodeVerifier) {
         self.verifier = verifier
@@ -51,8 +55,15 @@ public final class CheckInVerificationSession {
             return .rejected(.malformed, venue: nil)
         }
         let token = UnsafeBufferPointer(rebasing: path[(lastSlash + 1)...])
-        guard let named = VenueID(utf8: UnsafeBufferPointer(rebasing: path[(venueSlash + 1)..<lastSlash])) else {
-            return .rejected(.malformed, venue: nil)
+        let venueBytes = UnsafeBufferPointer(rebasing: path[(venueSlash + 1)..<lastSlash])
+        let named: VenueID
+        if let lastVenue, lastVenueBytes.elementsEqual(venueBytes) {
+            named = lastVenue
+        } else {
+            guard let venue = VenueID(utf8: venueBytes) else { return .rejected(.malformed, venue: nil) }
+            named = venue
+            lastVenue = venue
+            lastVenueBytes = Array(venueBytes)
         }
         if let expectedVenue, expectedVenue != named {
             // Parse the token first: an unreadable token is malformed whatever venue it names.

@@ -1,8 +1,9 @@
 /// One venue's key bound to a period, and the two messages it signs (docs/TOKEN.md, "MACs").
 ///
 /// Built once per venue and period (issuer) or per venue (verifier cache): the HKDF derivation
-/// and the HMAC key schedule cost more than a code, so they are not repeated per code.
-struct VenueKey: Sendable {
+/// and the HMAC key schedule cost more than a code, so they are not repeated per code. A class,
+/// so the verifier's cache hands out references instead of copying its arrays per code.
+final class VenueKey: Sendable {
     static let tokenLabel = Array("QRCHECKIN-TOKEN".utf8)
     static let safeNumberLabel = Array("QRCHECKIN-SAFE-NUMBER".utf8)
 
@@ -24,7 +25,7 @@ struct VenueKey: Sendable {
         safeNumberPrefix = Self.safeNumberLabel + common
     }
 
-    init(secret: MasterSecret, venue: VenueID, period: RotationPeriod, authenticator: any MessageAuthenticator) {
+    convenience init(secret: MasterSecret, venue: VenueID, period: RotationPeriod, authenticator: any MessageAuthenticator) {
         self.init(key: VenueSigningKey(deriving: secret, for: venue, authenticator: authenticator),
                   period: period, authenticator: authenticator)
     }

@@ -21,7 +21,15 @@ struct VerificationWriter {
         }
         func number(_ value: Int64?) {
             guard let value else { return raw("null") }
-            line.append(contentsOf: String(value).utf8)
+            if value < 0 { line.append(UInt8(ascii: "-")) }
+            // Digits of the magnitude, most significant first, without building a String.
+            var magnitude = value.magnitude, divisor: UInt64 = 1
+            while magnitude / divisor >= 10 { divisor *= 10 }
+            while divisor > 0 {
+                line.append(UInt8(ascii: "0") + UInt8(magnitude / divisor))
+                magnitude %= divisor
+                divisor /= 10
+            }
         }
         raw(report.isValid ? "{\"valid\":true,\"reason\":" : "{\"valid\":false,\"reason\":")
         if let reason = report.reason {
