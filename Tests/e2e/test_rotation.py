@@ -105,14 +105,14 @@ def test_rotation_end_to_end_rejects_no_valid_code_and_accepts_no_old_one(daemon
     kiosk_secret.chmod(0o600)
     args = ["--secret-file", str(kiosk_secret), "--venue", "HALL-1"]
     daemon = daemons("kiosk", args)
-    checked, rejected, old_codes = 0, [], set()
+    checked, rejected, old_codes, matched = 0, [], set(), []
 
     def hammer(verifier, until, timeout=60):
         """Verifies whatever the kiosk shows, as fast as the co-process answers, until `until()`."""
         nonlocal checked
         deadline = time.monotonic() + timeout
         while not until():
-            assert time.monotonic() < deadline, "the kiosk stopped rotating"
+            assert time.monotonic() < deadline, f"no progress in {timeout}s; rejected so far: {rejected[:2]}"
             state = read_state(daemon.out)
             if not state or state["state"] != "running":
                 time.sleep(0.01)  # a stopped kiosk shows no code; poll again
@@ -121,8 +121,10 @@ def test_rotation_end_to_end_rejects_no_valid_code_and_accepts_no_old_one(daemon
             checked += 1
             if not answer["valid"]:
                 rejected.append((state["url"], answer))
-            elif answer["secretFile"] == str(old):
-                old_codes.add(state["url"])
+            else:
+                matched.append(answer["secretFile"])
+                if answer["secretFile"] == str(old):
+                    old_codes.add(state["url"])
 
     def window():
         state = read_state(daemon.out)
@@ -135,7 +137,9 @@ def test_rotation_end_to_end_rejects_no_valid_code_and_accepts_no_old_one(daemon
     before.close()
     # 2. The verifiers get the new secret too, then the kiosk switches.
     both = Verifier(new, old)
-    hammer(both, lambda: len(old_codes) > 0 and checked > 50)
+    matched.clear()
+    hammer(both, lambda: matched.count(str(old)) >= 20)
+    last_scanned = read_state(daemon.out)["url"]  # scanned now, reaches the server after the switch
     kiosk_secret.write_bytes(new.read_bytes())
     daemon.stop()
     daemon = daemons("kiosk", args)  # the same directories, a new process
@@ -147,7 +151,11 @@ def test_rotation_end_to_end_rejects_no_valid_code_and_accepts_no_old_one(daemon
             switched[0] = state["window"]
         return switched[0] is not None and state is not None and state["window"] >= switched[0] + 2
 
+    matched.clear()
     hammer(both, new_code_seen)
+    assert matched.count(str(new)) >= 20, "the kiosk never showed a code of the new secret"
+    late = both.check(last_scanned)
+    assert late["valid"] and late["secretFile"] == str(old), late
     both.close()
     # 3. Drop the old secret once its skew has passed for the last old code.
     last_old_window = switched[0]
