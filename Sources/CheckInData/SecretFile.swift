@@ -54,7 +54,10 @@ public enum SecretFile {
             if error.code == EACCES || error.code == EPERM { throw .permissionDenied(error) }
             throw .unreadable(error)
         }
-        if bytes.starts(with: Array("QRCHECKIN-VENUE-KEY-".utf8)) || bytes.starts(with: Array("qrcheckin-venue-key-".utf8)) {
+        // The first word decides (docs/TOKEN.md, "Key files"); any case, so a mistyped magic
+        // gets the venue key's error rather than "not hex".
+        let firstWord = bytes.drop(while: { [9, 10, 13, 32].contains($0) }).prefix(20)
+        if Array(firstWord.map { $0 >= 0x61 && $0 <= 0x7A ? $0 - 0x20 : $0 }) == Array("QRCHECKIN-VENUE-KEY-".utf8) {
             return .venue(try decodeVenueKey(bytes, path: path))
         }
         return .master(try decode(bytes, path: path))

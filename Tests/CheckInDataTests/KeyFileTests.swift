@@ -27,6 +27,14 @@ import Testing
         #expect(throws: SecretError.alreadyExists(path: path)) { try SecretFile.create(key, at: path, overwrite: false) }
     }
 
+    @Test func theFirstWordDecidesTheKind() throws {
+        let digits = String(repeating: "ab", count: 32)
+        let spaced = write("\n  QRCHECKIN-VENUE-KEY-1   HALL-1\t\(digits)\n", to: "spaced")
+        #expect(try SecretFile.loadKeySource(from: spaced) == .venue(try VenueSigningKey(venue: try VenueID("HALL-1"), bytes: hex(digits))))
+        let master = write(" \(digits)\n", to: "master")
+        #expect(try SecretFile.loadKeySource(from: master) == .master(try MasterSecret(bytes: hex(digits))))
+    }
+
     @Test func badVenueKeysAreMalformed() {
         let hex = String(repeating: "ab", count: 32)
         for (name, text) in [("v2", "QRCHECKIN-VENUE-KEY-2 HALL-1 \(hex)\n"), ("two", "QRCHECKIN-VENUE-KEY-1 \(hex)\n"),
