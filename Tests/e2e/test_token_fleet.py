@@ -393,3 +393,17 @@ def test_verify_ignores_the_settings_it_does_not_use(cli, tmp_path, secret_file)
     assert cli("verify", "--secret-file", str(secret_file), "--at", "1700000000", url, env=bad).returncode == 0
     refused = cli("code", "--secret-file", str(secret_file), env=bad)
     assert refused.returncode == 78 and "$QRCHECKIN_BASE_URL" in refused.stderr.decode()
+
+
+@pytest.mark.parametrize("skew", ["-1", "61", "9223372036854775807", "-9223372036854775808", "9223372036854775808",
+                                  "", "-", " 1", "1e3", "1.0"])
+def test_bad_skew_is_64(cli, secret_file, skew):
+    result = cli("verify", "--secret-file", str(secret_file), "--skew", skew, "--stdin", input=b"")
+    assert result.returncode == 64 and "--skew" in result.stderr.decode(), (skew, result)
+
+
+@pytest.mark.parametrize("skew,valid", [("0", False), ("60", True)])
+def test_skew_ends(cli, secret_file, skew, valid):
+    url = ref.url(SECRET, "DEMO", 15, 1700000000, 0)
+    result = cli("verify", "--secret-file", str(secret_file), "--skew", skew, "--at", str(1700000000 + 15 * 60), url)
+    assert result.returncode == (0 if valid else 1)
