@@ -50,6 +50,7 @@ golden: build
 BENCH_ARGS ?=
 bench: release
 	QRCHECKIN_BIN=$(CURDIR)/$(BIN_RELEASE) scripts/bench $(BENCH_ARGS)
+	QRCHECKIN_BIN=$(CURDIR)/$(BIN_RELEASE) scripts/bench-verify $(filter --quick --json,$(BENCH_ARGS))
 
 clean:
 	rm -rf .build

@@ -7,8 +7,15 @@ public enum SecretError: Error, Equatable, Sendable, CustomStringConvertible {
     case unreadable(SystemError)
     /// The path is a directory, a device, a FIFO or a socket.
     case notRegularFile(path: String, kind: String)
-    /// Group or others have some permission on the file (ssh refuses such keys too).
-    case unsafePermissions(path: String, mode: UInt32)
+    /// The file exists but this user may not open or read it.
+    case permissionDenied(SystemError)
+    /// Group or others have some permission on the file (ssh refuses such keys too); `target`
+    /// is where a symbolic link at `path` points.
+    case unsafePermissions(path: String, mode: UInt32, target: String?)
+    /// The file belongs to another user (not this one, not root): ssh refuses such keys too.
+    case wrongOwner(path: String, owner: UInt32, target: String?)
+    /// A venue key was given where only the master secret will do (deriving venue keys).
+    case venueKeyNotMaster(path: String, venue: String)
     /// The file holds nothing but whitespace.
     case empty(path: String)
     /// The file decodes to fewer than `MasterSecret.minimumLength` bytes.
@@ -30,13 +37,20 @@ public enum SecretError: Error, Equatable, Sendable, CustomStringConvertible {
             "cannot read secret file \(error.path): \(error.reason)"
         case .notRegularFile(let path, let kind):
             "secret file \(path) is \(kind), not a regular file"
-        case .unsafePermissions(let path, let mode):
-            "secret file \(path) is \(mode & 0o044 != 0 ? "readable" : "accessible") by group or others "
-                + "(mode \(Self.octal(mode))); run chmod 600 \(path)"
+        case .permissionDenied(let error):
+            "cannot read secret file \(error.path): \(error.reason) (run as its owner, or give this user its own copy)"
+        case .unsafePermissions(let path, let mode, let target):
+            "secret file \(Self.name(path, target)) is \(mode & 0o044 != 0 ? "readable" : "accessible") by group or others "
+                + "(mode \(Self.octal(mode))); run chmod 600 \(target ?? path)"
+        case .wrongOwner(let path, let owner, let target):
+            "secret file \(Self.name(path, target)) belongs to uid \(owner), not to this user; "
+                + "refusing it, like ssh (run chown $(id -u) \(target ?? path) if it is yours)"
+        case .venueKeyNotMaster(let path, let venue):
+            "\(path) is the venue key of \(venue), not a master secret; venue keys are derived from the master secret"
         case .empty(let path):
             "secret file \(path) is empty; replace it with: qrcheckin keygen --force -o \(path)"
         case .tooShort(let path, let bytes):
-            "secret file \(path) holds only \(bytes) bytes; at least 16 are needed (keygen makes 32)"
+            "secret file \(path) holds only \(bytes) byte\(bytes == 1 ? "" : "s"); at least 16 are needed (keygen makes 32)"
         case .tooLong(let path):
             "secret file \(path) is too large to be a secret (more than 1024 bytes)"
         case .malformed(let path, let reason):
@@ -46,6 +60,11 @@ public enum SecretError: Error, Equatable, Sendable, CustomStringConvertible {
         case .cannotCreate(let error):
             "cannot create secret file: \(error.description)"
         }
+    }
+
+    /// `LINK (a link to TARGET)` for a symbolic link, else the path.
+    static func name(_ path: String, _ target: String?) -> String {
+        target.map { "\(path) (a link to \($0))" } ?? path
     }
 
     static func octal(_ mode: UInt32) -> String {

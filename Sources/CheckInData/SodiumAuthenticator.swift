@@ -28,4 +28,40 @@ public struct SodiumAuthenticator: MessageAuthenticator {
         guard !a.isEmpty else { return true }
         return sodium_memcmp(a, b, a.count) == 0
     }
+
+    public func keyed(_ key: [UInt8]) -> any KeyedMessageAuthenticator {
+        SodiumKeyedAuthenticator(key: key)
+    }
+}
+
+/// HMAC-SHA256 under one key: libsodium's state right after `init` (the key's padded blocks
+/// already hashed) is kept and copied for each message, which is what `init` would recompute.
+final class SodiumKeyedAuthenticator: KeyedMessageAuthenticator, @unchecked Sendable {
+    /// Read-only after init, so sharing between threads is safe.
+    private var keyed = crypto_auth_hmacsha256_state()
+
+    init(key: [UInt8]) {
+        crypto_auth_hmacsha256_init(&keyed, key, key.count)
+    }
+
+    deinit {
+        sodium_memzero(&keyed, MemoryLayout<crypto_auth_hmacsha256_state>.size)
+    }
+
+    func authenticate(_ message: UnsafeRawBufferPointer, into output: UnsafeMutableRawBufferPointer) {
+        precondition(output.count >= Int(crypto_auth_hmacsha256_BYTES))
+        var state = keyed
+        crypto_auth_hmacsha256_update(&state, message.baseAddress?.assumingMemoryBound(to: UInt8.self), UInt64(message.count))
+        crypto_auth_hmacsha256_final(&state, output.baseAddress!.assumingMemoryBound(to: UInt8.self))
+        sodium_memzero(&state, MemoryLayout<crypto_auth_hmacsha256_state>.size)
+    }
+
+    func matches(_ message: UnsafeRawBufferPointer, truncatedMAC mac: UnsafeRawBufferPointer) -> Bool {
+        guard mac.count <= Int(crypto_auth_hmacsha256_BYTES) else { return false }
+        return withUnsafeTemporaryAllocation(byteCount: Int(crypto_auth_hmacsha256_BYTES), alignment: 8) { output in
+            authenticate(message, into: output)
+            guard mac.count > 0 else { return true }
+            return sodium_memcmp(output.baseAddress!, mac.baseAddress!, mac.count) == 0
+        }
+    }
 }

@@ -43,6 +43,36 @@ enum Base32 {
         return bytes
     }
 
+    /// Decodes `text` (8 characters per 5 bytes) into `output`, which must have room; false on
+    /// any character outside the alphabet or a length that is not a multiple of 8. No allocation.
+    static func decode(_ text: UnsafeBufferPointer<UInt8>, into output: UnsafeMutableBufferPointer<UInt8>) -> Bool {
+        guard text.count % 8 == 0, text.count / 8 * 5 <= output.count else { return false }
+        var group: UInt64 = 0
+        var count = 0
+        var written = 0
+        let values = Self.values
+        for character in text {
+            let value = values[Int(character)]
+            guard value != 0 else { return false }
+            group = group << 5 | UInt64(value - 1)
+            count += 1
+            if count == 8 {
+                for shift in stride(from: 32, through: 0, by: -8) {
+                    output.initializeElement(at: written, to: UInt8(truncatingIfNeeded: group >> UInt64(shift)))
+                    written += 1
+                }
+                group = 0
+                count = 0
+            }
+        }
+        return true
+    }
+
+    /// Character → value + 1, 0 for characters outside the alphabet: one load per character.
+    private static let values: [UInt8] = (0..<256).map { byte in
+        alphabet.firstIndex(of: UInt8(byte)).map { UInt8($0 + 1) } ?? 0
+    }
+
     private static func value(of character: UInt8) -> UInt8? {
         switch character {
         case UInt8(ascii: "A")...UInt8(ascii: "Z"): character - UInt8(ascii: "A")

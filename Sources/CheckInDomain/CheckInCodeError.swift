@@ -8,6 +8,8 @@ public enum CheckInCodeError: Error, Equatable, Sendable, CustomStringConvertibl
     case invalidSecretLength(Int)
     /// A base URL cannot prefix check-in URLs.
     case invalidBaseURL(String, reason: String)
+    /// A venue key is not `VenueSigningKey.length` bytes.
+    case invalidVenueKeyLength(Int)
 
     public var description: String {
         switch self {
@@ -19,6 +21,8 @@ public enum CheckInCodeError: Error, Equatable, Sendable, CustomStringConvertibl
             "a secret must be \(MasterSecret.minimumLength) to \(MasterSecret.maximumLength) bytes, got \(count)"
         case .invalidBaseURL(let text, let reason):
             "invalid base URL '\(text)': \(reason)"
+        case .invalidVenueKeyLength(let count):
+            "a venue key must be \(VenueSigningKey.length) bytes, got \(count)"
         }
     }
 }

@@ -24,13 +24,24 @@ public struct CheckInCodeIssuer: Sendable {
     public func code(for venue: VenueID, window: Int64, sequence: Int) -> CheckInCode {
         precondition((0...Self.maximumSequence).contains(sequence), "sequence out of range: \(sequence)")
         let key = VenueKey(secret: secret, venue: venue, period: period, authenticator: authenticator)
+        return Self.code(key: key, baseURL: baseURL, window: window, sequence: sequence)
+    }
+
+    /// The HMAC adapter, for `VenueCodeIssuer.init(venue:issuer:)`.
+    var authenticatorForBinding: any MessageAuthenticator { authenticator }
+
+    /// The master secret as a key source, for issuers bound to one venue.
+    public var keySource: SigningKeySource { .master(secret) }
+
+    /// The code signed with `key` for `window` and `sequence` (0...maximumSequence).
+    static func code(key: VenueKey, baseURL: String, window: Int64, sequence: Int) -> CheckInCode {
         let sequenceField = UInt32(sequence)
         let token = CheckInToken(window: window, sequence: sequenceField,
                                  mac: key.tokenMAC(window: window, sequence: sequenceField)).text
         return CheckInCode(
-            venue: venue, window: window, sequence: sequence, token: token,
-            url: "\(baseURL)/\(venue.rawValue)/\(token)", safeNumber: key.safeNumber(window: window),
-            issuedAt: period.start(ofWindow: window), expiresAt: period.end(ofWindow: window))
+            venue: key.venue, window: window, sequence: sequence, token: token,
+            url: "\(baseURL)/\(key.venue.rawValue)/\(token)", safeNumber: key.safeNumber(window: window),
+            issuedAt: key.period.start(ofWindow: window), expiresAt: key.period.end(ofWindow: window))
     }
 
     /// The code of `venue` at `unixTime` (its window).

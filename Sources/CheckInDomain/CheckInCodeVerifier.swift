@@ -1,5 +1,9 @@
 /// Use case: decides offline whether a scanned URL, a token or a typed safe number is a live
 /// code, TOTP-style: the MAC must match and the window must be within ±`skew` windows of now.
+///
+/// It holds one or more key sources, tried in order (secret rotation: old and new side by side);
+/// a report says which one matched. For many codes in a row use `session()`, which derives each
+/// venue's key once instead of per code.
 public struct CheckInCodeVerifier: Sendable {
     /// The default tolerance: one window each way, for kiosk clocks and slow scans.
     public static let defaultSkew = 1
@@ -8,97 +12,55 @@ public struct CheckInCodeVerifier: Sendable {
 
     /// The window length the codes were issued with.
     public let period: RotationPeriod
-    /// Windows accepted on either side of the current one.
+    /// Windows accepted on either side of the current one, 0...`CheckInTime.maximumSkew`.
     public let skew: Int
-    private let secret: MasterSecret
-    private let authenticator: any MessageAuthenticator
+    /// The key sources, in the order they are tried.
+    public let keys: [SigningKeySource]
+    let authenticator: any MessageAuthenticator
 
-    /// Creates a verifier; `skew` ≥ 0.
-    public init(secret: MasterSecret, period: RotationPeriod, skew: Int = defaultSkew, authenticator: any MessageAuthenticator) {
-        precondition(skew >= 0, "skew cannot be negative")
-        self.secret = secret
+    /// Creates a verifier over `keys` (at least one), tried in order.
+    public init(keys: [SigningKeySource], period: RotationPeriod, skew: Int = defaultSkew, authenticator: any MessageAuthenticator) {
+        precondition(!keys.isEmpty, "a verifier needs a key")
+        precondition((0...CheckInTime.maximumSkew).contains(skew), "skew out of range: \(skew)")
+        self.keys = keys
         self.period = period
         self.skew = skew
         self.authenticator = authenticator
     }
 
-    /// Verifies a URL (`…/<VENUE>/<TOKEN>`) or a bare token. A URL's venue must equal
-    /// `expectedVenue` when one is given; a bare token is checked for `expectedVenue ?? .demo`.
+    /// Creates a verifier for one master secret.
+    public init(secret: MasterSecret, period: RotationPeriod, skew: Int = defaultSkew, authenticator: any MessageAuthenticator) {
+        self.init(keys: [.master(secret)], period: period, skew: skew, authenticator: authenticator)
+    }
+
+    /// A verifier that remembers each venue's keys between codes: for a stream of codes.
+    public func session() -> CheckInVerificationSession {
+        CheckInVerificationSession(verifier: self)
+    }
+
+    /// Checks a URL, a bare token or a safe number (told apart as docs/TOKEN.md says) with
+    /// everything learnt on the way. `expectedVenue` is the venue verifying: a URL must name it,
+    /// and bare tokens and safe numbers are checked for it.
+    public func check(_ input: String, expectedVenue: VenueID?, at unixTime: Int64) -> VerificationReport {
+        session().check(input, expectedVenue: expectedVenue, at: unixTime)
+    }
+
+    /// Verifies a URL (`…/<VENUE>/<TOKEN>`), a bare token or a safe number. A URL's venue must
+    /// equal `expectedVenue` when one is given; without one a bare token is `no-venue`.
     public func verify(_ urlOrToken: String, expectedVenue: VenueID?, at unixTime: Int64) -> CheckInVerification {
-        let parts = urlOrToken.split(separator: "/", omittingEmptySubsequences: false)
-        guard parts.count >= 3 || parts.count == 1 else { return .rejected(.malformed) }
-        let venue: VenueID
-        if parts.count == 1 {
-            venue = expectedVenue ?? .demo
-        } else {
-            guard let named = try? VenueID(String(parts[parts.count - 2])) else { return .rejected(.malformed) }
-            if let expectedVenue, expectedVenue != named {
-                // Parse the token first: an unreadable token is malformed whatever venue it names.
-                if case .rejected(let reason) = parse(String(parts[parts.count - 1])) { return .rejected(reason) }
-                return .rejected(.wrongVenue)
-            }
-            venue = named
-        }
-        return verify(token: String(parts[parts.count - 1]), venue: venue, at: unixTime)
+        check(urlOrToken, expectedVenue: expectedVenue, at: unixTime).verification
     }
 
     /// Verifies a bare token for `venue`: format, then MAC, then time, so a forged token is
     /// reported as bad-mac whatever window it claims.
     public func verify(token: String, venue: VenueID, at unixTime: Int64) -> CheckInVerification {
-        let parsed: CheckInToken
-        switch parse(token) {
-        case .rejected(let reason): return .rejected(reason)
-        case .valid(let token): parsed = token
-        }
-        let key = VenueKey(secret: secret, venue: venue, period: period, authenticator: authenticator)
-        guard key.isEqual(key.tokenMAC(window: parsed.window, sequence: parsed.sequence), parsed.mac) else {
-            return .rejected(.badMAC)
-        }
-        return timing(of: parsed.window, venue: venue, sequence: Int(parsed.sequence), at: unixTime)
+        var text = token
+        return text.withUTF8 { session().checkToken($0, venue: venue, at: unixTime) }.verification
     }
 
     /// Verifies a typed safe number for `venue`: it must match the safe number of a window within
     /// the skew. Every candidate is compared in constant time.
     public func verify(safeNumber: String, venue: VenueID, at unixTime: Int64) -> CheckInVerification {
-        guard SafeNumber.isWellFormed(safeNumber) else { return .rejected(.malformed) }
-        let key = VenueKey(secret: secret, venue: venue, period: period, authenticator: authenticator)
-        let now = period.window(at: unixTime)
-        let reach = Int64(skew) + Self.safeNumberLookaround
-        let typed = Array(safeNumber.utf8)
-        // Nearest windows first, so the current window wins over a coincidental match further out.
-        var offsets: [Int64] = [0]
-        for distance in 1...reach { offsets += [-distance, distance] }
-        for offset in offsets {
-            let window = now + offset
-            if key.isEqual(Array(key.safeNumber(window: window).utf8), typed) {
-                return timing(of: window, venue: venue, sequence: nil, at: unixTime)
-            }
-        }
-        return .rejected(.badMAC)
-    }
-
-    private enum Parsed {
-        case valid(CheckInToken)
-        case rejected(CheckInRejection)
-    }
-
-    private func parse(_ token: String) -> Parsed {
-        do {
-            return .valid(try CheckInToken(parsing: token))
-        } catch {
-            return .rejected(error == .unknownVersion ? .unknownVersion : .malformed)
-        }
-    }
-
-    private func timing(of window: Int64, venue: VenueID, sequence: Int?, at unixTime: Int64) -> CheckInVerification {
-        let now = period.window(at: unixTime)
-        let skew = Int64(skew)
-        // A signed window can be anywhere in Int64; a difference that overflows is far out of reach.
-        let (distance, overflow) = window.subtractingReportingOverflow(now)
-        if overflow { return .rejected(window < now ? .expired : .notYetValid) }
-        if distance < -skew { return .rejected(.expired) }
-        if distance > skew { return .rejected(.notYetValid) }
-        let secondsLeft = period.end(ofWindow: window + skew) - unixTime
-        return .valid(AcceptedCheckIn(venue: venue, window: window, sequence: sequence, secondsLeft: secondsLeft))
+        session().checkSafeNumber(safeNumber, venue: venue, at: unixTime).verification
     }
 }

@@ -75,4 +75,13 @@ enum BigEndian {
     static func uint64(_ bytes: ArraySlice<UInt8>) -> UInt64 {
         bytes.reduce(0) { $0 << 8 | UInt64($1) }
     }
+
+    /// Initialises `count` bytes of `buffer` at `index` with the top `count` bytes of `value`
+    /// (big-endian); returns the index after them.
+    static func write(_ value: UInt64, to buffer: UnsafeMutableBufferPointer<UInt8>, at index: Int, count: Int = 8) -> Int {
+        for offset in 0..<count {
+            buffer.initializeElement(at: index + offset, to: UInt8(truncatingIfNeeded: value >> UInt64(56 - 8 * offset)))
+        }
+        return index + count
+    }
 }

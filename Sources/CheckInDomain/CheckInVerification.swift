@@ -26,6 +26,65 @@ public struct AcceptedCheckIn: Equatable, Sendable {
     }
 }
 
+/// One verification with everything learnt on the way, for `verify --json` and servers' logs.
+/// Fields a verifier could not establish are nil: the window and sequence only once a MAC
+/// matched (a forged token's claims are not repeated), the venue once one was named or given.
+public struct VerificationReport: Equatable, Sendable {
+    /// Valid, or the reason.
+    public let verification: CheckInVerification
+    /// The venue the code names (a URL) or was checked for (a token or safe number).
+    public let venue: VenueID?
+    /// The code's window, once its MAC matched.
+    public let window: Int64?
+    /// The token's sequence, once its MAC matched; nil for safe numbers.
+    public let sequence: Int?
+    /// Which key source matched (an index into `CheckInCodeVerifier.keys`).
+    public let keyIndex: Int?
+    /// The period, to turn the window into times.
+    let period: RotationPeriod
+
+    init(verification: CheckInVerification, venue: VenueID?, window: Int64?, sequence: Int?, keyIndex: Int?, period: RotationPeriod) {
+        self.verification = verification
+        self.venue = venue
+        self.window = window
+        self.sequence = sequence
+        self.keyIndex = keyIndex
+        self.period = period
+    }
+
+    static func rejected(_ reason: CheckInRejection, venue: VenueID?) -> VerificationReport {
+        VerificationReport(verification: .rejected(reason), venue: venue, window: nil, sequence: nil, keyIndex: nil, period: .standard)
+    }
+
+    /// Whether the code was accepted.
+    public var isValid: Bool {
+        if case .valid = verification { return true }
+        return false
+    }
+
+    /// The reason for a refusal; nil when valid.
+    public var reason: CheckInRejection? {
+        if case .rejected(let reason) = verification { return reason }
+        return nil
+    }
+
+    /// Seconds until the verifier stops accepting the code; nil unless valid.
+    public var secondsLeft: Int64? {
+        if case .valid(let accepted) = verification { return accepted.secondsLeft }
+        return nil
+    }
+
+    /// When the code's window began, if known and a supported time.
+    public var issuedAt: Int64? {
+        window.map { period.start(ofWindow: $0) }.flatMap { CheckInTime.supported.contains($0) ? $0 : nil }
+    }
+
+    /// When the code's window ended, if known and a supported time.
+    public var expiresAt: Int64? {
+        window.map { period.end(ofWindow: $0) }.flatMap { CheckInTime.supported.contains($0) ? $0 : nil }
+    }
+}
+
 /// Why a code was refused. The raw values are the words `qrcheckin verify` prints; servers may
 /// rely on them.
 public enum CheckInRejection: String, CaseIterable, Sendable {
@@ -33,7 +92,9 @@ public enum CheckInRejection: String, CaseIterable, Sendable {
     case malformed
     /// A token of a format version this verifier does not know.
     case unknownVersion = "unknown-version"
-    /// The URL names another venue than the one verifying.
+    /// A bare token or safe number, and no venue to check it for.
+    case noVenue = "no-venue"
+    /// The URL names another venue than the one verifying, or one no key here serves.
     case wrongVenue = "wrong-venue"
     /// The MAC does not match: forged, altered, another secret or another period.
     case badMAC = "bad-mac"
@@ -47,10 +108,11 @@ public enum CheckInRejection: String, CaseIterable, Sendable {
         switch self {
         case .malformed: "not a check-in URL, token or safe number of this format"
         case .unknownVersion: "the token's format version is not supported"
+        case .noVenue: "a bare token or safe number needs a venue: pass --venue"
         case .wrongVenue: "the code belongs to another venue"
         case .badMAC: "the signature does not match: altered, forged, or another secret or period"
         case .expired: "the code's window is over"
-        case .notYetValid: "the code's window has not started (check the kiosk's clock)"
+        case .notYetValid: "the code's window has not started; check the kiosk's clock"
         }
     }
 }

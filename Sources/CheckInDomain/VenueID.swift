@@ -1,4 +1,4 @@
-/// A venue's id as it appears in check-in URLs: 1–16 characters of `0-9 A-Z - .`.
+/// A venue's id as it appears in check-in URLs: 1–16 characters of `0-9 A-Z - .`, not only dots.
 ///
 /// Lower case is refused rather than upper-cased: the id is part of the signed message, so a
 /// silent change would make a kiosk and a server disagree about which venue they mean.
@@ -24,7 +24,19 @@ public struct VenueID: Hashable, Sendable, CustomStringConvertible {
             }
             throw .invalidVenue(text, reason: "only 0-9, A-Z, '-' and '.' are allowed")
         }
+        // `.` and `..` are dot segments: URL clients remove them, so a server would never see
+        // the venue. Any all-dots id is refused, so the rule is simple to state.
+        guard text.utf8.contains(where: { $0 != UInt8(ascii: ".") }) else {
+            throw .invalidVenue(text, reason: "it must not consist of dots only (URL clients drop '.' and '..' path segments)")
+        }
         rawValue = text
+    }
+
+    /// A venue id from URL path bytes, or nil when they are not one (the verifier's fast path).
+    init?(utf8 bytes: UnsafeBufferPointer<UInt8>) {
+        guard (1...Self.maximumLength).contains(bytes.count), bytes.allSatisfy(Self.isAllowed),
+              bytes.contains(where: { $0 != UInt8(ascii: ".") }) else { return nil }
+        rawValue = String(decoding: bytes, as: UTF8.self)
     }
 
     private init(unchecked text: String) {

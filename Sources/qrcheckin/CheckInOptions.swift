@@ -2,66 +2,169 @@ import CheckInData
 import CheckInDomain
 import Glibc
 
-/// The options `code` and `verify` share: the secret, the venue, the period and the moment.
-/// Parsed once here so both commands accept and report them the same way.
-struct CheckInOptions: Sendable {
-    /// `--secret-file`, `--venue`, `--period`, `--at`, in `--help` order.
-    static let specs: [OptionSpec] = [
-        OptionSpec("secret-file", value: "FILE", help: "Secret file (default: $CREDENTIALS_DIRECTORY/secret, else the state directory's secret)."),
-        OptionSpec("venue", value: "VENUE", help: "Venue id: 1-16 of 0-9 A-Z - . (default DEMO)."),
-        OptionSpec("period", value: "SECONDS", help: "Rotation period, 1-3600 seconds (default 15)."),
-        OptionSpec("at", value: "UNIX", help: "The moment, in Unix seconds (default: now)."),
-    ]
+/// The settings `code` and `verify` share with `run`: the secret (or secrets), the venue, the
+/// period (and for `code` the base URL), read from the same layers as `run` — built-in
+/// defaults, the config file (`--config` or `$QRCHECKIN_CONFIG`), `QRCHECKIN_*` variables,
+/// flags — plus the moment `--at`. Settings these commands do not use are ignored.
+struct CheckInOptions {
+    /// `--config`, `--secret-file`, `--venue`, `--period`, `--at`, in `--help` order.
+    static func specs(secretFiles repeatable: Bool) -> [OptionSpec] {
+        [
+            OptionSpec("config", short: "c", value: "FILE", help: "Read settings from FILE, as 'run' does (default $QRCHECKIN_CONFIG)."),
+            OptionSpec("secret-file", value: "FILE", repeatable: repeatable, help: repeatable
+                ? "Master secret or venue key; repeat to accept several, tried in order (rotation)."
+                : "Master secret or venue key (default: $CREDENTIALS_DIRECTORY/secret, else STATE/secret)."),
+            OptionSpec("venue", value: "VENUE", help: "Venue id: 1-16 of 0-9 A-Z - ., not only dots."),
+            OptionSpec("period", value: "SECONDS", help: "Rotation period: 1-3600 seconds, as 15, 15s or 1m (default 15)."),
+            OptionSpec("at", value: "TIME", help: "The moment: Unix seconds, @UNIX, ISO 8601 with a zone, or now (default)."),
+        ]
+    }
 
     /// The lookup order and exit statuses, for each command's `--help`.
     static let secretHelp = """
-        The secret is read from --secret-file, else $CREDENTIALS_DIRECTORY/secret (systemd
-        LoadCredential=), else the state directory's secret file. It must be a regular file
-        that only its owner can access (chmod 600) holding at least 16 bytes as hex text, as
-        'qrcheckin keygen' writes it. The secret is never printed.
+        Settings come from the same places as for 'run': the config file (--config or
+        $QRCHECKIN_CONFIG), then QRCHECKIN_SECRET_FILE, QRCHECKIN_VENUE, QRCHECKIN_PERIOD
+        (and QRCHECKIN_BASE_URL), then flags. The secret is read from the secret-file setting,
+        else $CREDENTIALS_DIRECTORY/secret (systemd LoadCredential=), else the state
+        directory's secret file. It must be a regular file of this user's (or root's) that
+        only its owner can access (chmod 600): a master secret (hex, as 'qrcheckin keygen'
+        writes it) or a venue key ('keygen --venue'), which serves its venue only. Secrets are
+        never printed.
         """
 
-    let secretFile: String?
+    /// The secret files given, in order; empty means the documented lookup.
+    let secretFiles: [String]
+    /// The configured venue, if any layer names one.
     let venue: VenueID?
+    /// Where the venue came from, to blame the right source when a venue key disagrees.
+    let venueSource: SettingSource?
     let period: RotationPeriod
+    /// The base URL setting (only `code` uses it).
+    let baseURL: String
     let unixTime: Int64
+    /// Whether `--at` was given (else `unixTime` is the time of parsing).
+    let hasExplicitTime: Bool
 
-    init(_ arguments: ParsedArguments) throws(CommandError) {
-        secretFile = arguments["secret-file"]
-        if let text = arguments["venue"] {
-            do {
-                venue = try VenueID(text)
+    /// Reads the layers; `usesBaseURL` is false for `verify`, which ignores the base URL (it is
+    /// not signed), so a bad one cannot stop it.
+    init(_ arguments: ParsedArguments, environment: [String: String], usesBaseURL: Bool) throws(CommandError) {
+        var layers = try Self.layers(arguments, environment: environment)
+        if !usesBaseURL { layers["base-url"] = nil }
+        let flagFiles = arguments.all("secret-file")
+        if !flagFiles.isEmpty {
+            for file in flagFiles where file.isEmpty || file.contains("\0") { throw .usage("--secret-file: must be a path") }
+            secretFiles = flagFiles
+        } else if let (path, source) = layers["secret-file", default: []].last {
+            guard !path.isEmpty else { throw source.error("must be a path") }
+            secretFiles = [path]
+        } else {
+            secretFiles = []
+        }
+        // Every layer is validated, as 'run' does: a bad line stays an error while a flag hides it.
+        var venue: (VenueID, SettingSource)?
+        for (text, source) in layers["venue", default: []] {
+            do throws(CheckInCodeError) {
+                venue = (try VenueID(text), source)
             } catch {
-                throw .usage("--venue: \(error.description)")
+                throw source.error(error.description)
             }
-        } else {
-            venue = nil
         }
-        if let seconds = try arguments.integer("period", in: RotationPeriod.allowedSeconds) {
-            period = try! RotationPeriod(seconds: seconds)
-        } else {
-            period = .standard
+        self.venue = venue?.0
+        venueSource = venue?.1
+        var period = RotationPeriod.standard
+        for (text, source) in layers["period", default: []] {
+            // Flags take oathtool's spellings (15s, 1m); config and environment what 'run' takes.
+            let parsed = source.isFlag ? TimeArgument.period(text) : Int(text).flatMap { try? RotationPeriod(seconds: $0) }
+            guard let parsed else {
+                throw source.error("must be a whole number of seconds from 1 to 3600\(source.isFlag ? " (15, 15s, 1m)" : ""), got '\(text)'")
+            }
+            period = parsed
         }
+        self.period = period
+        var baseURL = CheckInCodeIssuer.defaultBaseURL
+        for (text, source) in layers["base-url", default: []] {
+            do throws(CheckInCodeError) {
+                try CheckInCodeIssuer.validateBaseURL(text)
+            } catch {
+                throw source.error(error.description)
+            }
+            baseURL = text
+        }
+        self.baseURL = baseURL
+        let now = Int64(time(nil))
+        hasExplicitTime = arguments["at"] != nil
         if let text = arguments["at"] {
-            // ±10^15 s (30 million years) keeps every window's start and end inside Int64.
-            guard let moment = Int64(text), abs(moment) <= 1_000_000_000_000_000 else {
-                throw .usage("--at must be Unix seconds, a whole number within ±10^15, got '\(text)'")
+            do {
+                unixTime = try TimeArgument.moment(text, now: now)
+            } catch {
+                throw .usage("--at must be \(error.reason)")
             }
-            unixTime = moment
         } else {
-            unixTime = Int64(time(nil))
+            unixTime = now
         }
     }
 
-    /// Loads the secret by the documented lookup order; never creates one.
-    func loadSecret(_ context: CommandContext) throws(CommandError) -> MasterSecret {
+    /// The values of the settings these commands use, per layer (file, environment, flags).
+    /// The file is read by `DaemonConfiguration.readConfig`, so it is refused exactly as `run`
+    /// refuses it (unknown or repeated keys).
+    private static func layers(_ arguments: ParsedArguments, environment: [String: String]) throws(CommandError)
+        -> [String: [(String, SettingSource)]] {
+        let used: Set<String> = ["secret-file", "venue", "period", "base-url"]
+        var layers: [String: [(String, SettingSource)]] = [:]
+        if let path = arguments["config"] ?? environment["QRCHECKIN_CONFIG"].flatMap({ $0.isEmpty ? nil : $0 }) {
+            for entry in try DaemonConfiguration.readConfig(path) where used.contains(entry.key) {
+                layers[entry.key, default: []].append((entry.value, .file(path: path, line: entry.line, key: entry.key)))
+            }
+        }
+        for key in SettingKey.all where used.contains(key.name) {
+            if let value = environment[key.environmentName], !value.isEmpty {
+                layers[key.name, default: []].append((value, .environment(key.environmentName)))
+            }
+        }
+        for name in used where name != "secret-file" {
+            if let value = arguments[name] { layers[name, default: []].append((value, .flag(name))) }
+        }
+        return layers
+    }
+
+    /// The key sources with the paths they came from, by the documented lookup order; never
+    /// creates a secret.
+    func loadKeys(_ context: CommandContext) throws(CommandError) -> [(keys: SigningKeySource, path: String)] {
         do {
-            return try SecretFile.resolve(
-                explicitPath: secretFile, environment: context.environment,
-                locations: DefaultLocations(environment: context.environment), createIfMissing: false
-            ).secret
+            if secretFiles.isEmpty {
+                let found = try SecretFile.resolveKeySource(
+                    explicitPath: nil, environment: context.environment,
+                    locations: DefaultLocations(environment: context.environment), createIfMissing: false)
+                return [(found.keys, found.path)]
+            }
+            var loaded: [(keys: SigningKeySource, path: String)] = []
+            for path in secretFiles { loaded.append((try SecretFile.loadKeySource(from: path), path)) }
+            return loaded
         } catch {
             throw CommandError(error)
         }
+    }
+
+    /// The venue to serve: the configured one, else the venue keys' own venue, else `fallback`.
+    /// A configured venue no key serves is refused, naming both.
+    func venue(for keys: [(keys: SigningKeySource, path: String)], fallback: VenueID?) throws(CommandError) -> VenueID? {
+        let bound = keys.compactMap { $0.keys.boundVenue }
+        if let venue {
+            if keys.allSatisfy({ $0.keys.boundVenue != nil }), !bound.contains(venue) {
+                let files = keys.map { "\($0.path) serves \($0.keys.boundVenue!)" }.joined(separator: ", ")
+                throw (venueSource ?? .flag("venue")).error("no key for venue \(venue): \(files) only (a venue key signs for its own venue)")
+            }
+            return venue
+        }
+        if bound.count == keys.count, let first = bound.first, bound.allSatisfy({ $0 == first }) { return first }
+        return fallback
+    }
+}
+
+extension SettingSource {
+    /// Whether the value came from a command-line flag.
+    var isFlag: Bool {
+        if case .flag = self { return true }
+        return false
     }
 }

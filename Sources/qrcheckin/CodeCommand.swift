@@ -1,5 +1,6 @@
 import CheckInData
 import CheckInDomain
+import CheckInJSON
 
 /// `qrcheckin code`: the code of a venue at a moment, like `oathtool` for TOTP. For operators,
 /// server developers and tests.
@@ -7,62 +8,77 @@ struct CodeCommand: Command {
     static let spec = CommandSpec(
         name: "code",
         summary: "Print the signed check-in code (URL, token, safe number) for a moment.",
-        usage: "code [--secret-file FILE] [--venue VENUE] [--period SECONDS] [--at UNIX] [--seq N] [--base-url URL] [--json]",
-        options: CheckInOptions.specs + [
-            OptionSpec("seq", value: "N", help: "Forced-refresh sequence number within the window (default 0)."),
+        usage: "code [-c FILE] [--secret-file FILE] [--venue VENUE] [--period SECONDS] [--at TIME] [--seq N] [--base-url URL] [--json]",
+        options: CheckInOptions.specs(secretFiles: false) + [
+            OptionSpec("seq", value: "N", help: "Forced-refresh sequence number within the window, 0-4294967295 (default 0)."),
             OptionSpec("base-url", value: "URL", help: "URL prefix (default \(CheckInCodeIssuer.defaultBaseURL))."),
             OptionSpec("json", help: "Print one JSON object instead of 'name: value' lines."),
         ],
         discussion: """
             Prints the code a kiosk of VENUE shows at the moment --at (window = floor(UNIX /
             SECONDS)): the URL the QR code holds, its token, the safe number, and when it was
-            issued and expires. The format is in docs/TOKEN.md.
+            issued and expires. The venue is the configured one, else a venue key's own venue,
+            else DEMO (as for 'run'). The format is in docs/TOKEN.md.
+
+            --json prints {venue, url, token, safeNumber, window, seq, issuedAt, expiresAt,
+            period}, the names current.json uses.
 
             \(CheckInOptions.secretHelp)
 
             EXIT STATUS: 0 printed; 64 bad command line; 65 the secret file's content is bad
-            (empty, too short, not hex); 66 the secret file is missing, unreadable or not a
-            regular file; 77 the secret file is accessible by group or others.
+            (empty, too short, not hex); 66 the secret file is missing or not a regular file;
+            74 the output cannot be written; 77 the secret file is accessible by group or
+            others, belongs to another user, or cannot be read for permissions; 78 a bad
+            setting in the config file or the environment, or a venue key for another venue.
+
+            EXAMPLES:
+              qrcheckin code --secret-file /etc/qrcheckin/secret --venue HALL-1
+              qrcheckin code --venue HALL-1 --at 2026-11-30T09:00:00+09:00 --json
+              qrcheckin code --secret-file hall-1.key --at @1700000000
             """
     )
 
     let options: CheckInOptions
     let sequence: Int
-    let baseURL: String
     let json: Bool
 
     init(_ arguments: ParsedArguments, context: CommandContext) throws(CommandError) {
-        options = try CheckInOptions(arguments)
+        options = try CheckInOptions(arguments, environment: context.environment, usesBaseURL: true)
         sequence = try arguments.integer("seq", in: 0...CheckInCodeIssuer.maximumSequence) ?? 0
-        baseURL = arguments["base-url"] ?? CheckInCodeIssuer.defaultBaseURL
-        do {
-            try CheckInCodeIssuer.validateBaseURL(baseURL)
-        } catch {
-            throw .usage("--base-url: \(error.description)")
-        }
         json = arguments.has("json")
     }
 
     func run(_ context: CommandContext) throws(CommandError) -> ExitCode {
-        let issuer = CheckInCodeIssuer(secret: try options.loadSecret(context), baseURL: baseURL,
-                                       period: options.period, authenticator: SodiumAuthenticator())
-        let code = issuer.code(for: options.venue ?? .demo, at: options.unixTime, sequence: sequence)
-        let fields: [(String, String, quoted: Bool)] = [
-            ("url", code.url, true), ("token", code.token, true), ("safe-number", code.safeNumber, true),
-            ("venue", code.venue.rawValue, true), ("period", "\(options.period.seconds)", false),
-            ("window", "\(code.window)", false), ("sequence", "\(code.sequence)", false),
-            ("issued-at", "\(code.issuedAt)", false), ("expires-at", "\(code.expiresAt)", false),
-            ("expires-in", "\(code.expiresAt - options.unixTime)", false),
-        ]
-        if json {
-            // Every value is digits, A-Z, ' $%*+-./:' or Hangul: nothing needs JSON escaping.
-            let members = fields.map { name, value, quoted in
-                "\"\(name)\": " + (quoted ? "\"\(value)\"" : value)
-            }
-            context.print("{" + members.joined(separator: ", ") + "}\n")
-        } else {
-            context.print(fields.map { "\($0.0): \($0.1)\n" }.joined())
+        let keys = try options.loadKeys(context)
+        let venue = try options.venue(for: keys, fallback: .demo) ?? .demo
+        let issuer: VenueCodeIssuer
+        do {
+            issuer = try VenueCodeIssuer(venue: venue, keys: keys[0].keys, baseURL: options.baseURL,
+                                         period: options.period, authenticator: SodiumAuthenticator())
+        } catch {
+            throw CommandError(.config, "\(keys[0].path): \(error.description)")
         }
+        let code = issuer.code(at: options.unixTime, sequence: sequence)
+        var output = CheckedOutput()
+        if json {
+            let document: JSONValue = .object([
+                ("venue", .string(code.venue.rawValue)), ("url", .string(code.url)), ("token", .string(code.token)),
+                ("safeNumber", .string(code.safeNumber)), ("window", .number(code.window)),
+                ("seq", .number(Int64(code.sequence))), ("issuedAt", .number(code.issuedAt)),
+                ("expiresAt", .number(code.expiresAt)), ("period", .number(Int64(options.period.seconds))),
+            ])
+            try output.append(document.serialized + "\n")
+        } else {
+            let fields: [(String, String)] = [
+                ("url", code.url), ("token", code.token), ("safe-number", code.safeNumber),
+                ("venue", code.venue.rawValue), ("period", "\(options.period.seconds)"),
+                ("window", "\(code.window)"), ("sequence", "\(code.sequence)"),
+                ("issued-at", "\(code.issuedAt)"), ("expires-at", "\(code.expiresAt)"),
+                ("expires-in", "\(code.expiresAt - options.unixTime)"),
+            ]
+            try output.append(fields.map { "\($0.0): \($0.1)\n" }.joined())
+        }
+        try output.flush()
         return .success
     }
 }

@@ -2,13 +2,13 @@ import CheckInData
 
 extension CommandError {
     /// Maps a secret file failure to its documented exit status: 66 missing or unreadable,
-    /// 77 unsafe permissions, 65 bad content, 73 cannot create.
+    /// 77 unsafe permissions, another owner or permission denied, 65 bad content, 73 cannot create.
     init(_ error: SecretError) {
         let code: ExitCode =
             switch error {
             case .missing, .unreadable, .notRegularFile: .noInput
-            case .unsafePermissions: .noPermission
-            case .empty, .tooShort, .tooLong, .malformed: .dataError
+            case .unsafePermissions, .wrongOwner, .permissionDenied: .noPermission
+            case .empty, .tooShort, .tooLong, .malformed, .venueKeyNotMaster: .dataError
             case .alreadyExists, .cannotCreate: .cannotCreate
             }
         self.init(code, error.description)

@@ -9,7 +9,7 @@ import Glibc
 /// a signal or request is handled between writes, never during one.
 final class Daemon {
     private var configuration: DaemonConfiguration
-    private let secret: MasterSecret
+    private let keys: SigningKeySource
     private let environment: [String: String]
     private let logger: Logger
     private let notifier: SystemdNotifier
@@ -28,10 +28,12 @@ final class Daemon {
 
     /// Sets everything up: directories, saved settings, socket, signals. Nothing is written yet
     /// except the first code's files.
-    init(configuration: DaemonConfiguration, secret: MasterSecret, environment: [String: String],
+    init(configuration: DaemonConfiguration, keys: SigningKeySource, environment: [String: String],
          logger: Logger, clock: any WallClock = SystemClock()) throws(CommandError) {
+        // First: a venue key for another venue must refuse before anything is created.
+        let issuer = try Self.issuer(configuration, keys)
         self.configuration = configuration
-        self.secret = secret
+        self.keys = keys
         self.environment = environment
         self.logger = logger
         self.clock = clock
@@ -72,7 +74,7 @@ final class Daemon {
             settings = OperatorSettings(shake: .on, refresh: .paused)
             logger.error("cannot use the saved settings: \(error.message); starting paused (qrcheckin ctl refresh auto resumes)")
         }
-        viewModel = CheckInViewModel(issuer: Self.issuer(configuration, secret), clock: clock, store: store, settings: settings)
+        viewModel = CheckInViewModel(issuer: issuer, clock: clock, store: store, settings: settings)
         // The real view reports back to the view model through `self`, which Swift lets a
         // closure capture only once every property is set: a silent placeholder goes first.
         outputView = OutputView(configuration: configuration, report: { _ in })
@@ -205,6 +207,13 @@ final class Daemon {
             return
         }
         var fixed = reloaded
+        let issuer: VenueCodeIssuer
+        do {
+            issuer = try Self.issuer(reloaded, keys)
+        } catch {
+            logger.error("reload failed, keeping the running configuration: \(error.message)")
+            return
+        }
         for (name, keep) in [("output-dir", reloaded.outputDirectory == configuration.outputDirectory),
                              ("state-dir", reloaded.stateDirectory == configuration.stateDirectory),
                              ("socket", reloaded.socketPath == configuration.socketPath),
@@ -224,7 +233,7 @@ final class Daemon {
         outputView = makeOutputView()
         outputView.continueFrom(replaced)
         if codesChange {
-            viewModel.replaceIssuer(Self.issuer(configuration, secret))
+            viewModel.replaceIssuer(issuer)
             timerNeedsArming = true  // the period may have changed
         }
         // Written already if a new code was issued; otherwise the new view (another scale, say)
@@ -235,9 +244,15 @@ final class Daemon {
 
     // MARK: - Views
 
-    private static func issuer(_ configuration: DaemonConfiguration, _ secret: MasterSecret) -> VenueCodeIssuer {
-        VenueCodeIssuer(venue: configuration.venue, issuer: CheckInCodeIssuer(
-            secret: secret, baseURL: configuration.baseURL, period: configuration.period, authenticator: SodiumAuthenticator()))
+    /// The venue's issuer; the key is derived once here, not per code. A venue key for another
+    /// venue is a configuration error.
+    private static func issuer(_ configuration: DaemonConfiguration, _ keys: SigningKeySource) throws(CommandError) -> VenueCodeIssuer {
+        do {
+            return try VenueCodeIssuer(venue: configuration.venue, keys: keys, baseURL: configuration.baseURL,
+                                       period: configuration.period, authenticator: SodiumAuthenticator())
+        } catch {
+            throw CommandError(.config, "cannot serve venue \(configuration.venue): \(error.description)")
+        }
     }
 
     private func makeOutputView() -> OutputView {

@@ -111,7 +111,7 @@ struct DaemonConfiguration: Sendable {
     }
 
     /// Reads `path` as `key = value` lines, rejecting unknown keys.
-    private static func readConfig(_ path: String) throws(CommandError) -> [KeyValueFile.Entry] {
+    static func readConfig(_ path: String) throws(CommandError) -> [KeyValueFile.Entry] {
         let bytes: [UInt8]
         do {
             bytes = try TextFile.read(path, limit: 64 * 1024)

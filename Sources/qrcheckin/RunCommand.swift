@@ -40,17 +40,17 @@ struct RunCommand: Command {
 
     func run(_ context: CommandContext) throws(CommandError) -> ExitCode {
         let logger = Logger(environment: context.environment)
-        let resolved: (secret: MasterSecret, path: String)
+        let resolved: (keys: SigningKeySource, path: String)
         do {
             let locations = DefaultLocations(environment: context.environment)
-            resolved = try SecretFile.resolve(
+            resolved = try SecretFile.resolveKeySource(
                 explicitPath: configuration.secretFile, environment: context.environment,
                 locations: DefaultLocations(outputDirectory: locations.outputDirectory, stateDirectory: configuration.stateDirectory),
                 createIfMissing: true)
         } catch {
             throw CommandError(error)
         }
-        logger.info("using the secret in \(resolved.path)")
-        return try Daemon(configuration: configuration, secret: resolved.secret, environment: context.environment, logger: logger).run()
+        logger.info("using the \(resolved.keys.boundVenue.map { "venue key of \($0)" } ?? "secret") in \(resolved.path)")
+        return try Daemon(configuration: configuration, keys: resolved.keys, environment: context.environment, logger: logger).run()
     }
 }

@@ -49,11 +49,11 @@ import Testing
     @Test func groupOrOtherPermissionsAreRefusedWithTheModeAndAFix() throws {
         for mode: mode_t in [0o644, 0o640, 0o604, 0o620, 0o602] {
             let path = write(String(repeating: "ab", count: 32), to: "s\(mode)", mode: mode)
-            #expect(throws: SecretError.unsafePermissions(path: path, mode: UInt32(0o100000 | mode))) {
+            #expect(throws: SecretError.unsafePermissions(path: path, mode: UInt32(0o100000 | mode), target: nil)) {
                 try SecretFile.load(from: path)
             }
         }
-        let description = SecretError.unsafePermissions(path: "/x", mode: 0o100644).description
+        let description = SecretError.unsafePermissions(path: "/x", mode: 0o100644, target: nil).description
         #expect(description == "secret file /x is readable by group or others (mode 0644); run chmod 600 /x")
     }
 

@@ -13,7 +13,7 @@ import token_reference as ref
 from conftest import ROOT, zbar
 
 SECRET = bytes(range(32))
-REASONS = {"malformed", "unknown-version", "wrong-venue", "bad-mac", "expired", "not-yet-valid"}
+REASONS = {"malformed", "unknown-version", "wrong-venue", "bad-mac", "expired", "not-yet-valid"}  # plus no-venue (--stdin)
 
 
 @pytest.fixture
@@ -90,8 +90,10 @@ def test_code_json(cli, secret_file):
     assert result.returncode == 0
     data = json.loads(result.stdout)
     assert data["url"] == ref.url(SECRET, "HALL-1", 15, 1700000000, 2)
-    assert data["safe-number"] == ref.safe_number(SECRET, "HALL-1", 15, 113333333)
-    assert data["window"] == 113333333 and data["sequence"] == 2 and data["expires-at"] == 1700000010
+    assert list(data) == ["venue", "url", "token", "safeNumber", "window", "seq", "issuedAt", "expiresAt", "period"]
+    assert data["safeNumber"] == ref.safe_number(SECRET, "HALL-1", 15, 113333333)
+    assert data["window"] == 113333333 and data["seq"] == 2 and data["expiresAt"] == 1700000010
+    assert (data["venue"], data["issuedAt"], data["period"]) == ("HALL-1", 1699999995, 15)
 
 
 def test_code_matches_an_independent_implementation(cli, tmp_path):
@@ -134,9 +136,10 @@ def test_the_default_url_scans_back(cli, secret_file, tmp_path, tools):
 @pytest.mark.parametrize("args,message", [
     (["--venue", "demo"], "use upper case (DEMO)"),
     (["--venue", "A/B"], "only 0-9, A-Z, '-' and '.'"),
-    (["--period", "0"], "--period must be a whole number from 1 to 3600"),
+    (["--period", "0"], "--period: must be a whole number of seconds from 1 to 3600"),
     (["--at", "soon"], "--at must be Unix seconds"),
-    (["--at", "9223372036854775807"], "--at must be Unix seconds"),
+    (["--at", "9223372036854775807"], "--at must be within ±10^15 Unix seconds"),
+    (["--at", "-9223372036854775808"], "--at must be within ±10^15 Unix seconds"),
     (["--seq", "-1"], "--seq must be a whole number"),
     (["--base-url", "https://x.org"], "write it in upper case"),
 ])
@@ -154,7 +157,18 @@ def test_verify_valid_prints_seconds_left(cli, secret_file):
     assert status == 0
     assert stdout == "valid: 25 seconds left (venue DEMO, window 113333333, sequence 0)\n"
     token = url.rsplit("/", 1)[1]
-    assert verify(cli, secret_file, "--at", "1700000000", token)[0] == 0
+    assert verify(cli, secret_file, "--at", "1700000000", "--venue", "DEMO", token)[0] == 0
+
+
+def test_a_bare_token_without_a_venue_says_to_pass_venue(cli, secret_file):
+    token = ref.url(SECRET, "DEMO", 15, 1700000000, 0).rsplit("/", 1)[1]
+    result = cli("verify", "--secret-file", str(secret_file), "--at", "1700000000", token)
+    assert result.returncode == 64 and "pass --venue" in result.stderr.decode()
+    result = cli("verify", "--secret-file", str(secret_file), "--safe-number", "12가34나")
+    assert result.returncode == 64 and "pass --venue" in result.stderr.decode()
+    # The venue from the environment or the config file is enough.
+    assert cli("verify", "--secret-file", str(secret_file), "--at", "1700000000", token,
+               env={"QRCHECKIN_VENUE": "DEMO"}).returncode == 0
 
 
 def test_verify_reasons(cli, secret_file):
@@ -210,7 +224,10 @@ def test_verify_safe_number(cli, secret_file):
 
 @pytest.mark.parametrize("args,message", [
     ([], "give a URL or TOKEN"),
-    (["X", "--safe-number", "12가34나"], "not both"),
+    (["X", "--safe-number", "12가34나"], "give one of"),
+    (["X", "--stdin"], "give one of"),
+    (["--skew", "61", "X"], "--skew must be a whole number from 0 to 60"),
+    (["--skew", "-9223372036854775808", "X"], "--skew must be a whole number from 0 to 60"),
     (["--skew", "-1", "X"], "--skew must be a whole number from 0 to 60"),
 ])
 def test_verify_usage_errors(cli, secret_file, args, message):
@@ -320,10 +337,11 @@ def test_the_secret_never_appears_in_any_output(cli, secret_file, tmp_path):
     ("code", ["USAGE: qrcheckin code", "--secret-file FILE", "--json", "--seq N", "CREDENTIALS_DIRECTORY",
               "EXIT STATUS: 0 printed; 64", "65", "66", "77"]),
     ("verify", ["USAGE: qrcheckin verify", "--skew N", "--safe-number NUMBER", "malformed,",
-                "unknown-version, wrong-venue, bad-mac, expired, not-yet-valid", "EXIT STATUS: 0 valid; 1 invalid",
+                "unknown-version, no-venue, wrong-venue, bad-mac, expired, not-yet-valid",
+                "EXIT STATUS: 0 valid (or --stdin finished); 1 invalid", "--stdin", "EXAMPLES:", "74",
                 "64", "65", "66", "77"]),
     ("keygen", ["USAGE: qrcheckin keygen [-o FILE] [--force]", "-o, --output FILE", "--force", "0600",
-                "EXIT STATUS: 0 written; 64 bad command line; 73"]),
+                "EXIT STATUS: 0 written; 64 bad command line;", "73", "--venue VENUE --from MASTER_SECRET_FILE"]),
 ])
 def test_help(qrcheckin, command, words):
     result = qrcheckin(command, "--help")

@@ -1,0 +1,80 @@
+import CheckInDomain
+import Glibc
+
+/// `verify --stdin`: one result line per input line, in order. Input is read in chunks; every
+/// complete line in a chunk is verified into one buffer, which is written before the next read
+/// can block, so a co-process that sends one line and waits gets its answer at once, and a bulk
+/// feed costs one write(2) per chunk instead of per line.
+struct VerificationStream {
+    /// Longer lines cannot be codes; they are answered malformed without being kept whole.
+    static let maximumLineLength = 4096
+
+    let session: CheckInVerificationSession
+    let venue: VenueID?
+    /// `--at`; nil means the wall clock when each chunk is read.
+    let fixedTime: Int64?
+    let writer: VerificationWriter
+
+    func run(output: inout CheckedOutput) throws(CommandError) -> ExitCode {
+        var chunk = [UInt8](repeating: 0, count: 64 * 1024)
+        var pending = [UInt8]()  // the start of a line split across chunks
+        var overlong = false     // inside a line already answered as too long
+        var line = [UInt8]()
+        line.reserveCapacity(64 * 1024)
+        while true {
+            let count = chunk.withUnsafeMutableBytes { Glibc.read(STDIN_FILENO, $0.baseAddress, $0.count) }
+            if count < 0 {
+                if errno == EINTR { continue }
+                let code = errno
+                throw CommandError(.ioError, "cannot read standard input: \(String(cString: strerror(code)))")
+            }
+            let now = fixedTime ?? Int64(time(nil))
+            if count == 0 {
+                if !pending.isEmpty && !overlong { answer(pending[...], at: now, into: &line) }
+                try flush(&line, to: &output)
+                return .success
+            }
+            chunk.withUnsafeBufferPointer { buffer in
+                var start = 0
+                while let newline = buffer[start..<count].firstIndex(of: UInt8(ascii: "\n")) {
+                    if overlong {
+                        overlong = false
+                    } else if pending.isEmpty {
+                        answer(UnsafeBufferPointer(rebasing: buffer[start..<newline]), at: now, into: &line)
+                    } else {
+                        pending.append(contentsOf: buffer[start..<newline])
+                        answer(pending[...], at: now, into: &line)
+                    }
+                    pending.removeAll(keepingCapacity: true)
+                    start = newline + 1
+                }
+                if !overlong { pending.append(contentsOf: buffer[start..<count]) }
+                if pending.count > Self.maximumLineLength {
+                    line.append(contentsOf: Self.tooLong)
+                    pending.removeAll(keepingCapacity: true)
+                    overlong = true
+                }
+            }
+            try flush(&line, to: &output)
+        }
+    }
+
+    private static let tooLong = Array(#"{"valid":false,"reason":"malformed","venue":null,"window":null,"seq":null,"issuedAt":null,"expiresAt":null,"secondsLeft":null,"secretFile":null}"#.utf8) + [10]
+
+    private func answer(_ input: UnsafeBufferPointer<UInt8>, at now: Int64, into line: inout [UInt8]) {
+        // The same answer whether a long line arrived in one read or several.
+        guard input.count <= Self.maximumLineLength else { return line.append(contentsOf: Self.tooLong) }
+        writer.append(session.check(utf8: input, expectedVenue: venue, at: now), to: &line)
+    }
+
+    private func answer(_ input: ArraySlice<UInt8>, at now: Int64, into line: inout [UInt8]) {
+        input.withUnsafeBufferPointer { answer($0, at: now, into: &line) }
+    }
+
+    private func flush(_ line: inout [UInt8], to output: inout CheckedOutput) throws(CommandError) {
+        guard !line.isEmpty else { return }
+        try output.append(bytes: line)
+        line.removeAll(keepingCapacity: true)
+        try output.flush()
+    }
+}
