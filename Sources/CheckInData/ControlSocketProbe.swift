@@ -1,3 +1,4 @@
+import CLinux
 import Glibc
 
 /// Asks the kernel whether anyone listens on a control socket, without sending a request.
