@@ -190,9 +190,10 @@
     image.className = "qr";
     image.alt = words.qrAlt(doc.safeNumber);
     image.src = base + "current.png?w=" + doc.window + "&s=" + doc.seq;
-    image.decode().then(() => {
+    image.decode().then(() => stillCurrent(key)).then((current) => {
       if (model.pendingKey !== key) return;
       model.pendingKey = null;
+      if (!current) return; // a rotation landed between the two reads: the next poll loads it
       const old = $("qr");
       old.replaceWith(image);
       model.shown = {
@@ -204,6 +205,22 @@
     }, () => {
       if (model.pendingKey === key) model.pendingKey = null; // retried at the next poll
     });
+  }
+
+  /**
+   * Whether current.json still names the code `key` after its image arrived. The daemon renames
+   * the PNG before the JSON, so a rotation between the page's JSON read and its image read could
+   * pair a new image with the old safe number; reading the JSON again after the image closes that
+   * gap (the same JSON → PNG → JSON order the daemon's soak test reads in).
+   */
+  async function stillCurrent(key) {
+    try {
+      const response = await fetch(base + "current.json", { cache: "no-store", credentials: "omit" });
+      const doc = response.ok ? JSON.parse(await response.text()) : null;
+      return valid(doc) && doc.state === "running" && keyOf(doc) === key;
+    } catch (_) {
+      return false;
+    }
   }
 
   /**

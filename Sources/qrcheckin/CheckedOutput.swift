@@ -38,7 +38,7 @@ struct CheckedOutput: ~Copyable {
             if written < 0 {
                 if errno == EINTR { continue }
                 let code = errno
-                throw CommandError(.ioError, "cannot write to standard output: \(String(cString: strerror(code)))")
+                throw CommandError(.ioError, "cannot write standard output: \(String(cString: strerror(code)))")
             }
             offset += written
         }

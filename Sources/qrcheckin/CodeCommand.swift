@@ -30,11 +30,6 @@ struct CodeCommand: Command {
             74 the output cannot be written; 77 the secret file is accessible by group or
             others, belongs to another user, or cannot be read for permissions; 78 a bad
             setting in the config file or the environment, or a venue key for another venue.
-
-            EXAMPLES:
-              qrcheckin code --secret-file /etc/qrcheckin/secret --venue HALL-1
-              qrcheckin code --venue HALL-1 --at 2026-11-30T09:00:00+09:00 --json
-              qrcheckin code --secret-file hall-1.key --at @1700000000
             """
     )
 

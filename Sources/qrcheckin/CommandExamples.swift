@@ -35,15 +35,18 @@ enum CommandExamples {
         ],
         "code": [
             "qrcheckin code --venue HALL-1                  # the code a HALL-1 kiosk shows now",
-            "qrcheckin code --venue HALL-1 --at 1800000000 --json",
+            "qrcheckin code --venue HALL-1 --at 2026-11-30T09:00:00+09:00 --json",
+            "qrcheckin code --secret-file hall-1.key --at @1700000000   # from a venue key",
         ],
         "verify": [
             "qrcheckin verify --venue HALL-1 HTTPS://CHECKIN.EXAMPLE.ORG/C/HALL-1/1AAA...",
-            "qrcheckin verify --venue HALL-1 --safe-number 94무31나",
+            "qrcheckin verify --venue HALL-1 --safe-number 94무31나 --json",
+            "qrcheckin verify --secret-file new.secret --secret-file old.secret --stdin   # a co-process",
         ],
         "keygen": [
             "qrcheckin keygen                          # into the state directory",
             "sudo qrcheckin keygen -o /etc/qrcheckin/secret",
+            "qrcheckin keygen --venue HALL-1 --from /etc/qrcheckin/secret -o hall-1.key   # a kiosk's key",
         ],
         "show": [
             "qrcheckin show                     # the live code full screen; q quits",

@@ -31,10 +31,6 @@ struct KeygenCommand: Command {
             EXIT STATUS: 0 written; 64 bad command line; 65 --from is not a master secret;
             66 --from is missing; 73 the file exists (use --force) or cannot be created;
             77 --from is accessible by group or others, or another user's.
-
-            EXAMPLES:
-              qrcheckin keygen -o /etc/qrcheckin/secret
-              qrcheckin keygen --venue HALL-1 --from /etc/qrcheckin/secret -o hall-1.key
             """
     )
 

@@ -46,11 +46,6 @@ struct VerifyCommand: Command {
             written or the input read; 77 the secret file is accessible by group or others,
             belongs to another user, or cannot be read for permissions; 78 a bad setting in the
             config file or the environment.
-
-            EXAMPLES:
-              qrcheckin verify --venue HALL-1 HTTPS://CHECKIN.EXAMPLE.ORG/C/HALL-1/1AAAAAAAGYFK...
-              qrcheckin verify --venue HALL-1 --safe-number 94무31나 --json
-              qrcheckin verify --secret-file new.secret --secret-file old.secret --stdin
             """
     )
 

@@ -341,7 +341,7 @@ def test_the_secret_never_appears_in_any_output(cli, secret_file, tmp_path):
                 "EXIT STATUS: 0 valid (or --stdin finished); 1 invalid", "--stdin", "EXAMPLES:", "74",
                 "64", "65", "66", "77"]),
     ("keygen", ["USAGE: qrcheckin keygen [-o FILE] [--force]", "-o, --output FILE", "--force", "0600",
-                "EXIT STATUS: 0 written; 64 bad command line;", "73", "--venue VENUE --from MASTER_SECRET_FILE"]),
+                "EXIT STATUS: 0 written; 64 bad command line;", "73", "--venue VENUE", "--from FILE"]),
 ])
 def test_help(qrcheckin, command, words):
     result = qrcheckin(command, "--help")
