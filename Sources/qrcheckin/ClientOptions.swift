@@ -1,5 +1,6 @@
 import CheckInData
 import CheckInJSON
+import Glibc
 
 /// How `status`, `ctl`, `shake` (and `show`) find a running daemon: the same config file,
 /// environment and defaults as `run`, so with no options they find the default daemon; a user
@@ -43,12 +44,22 @@ struct ClientOptions: Sendable {
         } catch {
             switch error {
             case .notRunning: throw CommandError(.unavailable, error.description)
-            case .permissionDenied: throw CommandError(.noPermission, error.description)
+            case .permissionDenied: throw CommandError(.noPermission, Self.refusal(socketPath, fallback: error.description))
             case .noReply: throw CommandError(.unavailable, error.description)
             }
         }
         let reply = JSONValueReply(text: text)
         if reply.value?["code"]?.string == "permission-denied" { throw CommandError(.noPermission, reply.error) }
         return reply
+    }
+
+    /// Names the group that may steer (the socket's group) and how to join it.
+    static func refusal(_ socketPath: String, fallback: String) -> String {
+        var status = stat()
+        guard stat(socketPath, &status) == 0, status.st_gid != 0, let entry = getgrgid(status.st_gid) else { return fallback }
+        let group = String(cString: entry.pointee.gr_name)
+        return "permission denied on \(socketPath): only root, the daemon's user and members of group "
+            + "'\(group)' may steer the daemon (an administrator adds you: sudo usermod -aG \(group) USER; "
+            + "then log in again)"
     }
 }
