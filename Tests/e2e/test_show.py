@@ -397,7 +397,7 @@ def test_kiosk_unit_runs_show_on_tty1_after_the_daemon_and_is_hardened(tmp_path)
     from conftest import ROOT
     text = (ROOT / "systemd" / "qrcheckin-kiosk.service").read_text()
     for line in ("TTYPath=/dev/tty1", "StandardInput=tty", "Wants=qrcheckin.service", "Conflicts=getty@tty1.service",
-                 "ExecStart=/usr/local/bin/qrcheckin show"):
+                 "ExecStart=/usr/bin/qrcheckin show"):
         assert line in text
     assert re.search(r"^After=.*qrcheckin\.service", text, re.M)
     unit = tmp_path / "qrcheckin-kiosk.service"
