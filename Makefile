@@ -51,6 +51,9 @@ install:
 	packaging/gen-docs $(BIN_RELEASE) --man $(DESTDIR)$(MANDIR)/man1/qrcheckin.1 --completion $(DESTDIR)$(COMPLETIONDIR)/qrcheckin
 	chmod 0644 $(DESTDIR)$(MANDIR)/man1/qrcheckin.1 $(DESTDIR)$(COMPLETIONDIR)/qrcheckin
 	install -m 0644 $(DOCS) $(DESTDIR)$(DOCDIR)/
+	@# The web page and its nginx snippet, when the tree has them (see README).
+	if [ -d web ]; then install -d -m 0755 $(DESTDIR)$(PREFIX)/share/qrcheckin && cp -r web $(DESTDIR)$(PREFIX)/share/qrcheckin/web && \
+		if [ -d web/nginx ]; then cp -r web/nginx $(DESTDIR)$(PREFIX)/share/qrcheckin/nginx; fi; fi
 	test -e $(DESTDIR)/etc/qrcheckin/qrcheckin.conf || install -D -m 0644 docs/qrcheckin.conf $(DESTDIR)/etc/qrcheckin/qrcheckin.conf
 	@# The live system gets what the package's postinst does: the group and a secret for LoadCredential=.
 	@if [ -z "$(DESTDIR)" ]; then \
@@ -68,6 +71,7 @@ uninstall:
 	rm -f $(DESTDIR)$(SYSUSERSDIR)/qrcheckin.conf $(DESTDIR)$(MANDIR)/man1/qrcheckin.1 $(DESTDIR)$(COMPLETIONDIR)/qrcheckin
 	rm -f $(addprefix $(DESTDIR)$(DOCDIR)/,$(notdir $(DOCS)))
 	-rmdir $(DESTDIR)$(DOCDIR) 2>/dev/null
+	rm -rf $(DESTDIR)$(PREFIX)/share/qrcheckin
 	@# The config only when it is still the shipped example (an edited one is yours).
 	if cmp -s docs/qrcheckin.conf $(DESTDIR)/etc/qrcheckin/qrcheckin.conf; then rm -f $(DESTDIR)/etc/qrcheckin/qrcheckin.conf; fi
 

@@ -209,3 +209,21 @@ def test_remove_keeps_config_and_purge_leaves_nothing(package):
     for path in ("/etc/qrcheckin", "/var/lib/qrcheckin", "/var/lib/private/qrcheckin", "/run/qrcheckin",
                  "/usr/share/doc/qrcheckin", "/usr/share/qrcheckin"):
         assert not Path(path).exists(), path
+
+
+def test_web_directory_and_nginx_snippet_are_packaged_when_present(deb, tmp_path):
+    web = tmp_path / "web"
+    (web / "nginx").mkdir(parents=True)
+    (web / "index.html").write_text("<!doctype html><title>qrcheckin</title>\n")
+    (web / "nginx" / "qrcheckin.conf").write_text("location /qrcheckin/ { alias /run/qrcheckin/; }\n")
+    binary = tmp_path / "qrcheckin"
+    sh("dpkg-deb", "-x", str(deb), str(tmp_path / "x"))
+    shutil.copy(tmp_path / "x/usr/bin/qrcheckin", binary)
+    built = sh(str(ROOT / "packaging/build-deb"), str(binary), str(tmp_path / "out"),
+               env=dict(ENV, WEB_DIR=str(web))).stdout.strip()
+    listing = sh("dpkg-deb", "-c", built).stdout
+    assert "./usr/share/qrcheckin/web/index.html" in listing
+    assert "./usr/share/qrcheckin/nginx/qrcheckin.conf" in listing
+    # The package test's own .deb, from a tree without web/, has neither (and that is fine).
+    if not (ROOT / "web").exists():
+        assert "usr/share/qrcheckin" not in sh("dpkg-deb", "-c", str(deb)).stdout
