@@ -56,8 +56,9 @@ install:
 		if [ -d web/nginx ]; then cp -r web/nginx $(DESTDIR)$(PREFIX)/share/qrcheckin/nginx; fi; fi
 	test -e $(DESTDIR)/etc/qrcheckin/qrcheckin.conf || install -D -m 0644 docs/qrcheckin.conf $(DESTDIR)/etc/qrcheckin/qrcheckin.conf
 	@# The live system gets what the package's postinst does: the group and a secret for LoadCredential=.
-	@if [ -z "$(DESTDIR)" ]; then \
-		getent group qrcheckin >/dev/null || groupadd --system qrcheckin; \
+	@set -e; if [ -z "$(DESTDIR)" ]; then \
+		getent group qrcheckin >/dev/null || systemd-sysusers $(SYSUSERSDIR)/qrcheckin.conf 2>/dev/null \
+			|| /usr/sbin/groupadd --system qrcheckin; \
 		test -e /etc/qrcheckin/secret || $(PREFIX)/bin/qrcheckin keygen -o /etc/qrcheckin/secret; \
 		if [ -d /run/systemd/system ]; then systemctl daemon-reload; fi; \
 		echo "installed; start with: systemctl enable --now qrcheckin"; \
@@ -70,10 +71,11 @@ uninstall:
 	rm -f $(DESTDIR)$(PREFIX)/bin/qrcheckin $(addprefix $(DESTDIR)$(UNITDIR)/,$(UNITS))
 	rm -f $(DESTDIR)$(SYSUSERSDIR)/qrcheckin.conf $(DESTDIR)$(MANDIR)/man1/qrcheckin.1 $(DESTDIR)$(COMPLETIONDIR)/qrcheckin
 	rm -f $(addprefix $(DESTDIR)$(DOCDIR)/,$(notdir $(DOCS)))
-	-rmdir $(DESTDIR)$(DOCDIR) 2>/dev/null
+	-rmdir $(DESTDIR)$(DOCDIR) $(DESTDIR)$(SYSUSERSDIR) 2>/dev/null
 	rm -rf $(DESTDIR)$(PREFIX)/share/qrcheckin
 	@# The config only when it is still the shipped example (an edited one is yours).
 	if cmp -s docs/qrcheckin.conf $(DESTDIR)/etc/qrcheckin/qrcheckin.conf; then rm -f $(DESTDIR)/etc/qrcheckin/qrcheckin.conf; fi
+	@if [ -e $(DESTDIR)/etc/qrcheckin ]; then echo "kept $(DESTDIR)/etc/qrcheckin (the secret your check-in server shares, an edited config) and the group qrcheckin; remove them by hand"; fi
 
 # qrcheckin_VERSION_ARCH.deb in build/ (see packaging/build-deb); lintian build/*.deb checks it.
 DEB_DIR ?= build

@@ -54,7 +54,10 @@ def package(deb):
     if installed():
         pytest.fail("a qrcheckin package is already installed here; the test would purge it")
     group_existed = _group_exists("qrcheckin")
-    assert not Path("/etc/qrcheckin/secret").exists(), "a stray /etc/qrcheckin/secret would be kept"
+    for path in ("/etc/qrcheckin", "/run/qrcheckin", "/var/lib/qrcheckin", "/var/lib/private/qrcheckin"):
+        # Purging deletes these: refuse rather than wipe a root daemon's real files.
+        if Path(path).exists():
+            pytest.fail(f"{path} exists (a qrcheckin running as root?); the package test's purge would delete it")
     try:
         sh(*APT, "install", "--no-install-recommends", str(deb))
         yield deb
