@@ -155,6 +155,8 @@ def test_man_page_and_completion_cover_every_command_and_option(package):
         assert options <= set(complete(command, "--")), f"{command}: {options - set(complete(command, '--'))}"
     assert set(complete("ctl", '""')) >= {"get", "shake", "refresh"}
     assert set(complete("ctl", "refresh", '""')) == {"auto", "pause", "now"}
+    assert set(complete("encode", "-t", '""')) >= {"png", "utf8", "ansi", "ascii"}
+    assert set(complete("status", "--lang", '""')) >= {"en", "ko"}
     for status in ("0", "1", "3", "64", "77", "78"):
         assert re.search(rf"^       {status}\s", page, re.M), f"exit status {status}"
 
