@@ -157,6 +157,12 @@ def test_man_page_and_completion_cover_every_command_and_option(package):
     assert set(complete("ctl", "refresh", '""')) == {"auto", "pause", "now"}
     assert set(complete("encode", "-t", '""')) >= {"png", "utf8", "ansi", "ascii"}
     assert set(complete("status", "--lang", '""')) >= {"en", "ko"}
+    # Every daemon setting (a flag of run) is described in the hand-written SETTINGS section.
+    settings = page.split("\nSETTINGS\n")[1].split("\nFILES\n")[0]
+    run_block = sh(INSTALLED, "run", "--help").stdout.split("OPTIONS:\n")[1].split("\n\n")[0]
+    for option in re.findall(r"^\s+(?:-\w, )?--([a-z][\w-]*)", run_block, re.M):
+        if option not in ("config", "help"):
+            assert re.search(rf"^       (.*, )?{option} \(QRCHECKIN_", settings, re.M), f"setting {option} undocumented"
     for status in ("0", "1", "3", "64", "77", "78"):
         assert re.search(rf"^       {status}\s", page, re.M), f"exit status {status}"
 
