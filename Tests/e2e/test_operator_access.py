@@ -52,6 +52,7 @@ def test_outsider_gets_status_but_not_ctl_and_a_member_may_ctl(accounts, sandbox
             launcher = (f"daemon_uid=$(id -u {daemon_user}); daemon_gid=$(getent group {group} | cut -d: -f3)\n"
                         f"install -d -m 0755 -o $daemon_uid -g $daemon_gid /run/qrcheckin\n"
                         f"install -d -m 0700 -o $daemon_uid -g $daemon_gid {work}/state\n"
+                        f"umask 0077\n"  # the unit's UMask=: outputs must still get their explicit modes
                         f"launch=\"python3 {HERE}/private_users.py $daemon_uid $daemon_gid\"")
         script = work / "scenario.sh"
         script.write_text(f"""
