@@ -3,7 +3,7 @@ SWIFT ?= swift
 BIN_DEBUG := .build/debug/qrcheckin
 BIN_RELEASE := .build/release/qrcheckin
 
-.PHONY: all deps test-deps build release run install test unit-test e2e-test golden bench clean
+.PHONY: all deps test-deps build release run install uninstall deb test unit-test e2e-test golden bench clean
 
 all: build
 
@@ -16,30 +16,82 @@ test-deps:
 build: deps
 	$(SWIFT) build
 
+# Self-contained: the Swift runtime linked in (no RUNPATH into the toolchain), full RELRO.
+RELEASE_FLAGS := -c release --static-swift-stdlib --disable-local-rpath -Xlinker -z -Xlinker now
 release: deps
-	$(SWIFT) build -c release
+	$(SWIFT) build $(RELEASE_FLAGS)
+	@# SwiftPM does not relink when only link flags change: relink a binary left by a dynamic build.
+	@if readelf -d $(BIN_RELEASE) | grep -q 'libswiftCore\|RUNPATH'; then rm -f $(BIN_RELEASE) && $(SWIFT) build $(RELEASE_FLAGS); fi
 
 run: release
 	QRCHECKIN_BIN=$(BIN_RELEASE) scripts/run
 
+# `sudo make install` installs the release binary built beforehand as a user (`make release`):
+# it never runs the Swift compiler, so root needs no toolchain on its PATH.
 PREFIX ?= /usr/local
-install: release
-	install -D -m 0755 $(BIN_RELEASE) $(DESTDIR)$(PREFIX)/bin/qrcheckin
-	install -D -m 0644 systemd/qrcheckin.service $(DESTDIR)/etc/systemd/system/qrcheckin.service
-	install -D -m 0644 systemd/qrcheckin-kiosk.service $(DESTDIR)/etc/systemd/system/qrcheckin-kiosk.service
-	test -e $(DESTDIR)/etc/qrcheckin/qrcheckin.conf || install -D -m 0644 docs/qrcheckin.conf $(DESTDIR)/etc/qrcheckin/qrcheckin.conf
-	install -D -m 0644 README.md $(DESTDIR)$(PREFIX)/share/doc/qrcheckin/README.md
-	install -m 0644 docs/*.md $(DESTDIR)$(PREFIX)/share/doc/qrcheckin/
+UNITDIR ?= /etc/systemd/system
+SYSUSERSDIR ?= $(PREFIX)/lib/sysusers.d
+DOCDIR ?= $(PREFIX)/share/doc/qrcheckin
+MANDIR ?= $(PREFIX)/share/man
+COMPLETIONDIR ?= $(PREFIX)/share/bash-completion/completions
+UNITS := $(notdir $(wildcard systemd/*.service))
+DOCS := README.md $(wildcard docs/*.md)
+define need_release
+	@test -x $(BIN_RELEASE) || { echo "make: $(BIN_RELEASE) missing: build it first with 'make release' (as your user, not root)" >&2; exit 1; }
+endef
 
-test: test-deps build
+install:
+	$(need_release)
+	install -D -m 0755 $(BIN_RELEASE) $(DESTDIR)$(PREFIX)/bin/qrcheckin
+	install -d -m 0755 $(DESTDIR)$(UNITDIR) $(DESTDIR)$(MANDIR)/man1 $(DESTDIR)$(COMPLETIONDIR) $(DESTDIR)$(DOCDIR)
+	for unit in $(UNITS); do \
+		sed 's#/usr/bin/qrcheckin#$(PREFIX)/bin/qrcheckin#g; s#/usr/share/doc/qrcheckin#$(DOCDIR)#g' systemd/$$unit > $(DESTDIR)$(UNITDIR)/$$unit; \
+		chmod 0644 $(DESTDIR)$(UNITDIR)/$$unit; done
+	install -D -m 0644 packaging/sysusers.conf $(DESTDIR)$(SYSUSERSDIR)/qrcheckin.conf
+	packaging/gen-docs $(BIN_RELEASE) --man $(DESTDIR)$(MANDIR)/man1/qrcheckin.1 --completion $(DESTDIR)$(COMPLETIONDIR)/qrcheckin
+	chmod 0644 $(DESTDIR)$(MANDIR)/man1/qrcheckin.1 $(DESTDIR)$(COMPLETIONDIR)/qrcheckin
+	install -m 0644 $(DOCS) $(DESTDIR)$(DOCDIR)/
+	@# The web page and its nginx snippet, when the tree has them (see README).
+	if [ -d web ]; then install -d -m 0755 $(DESTDIR)$(PREFIX)/share/qrcheckin && cp -r web $(DESTDIR)$(PREFIX)/share/qrcheckin/web && \
+		if [ -d web/nginx ]; then cp -r web/nginx $(DESTDIR)$(PREFIX)/share/qrcheckin/nginx; fi; fi
+	test -e $(DESTDIR)/etc/qrcheckin/qrcheckin.conf || install -D -m 0644 docs/qrcheckin.conf $(DESTDIR)/etc/qrcheckin/qrcheckin.conf
+	@# The live system gets what the package's postinst does: the group and a secret for LoadCredential=.
+	@set -e; if [ -z "$(DESTDIR)" ]; then \
+		getent group qrcheckin >/dev/null || systemd-sysusers $(SYSUSERSDIR)/qrcheckin.conf 2>/dev/null \
+			|| /usr/sbin/groupadd --system qrcheckin; \
+		test -e /etc/qrcheckin/secret || $(PREFIX)/bin/qrcheckin keygen -o /etc/qrcheckin/secret; \
+		if [ -d /run/systemd/system ]; then systemctl daemon-reload; fi; \
+		echo "installed; start with: systemctl enable --now qrcheckin"; \
+	fi
+
+# Removes what install put there. Kept: /etc/qrcheckin (your config and secret), the group
+# qrcheckin and the daemon's state; delete them by hand for a clean slate.
+uninstall:
+	-@if [ -z "$(DESTDIR)" ] && [ -d /run/systemd/system ]; then systemctl disable --now qrcheckin-kiosk qrcheckin; fi
+	rm -f $(DESTDIR)$(PREFIX)/bin/qrcheckin $(addprefix $(DESTDIR)$(UNITDIR)/,$(UNITS))
+	rm -f $(DESTDIR)$(SYSUSERSDIR)/qrcheckin.conf $(DESTDIR)$(MANDIR)/man1/qrcheckin.1 $(DESTDIR)$(COMPLETIONDIR)/qrcheckin
+	rm -f $(addprefix $(DESTDIR)$(DOCDIR)/,$(notdir $(DOCS)))
+	-rmdir $(DESTDIR)$(DOCDIR) $(DESTDIR)$(SYSUSERSDIR) 2>/dev/null
+	rm -rf $(DESTDIR)$(PREFIX)/share/qrcheckin
+	@# The config only when it is still the shipped example (an edited one is yours).
+	if cmp -s docs/qrcheckin.conf $(DESTDIR)/etc/qrcheckin/qrcheckin.conf; then rm -f $(DESTDIR)/etc/qrcheckin/qrcheckin.conf; fi
+	@if [ -e $(DESTDIR)/etc/qrcheckin ]; then echo "kept $(DESTDIR)/etc/qrcheckin (the secret your check-in server shares, an edited config) and the group qrcheckin; remove them by hand"; fi
+
+# qrcheckin_VERSION_ARCH.deb in build/ (see packaging/build-deb); lintian build/*.deb checks it.
+DEB_DIR ?= build
+deb: release
+	packaging/build-deb $(BIN_RELEASE) $(DEB_DIR)
+
+# The release build happens once: the .deb the package tests install is made from it.
+test: test-deps build deb
 	$(SWIFT) test
-	QRCHECKIN_BIN=$(CURDIR)/$(BIN_DEBUG) python3 -m pytest -q Tests/e2e
+	QRCHECKIN_BIN=$(CURDIR)/$(BIN_DEBUG) QRCHECKIN_DEB_DIR=$(CURDIR)/$(DEB_DIR) python3 -m pytest -q Tests/e2e
 
 unit-test: build
 	$(SWIFT) test
 
-e2e-test: test-deps build
-	QRCHECKIN_BIN=$(CURDIR)/$(BIN_DEBUG) python3 -m pytest -q Tests/e2e
+e2e-test: test-deps build deb
+	QRCHECKIN_BIN=$(CURDIR)/$(BIN_DEBUG) QRCHECKIN_DEB_DIR=$(CURDIR)/$(DEB_DIR) python3 -m pytest -q Tests/e2e
 
 # Regenerates Tests/e2e/golden/help/*.txt (the --help texts the tests compare) from the build.
 golden: build

@@ -7,6 +7,9 @@ import Glibc
 /// |--------|------------------------|--------------------|-----------------------------------------------|
 /// | output | `$RUNTIME_DIRECTORY`   | `/run/qrcheckin`   | `$XDG_RUNTIME_DIR/qrcheckin`, else `/tmp/qrcheckin-$UID` |
 /// | state  | `$STATE_DIRECTORY`     | `/var/lib/qrcheckin` | `$XDG_STATE_HOME/qrcheckin`, else `~/.local/state/qrcheckin` |
+///
+/// Clients (`status`, `ctl`, `shake`, `show`) of a user with no daemon of their own fall back to
+/// the system daemon's output directory (`clientOutputDirectory`).
 public struct DefaultLocations: Sendable, Equatable {
     /// Directory of `current.png`, `current.json`, `current.txt` and the control socket.
     public let outputDirectory: String
@@ -51,4 +54,26 @@ public struct DefaultLocations: Sendable, Equatable {
 
     /// The generated secret's path in the state directory.
     public var secretFile: String { stateDirectory + "/secret" }
+
+    /// The system daemon's output directory: the unit's `RuntimeDirectory=`, and root's default.
+    public static let systemOutputDirectory = "/run/qrcheckin"
+
+    /// Where a client looks for a daemon when nothing names a directory: `userDefault` while it
+    /// holds a daemon's files (`current.json` or `control.sock`), else the system daemon's
+    /// directory when that holds them, else `userDefault` (so "not running" names the user's own).
+    /// An operator on a server thus types `qrcheckin status` and finds the service's daemon, while
+    /// a developer's own `qrcheckin run` still wins on a machine that also runs the service.
+    public static func clientOutputDirectory(userDefault: String, exists: (String) -> Bool = pathExists) -> String {
+        func holdsDaemon(_ directory: String) -> Bool {
+            exists(directory + "/current.json") || exists(directory + "/control.sock")
+        }
+        if userDefault == systemOutputDirectory || holdsDaemon(userDefault) { return userDefault }
+        return holdsDaemon(systemOutputDirectory) ? systemOutputDirectory : userDefault
+    }
+
+    /// Whether anything (file, socket, dangling symlink) is at `path`.
+    public static func pathExists(_ path: String) -> Bool {
+        var status = stat()
+        return lstat(path, &status) == 0
+    }
 }

@@ -29,6 +29,11 @@ public enum TextFile {
         }
         let parent = PathName.directory(of: path)
         if parent != path && parent != "." && parent != "/" { try makeDirectory(parent, mode: 0o755) }
-        guard mkdir(path, mode) == 0 || errno == EEXIST else { throw SystemError("create directory", path: path) }
+        guard mkdir(path, mode) == 0 else {
+            guard errno == EEXIST else { throw SystemError("create directory", path: path) }
+            return
+        }
+        // A unit's UMask=0077 would narrow 0755 to 0700 and lock readers out: state it exactly.
+        guard chmod(path, mode) == 0 else { throw SystemError("set the mode of", path: path) }
     }
 }

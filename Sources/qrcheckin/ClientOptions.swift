@@ -1,9 +1,16 @@
 import CheckInData
 import CheckInJSON
+import Glibc
 
 /// How `status`, `ctl`, `shake` (and `show`) find a running daemon: the same config file,
-/// environment and defaults as `run`, so with no options they find the default daemon.
+/// environment and defaults as `run`, so with no options they find the default daemon; a user
+/// with no daemon of their own finds the system daemon (`/run/qrcheckin`).
 struct ClientOptions: Sendable {
+    /// The environment variables a client reads; the daemon's other settings (`QRCHECKIN_OPS_GROUP`,
+    /// `QRCHECKIN_PERIOD`, …) are not a client's business, so a value only the daemon could
+    /// resolve must not stop `status`.
+    static let environmentKeys: Set<String> = ["QRCHECKIN_CONFIG", "QRCHECKIN_OUTPUT_DIR", "QRCHECKIN_SOCKET"]
+
     static let specs: [OptionSpec] = [
         OptionSpec("output-dir", value: "DIR", help: "The daemon's output directory (default: as 'run')."),
         OptionSpec("socket", value: "PATH", help: "The daemon's control socket (default OUTPUT/control.sock)."),
@@ -14,9 +21,19 @@ struct ClientOptions: Sendable {
     let socketPath: String
 
     init(_ arguments: ParsedArguments, context: CommandContext) throws(CommandError) {
-        let configuration = try DaemonConfiguration(flags: arguments, environment: context.environment)
-        outputDirectory = configuration.outputDirectory
-        socketPath = configuration.socketPath
+        let environment = context.environment.filter { key, _ in
+            !key.hasPrefix("QRCHECKIN_") || Self.environmentKeys.contains(key)
+        }
+        let configuration = try DaemonConfiguration(flags: arguments, environment: environment)
+        let userDefault = DefaultLocations(environment: environment).outputDirectory
+        // Only when neither flag, variable nor config file chose the place (both still defaults).
+        if configuration.outputDirectory == userDefault, configuration.socketPath == userDefault + "/control.sock" {
+            outputDirectory = DefaultLocations.clientOutputDirectory(userDefault: userDefault)
+            socketPath = outputDirectory + "/control.sock"
+        } else {
+            outputDirectory = configuration.outputDirectory
+            socketPath = configuration.socketPath
+        }
     }
 
     /// Sends one request and returns the parsed reply, mapping failures to exit statuses.
@@ -27,7 +44,7 @@ struct ClientOptions: Sendable {
         } catch {
             switch error {
             case .notRunning: throw CommandError(.unavailable, error.description)
-            case .permissionDenied: throw CommandError(.noPermission, error.description)
+            case .permissionDenied: throw CommandError(.noPermission, Self.refusal(socketPath, fallback: error.description))
             case .noReply: throw CommandError(.unavailable, error.description)
             case .busy: throw CommandError(.unavailable, error.description)
             }
@@ -35,5 +52,15 @@ struct ClientOptions: Sendable {
         let reply = JSONValueReply(text: text)
         if reply.value?["code"]?.string == "permission-denied" { throw CommandError(.noPermission, reply.error) }
         return reply
+    }
+
+    /// Names the group that may steer (the socket's group) and how to join it.
+    static func refusal(_ socketPath: String, fallback: String) -> String {
+        var status = stat()
+        guard stat(socketPath, &status) == 0, status.st_gid != 0, let entry = getgrgid(status.st_gid) else { return fallback }
+        let group = String(cString: entry.pointee.gr_name)
+        return "permission denied on \(socketPath): only root, the daemon's user and members of group "
+            + "'\(group)' may steer the daemon (an administrator adds you: sudo usermod -aG \(group) USER; "
+            + "then log in again)"
     }
 }

@@ -1,0 +1,101 @@
+"""Operators on a server: a user with no daemon of their own finds the system daemon in
+/run/qrcheckin; anyone who can read it gets `status`; only members of the operators' group may
+`ctl` (others: exit 77). Runs as root, with throwaway users and a group, in a mount namespace
+whose /run is a private tmpfs, so the system directories are real paths but no other test
+(or a real qrcheckin service) ever sees this daemon."""
+import os
+import secrets
+import subprocess
+import tempfile
+from pathlib import Path
+
+import pytest
+
+from conftest import BIN
+
+HERE = Path(__file__).resolve().parent
+
+
+@pytest.fixture
+def accounts():
+    """An operators' group, a member of it, an outsider and a daemon user; deleted afterwards."""
+    if os.geteuid() != 0:
+        pytest.fail("creates users: run as root (make test does)")
+    tag = secrets.token_hex(3)
+    group, member, outsider, daemon = f"qrtops{tag}", f"qrtm{tag}", f"qrto{tag}", f"qrtd{tag}"
+    made = []
+    try:
+        subprocess.run(["groupadd", "--system", group], check=True)
+        made.append(("groupdel", group))
+        for user, extra in ((member, ["-G", group]), (outsider, []), (daemon, [])):
+            subprocess.run(["useradd", "--system", "--no-create-home", "--home-dir", "/nonexistent",
+                            "--shell", "/usr/sbin/nologin", *extra, user], check=True)
+            made.insert(0, ("userdel", user))
+        yield group, member, outsider, daemon
+    finally:
+        for command, name in made:
+            subprocess.run([command, name], capture_output=True)
+
+
+@pytest.mark.parametrize("sandbox", ["root", "private-users"])
+def test_outsider_gets_status_but_not_ctl_and_a_member_may_ctl(accounts, sandbox):
+    """root: the daemon as root, the simplest system daemon. private-users: as the packaged unit
+    runs it (its own user, primary group = operators' group, PrivateUsers=), where an operator's
+    uid reads as nobody and only SO_PEERGROUPS shows the membership."""
+    group, member, outsider, daemon_user = accounts
+    work = Path(tempfile.mkdtemp(prefix="qrcheckin-ops-", dir="/tmp"))
+    try:
+        work.chmod(0o755)
+        if sandbox == "root":
+            launcher = "launch="
+        else:  # like RuntimeDirectory=/StateDirectory=: systemd hands the daemon its directories
+            launcher = (f"daemon_uid=$(id -u {daemon_user}); daemon_gid=$(getent group {group} | cut -d: -f3)\n"
+                        f"install -d -m 0755 -o $daemon_uid -g $daemon_gid /run/qrcheckin\n"
+                        f"install -d -m 0700 -o $daemon_uid -g $daemon_gid {work}/state\n"
+                        f"umask 0077\n"  # the unit's UMask=: outputs must still get their explicit modes
+                        f"launch=\"python3 {HERE}/private_users.py $daemon_uid $daemon_gid\"")
+        script = work / "scenario.sh"
+        script.write_text(f"""
+set -uo pipefail
+mount -t tmpfs -o size=1m,mode=0755 tmpfs /run || exit 90
+{launcher}
+as() {{  # as USER COMMAND...: a clean login-less environment, like a fresh ssh session
+    local user=$1; shift
+    setpriv --reuid "$user" --regid "$(id -g "$user")" --init-groups -- \\
+        env -i PATH=/usr/bin:/bin HOME=/nonexistent LANG=C.UTF-8 "$@"
+}}
+env -u XDG_RUNTIME_DIR -u RUNTIME_DIRECTORY -u QRCHECKIN_OUTPUT_DIR $launch {BIN} run \\
+    --output-dir /run/qrcheckin --state-dir {work}/state --ops-group {group} --period 5 2> {work}/daemon.log &
+daemon=$!
+for _ in $(seq 1 400); do
+    [[ -S /run/qrcheckin/control.sock && -s /run/qrcheckin/current.json ]] && break
+    kill -0 $daemon || exit 91; sleep 0.05
+done
+as {outsider} {BIN} status > {work}/outsider-status.out 2>&1; echo "outsider-status=$?"
+as {outsider} env QRCHECKIN_OPS_GROUP=nosuchgroup QRCHECKIN_PERIOD=0 {BIN} status --json \\
+    > {work}/outsider-status-env.out 2>&1; echo "outsider-status-env=$?"
+as {outsider} {BIN} ctl get > {work}/outsider-ctl.out 2>&1; echo "outsider-ctl=$?"
+as {outsider} {BIN} shake > {work}/outsider-shake.out 2>&1; echo "outsider-shake=$?"
+as {member} {BIN} ctl shake off > {work}/member-ctl.out 2>&1; echo "member-ctl=$?"
+as {member} {BIN} ctl get --json > {work}/member-get.out 2>&1; echo "member-get=$?"
+as {member} {BIN} status > {work}/member-status.out 2>&1; echo "member-status=$?"
+kill -TERM $daemon; wait $daemon; echo "daemon=$?"
+""")
+        result = subprocess.run(["unshare", "-m", "--propagation", "private", "bash", str(script)],
+                                capture_output=True, text=True, timeout=120)
+        codes = dict(line.split("=") for line in result.stdout.split())
+        out = {p.stem: p.read_text(errors="replace") for p in work.glob("*.out")}
+        log = (work / "daemon.log").read_text(errors="replace") if (work / "daemon.log").exists() else ""
+        context = f"{codes}\n{out}\n{result.stderr}\n{log}"
+        assert codes.get("outsider-status") == "0", context
+        assert "running" in out["outsider-status"] and "/run/qrcheckin/current.png" in out["outsider-status"], context
+        # Daemon-only settings in a client's environment do not stop it (was exit 78).
+        assert codes.get("outsider-status-env") == "0", context
+        assert codes.get("outsider-ctl") == "77" and f"members of group '{group}'" in out["outsider-ctl"], context
+        assert codes.get("outsider-shake") == "77", context
+        assert codes.get("member-ctl") == "0", context
+        assert codes.get("member-get") == "0" and '"shake"' in out["member-get"], context
+        assert codes.get("member-status") == "0", context
+        assert codes.get("daemon") == "0", context
+    finally:
+        subprocess.run(["rm", "-rf", str(work)])
