@@ -42,7 +42,7 @@ struct EncodeCommand: Command {
         usage: "encode [TEXT]",
         options: [
             OptionSpec("output", short: "o", value: "FILE", help: "Write to FILE, replaced atomically ('-' is standard output)."),
-            OptionSpec("type", short: "t", value: "TYPE", help: "PNG, SVG, UTF8, UTF8i, ANSI, ASCII or ASCIIi, any case (default: PNG with -o, else text)."),
+            OptionSpec("type", short: "t", value: "png|svg|utf8|utf8i|ansi|ascii|asciii", help: "Output type, in any case (PNG, UTF8i, …; default: png with -o, else text)."),
             OptionSpec("read-from", short: "r", value: "FILE", help: "Read the text from FILE instead of TEXT or standard input."),
             OptionSpec("scale", short: "s", value: "SCALE", help: "PNG pixels (SVG nominal pixels) per module, 1-64 (default 8)."),
             OptionSpec("margin", short: "m", value: "MARGIN", help: "Quiet zone in modules, 1-64 (default 4), as for 'run'."),
