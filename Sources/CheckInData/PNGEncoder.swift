@@ -25,24 +25,45 @@ public struct PNGEncoder: Sendable {
         return try write(packedRows(matrix, width: width), width: width, filters: PNG_FILTER_NONE)
     }
 
-    /// One packed row (1 bit a pixel, MSB first, 1 = white) per pixel row.
+    /// One packed row (1 bit a pixel, MSB first, 1 = white, unused low bits of the last byte 0)
+    /// per pixel row. Built a module row at a time: each module's `scale` bits go into an
+    /// accumulator that is flushed whole bytes at a time, then the row is copied `scale` times.
     private func packedRows(_ matrix: QRMatrix, width: Int) -> [UInt8] {
         let stride = (width + 7) / 8
         let span = matrix.size + 2 * margin
-        var image = [UInt8]()
-        image.reserveCapacity(stride * width)
-        var row = [UInt8](repeating: 0, count: stride)
-        for moduleRow in 0..<span {
-            for index in row.indices { row[index] = 0 }
-            // One matrix lookup per module, then its `scale` pixels.
-            for moduleColumn in 0..<span where !matrix[moduleRow - margin, moduleColumn - margin] {
-                for x in moduleColumn * scale..<(moduleColumn + 1) * scale {
-                    row[x >> 3] |= 0x80 >> UInt8(x & 7)
+        return [UInt8](unsafeUninitializedCapacity: stride * width) { image, count in
+            let base = image.baseAddress!
+            var row = base
+            for moduleRow in 0..<span {
+                var out = row
+                var bits: UInt64 = 0  // pending bits, in the low `pending` bits
+                var pending = 0
+                for moduleColumn in 0..<span {
+                    let light: UInt64 = matrix[moduleRow - margin, moduleColumn - margin] ? 0 : ~0
+                    var remaining = scale
+                    while remaining > 0 {  // scale <= 64: at most a few 32-bit chunks
+                        let chunk = min(remaining, 32)
+                        bits = bits << UInt64(chunk) | light & (1 << UInt64(chunk) - 1)
+                        pending += chunk
+                        remaining -= chunk
+                        while pending >= 8 {
+                            pending -= 8
+                            out.pointee = UInt8(truncatingIfNeeded: bits >> UInt64(pending))
+                            out += 1
+                        }
+                    }
                 }
+                if pending > 0 {
+                    out.pointee = UInt8(truncatingIfNeeded: bits << UInt64(8 - pending))
+                }
+                // The other `scale - 1` pixel rows of this module row are the same bytes.
+                for copy in 1..<scale {
+                    (row + copy * stride).update(from: row, count: stride)
+                }
+                row += scale * stride
             }
-            for _ in 0..<scale { image.append(contentsOf: row) }
+            count = stride * width
         }
-        return image
     }
 
     private func write(_ rows: [UInt8], width: Int, filters: Int32) throws(PNGError) -> [UInt8] {

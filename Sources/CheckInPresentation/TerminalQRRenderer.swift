@@ -25,38 +25,73 @@ public struct TerminalQRRenderer: Sendable {
     /// The symbol as lines without line terminators.
     public func lines(for matrix: QRMatrix) -> [String] {
         let span = matrix.size + 2 * margin
-        let dark = { (row: Int, column: Int) in matrix[row - margin, column - margin] }
-        if style == .ascii {
-            return (0..<span).map { row in
-                String((0..<span).flatMap { dark(row, $0) ? "##" : "  " })
+        return stride(from: 0, to: span, by: style == .ascii ? 1 : 2).map { row in
+            String(unsafeUninitializedCapacity: lineCapacity(span: span)) { buffer in
+                writeLine(row, of: matrix, span: span, into: buffer.baseAddress!)
             }
-        }
-        return stride(from: 0, to: span, by: 2).map { row in
-            var line = style == .ansi ? Self.blackOnWhite : ""
-            for column in 0..<span {
-                let upper = dark(row, column)
-                // An odd module count leaves a last half row: the quiet zone below is light.
-                let lower = row + 1 < span ? dark(row + 1, column) : false
-                line.append(glyph(upper: upper, lower: lower))
-            }
-            if style == .ansi { line += Self.reset }
-            return line
         }
     }
 
     /// The symbol as one string, each line ending in a newline.
     public func render(_ matrix: QRMatrix) -> String {
-        lines(for: matrix).map { $0 + "\n" }.joined()
+        let span = matrix.size + 2 * margin
+        let step = style == .ascii ? 1 : 2
+        let lineCount = (span + step - 1) / step
+        // One allocation: every line is written straight into the string's storage.
+        return String(unsafeUninitializedCapacity: lineCount * (lineCapacity(span: span) + 1)) { buffer in
+            var end = buffer.baseAddress!
+            for row in stride(from: 0, to: span, by: step) {
+                end += writeLine(row, of: matrix, span: span, into: end)
+                end.pointee = UInt8(ascii: "\n")
+                end += 1
+            }
+            return end - buffer.baseAddress!
+        }
     }
 
-    private func glyph(upper: Bool, lower: Bool) -> Character {
-        // utf8 draws light modules (light text on a dark terminal); the others draw dark ones.
-        let (top, bottom) = style == .utf8 ? (!upper, !lower) : (upper, lower)
-        switch (top, bottom) {
-        case (true, true): return "█"
-        case (true, false): return "▀"
-        case (false, true): return "▄"
-        case (false, false): return " "
+    /// Bytes a line can take at most: 3 UTF-8 bytes a half-block cell (2 an ASCII module) plus colours.
+    private func lineCapacity(span: Int) -> Int {
+        style == .ascii ? 2 * span : 3 * span + (style == .ansi ? Self.blackOnWhite.utf8.count + Self.reset.utf8.count : 0)
+    }
+
+    /// Writes text row `row` (module row `row`, and `row + 1` for half blocks) at `out`; returns its length.
+    /// A byte at a time into a buffer sized by `lineCapacity`: no Character or String per glyph.
+    private func writeLine(_ row: Int, of matrix: QRMatrix, span: Int, into out: UnsafeMutablePointer<UInt8>) -> Int {
+        var end = out
+        func put(_ text: StaticString) {
+            text.withUTF8Buffer { bytes in
+                for byte in bytes {
+                    end.pointee = byte
+                    end += 1
+                }
+            }
         }
+        let moduleRow = row - margin
+        if style == .ascii {
+            for column in 0..<span {
+                let byte = matrix[moduleRow, column - margin] ? UInt8(ascii: "#") : UInt8(ascii: " ")
+                end[0] = byte
+                end[1] = byte
+                end += 2
+            }
+            return end - out
+        }
+        if style == .ansi { put("\u{1B}[0;30;107m") }
+        // utf8 draws light modules (light text on a dark terminal); the others draw dark ones.
+        let drawsLight = style == .utf8
+        // An odd module count leaves a last half row: the quiet zone below is light.
+        let hasLower = row + 1 < span
+        for column in 0..<span {
+            let top = matrix[moduleRow, column - margin] != drawsLight
+            let bottom = (hasLower && matrix[moduleRow + 1, column - margin]) != drawsLight
+            switch (top, bottom) {
+            case (true, true): put("█")
+            case (true, false): put("▀")
+            case (false, true): put("▄")
+            case (false, false): put(" ")
+            }
+        }
+        if style == .ansi { put("\u{1B}[0m") }
+        return end - out
     }
 }
