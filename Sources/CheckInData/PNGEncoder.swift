@@ -26,43 +26,56 @@ public struct PNGEncoder: Sendable {
     }
 
     /// One packed row (1 bit a pixel, MSB first, 1 = white, unused low bits of the last byte 0)
-    /// per pixel row. Built a module row at a time: each module's `scale` bits go into an
-    /// accumulator that is flushed whole bytes at a time, then the row is copied `scale` times.
+    /// per pixel row, built a module row at a time: the first pixel row of each module row is
+    /// packed, then copied `scale - 1` times.
     private func packedRows(_ matrix: QRMatrix, width: Int) -> [UInt8] {
         let stride = (width + 7) / 8
         let span = matrix.size + 2 * margin
         return [UInt8](unsafeUninitializedCapacity: stride * width) { image, count in
-            let base = image.baseAddress!
-            var row = base
+            var row = image.baseAddress!
             for moduleRow in 0..<span {
-                var out = row
-                var bits: UInt64 = 0  // pending bits, in the low `pending` bits
-                var pending = 0
-                for moduleColumn in 0..<span {
-                    let light: UInt64 = matrix[moduleRow - margin, moduleColumn - margin] ? 0 : ~0
-                    var remaining = scale
-                    while remaining > 0 {  // scale <= 64: at most a few 32-bit chunks
-                        let chunk = min(remaining, 32)
-                        bits = bits << UInt64(chunk) | light & (1 << UInt64(chunk) - 1)
-                        pending += chunk
-                        remaining -= chunk
-                        while pending >= 8 {
-                            pending -= 8
-                            out.pointee = UInt8(truncatingIfNeeded: bits >> UInt64(pending))
-                            out += 1
-                        }
-                    }
-                }
-                if pending > 0 {
-                    out.pointee = UInt8(truncatingIfNeeded: bits << UInt64(8 - pending))
-                }
-                // The other `scale - 1` pixel rows of this module row are the same bytes.
+                packRow(moduleRow - margin, of: matrix, span: span, into: row)
                 for copy in 1..<scale {
                     (row + copy * stride).update(from: row, count: stride)
                 }
                 row += scale * stride
             }
             count = stride * width
+        }
+    }
+
+    /// Packs the pixels of matrix row `matrixRow` (quiet zone included) at `out`.
+    private func packRow(_ matrixRow: Int, of matrix: QRMatrix, span: Int, into out: UnsafeMutablePointer<UInt8>) {
+        var out = out
+        if scale & 7 == 0 {
+            // Whole bytes a module (scale 8, the default, and its multiples): no bit shuffling.
+            let bytesPerModule = scale >> 3
+            for moduleColumn in 0..<span {
+                out.update(repeating: matrix[matrixRow, moduleColumn - margin] ? 0 : 0xFF, count: bytesPerModule)
+                out += bytesPerModule
+            }
+            return
+        }
+        // Each module's `scale` bits go into an accumulator that is flushed a whole byte at a time.
+        var bits: UInt64 = 0  // the pending bits are its low `pending` bits
+        var pending = 0
+        for moduleColumn in 0..<span {
+            let light: UInt64 = matrix[matrixRow, moduleColumn - margin] ? 0 : ~0
+            var remaining = scale
+            while remaining > 0 {  // scale <= 64: at most three chunks
+                let chunk = min(remaining, 32)
+                bits = bits << UInt64(chunk) | light & (1 << UInt64(chunk) - 1)
+                pending += chunk
+                remaining -= chunk
+                while pending >= 8 {
+                    pending -= 8
+                    out.pointee = UInt8(truncatingIfNeeded: bits >> UInt64(pending))
+                    out += 1
+                }
+            }
+        }
+        if pending > 0 {
+            out.pointee = UInt8(truncatingIfNeeded: bits << UInt64(8 - pending))
         }
     }
 

@@ -25,7 +25,7 @@ public struct TerminalQRRenderer: Sendable {
     /// The symbol as lines without line terminators.
     public func lines(for matrix: QRMatrix) -> [String] {
         let span = matrix.size + 2 * margin
-        return stride(from: 0, to: span, by: style == .ascii ? 1 : 2).map { row in
+        return stride(from: 0, to: span, by: rowStep).map { row in
             String(unsafeUninitializedCapacity: lineCapacity(span: span)) { buffer in
                 writeLine(row, of: matrix, span: span, into: buffer.baseAddress!)
             }
@@ -34,19 +34,35 @@ public struct TerminalQRRenderer: Sendable {
 
     /// The symbol as one string, each line ending in a newline.
     public func render(_ matrix: QRMatrix) -> String {
-        let span = matrix.size + 2 * margin
-        let step = style == .ascii ? 1 : 2
-        let lineCount = (span + step - 1) / step
         // One allocation: every line is written straight into the string's storage.
-        return String(unsafeUninitializedCapacity: lineCount * (lineCapacity(span: span) + 1)) { buffer in
-            var end = buffer.baseAddress!
-            for row in stride(from: 0, to: span, by: step) {
-                end += writeLine(row, of: matrix, span: span, into: end)
-                end.pointee = UInt8(ascii: "\n")
-                end += 1
-            }
-            return end - buffer.baseAddress!
+        String(unsafeUninitializedCapacity: capacity(for: matrix)) { writeAll(matrix, into: $0.baseAddress!) }
+    }
+
+    /// `render(_:)` as UTF-8 bytes, for a file: no String to build and validate on the way.
+    public func renderBytes(_ matrix: QRMatrix) -> [UInt8] {
+        [UInt8](unsafeUninitializedCapacity: capacity(for: matrix)) { buffer, count in
+            count = writeAll(matrix, into: buffer.baseAddress!)
         }
+    }
+
+    private var rowStep: Int { style == .ascii ? 1 : 2 }
+
+    /// Bytes the whole symbol can take at most, newlines included.
+    private func capacity(for matrix: QRMatrix) -> Int {
+        let span = matrix.size + 2 * margin
+        return (span + rowStep - 1) / rowStep * (lineCapacity(span: span) + 1)
+    }
+
+    /// Writes every line and its newline at `start`; returns the length.
+    private func writeAll(_ matrix: QRMatrix, into start: UnsafeMutablePointer<UInt8>) -> Int {
+        let span = matrix.size + 2 * margin
+        var end = start
+        for row in stride(from: 0, to: span, by: rowStep) {
+            end += writeLine(row, of: matrix, span: span, into: end)
+            end.pointee = UInt8(ascii: "\n")
+            end += 1
+        }
+        return end - start
     }
 
     /// Bytes a line can take at most: 3 UTF-8 bytes a half-block cell (2 an ASCII module) plus colours.

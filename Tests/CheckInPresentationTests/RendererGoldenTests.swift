@@ -123,3 +123,17 @@ import Testing
 
     static let stateText = #"{"version":1,"state":"running","venue":"DEMO","url":"HTTPS://CHECKIN.EXAMPLE.ORG/C/DEMO/ABC","token":"ABC","safeNumber":"12현34규","window":123,"seq":2,"issuedAt":1845,"expiresAt":1860,"period":15,"shake":"on","refresh":"auto","health":"degraded","reason":"cannot write \"x\"\n","updatedAt":1850,"pid":4242}"#
 }
+
+/// The byte forms say exactly what the string forms say.
+@Suite struct RendererByteFormTests {
+    @Test(arguments: TerminalStyle.allCases)
+    func renderBytesIsRenderAsUTF8(style: TerminalStyle) {
+        let matrix = RendererGoldenTests.noise(size: 25, seed: 7)
+        let renderer = TerminalQRRenderer(style: style, margin: 3)
+        #expect(renderer.renderBytes(matrix) == Array(renderer.render(matrix).utf8))
+    }
+
+    @Test func serializedBytesIsSerializedAsUTF8() {
+        #expect(RendererGoldenTests.document.serializedBytes == Array(RendererGoldenTests.document.serialized.utf8))
+    }
+}
