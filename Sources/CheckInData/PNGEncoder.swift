@@ -50,10 +50,23 @@ public struct PNGEncoder: Sendable {
         if scale & 7 == 0 {
             // Whole bytes a module (scale 8, the default, and its multiples): no bit shuffling.
             let bytesPerModule = scale >> 3
-            for moduleColumn in 0..<span {
-                out.update(repeating: matrix[matrixRow, moduleColumn - margin] ? 0 : 0xFF, count: bytesPerModule)
+            guard (0..<matrix.size).contains(matrixRow) else {  // a quiet-zone row: all white
+                out.update(repeating: 0xFF, count: span * bytesPerModule)
+                return
+            }
+            let quiet = margin * bytesPerModule
+            out.update(repeating: 0xFF, count: quiet)
+            out += quiet
+            for column in 0..<matrix.size {
+                let byte: UInt8 = matrix[matrixRow, column] ? 0 : 0xFF
+                if bytesPerModule == 1 {  // one store, not a memset call
+                    out.pointee = byte
+                } else {
+                    out.update(repeating: byte, count: bytesPerModule)
+                }
                 out += bytesPerModule
             }
+            out.update(repeating: 0xFF, count: quiet)
             return
         }
         // Each module's `scale` bits go into an accumulator that is flushed a whole byte at a time.

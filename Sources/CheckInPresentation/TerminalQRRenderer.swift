@@ -19,8 +19,8 @@ public struct TerminalQRRenderer: Sendable {
 
     /// SGR that paints black glyphs on a white background (basic + bright colours: the Linux
     /// console and every emulator support them).
-    static let blackOnWhite = "\u{1B}[0;30;107m"
-    static let reset = "\u{1B}[0m"
+    static let blackOnWhite: StaticString = "\u{1B}[0;30;107m"
+    static let reset: StaticString = "\u{1B}[0m"
 
     /// The symbol as lines without line terminators.
     public func lines(for matrix: QRMatrix) -> [String] {
@@ -67,21 +67,13 @@ public struct TerminalQRRenderer: Sendable {
 
     /// Bytes a line can take at most: 3 UTF-8 bytes a half-block cell (2 an ASCII module) plus colours.
     private func lineCapacity(span: Int) -> Int {
-        style == .ascii ? 2 * span : 3 * span + (style == .ansi ? Self.blackOnWhite.utf8.count + Self.reset.utf8.count : 0)
+        style == .ascii ? 2 * span : 3 * span + (style == .ansi ? Self.blackOnWhite.utf8CodeUnitCount + Self.reset.utf8CodeUnitCount : 0)
     }
 
     /// Writes text row `row` (module row `row`, and `row + 1` for half blocks) at `out`; returns its length.
     /// A byte at a time into a buffer sized by `lineCapacity`: no Character or String per glyph.
     private func writeLine(_ row: Int, of matrix: QRMatrix, span: Int, into out: UnsafeMutablePointer<UInt8>) -> Int {
         var end = out
-        func put(_ text: StaticString) {
-            text.withUTF8Buffer { bytes in
-                for byte in bytes {
-                    end.pointee = byte
-                    end += 1
-                }
-            }
-        }
         let moduleRow = row - margin
         if style == .ascii {
             for column in 0..<span {
@@ -92,7 +84,7 @@ public struct TerminalQRRenderer: Sendable {
             }
             return end - out
         }
-        if style == .ansi { put("\u{1B}[0;30;107m") }
+        if style == .ansi { Self.copy(Self.blackOnWhite, to: &end) }
         // utf8 draws light modules (light text on a dark terminal); the others draw dark ones.
         let drawsLight = style == .utf8
         // An odd module count leaves a last half row: the quiet zone below is light.
@@ -100,14 +92,23 @@ public struct TerminalQRRenderer: Sendable {
         for column in 0..<span {
             let top = matrix[moduleRow, column - margin] != drawsLight
             let bottom = (hasLower && matrix[moduleRow + 1, column - margin]) != drawsLight
-            switch (top, bottom) {
-            case (true, true): put("█")
-            case (true, false): put("▀")
-            case (false, true): put("▄")
-            case (false, false): put(" ")
+            if top || bottom {
+                // █ U+2588, ▀ U+2580, ▄ U+2584: E2 96 88 / 80 / 84 in UTF-8.
+                end[0] = 0xE2
+                end[1] = 0x96
+                end[2] = top ? (bottom ? 0x88 : 0x80) : 0x84
+                end += 3
+            } else {
+                end.pointee = UInt8(ascii: " ")
+                end += 1
             }
         }
-        if style == .ansi { put("\u{1B}[0m") }
+        if style == .ansi { Self.copy(Self.reset, to: &end) }
         return end - out
+    }
+
+    private static func copy(_ text: StaticString, to end: inout UnsafeMutablePointer<UInt8>) {
+        end.update(from: text.utf8Start, count: text.utf8CodeUnitCount)
+        end += text.utf8CodeUnitCount
     }
 }
