@@ -11,7 +11,8 @@
  * Events, like the daemon: a rotation at each window boundary (timerfd on CLOCK_REALTIME),
  * SIGUSR1 = shake (next sequence number at once), SIGTERM/SIGINT = stop, and with
  * NOTIFY_SOCKET set a 1 s repeating timer sending "STATUS=... expires in Ns" (the systemd-mode
- * tick). No logging, no control socket: this is the floor, not a product.
+ * tick: read the timerfd, lstat OUTPUT_DIR/control.sock as the daemon does, sendto, poll).
+ * No logging, no control socket: this is the floor, not a product.
  *
  * The secret is read from STATE_DIR/secret (hex, as the daemon writes it), so for the same
  * window and sequence the token, URL, safe number, PNG and text are the daemon's, byte for byte
@@ -330,6 +331,10 @@ int main(int argc, char **argv) {
         if (tick >= 0 && (fds[2].revents & POLLIN) && read(tick, &expirations, sizeof expirations) == sizeof expirations) {
             char line[256];
             struct timespec now;
+            struct stat info;
+            /* The daemon checks each tick that its control socket still exists (one lstat). */
+            snprintf(line, sizeof line, "%s/control.sock", out_dir);
+            lstat(line, &info);
             clock_gettime(CLOCK_REALTIME, &now);
             long left = (long)((window + 1) * period - now.tv_sec);
             int len = snprintf(line, sizeof line, "STATUS=%s %s seq %u, expires in %lds", venue, safe_number, sequence, left);
