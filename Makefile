@@ -97,8 +97,9 @@ e2e-test: test-deps build deb
 golden: build
 	QRCHECKIN_BIN=$(CURDIR)/$(BIN_DEBUG) scripts/golden
 
-# Performance targets (RSS, idle CPU, rotation delay) vs same-run references; see docs/BENCHMARKS.md.
-# BENCH_ARGS=--quick for a smoke run, --json for machine-readable output.
+# Performance targets vs same-run references (a C reference daemon built from bench/ with cc,
+# qrencode, cat); see docs/BENCHMARKS.md. BENCH_ARGS=--quick for a smoke run, --check to fail on a
+# missed target, --json for machine-readable output.
 BENCH_ARGS ?=
 bench: release
 	QRCHECKIN_BIN=$(CURDIR)/$(BIN_RELEASE) scripts/bench $(BENCH_ARGS)

@@ -25,24 +25,71 @@ public struct PNGEncoder: Sendable {
         return try write(packedRows(matrix, width: width), width: width, filters: PNG_FILTER_NONE)
     }
 
-    /// One packed row (1 bit a pixel, MSB first, 1 = white) per pixel row.
+    /// One packed row (1 bit a pixel, MSB first, 1 = white, unused low bits of the last byte 0)
+    /// per pixel row, built a module row at a time: the first pixel row of each module row is
+    /// packed, then copied `scale - 1` times.
     private func packedRows(_ matrix: QRMatrix, width: Int) -> [UInt8] {
         let stride = (width + 7) / 8
         let span = matrix.size + 2 * margin
-        var image = [UInt8]()
-        image.reserveCapacity(stride * width)
-        var row = [UInt8](repeating: 0, count: stride)
-        for moduleRow in 0..<span {
-            for index in row.indices { row[index] = 0 }
-            // One matrix lookup per module, then its `scale` pixels.
-            for moduleColumn in 0..<span where !matrix[moduleRow - margin, moduleColumn - margin] {
-                for x in moduleColumn * scale..<(moduleColumn + 1) * scale {
-                    row[x >> 3] |= 0x80 >> UInt8(x & 7)
+        return [UInt8](unsafeUninitializedCapacity: stride * width) { image, count in
+            var row = image.baseAddress!
+            for moduleRow in 0..<span {
+                packRow(moduleRow - margin, of: matrix, span: span, into: row)
+                for copy in 1..<scale {
+                    (row + copy * stride).update(from: row, count: stride)
+                }
+                row += scale * stride
+            }
+            count = stride * width
+        }
+    }
+
+    /// Packs the pixels of matrix row `matrixRow` (quiet zone included) at `out`.
+    private func packRow(_ matrixRow: Int, of matrix: QRMatrix, span: Int, into out: UnsafeMutablePointer<UInt8>) {
+        var out = out
+        if scale & 7 == 0 {
+            // Whole bytes a module (scale 8, the default, and its multiples): no bit shuffling.
+            let bytesPerModule = scale >> 3
+            guard (0..<matrix.size).contains(matrixRow) else {  // a quiet-zone row: all white
+                out.update(repeating: 0xFF, count: span * bytesPerModule)
+                return
+            }
+            let quiet = margin * bytesPerModule
+            out.update(repeating: 0xFF, count: quiet)
+            out += quiet
+            for column in 0..<matrix.size {
+                let byte: UInt8 = matrix[matrixRow, column] ? 0 : 0xFF
+                if bytesPerModule == 1 {  // one store, not a memset call
+                    out.pointee = byte
+                } else {
+                    out.update(repeating: byte, count: bytesPerModule)
+                }
+                out += bytesPerModule
+            }
+            out.update(repeating: 0xFF, count: quiet)
+            return
+        }
+        // Each module's `scale` bits go into an accumulator that is flushed a whole byte at a time.
+        var bits: UInt64 = 0  // the pending bits are its low `pending` bits
+        var pending = 0
+        for moduleColumn in 0..<span {
+            let light: UInt64 = matrix[matrixRow, moduleColumn - margin] ? 0 : ~0
+            var remaining = scale
+            while remaining > 0 {  // scale <= 64: at most three chunks
+                let chunk = min(remaining, 32)
+                bits = bits << UInt64(chunk) | light & (1 << UInt64(chunk) - 1)
+                pending += chunk
+                remaining -= chunk
+                while pending >= 8 {
+                    pending -= 8
+                    out.pointee = UInt8(truncatingIfNeeded: bits >> UInt64(pending))
+                    out += 1
                 }
             }
-            for _ in 0..<scale { image.append(contentsOf: row) }
         }
-        return image
+        if pending > 0 {
+            out.pointee = UInt8(truncatingIfNeeded: bits << UInt64(8 - pending))
+        }
     }
 
     private func write(_ rows: [UInt8], width: Int, filters: Int32) throws(PNGError) -> [UInt8] {

@@ -47,7 +47,11 @@ public struct QRCodeEncoder: QREncoding {
         defer { QRcode_free(symbol) }
         let size = Int(symbol.pointee.width)
         // Bit 0 of each byte is the module colour; the other bits are libqrencode bookkeeping.
-        let modules = UnsafeBufferPointer(start: symbol.pointee.data, count: size * size).map { $0 & 1 == 1 }
+        let data = symbol.pointee.data!
+        let modules = [Bool](unsafeUninitializedCapacity: size * size) { buffer, count in
+            for index in 0..<size * size { buffer[index] = data[index] & 1 == 1 }
+            count = size * size
+        }
         return QRMatrix(version: Int(symbol.pointee.version), size: size, modules: modules)
     }
 }

@@ -4,7 +4,9 @@ public struct QRMatrix: Equatable, Sendable {
     public let size: Int
     /// The QR version (1–40) the symbol was encoded at.
     public let version: Int
-    private let modules: [Bool]
+    // Inlinable (with the storage visible to it): renderers in other modules read every module
+    // of every rotation's symbol, and a cross-module call per module cost more than the lookup.
+    @usableFromInline let modules: [Bool]
 
     /// Creates a matrix from `size * size` modules in row-major order.
     public init(version: Int, size: Int, modules: [Bool]) {
@@ -15,6 +17,7 @@ public struct QRMatrix: Equatable, Sendable {
     }
 
     /// Whether the module at `row`, `column` is dark; outside the symbol (the quiet zone) is light.
+    @inlinable
     public subscript(row: Int, column: Int) -> Bool {
         guard row >= 0, row < size, column >= 0, column < size else { return false }
         return modules[row * size + column]

@@ -36,51 +36,89 @@ public enum JSONValue: Equatable, Sendable {
 
     /// Compact JSON text (no spaces), UTF-8 kept as is.
     public var serialized: String {
-        var out = ""
+        String(decoding: serializedBytes, as: UTF8.self)
+    }
+
+    /// `serialized` as UTF-8 bytes, ready for a file or a socket.
+    public var serializedBytes: [UInt8] {
+        var out = [UInt8]()
+        out.reserveCapacity(512)  // current.json is ~400 bytes: one allocation in the common case
         write(to: &out)
         return out
     }
 
-    private func write(to out: inout String) {
+    /// Appends the compact JSON text of this value to `out` a byte (or a run of bytes) at a time.
+    public func write(to out: inout [UInt8]) {
         switch self {
-        case .null: out += "null"
-        case .bool(let value): out += value ? "true" : "false"
-        case .number(let value): out += String(value)
+        case .null: Self.append("null", to: &out)
+        case .bool(let value): Self.append(value ? "true" : "false", to: &out)
+        case .number(let value): Self.append(value, to: &out)
         case .string(let value): Self.quote(value, to: &out)
         case .array(let values):
-            out += "["
+            out.append(UInt8(ascii: "["))
             for (index, value) in values.enumerated() {
-                if index > 0 { out += "," }
+                if index > 0 { out.append(UInt8(ascii: ",")) }
                 value.write(to: &out)
             }
-            out += "]"
+            out.append(UInt8(ascii: "]"))
         case .object(let members):
-            out += "{"
+            out.append(UInt8(ascii: "{"))
             for (index, (key, value)) in members.enumerated() {
-                if index > 0 { out += "," }
+                if index > 0 { out.append(UInt8(ascii: ",")) }
                 Self.quote(key, to: &out)
-                out += ":"
+                out.append(UInt8(ascii: ":"))
                 value.write(to: &out)
             }
-            out += "}"
+            out.append(UInt8(ascii: "}"))
         }
     }
 
-    private static func quote(_ text: String, to out: inout String) {
-        out += "\""
-        for scalar in text.unicodeScalars {
-            switch scalar {
-            case "\"": out += "\\\""
-            case "\\": out += "\\\\"
-            case "\n": out += "\\n"
-            case "\r": out += "\\r"
-            case "\t": out += "\\t"
-            case _ where scalar.value < 0x20:
-                let hex = String(scalar.value, radix: 16)
-                out += "\\u" + String(repeating: "0", count: 4 - hex.count) + hex
-            default: out.unicodeScalars.append(scalar)
-            }
+    private static func append(_ text: StaticString, to out: inout [UInt8]) {
+        text.withUTF8Buffer { out.append(contentsOf: $0) }
+    }
+
+    /// Decimal digits without going through `String(Int64)`.
+    private static func append(_ value: Int64, to out: inout [UInt8]) {
+        if value < 0 { out.append(UInt8(ascii: "-")) }
+        var magnitude = value.magnitude  // UInt64: Int64.min has no positive Int64
+        withUnsafeTemporaryAllocation(of: UInt8.self, capacity: 20) { digits in  // UInt64.max has 20
+            var count = 0
+            repeat {
+                digits[count] = UInt8(ascii: "0") + UInt8(magnitude % 10)
+                magnitude /= 10
+                count += 1
+            } while magnitude > 0
+            for index in stride(from: count - 1, through: 0, by: -1) { out.append(digits[index]) }
         }
-        out += "\""
+    }
+
+    private static let hexDigits: StaticString = "0123456789abcdef"
+
+    /// A JSON string: runs of bytes that need no escape are copied whole; UTF-8 is kept as is.
+    private static func quote(_ text: String, to out: inout [UInt8]) {
+        out.append(UInt8(ascii: "\""))
+        var text = text
+        text.withUTF8 { bytes in
+            var run = 0  // start of the pending run of plain bytes
+            for (index, byte) in bytes.enumerated() where byte < 0x20 || byte == UInt8(ascii: "\"") || byte == UInt8(ascii: "\\") {
+                out.append(contentsOf: UnsafeBufferPointer(rebasing: bytes[run..<index]))
+                run = index + 1
+                out.append(UInt8(ascii: "\\"))
+                switch byte {
+                case UInt8(ascii: "\""): out.append(UInt8(ascii: "\""))
+                case UInt8(ascii: "\\"): out.append(UInt8(ascii: "\\"))
+                case UInt8(ascii: "\n"): out.append(UInt8(ascii: "n"))
+                case UInt8(ascii: "\r"): out.append(UInt8(ascii: "r"))
+                case UInt8(ascii: "\t"): out.append(UInt8(ascii: "t"))
+                default:  // other control characters: \u00XX, lower-case hex
+                    hexDigits.withUTF8Buffer { hex in
+                        out.append(contentsOf: [UInt8(ascii: "u"), UInt8(ascii: "0"), UInt8(ascii: "0"),
+                                                hex[Int(byte >> 4)], hex[Int(byte & 0xF)]])
+                    }
+                }
+            }
+            out.append(contentsOf: UnsafeBufferPointer(rebasing: bytes[run...]))
+        }
+        out.append(UInt8(ascii: "\""))
     }
 }

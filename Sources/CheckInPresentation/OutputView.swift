@@ -66,25 +66,27 @@ public final class OutputView {
 
     private func write(_ state: CheckInState) throws(OutputSinkError) {
         let matrix: QRMatrix
-        let text: String
+        let text: [UInt8]  // bytes all the way: no String to build, validate and convert back
         if let code = state.code {
             do {
                 matrix = try encoder.encode(code.url, level: level)
             } catch {
                 throw OutputSinkError("cannot encode \(code.url): \(error)")
             }
-            text = TerminalQRRenderer(style: .utf8, margin: 2).render(matrix)
-                + "\(code.safeNumber)\nexpires \(UTCTime.iso8601(code.expiresAt))\n"
+            text = TerminalQRRenderer(style: .utf8, margin: 2).renderBytes(matrix)
+                + Array("\(code.safeNumber)\nexpires \(UTCTime.iso8601(code.expiresAt))\n".utf8)
         } else {
             // No stale QR may stay on display: a blank square replaces it.
             matrix = QRMatrix(version: 0, size: 21, modules: Array(repeating: false, count: 21 * 21))
-            text = state.phase == .stopped
+            text = Array((state.phase == .stopped
                 ? "STOPPED\nThe check-in daemon is not running.\n"
-                : "PAUSED\nCheck-in codes are paused by the operator.\n"
+                : "PAUSED\nCheck-in codes are paused by the operator.\n").utf8)
         }
         try sink.replace("current.png", with: try png.png(for: matrix))
-        try sink.replace("current.txt", with: Array(text.utf8))
+        try sink.replace("current.txt", with: text)
         let document = StateDocument(state: state, venue: venue, period: period, pid: pid)
-        try sink.replace("current.json", with: Array((document.json.serialized + "\n").utf8))
+        var json = document.json.serializedBytes
+        json.append(UInt8(ascii: "\n"))
+        try sink.replace("current.json", with: json)
     }
 }

@@ -11,14 +11,19 @@ struct CommandContext: Sendable {
 
     /// The real process context.
     static func current() -> CommandContext {
-        var environment = [String: String]()
-        var entry = environ
-        while let pointer = entry.pointee {
-            let pair = String(cString: pointer)
-            if let equals = pair.firstIndex(of: "=") {
-                environment[String(pair[..<equals])] = String(pair[pair.index(after: equals)...])
-            }
-            entry += 1
+        // Bytes, not Characters: every command pays for this at start-up, and splitting each
+        // entry by grapheme (String.firstIndex(of:)) cost more than the rest of `--version`.
+        var count = 0
+        while environ[count] != nil { count += 1 }
+        var environment = [String: String](minimumCapacity: count)
+        for index in 0..<count {
+            let entry = UnsafeRawPointer(environ[index]!).assumingMemoryBound(to: UInt8.self)
+            let length = strlen(environ[index]!)
+            guard let equals = memchr(entry, Int32(UInt8(ascii: "=")), length) else { continue }
+            let keyLength = UnsafeRawPointer(equals) - UnsafeRawPointer(entry)
+            let key = String(decoding: UnsafeBufferPointer(start: entry, count: keyLength), as: UTF8.self)
+            environment[key] = String(decoding: UnsafeBufferPointer(start: entry + keyLength + 1, count: length - keyLength - 1),
+                                      as: UTF8.self)
         }
         return CommandContext(environment: environment, standardOutputIsTerminal: isatty(STDOUT_FILENO) == 1)
     }

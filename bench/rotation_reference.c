@@ -1,0 +1,344 @@
+/*
+ * rotation_reference: the C floor that scripts/bench measures `qrcheckin run` against.
+ *
+ * A minimal daemon doing the same work as qrcheckin's rotation with the same libraries:
+ * HKDF venue key (once), two HMAC-SHA256s (token, safe number) via libsodium, the URL,
+ * libqrencode (8-bit hint, case-sensitive, level M), a 1-bit grayscale PNG via libpng
+ * (no filtering, scale 8, margin 4), current.txt (UTF-8 half blocks, margin 2, safe number,
+ * expiry) and current.json (same keys), each file replaced atomically (O_EXCL temporary,
+ * write, fchmod, fsync, rename, fsync of the directory) in the order png, txt, json.
+ *
+ * Events, like the daemon: a rotation at each window boundary (timerfd on CLOCK_REALTIME),
+ * SIGUSR1 = shake (next sequence number at once), SIGTERM/SIGINT = stop, and with
+ * NOTIFY_SOCKET set a 1 s repeating timer sending "STATUS=... expires in Ns" (the systemd-mode
+ * tick: read the timerfd, lstat OUTPUT_DIR/control.sock as the daemon does, sendto, poll).
+ * No logging, no control socket: this is the floor, not a product.
+ *
+ * The secret is read from STATE_DIR/secret (hex, as the daemon writes it), so for the same
+ * window and sequence the token, URL, safe number, PNG and text are the daemon's, byte for byte
+ * (scripts/bench checks that before measuring).
+ *
+ * Usage: rotation_reference OUTPUT_DIR STATE_DIR PERIOD
+ * Build: cc -O2 rotation_reference.c $(pkg-config --cflags --libs libsodium libqrencode libpng)
+ */
+#define _GNU_SOURCE
+#include <errno.h>
+#include <fcntl.h>
+#include <png.h>
+#include <poll.h>
+#include <qrencode.h>
+#include <signal.h>
+#include <sodium.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/signalfd.h>
+#include <sys/socket.h>
+#include <sys/stat.h>
+#include <sys/timerfd.h>
+#include <sys/un.h>
+#include <time.h>
+#include <unistd.h>
+
+#define SCALE 8
+#define PNG_MARGIN 4
+#define TEXT_MARGIN 2
+
+static const char *venue = "DEMO";
+static const char *base_url = "HTTPS://CHECKIN.EXAMPLE.ORG/C";
+static const char *out_dir;
+static unsigned char venue_key[32];
+static long period;
+
+static void die(const char *what) {
+    perror(what);
+    exit(1);
+}
+
+/* ------------------------------------------------------------------------------- crypto */
+
+static void hmac(const unsigned char *key, size_t key_len, const unsigned char *msg, size_t len, unsigned char out[32]) {
+    crypto_auth_hmacsha256_state state;
+    crypto_auth_hmacsha256_init(&state, key, key_len);
+    crypto_auth_hmacsha256_update(&state, msg, len);
+    crypto_auth_hmacsha256_final(&state, out);
+    sodium_memzero(&state, sizeof state);
+}
+
+static void derive_venue_key(const unsigned char *secret, size_t secret_len) {
+    unsigned char prk[32], info[64];
+    hmac((const unsigned char *)"QRCHECKIN-V1", 12, secret, secret_len, prk);
+    size_t n = 0;
+    memcpy(info, "VENUE-KEY:", 10), n = 10;
+    memcpy(info + n, venue, strlen(venue)), n += strlen(venue);
+    info[n++] = 1;
+    hmac(prk, 32, info, n, venue_key);
+}
+
+static void put_be(unsigned char *p, uint64_t v, int bytes) {
+    for (int i = 0; i < bytes; i++) p[i] = (unsigned char)(v >> (8 * (bytes - 1 - i)));
+}
+
+/* label || 0 || '1' || len(venue) || venue || period u32 || window i64 [|| sequence u32] */
+static size_t context(unsigned char *m, const char *label, int64_t window) {
+    size_t n = strlen(label), v = strlen(venue);
+    memcpy(m, label, n);
+    m[n++] = 0;
+    m[n++] = '1';
+    m[n++] = (unsigned char)v;
+    memcpy(m + n, venue, v), n += v;
+    put_be(m + n, (uint64_t)period, 4), n += 4;
+    put_be(m + n, (uint64_t)window, 8), n += 8;
+    return n;
+}
+
+static const char *syllables[32] = {"가", "거", "고", "구", "나", "너", "노", "누", "다", "더", "도",
+                                    "두", "라", "러", "로", "루", "마", "머", "모", "무", "바", "버",
+                                    "보", "부", "사", "서", "소", "수", "자", "저", "조", "주"};
+
+/* ------------------------------------------------------------------------------ output */
+
+typedef struct {
+    unsigned char *data;
+    size_t size, capacity;
+} buffer;
+
+static void png_write_cb(png_structp png, png_bytep bytes, png_size_t length) {
+    buffer *b = png_get_io_ptr(png);
+    if (b->size + length > b->capacity) {
+        while (b->capacity < b->size + length) b->capacity = b->capacity ? b->capacity * 2 : 4096;
+        b->data = realloc(b->data, b->capacity);
+        if (!b->data) die("realloc");
+    }
+    memcpy(b->data + b->size, bytes, length);
+    b->size += length;
+}
+
+static void png_flush_cb(png_structp png) { (void)png; }
+
+static void encode_png(const QRcode *qr, buffer *out) {
+    int span = qr->width + 2 * PNG_MARGIN, width = span * SCALE, stride = (width + 7) / 8;
+    unsigned char *row = malloc(stride);
+    png_structp png = png_create_write_struct(PNG_LIBPNG_VER_STRING, NULL, NULL, NULL);
+    png_infop info = png_create_info_struct(png);
+    if (!png || !info || setjmp(png_jmpbuf(png))) die("libpng");
+    png_set_write_fn(png, out, png_write_cb, png_flush_cb);
+    png_set_IHDR(png, info, width, width, 1, PNG_COLOR_TYPE_GRAY, PNG_INTERLACE_NONE, PNG_COMPRESSION_TYPE_DEFAULT,
+                 PNG_FILTER_TYPE_DEFAULT);
+    png_set_filter(png, PNG_FILTER_TYPE_BASE, PNG_FILTER_NONE);
+    png_write_info(png, info);
+    for (int my = 0; my < span; my++) {
+        memset(row, 0xFF, stride);
+        int y = my - PNG_MARGIN;
+        if (y >= 0 && y < qr->width) {
+            for (int x = 0; x < qr->width; x++) {
+                if (!(qr->data[y * qr->width + x] & 1)) continue;
+                int px = (x + PNG_MARGIN) * SCALE;  /* SCALE 8: one whole byte a module */
+                row[px >> 3] = 0;
+            }
+        }
+        for (int i = 0; i < SCALE; i++) png_write_row(png, row);
+    }
+    png_write_end(png, NULL);
+    png_destroy_write_struct(&png, &info);
+    free(row);
+}
+
+static int dark(const QRcode *qr, int r, int c) {
+    r -= TEXT_MARGIN, c -= TEXT_MARGIN;
+    return r >= 0 && r < qr->width && c >= 0 && c < qr->width && (qr->data[r * qr->width + c] & 1);
+}
+
+static size_t render_text(const QRcode *qr, char *out, const char *safe, int64_t expires) {
+    int span = qr->width + 2 * TEXT_MARGIN;
+    char *p = out;
+    for (int r = 0; r < span; r += 2) {
+        for (int c = 0; c < span; c++) {
+            int top = !dark(qr, r, c), bottom = r + 1 < span ? !dark(qr, r + 1, c) : 1;
+            if (top && bottom) memcpy(p, "\xE2\x96\x88", 3), p += 3;
+            else if (top) memcpy(p, "\xE2\x96\x80", 3), p += 3;
+            else if (bottom) memcpy(p, "\xE2\x96\x84", 3), p += 3;
+            else *p++ = ' ';
+        }
+        *p++ = '\n';
+    }
+    time_t t = (time_t)expires;
+    struct tm tm;
+    gmtime_r(&t, &tm);
+    p += sprintf(p, "%s\nexpires %04d-%02d-%02dT%02d:%02d:%02dZ\n", safe, tm.tm_year + 1900, tm.tm_mon + 1, tm.tm_mday,
+                 tm.tm_hour, tm.tm_min, tm.tm_sec);
+    return (size_t)(p - out);
+}
+
+static void atomic_write(const char *name, const void *data, size_t size) {
+    char path[4096], tmp[4096];
+    snprintf(path, sizeof path, "%s/%s", out_dir, name);
+    snprintf(tmp, sizeof tmp, "%s/.%s.%d.%u.tmp", out_dir, name, (int)getpid(), randombytes_random());
+    int fd = open(tmp, O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC, 0644);
+    if (fd < 0) die(tmp);
+    const char *p = data;
+    while (size > 0) {
+        ssize_t n = write(fd, p, size);
+        if (n < 0 && errno == EINTR) continue;
+        if (n < 0) die("write");
+        p += n, size -= (size_t)n;
+    }
+    if (fchmod(fd, 0644) != 0 || fsync(fd) != 0) die("fsync");
+    close(fd);
+    if (rename(tmp, path) != 0) die("rename");
+    int dir = open(out_dir, O_RDONLY | O_DIRECTORY | O_CLOEXEC);
+    if (dir >= 0) fsync(dir), close(dir);
+}
+
+static char safe_number[32];
+
+static void rotate(int64_t window, uint32_t sequence) {
+    unsigned char msg[128], mac[32], payload[25];
+    size_t n = context(msg, "QRCHECKIN-TOKEN", window);
+    put_be(msg + n, sequence, 4), n += 4;
+    hmac(venue_key, 32, msg, n, mac);
+    put_be(payload, (uint64_t)window, 8);
+    put_be(payload + 8, sequence, 4);
+    memcpy(payload + 12, mac, 13);
+    static const char alphabet[] = "ABCDEFGHIJKLMNOPQRSTUVWXYZ234567";
+    char token[42] = "1";
+    for (int g = 0; g < 5; g++) {
+        uint64_t group = 0;
+        for (int i = 0; i < 5; i++) group = group << 8 | payload[g * 5 + i];
+        for (int i = 0; i < 8; i++) token[1 + g * 8 + i] = alphabet[(group >> (35 - 5 * i)) & 31];
+    }
+    token[41] = 0;
+    char url[512];
+    snprintf(url, sizeof url, "%s/%s/%s", base_url, venue, token);
+
+    n = context(msg, "QRCHECKIN-SAFE-NUMBER", window);
+    hmac(venue_key, 32, msg, n, mac);
+    uint64_t v = 0;
+    for (int i = 0; i < 8; i++) v = v << 8 | mac[i];
+    unsigned first = v % 100; v /= 100;
+    unsigned s1 = v % 32; v /= 32;
+    unsigned second = v % 100; v /= 100;
+    unsigned s2 = v % 32;
+    snprintf(safe_number, sizeof safe_number, "%02u%s%02u%s", first, syllables[s1], second, syllables[s2]);
+
+    QRcode *qr = QRcode_encodeString(url, 0, QR_ECLEVEL_M, QR_MODE_8, 1);
+    if (!qr) die("QRcode_encodeString");
+    buffer png = {0};
+    encode_png(qr, &png);
+    atomic_write("current.png", png.data, png.size);
+    free(png.data);
+
+    int64_t issued = window * period, expires = (window + 1) * period;
+    static char text[64 * 1024];
+    atomic_write("current.txt", text, render_text(qr, text, safe_number, expires));
+    QRcode_free(qr);
+
+    char json[2048];
+    int len = snprintf(json, sizeof json,
+                       "{\"version\":1,\"state\":\"running\",\"venue\":\"%s\",\"url\":\"%s\",\"token\":\"%s\","
+                       "\"safeNumber\":\"%s\",\"window\":%lld,\"seq\":%u,\"issuedAt\":%lld,\"expiresAt\":%lld,"
+                       "\"period\":%ld,\"shake\":\"on\",\"refresh\":\"auto\",\"health\":\"ok\",\"reason\":null,"
+                       "\"updatedAt\":%lld,\"pid\":%d}\n",
+                       venue, url, token, safe_number, (long long)window, sequence, (long long)issued,
+                       (long long)expires, period, (long long)time(NULL), (int)getpid());
+    atomic_write("current.json", json, (size_t)len);
+}
+
+/* -------------------------------------------------------------------------------- main */
+
+static int hexval(int c) {
+    if (c >= '0' && c <= '9') return c - '0';
+    if (c >= 'a' && c <= 'f') return c - 'a' + 10;
+    if (c >= 'A' && c <= 'F') return c - 'A' + 10;
+    return -1;
+}
+
+static void arm_boundary(int fd, int64_t window) {
+    struct itimerspec spec = {.it_value = {.tv_sec = (time_t)((window + 1) * period)}};
+    if (timerfd_settime(fd, TFD_TIMER_ABSTIME, &spec, NULL) != 0) die("timerfd_settime");
+}
+
+int main(int argc, char **argv) {
+    if (argc != 4) {
+        fprintf(stderr, "usage: %s OUTPUT_DIR STATE_DIR PERIOD\n", argv[0]);
+        return 64;
+    }
+    out_dir = argv[1];
+    period = atol(argv[3]);
+    if (sodium_init() < 0) die("sodium_init");
+    char secret_path[4096], hex[4096];
+    snprintf(secret_path, sizeof secret_path, "%s/secret", argv[2]);
+    FILE *f = fopen(secret_path, "r");
+    if (!f) die(secret_path);
+    size_t hex_len = fread(hex, 1, sizeof hex - 1, f);
+    fclose(f);
+    unsigned char secret[2048];
+    size_t secret_len = 0;
+    for (size_t i = 0; i + 1 < hex_len && hexval(hex[i]) >= 0 && hexval(hex[i + 1]) >= 0; i += 2)
+        secret[secret_len++] = (unsigned char)(hexval(hex[i]) << 4 | hexval(hex[i + 1]));
+    derive_venue_key(secret, secret_len);
+    mkdir(out_dir, 0755);
+
+    sigset_t mask;
+    sigemptyset(&mask);
+    sigaddset(&mask, SIGUSR1), sigaddset(&mask, SIGTERM), sigaddset(&mask, SIGINT);
+    sigprocmask(SIG_BLOCK, &mask, NULL);
+    int sfd = signalfd(-1, &mask, SFD_CLOEXEC | SFD_NONBLOCK);
+    int boundary = timerfd_create(CLOCK_REALTIME, TFD_CLOEXEC | TFD_NONBLOCK);
+    if (sfd < 0 || boundary < 0) die("signalfd/timerfd");
+
+    int notify = -1, tick = -1;
+    struct sockaddr_un notify_addr = {.sun_family = AF_UNIX};
+    socklen_t notify_len = 0;
+    const char *notify_path = getenv("NOTIFY_SOCKET");
+    if (notify_path && *notify_path) {
+        notify = socket(AF_UNIX, SOCK_DGRAM | SOCK_CLOEXEC, 0);
+        strncpy(notify_addr.sun_path, notify_path, sizeof notify_addr.sun_path - 1);
+        if (notify_addr.sun_path[0] == '@') notify_addr.sun_path[0] = 0;
+        notify_len = (socklen_t)(offsetof(struct sockaddr_un, sun_path) + strlen(notify_path));
+        tick = timerfd_create(CLOCK_MONOTONIC, TFD_CLOEXEC | TFD_NONBLOCK);
+        struct itimerspec spec = {.it_value = {.tv_sec = 1}, .it_interval = {.tv_sec = 1}};
+        timerfd_settime(tick, 0, &spec, NULL);
+    }
+
+    int64_t window = (int64_t)time(NULL) / period;
+    uint32_t sequence = 0;
+    rotate(window, sequence);
+    arm_boundary(boundary, window);
+    if (notify >= 0) sendto(notify, "READY=1", 7, MSG_NOSIGNAL, (struct sockaddr *)&notify_addr, notify_len);
+
+    struct pollfd fds[3] = {{.fd = sfd, .events = POLLIN}, {.fd = boundary, .events = POLLIN}, {.fd = tick, .events = POLLIN}};
+    for (;;) {
+        if (poll(fds, tick >= 0 ? 3 : 2, -1) < 0) {
+            if (errno == EINTR) continue;
+            die("poll");
+        }
+        uint64_t expirations;
+        if (fds[0].revents & POLLIN) {
+            struct signalfd_siginfo info;
+            while (read(sfd, &info, sizeof info) == sizeof info) {
+                if (info.ssi_signo != SIGUSR1) return 0;
+                rotate(window, ++sequence);
+            }
+        }
+        if ((fds[1].revents & POLLIN) && read(boundary, &expirations, sizeof expirations) == sizeof expirations) {
+            int64_t now = (int64_t)time(NULL) / period;
+            if (now != window) window = now, sequence = 0, rotate(window, sequence);
+            arm_boundary(boundary, window);
+        }
+        if (tick >= 0 && (fds[2].revents & POLLIN) && read(tick, &expirations, sizeof expirations) == sizeof expirations) {
+            char line[256];
+            struct timespec now;
+            struct stat info;
+            /* The daemon checks each tick that its control socket still exists (one lstat). */
+            snprintf(line, sizeof line, "%s/control.sock", out_dir);
+            lstat(line, &info);
+            clock_gettime(CLOCK_REALTIME, &now);
+            long left = (long)((window + 1) * period - now.tv_sec);
+            int len = snprintf(line, sizeof line, "STATUS=%s %s seq %u, expires in %lds", venue, safe_number, sequence, left);
+            sendto(notify, line, (size_t)len, MSG_NOSIGNAL, (struct sockaddr *)&notify_addr, notify_len);
+        }
+    }
+}
