@@ -5,8 +5,9 @@ import CheckInJSON
 /// `{"ok":true,"state":{…}}`, or `{"ok":false,"code":…,"error":…,"state":{…}}` when the request
 /// could not do what it asked (`code` is a stable word for scripts).
 public enum ControlReply {
-    /// The reply to `request` once the view model has handled it.
-    public static func text(for request: ControlRequest, state: CheckInState, document: StateDocument) -> String {
+    /// The reply to `request` once it was handled; `document` is the serialised state document
+    /// (the same text `current.json` holds when it was written for this state: serialised once).
+    public static func text(for request: ControlRequest, state: CheckInState, document: String) -> String {
         let asksForACode = request == .shake || request == .refreshNow
         if asksForACode && state.settings.refresh == .paused {
             return refusal("paused", "refresh mode is paused: no code is shown (qrcheckin ctl refresh auto resumes)", document)
@@ -14,11 +15,16 @@ public enum ControlReply {
         if request == .shake && state.settings.shake == .off {
             return refusal("shake-off", "shake mode is off: shake ignored", document)
         }
-        return JSONValue.object([("ok", .bool(true)), ("state", document.json)]).serialized
+        return "{\"ok\":true,\"state\":" + document + "}"
     }
 
-    private static func refusal(_ code: String, _ message: String, _ document: StateDocument) -> String {
-        JSONValue.object([("ok", .bool(false)), ("code", .string(code)), ("error", .string(message)),
-                          ("state", document.json)]).serialized
+    /// The reply to a request that could not be understood (no state).
+    public static func error(_ message: String, code: String = "bad-request") -> String {
+        JSONValue.object([("ok", .bool(false)), ("code", .string(code)), ("error", .string(message))]).serialized
+    }
+
+    private static func refusal(_ code: String, _ message: String, _ document: String) -> String {
+        "{\"ok\":false,\"code\":" + JSONValue.string(code).serialized + ",\"error\":" + JSONValue.string(message).serialized
+            + ",\"state\":" + document + "}"
     }
 }

@@ -14,7 +14,7 @@ struct ClientOptions: Sendable {
     let socketPath: String
 
     init(_ arguments: ParsedArguments, context: CommandContext) throws(CommandError) {
-        let configuration = try DaemonConfiguration(flags: arguments, environment: context.environment)
+        let configuration = try DaemonConfiguration.Locations(flags: arguments, environment: context.environment)
         outputDirectory = configuration.outputDirectory
         socketPath = configuration.socketPath
     }
