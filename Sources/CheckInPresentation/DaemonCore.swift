@@ -269,7 +269,10 @@ public struct DaemonCore: Sendable {
         guard !hasExited else { return }
         for (level, line) in StateChangeLog.lines(from: step.before, to: model.state) { step.log(level, line) }
         if writing == nil { writeIfNeeded(&step) }
-        if writing == nil, let request = pendingReply {
+        // A write ends the batch: what follows (reply, status, timer) depends on its result and
+        // is decided when the shell reports it, never ahead of it.
+        guard writing == nil else { return }
+        if let request = pendingReply {
             pendingReply = nil
             step.effects.append(.reply(ControlReply.text(for: request, state: model.state, document: document(for: model.state))))
         }
@@ -311,7 +314,7 @@ public struct DaemonCore: Sendable {
     /// One datagram per event at most: the status when it changed and, after a tick, the
     /// watchdog ping.
     private mutating func notifySystemd(_ step: inout Step) {
-        guard host.notifies else { return }
+        guard host.notifies, !isStopping else { return }  // STOPPING=1 said it all
         var lines: [String] = []
         let status = "STATUS=" + StatusLine.text(for: model.state, venue: setup.codes.venue.rawValue)
         if status != lastStatus {
