@@ -579,3 +579,125 @@ def test_second_daemon_exits_69_and_leaves_the_first_alone(base, daemons):
     assert document["pid"] == first.pid and document["health"] == "ok"
     assert first.serving()
     assert status(out)[0] == 0
+
+
+# --------------------------------------------------------------------------- 9. outputs change together
+
+
+LONG_BASE_URL = "HTTPS://CHECKIN.EXAMPLE.ORG/" + "A" * 170  # current.txt then needs 2 pages, the PNG 1
+
+
+def free_pages(directory):
+    stats = os.statvfs(directory)
+    return stats.f_bavail * stats.f_frsize // 4096
+
+
+def leave_free(filler, directory, pages):
+    """Shrinks the (full-disk) filler until exactly `pages` pages of the tmpfs are free."""
+    size = filler.stat().st_size
+    while free_pages(directory) < pages and size > 0:
+        size -= 4096
+        os.truncate(filler, size)
+    assert free_pages(directory) == pages, free_pages(directory)
+
+
+def describe(out):
+    """(json, png url, txt) as a reader sees them now."""
+    document = check_document((out / "current.json").read_text())
+    return document, zbar(out / "current.png").decode(), (out / "current.txt").read_text()
+
+
+def assert_one_code(document, url, text):
+    assert url == document["url"], "current.png shows another code than current.json"
+    assert document["safeNumber"] in text, "current.txt shows another code than current.json"
+    expires = time.strftime("%Y-%m-%dT%H:%M:%SZ", time.gmtime(document["expiresAt"]))
+    assert f"expires {expires}" in text, "current.txt expires at another time than current.json"
+
+
+def test_a_partly_full_disk_replaces_no_output_and_says_degraded_in_current_json(base, tmpfs, daemons, tools):
+    # A long base URL: the text QR needs more room than the PNG, so there is room for a new
+    # PNG but not for a new text file. Before the fix the PNG kept rotating while current.txt
+    # and current.json stayed at an old code, and current.json said "ok".
+    daemon = daemons(tmpfs, base / "state", 3600, "--base-url", LONG_BASE_URL)
+    before, url, text = describe(tmpfs)
+    assert_one_code(before, url, text)
+    assert (tmpfs / "current.txt").stat().st_size > 4096 >= (tmpfs / "current.png").stat().st_size
+    filler = fill(tmpfs)
+    leave_free(filler, tmpfs, 1)  # one page: enough for the PNG or current.json, not the text
+
+    reply = request(daemon.socket, "refresh now")
+    assert reply["ok"] and reply["state"]["health"] == "degraded", reply
+    assert "No space left on device" in reply["state"]["reason"]
+    document, url, text = describe(tmpfs)
+    assert_one_code(document, url, text)
+    assert document["url"] == before["url"], "nothing was replaced: the old code is still on disk"
+    assert document["health"] == "degraded" and "No space left on device" in document["reason"]
+    assert status(tmpfs)[0] == 1
+    assert not [p for p in os.listdir(tmpfs) if p.endswith(".tmp")], "temporaries left behind"
+
+    filler.unlink()
+    fresh = wait_until(lambda: (d := daemon.document())["health"] == "ok" and d, 5, message="recovery")
+    assert fresh["url"] != before["url"]
+    assert_one_code(*describe(tmpfs))
+
+
+def test_soak_readers_never_see_outputs_that_disagree_while_the_disk_fills_and_empties(base, tmpfs, daemons, tools):
+    """Issue 14's soak: rotations every second, a tmpfs that fills (wholly and partly) and
+    empties, and a reader reading JSON -> PNG -> TXT -> JSON: every triple whose two JSON reads
+    name the same window and sequence describes one code. Bounded to about a minute."""
+    daemon = daemons(tmpfs, base / "state", 1, "--base-url", LONG_BASE_URL)
+    stop = threading.Event()
+    triples, errors = [], []
+
+    def reader():
+        while not stop.is_set():
+            try:
+                first = (tmpfs / "current.json").read_bytes()
+                png = (tmpfs / "current.png").read_bytes()
+                text = (tmpfs / "current.txt").read_text()
+                second = (tmpfs / "current.json").read_bytes()
+            except FileNotFoundError:
+                continue
+            a, b = check_document(first), check_document(second)
+            if (a["window"], a["seq"]) == (b["window"], b["seq"]):
+                triples.append((b, png, text))
+            if len(triples) > 200_000:
+                del triples[:100_000]  # bounded memory; the checks below sample
+        
+    def weather():
+        rng = random.Random(14)
+        while not stop.is_set():
+            filler = fill(tmpfs)
+            if rng.random() < 0.6:
+                leave_free(filler, tmpfs, rng.choice([1, 2]))  # room for some files, not all
+            stop.wait(rng.uniform(0.5, 2.5))
+            filler.unlink()
+            stop.wait(rng.uniform(0.5, 2.0))
+
+    threads = [threading.Thread(target=reader), threading.Thread(target=weather)]
+    for thread in threads:
+        thread.start()
+    try:
+        deadline = time.monotonic() + 45
+        while time.monotonic() < deadline and daemon.process.poll() is None:
+            time.sleep(0.5)  # the soak is time passing
+    finally:
+        stop.set()
+        for thread in threads:
+            thread.join()
+    assert daemon.process.poll() is None
+    assert len(triples) > 1000, len(triples)
+    # Every distinct PNG is decoded once; every triple is checked against its JSON.
+    decoded, mismatches, codes = {}, [], set()
+    for document, png, text in triples:
+        codes.add((document["window"], document["seq"]))
+        if png not in decoded:
+            check_png(png)
+            decoded[png] = decode_png_bytes(png, base)
+        try:
+            assert_one_code(document, decoded[png], text)
+        except AssertionError as error:
+            mismatches.append((document["window"], document["seq"], str(error)))
+    assert not mismatches, f"{len(mismatches)} of {len(triples)} triples disagree: {mismatches[:3]}\n{daemon.log()[-3000:]}"
+    assert len(codes) >= 10, f"only {len(codes)} codes rotated through in the soak"
+    assert "degraded: " in daemon.log() and "healthy again" in daemon.log(), "the disk really filled and emptied"
