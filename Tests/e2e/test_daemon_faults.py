@@ -701,3 +701,26 @@ def test_soak_readers_never_see_outputs_that_disagree_while_the_disk_fills_and_e
     assert not mismatches, f"{len(mismatches)} of {len(triples)} triples disagree: {mismatches[:3]}\n{daemon.log()[-3000:]}"
     assert len(codes) >= 10, f"only {len(codes)} codes rotated through in the soak"
     assert "degraded: " in daemon.log() and "healthy again" in daemon.log(), "the disk really filled and emptied"
+
+
+def test_sigterm_on_a_full_disk_says_the_stopped_state_was_not_written(base, tmpfs, daemons):
+    daemon = daemons(tmpfs, base / "state", 3600)
+    running = daemon.document()
+    filler = fill(tmpfs)
+    daemon.kill(signal.SIGTERM)
+    assert daemon.process.returncode == 0
+    lines = daemon.log().splitlines()
+    assert "qrcheckin: stopped" not in lines, "a plain 'stopped' although the state says running"
+    said = [line for line in lines if "the stopped state could not be written" in line]
+    assert said and "No space left on device" in said[0] and str(tmpfs) in said[0], lines[-3:]
+    assert daemon.document()["url"] == running["url"], "the old code stays on disk, as the log says"
+    assert not (tmpfs / "control.sock").exists()
+    filler.unlink()
+
+
+def test_sigterm_with_room_writes_stopped_and_says_stopped(base, daemons):
+    daemon = daemons(base / "out", base / "state", 3600)
+    daemon.kill(signal.SIGTERM)
+    assert daemon.process.returncode == 0
+    assert "qrcheckin: stopped" in daemon.log().splitlines()
+    assert daemon.document()["state"] == "stopped"
