@@ -36,6 +36,11 @@ public struct DaemonCore: Sendable {
     /// A health update failed: not tried again before the next tick (it would loop on the
     /// failure it just reported).
     private var healthUpdateFailed = false
+    /// A tick happened: the watchdog ping goes out with the next notification (after the
+    /// tick's write, if it has one).
+    private var pingDue = false
+    /// When the watchdog was last pinged (the daemon's start until the first tick).
+    private var lastPing: WallTime?
     /// The control socket's file is gone and the socket closed: rebound at the next tick.
     private var socketDown = false
     /// A request whose reply waits for the write it caused.
@@ -85,6 +90,7 @@ public struct DaemonCore: Sendable {
         var step = Step(now: now, before: model.state)
         switch event {
         case .started:
+            lastPing = now
             if let problem = savedSettingsProblem {
                 step.log(.error, "cannot use the saved settings: \(problem); starting paused (qrcheckin ctl refresh auto resumes)")
             }
@@ -95,15 +101,15 @@ public struct DaemonCore: Sendable {
             if clockWasSet {
                 step.log(.notice, "the wall clock was set; re-checking the window")
                 armed = nil  // the kernel cancelled the timer
-            } else if armed?.repeatingMilliseconds == 0 {
-                armed = nil  // a one-shot timer is spent
+            } else {
+                armed = nil  // the one-shot timer is spent
             }
             healthUpdateFailed = false
             // A deleted socket comes back first, before any retry writes beside it.
             if socketDown { step.effects.append(.rebindSocket) }
             apply(.timerTicked, &step)
             step.forceWrite = model.outputsFailing  // retry the outputs
-            step.watchdog = true
+            pingDue = true
         case .signal(let signal):
             handle(signal, &step)
         case .request(let line, let peer):
@@ -159,7 +165,6 @@ public struct DaemonCore: Sendable {
         let before: CheckInState
         var effects: [DaemonEffect] = []
         var forceWrite = false
-        var watchdog = false
 
         mutating func log(_ level: LogLevel, _ line: String) { effects.append(.log(level, line)) }
     }
@@ -311,8 +316,8 @@ public struct DaemonCore: Sendable {
         return text
     }
 
-    /// One datagram per event at most: the status when it changed and, after a tick, the
-    /// watchdog ping.
+    /// One datagram per event at most: the status when it changed (a new code, pause, health)
+    /// and, after a tick, the watchdog ping.
     private mutating func notifySystemd(_ step: inout Step) {
         guard host.notifies, !isStopping else { return }  // STOPPING=1 said it all
         var lines: [String] = []
@@ -321,25 +326,26 @@ public struct DaemonCore: Sendable {
             lines.append(status)
             lastStatus = status
         }
-        if step.watchdog && host.watchdogMilliseconds != nil { lines.append("WATCHDOG=1") }
+        if pingDue && host.watchdogMilliseconds != nil {
+            lines.append("WATCHDOG=1")
+            lastPing = step.now
+        }
+        pingDue = false
         if !lines.isEmpty { step.effects.append(.notify(lines.joined(separator: "\n"))) }
     }
 
-    /// The timer plan: under systemd a tick every second for the `STATUS=` countdown (windows
-    /// start at whole seconds, so it also hits every boundary); otherwise the next boundary,
-    /// or the next second while outputs are failing or the socket is down, to retry soon.
+    /// The timer plan: the next window boundary; under a systemd watchdog also half its
+    /// interval after the last ping (`WatchdogSec=` / 2); and the next second while outputs are
+    /// failing or the socket is down, to retry soon. Nothing wakes the daemon every second:
+    /// `STATUS=` names the expiry time instead of counting down.
     private mutating func armTimer(_ step: inout Step) {
         guard !isStopping else { return }
-        let nextSecond = WallTime(seconds: step.now.seconds + 1)
-        let plan: TimerPlan
-        if host.notifies {
-            guard armed == nil else { return }
-            plan = TimerPlan(at: nextSecond, repeatingMilliseconds: 1000)
-        } else {
-            let boundary = model.nextBoundary(after: step.now)
-            let retrying = model.outputsFailing || socketDown
-            plan = TimerPlan(at: retrying ? min(boundary, nextSecond) : boundary, repeatingMilliseconds: 0)
+        var at = model.nextBoundary(after: step.now)
+        if host.notifies, let interval = host.watchdogMilliseconds, interval > 0 {
+            at = min(at, WallTime(milliseconds: (lastPing ?? step.now).milliseconds + max(interval / 2, 1)))
         }
+        if model.outputsFailing || socketDown { at = min(at, WallTime(seconds: step.now.seconds + 1)) }
+        let plan = TimerPlan(at: at, repeatingMilliseconds: 0)
         guard plan != armed else { return }
         armed = plan
         step.effects.append(.armTimer(at: plan.at, repeatingMilliseconds: plan.repeatingMilliseconds))

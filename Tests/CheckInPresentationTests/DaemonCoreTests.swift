@@ -21,11 +21,11 @@ import Testing
         let shell = TestShell(host: DaemonHost(pid: 42, notifies: true, watchdogMilliseconds: 4000))
         let effects = shell.send(.started)
         let notes = TestShell.notifications(effects)
-        #expect(notes == ["READY=1", "STATUS=DEMO 12현34규 seq 0, expires in 15s"])
+        #expect(notes == ["READY=1", "STATUS=DEMO 12현34규 seq 0, expires at 2027-01-15T08:00:15Z"])
         let readyIndex = effects.firstIndex(of: .notify("READY=1"))!
         let writeIndex = effects.firstIndex { if case .writeOutputs = $0 { true } else { false } }!
         #expect(writeIndex < readyIndex)
-        #expect(effects.contains(.armTimer(at: WallTime(seconds: 1_800_000_001), repeatingMilliseconds: 1000)))
+        #expect(TestShell.timers(effects) == [WallTime(seconds: 1_800_000_002)], "half the watchdog interval")
     }
 
     @Test func aReadyIsNotSentWhileTheFirstFilesCannotBeWritten() {
@@ -58,18 +58,40 @@ import Testing
         }
     }
 
-    @Test func systemdModeTicksEverySecondWithTheWatchdogAndArmsOnce() {
-        let shell = TestShell(host: DaemonHost(pid: 42, notifies: true, watchdogMilliseconds: 4000))
+    @Test func systemdModeWakesOnlyAtBoundariesAndForTheWatchdog() {
+        let shell = TestShell(host: DaemonHost(pid: 42, notifies: true, watchdogMilliseconds: 6000))
         shell.send(.started)
-        for second in 1...3 {
-            let effects = shell.tick(after: 1000)
-            #expect(TestShell.timers(effects).isEmpty, "the repeating timer stays armed")
-            #expect(TestShell.notifications(effects) == ["STATUS=DEMO 12현34규 seq 0, expires in \(15 - second)s\nWATCHDOG=1"])
-            #expect(TestShell.writes(effects).isEmpty, "a countdown second rewrites nothing")
+        // Watchdog every 3 s (half of WatchdogSec=6), and the boundary at 15 s.
+        var wakes: [Int64] = []
+        var statuses: [String] = []
+        var pings = 0
+        while shell.clock.now().seconds < 1_800_000_030 {
+            let next = shell.core.armed!.at
+            shell.clock.current = next
+            let effects = shell.send(.tick(clockWasSet: false))
+            wakes.append(next.seconds - 1_800_000_000)
+            for note in TestShell.notifications(effects) {
+                pings += note.contains("WATCHDOG=1") ? 1 : 0
+                statuses += note.split(separator: "\n").filter { $0.hasPrefix("STATUS=") }.map(String.init)
+            }
+            #expect(TestShell.logs(effects).isEmpty)
         }
+        #expect(wakes == [3, 6, 9, 12, 15, 18, 21, 24, 27, 30])
+        #expect(pings == wakes.count, "every wake pings the watchdog")
+        #expect(statuses == ["STATUS=DEMO 12현34규 seq 0, expires at 2027-01-15T08:00:30Z",
+                             "STATUS=DEMO 12현34규 seq 0, expires at 2027-01-15T08:00:45Z"], "the status changes with the code only")
+        // Requests do not push the watchdog's wake later.
+        shell.clock.advance(milliseconds: 1000)
+        #expect(TestShell.timers(shell.send(.request(line: "get", peer: ControlPeer(uid: 0, pid: 1)))).isEmpty)
         let set = shell.tick(after: 500, clockWasSet: true)
         #expect(TestShell.logs(set) == ["the wall clock was set; re-checking the window"])
-        #expect(set.contains(.armTimer(at: WallTime(seconds: 1_800_000_004), repeatingMilliseconds: 1000)), "setting the clock cancels the timer")
+        #expect(TestShell.timers(set) == [WallTime(milliseconds: 1_800_000_034_500)], "setting the clock cancels the timer: armed again")
+    }
+
+    @Test func withoutAWatchdogSystemdModeWakesOnlyAtBoundaries() {
+        let shell = TestShell(host: DaemonHost(pid: 42, notifies: true))
+        #expect(TestShell.timers(shell.send(.started)) == [WallTime(seconds: 1_800_000_015)])
+        #expect(TestShell.timers(shell.tick(after: 15_000)) == [WallTime(seconds: 1_800_000_030)])
     }
 
     @Test func failingOutputsAreRetriedEverySecondAndTheScheduleReturnsToBoundaries() {
