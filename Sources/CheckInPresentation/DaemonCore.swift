@@ -18,8 +18,8 @@ public struct DaemonCore: Sendable {
     public let host: DaemonHost
     /// What has happened so far, for monitoring.
     public private(set) var counters = DaemonCounters()
-    /// The timer as last armed (nil: not armed, or a one-shot that has fired).
-    public private(set) var armed: TimerPlan?
+    /// When the timer was last armed to fire (nil: it has fired, or was never armed).
+    public private(set) var armed: WallTime?
     /// Whether the daemon is on its way out (SIGTERM or SIGINT arrived).
     public private(set) var isStopping = false
 
@@ -51,14 +51,6 @@ public struct DaemonCore: Sendable {
     /// The last serialised document and the state it shows: a forced rotation serialises once,
     /// for `current.json` and for the control reply.
     private var cachedDocument: (state: CheckInState, text: String)?
-
-    /// When the timer should fire next.
-    public struct TimerPlan: Equatable, Sendable {
-        /// The first expiry.
-        public var at: WallTime
-        /// Then every so many milliseconds (0: once).
-        public var repeatingMilliseconds: Int64
-    }
 
     /// Creates the core for `setup` with the settings an earlier run saved. A damaged settings
     /// file starts paused (fail closed): a venue that was paused must not start showing codes.
@@ -98,12 +90,8 @@ public struct DaemonCore: Sendable {
                 + "\(setup.outputDirectory)/{\(OutputFile.names.joined(separator: ","))}, control socket \(setup.socketPath)")
             apply(.timerTicked, &step)
         case .tick(let clockWasSet):
-            if clockWasSet {
-                step.log(.notice, "the wall clock was set; re-checking the window")
-                armed = nil  // the kernel cancelled the timer
-            } else {
-                armed = nil  // the one-shot timer is spent
-            }
+            if clockWasSet { step.log(.notice, "the wall clock was set; re-checking the window") }
+            armed = nil  // a one-shot timer is spent once it fires; setting the clock cancels it
             healthUpdateFailed = false
             // A deleted socket comes back first, before any retry writes beside it.
             if socketDown { step.effects.append(.rebindSocket) }
@@ -345,9 +333,8 @@ public struct DaemonCore: Sendable {
             at = min(at, WallTime(milliseconds: (lastPing ?? step.now).milliseconds + max(interval / 2, 1)))
         }
         if model.outputsFailing || socketDown { at = min(at, WallTime(seconds: step.now.seconds + 1)) }
-        let plan = TimerPlan(at: at, repeatingMilliseconds: 0)
-        guard plan != armed else { return }
-        armed = plan
-        step.effects.append(.armTimer(at: plan.at, repeatingMilliseconds: plan.repeatingMilliseconds))
+        guard at != armed else { return }
+        armed = at
+        step.effects.append(.armTimer(at: at))
     }
 }

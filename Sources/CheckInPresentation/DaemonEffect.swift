@@ -12,8 +12,8 @@ public enum DaemonEffect: Equatable, Sendable {
     case notify(String)
     /// Write one log line.
     case log(LogLevel, String)
-    /// Arm the wall-clock timer to fire at a time, then every `repeatingMilliseconds` (0: once).
-    case armTimer(at: WallTime, repeatingMilliseconds: Int64)
+    /// Arm the wall-clock timer to fire once at a time (replacing any earlier time).
+    case armTimer(at: WallTime)
     /// Close the control socket (its file is gone; an open socket would keep a removed output
     /// directory from being released).
     case closeSocket

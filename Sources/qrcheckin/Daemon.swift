@@ -162,9 +162,9 @@ final class Daemon {
                 notifier.notify(message)
             case .log(let level, let line):
                 logger.log(Logger.Priority(rawValue: level.rawValue) ?? .notice, line)
-            case .armTimer(let time, let interval):
+            case .armTimer(let time):
                 do {
-                    try timer.arm(at: time, intervalMilliseconds: interval)
+                    try timer.arm(at: time)
                 } catch {
                     logger.error("\(error)")
                     exitCode = .software

@@ -66,7 +66,7 @@ import Testing
         var statuses: [String] = []
         var pings = 0
         while shell.clock.now().seconds < 1_800_000_030 {
-            let next = shell.core.armed!.at
+            let next = shell.core.armed!
             shell.clock.current = next
             let effects = shell.send(.tick(clockWasSet: false))
             wakes.append(next.seconds - 1_800_000_000)

@@ -94,7 +94,7 @@ final class TestShell {
         effects.compactMap { if case .writeOutputs(let frame) = $0 { frame } else { nil } }
     }
     static func timers(_ effects: [DaemonEffect]) -> [WallTime] {
-        effects.compactMap { if case .armTimer(let at, _) = $0 { at } else { nil } }
+        effects.compactMap { if case .armTimer(let at) = $0 { at } else { nil } }
     }
     static func notifications(_ effects: [DaemonEffect]) -> [String] {
         effects.compactMap { if case .notify(let text) = $0 { text } else { nil } }
