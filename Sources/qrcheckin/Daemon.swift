@@ -98,6 +98,7 @@ final class Daemon {
             }
             if readable.contains(timer.descriptor.rawValue) {
                 let clockWasSet = timer.acknowledge()
+                if let watch = outputWatch, !watch.isWatching { watch.watch() }  // its directory came back late
                 checkSocket()
                 send(.tick(clockWasSet: clockWasSet))
             }
