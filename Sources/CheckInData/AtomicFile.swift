@@ -11,11 +11,25 @@ public enum AtomicFile {
     /// is never touched: the temporary is hard-linked into place instead of renamed, which fails
     /// with EEXIST if the name exists (O_EXCL semantics, and still no partial file ever visible).
     public static func write(_ bytes: [UInt8], to path: String, mode: mode_t = 0o644, replacing: Bool = true) throws(SystemError) {
+        let prepared = try prepare(bytes, for: path, mode: mode)
+        defer { prepared.discard() }  // after a rename there is nothing left to remove
+        if replacing {
+            try prepared.publish()
+        } else {
+            guard link(prepared.temporary, path) == 0 else { throw SystemError("create", path: path) }
+        }
+        syncDirectory(of: path)
+    }
+
+    /// Writes `bytes` to a synced temporary beside `path` without touching `path`: the first
+    /// half of `write`, for callers that put several files in place together. The caller must
+    /// `publish()` or `discard()` it.
+    public static func prepare(_ bytes: [UInt8], for path: String, mode: mode_t = 0o644) throws(SystemError) -> PreparedFile {
         let directory = PathName.directory(of: path)
         let temporary = directory + "/" + temporaryName(for: PathName.base(of: path), pid: getpid(),
                                                         random: UInt32.random(in: 0...UInt32.max))
-        defer { unlink(temporary) }  // after a rename there is nothing left to remove
-        do {  // a scope: the descriptor closes before the file is published
+        let prepared = PreparedFile(temporary: temporary, path: path)
+        do throws(SystemError) {  // a scope: the descriptor closes before the file is published
             let file: FileDescriptor
             do {
                 file = try FileDescriptor.open(temporary, O_WRONLY | O_CREAT | O_EXCL, mode: mode)
@@ -27,14 +41,17 @@ public enum AtomicFile {
             // umask may have narrowed the mode given to open(2); state it exactly.
             guard fchmod(file.rawValue, mode) == 0 else { throw SystemError("set the mode of", path: path) }
             try file.sync(path: path)
+        } catch {
+            prepared.discard()
+            throw error
         }
-        if replacing {
-            guard rename(temporary, path) == 0 else { throw SystemError("replace", path: path) }
-        } else {
-            guard link(temporary, path) == 0 else { throw SystemError("create", path: path) }
-        }
-        // The data is safe; a failed directory sync only weakens durability, so it is not an error.
-        if let dir = try? FileDescriptor.open(directory, O_RDONLY | O_DIRECTORY) {
+        return prepared
+    }
+
+    /// Syncs the directory of `path` so renames in it survive a power cut. The data is safe
+    /// already; a failed directory sync only weakens durability, so it is not an error.
+    public static func syncDirectory(of path: String) {
+        if let dir = try? FileDescriptor.open(PathName.directory(of: path), O_RDONLY | O_DIRECTORY) {
             _ = fsync(dir.rawValue)
         }
     }
@@ -109,6 +126,24 @@ public enum AtomicFile {
     /// Writes UTF-8 `text` to `path`.
     public static func write(_ text: String, to path: String, mode: mode_t = 0o644) throws(SystemError) {
         try write(Array(text.utf8), to: path, mode: mode)
+    }
+}
+
+/// New content written and synced beside its target, not yet in place.
+public struct PreparedFile: Sendable {
+    /// The hidden temporary holding the content.
+    public let temporary: String
+    /// The file it will replace.
+    public let path: String
+
+    /// Renames the temporary over the target: atomic, the old file or the new one, never a mix.
+    public func publish() throws(SystemError) {
+        guard rename(temporary, path) == 0 else { throw SystemError("replace", path: path) }
+    }
+
+    /// Removes the temporary (nothing happens once it was published).
+    public func discard() {
+        unlink(temporary)
     }
 }
 

@@ -1,6 +1,7 @@
 import CheckInDomain
+import Glibc
 
-/// Writes a view's files into one directory, each replaced atomically.
+/// Writes the daemon's files into one directory, all of them or none.
 public struct DirectorySink: OutputSink {
     /// The output directory.
     public let directory: String
@@ -10,12 +11,28 @@ public struct DirectorySink: OutputSink {
         self.directory = directory
     }
 
-    public func replace(_ name: String, with bytes: [UInt8]) throws(OutputSinkError) {
+    /// Prepares every file (written and synced temporaries), then renames them into place in
+    /// order and syncs the directory once. If any cannot be prepared, none is replaced: the
+    /// files on disk never disagree about the code (docs/STATE.md, "Outputs change together").
+    public func replaceTogether(_ files: [OutputContent]) throws(OutputSinkError) {
+        var prepared: [PreparedFile] = []
+        defer { prepared.forEach { $0.discard() } }  // no-ops once published
         do {
-            try AtomicFile.write(bytes, to: directory + "/" + name, mode: 0o644)
+            for file in files {
+                prepared.append(try AtomicFile.prepare(file.bytes, for: directory + "/" + file.name, mode: 0o644))
+            }
+            // Between the first rename and the last, a reader can see the new image beside the
+            // old current.json. The renames take microseconds, unless the scheduler preempts us
+            // among them: yielding first starts them on a fresh time slice, which makes that
+            // rare enough that a minute of hammering readers never saw it (the soak test).
+            sched_yield()
+            // Renames in one directory on one file system fail only if the directory itself
+            // went away meanwhile; then the files that were renamed are gone with it.
+            for file in prepared { try file.publish() }
         } catch {
             throw OutputSinkError(error.description)
         }
+        if let last = prepared.last { AtomicFile.syncDirectory(of: last.path) }
     }
 }
 

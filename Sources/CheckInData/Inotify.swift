@@ -9,6 +9,15 @@ public final class Inotify {
     /// The watched directory.
     public let directory: String
     private var watchDescriptor: Int32 = -1
+    private let mask: UInt32
+
+    /// Which events wake the watcher.
+    public enum Watched: Sendable {
+        /// Files renamed in, written, or removed (a reader following a writer).
+        case changes
+        /// Only removals: of files, and of the directory itself (a writer that puts them back).
+        case removals
+    }
 
     /// What one batch of events says.
     public struct Events: Equatable, Sendable {
@@ -19,7 +28,11 @@ public final class Inotify {
     }
 
     /// Creates an inotify instance for `directory` (not yet watching).
-    public init(directory: String) throws(SystemError) {
+    public init(directory: String, events: Watched = .changes) throws(SystemError) {
+        mask = switch events {
+        case .changes: UInt32(IN_MOVED_TO | IN_CLOSE_WRITE | IN_DELETE | IN_MOVED_FROM | IN_DELETE_SELF | IN_MOVE_SELF | IN_ONLYDIR)
+        case .removals: UInt32(IN_DELETE | IN_DELETE_SELF | IN_MOVE_SELF | IN_ONLYDIR)
+        }
         let fd = inotify_init1(Int32(IN_NONBLOCK | IN_CLOEXEC))
         guard fd >= 0 else { throw SystemError("create an inotify instance for", path: directory) }
         descriptor = fd
@@ -33,7 +46,6 @@ public final class Inotify {
     @discardableResult
     public func watch() -> Bool {
         guard watchDescriptor < 0 else { return true }
-        let mask = UInt32(IN_MOVED_TO | IN_CLOSE_WRITE | IN_DELETE | IN_MOVED_FROM | IN_DELETE_SELF | IN_MOVE_SELF | IN_ONLYDIR)
         watchDescriptor = inotify_add_watch(descriptor, directory, mask)
         return watchDescriptor >= 0
     }

@@ -1,7 +1,23 @@
-/// Port: where a view's files go. The Data layer writes them atomically into a directory.
+/// One output file's name and its new content.
+public struct OutputContent: Equatable, Sendable {
+    /// The file name in the output directory.
+    public let name: String
+    /// The new bytes.
+    public let bytes: [UInt8]
+
+    /// Creates one.
+    public init(name: String, bytes: [UInt8]) {
+        self.name = name
+        self.bytes = bytes
+    }
+}
+
+/// Port: where the daemon's output files go. The Data layer writes them into a directory.
 public protocol OutputSink {
-    /// Replaces the file `name` with `bytes` atomically; throws a one-line reason on failure.
-    func replace(_ name: String, with bytes: [UInt8]) throws(OutputSinkError)
+    /// Replaces every file in `files` or none: all new contents are prepared (written and synced)
+    /// first, then put in place in the given order. Throws a one-line reason when any could not
+    /// be prepared, leaving every old file as it was.
+    func replaceTogether(_ files: [OutputContent]) throws(OutputSinkError)
 }
 
 /// A file could not be replaced; `message` names it and says why.

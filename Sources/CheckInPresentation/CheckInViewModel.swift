@@ -3,152 +3,133 @@ import CheckInDomain
 /// The seed's QR view model as a daemon's: counts the window down, swaps the code at each
 /// boundary, honours shakes and operator settings, and publishes one `CheckInState`.
 ///
-/// Time comes only from the injected `WallClock`: rotations are derived from the wall clock at
-/// each input, never by counting ticks, so a late tick cannot drift and a test can run an hour
-/// of rotations by moving a test clock. Not thread-safe: one event loop owns it.
-public final class CheckInViewModel {
-    /// The current state; observers hear every change.
+/// A value with no clock, store or observers: every input comes with the time it happened and
+/// every consequence worth telling (a shake ignored, settings to save, a code issued) comes back
+/// as a notice for the caller to act on. Rotations are derived from the time at each input,
+/// never by counting ticks, so a late tick cannot drift and a test can run an hour of rotations
+/// by passing later times.
+public struct CheckInViewModel: Sendable {
+    /// The current state.
     public private(set) var state: CheckInState
+    /// Where codes come from: the one home of the venue and the period.
+    public private(set) var issuer: any CheckInCodeIssuing
 
-    private var issuer: any CheckInCodeIssuing
-    private let clock: any WallClock
-    private let store: any SettingsStore
-    private var observers: [(CheckInState) -> Void] = []
-    private var noticeObservers: [(CheckInNotice) -> Void] = []
     /// The newest (window, sequence) ever issued per venue and period: codes only move forward,
     /// across pauses and across reloads that switch venues back and forth.
-    private var issued: [IssuerKey: (window: Int64, sequence: Int)] = [:]
+    private var issued: [IssuerKey: Issued] = [:]
     private struct IssuerKey: Hashable {
         let venue: VenueID
         let periodSeconds: Int
     }
-    private var lastIssued: (window: Int64, sequence: Int)? {
-        get { issued[IssuerKey(venue: issuer.venue, periodSeconds: issuer.period.seconds)] }
-        set { issued[IssuerKey(venue: issuer.venue, periodSeconds: issuer.period.seconds)] = newValue }
+    private struct Issued {
+        let window: Int64
+        let sequence: Int
     }
+    private var key: IssuerKey { IssuerKey(venue: issuer.venue, periodSeconds: issuer.period.seconds) }
+    /// Why outputs cannot be written (from the write effects), if they cannot.
     private var outputFailure: String?
-    private var pending: [CheckInViewModelInput] = []
-    private var dispatching = false
+    /// Why no code may be issued now (the wall clock went back), if so.
+    private var clockProblem: String?
 
     /// Creates the view model with saved settings (or the defaults) and issues the first code.
-    public init(issuer: any CheckInCodeIssuing, clock: any WallClock, store: any SettingsStore,
-                settings: OperatorSettings) {
+    public init(issuer: any CheckInCodeIssuing, settings: OperatorSettings, now: WallTime) {
         self.issuer = issuer
-        self.clock = clock
-        self.store = store
-        let now = clock.now()
         state = CheckInState(phase: .paused, settings: settings, health: .ok, secondsLeft: 0, updatedAt: now)
-        state = reduce(state, .timerTicked, now: now)
+        _ = send(.timerTicked, at: now)
     }
 
-    /// Calls `observer` with the current state now and with every new state (the seed's `bind`).
-    public func bind(_ observer: @escaping (CheckInState) -> Void) {
-        observers.append(observer)
-        observer(state)
-    }
-
-    /// Calls `observer` with every notice.
-    public func bindNotices(_ observer: @escaping (CheckInNotice) -> Void) {
-        noticeObservers.append(observer)
-    }
-
-    /// Handles an input. Inputs sent by observers while a state is being published are queued
-    /// and handled after it, in order.
-    public func send(_ input: CheckInViewModelInput) {
-        pending.append(input)
-        guard !dispatching else { return }
-        dispatching = true
-        defer { dispatching = false }
-        while !pending.isEmpty {
-            let next = pending.removeFirst()
-            let updated = reduce(state, next, now: clock.now())
-            guard updated != state else { continue }
-            if updated.settings != state.settings { persist(updated.settings) }
-            state = updated
-            for observer in observers { observer(state) }
+    /// Handles an input that happened at `now`; returns what the caller should know or do.
+    @discardableResult
+    public mutating func send(_ input: CheckInViewModelInput, at now: WallTime) -> [CheckInNotice] {
+        var notices: [CheckInNotice] = []
+        let settings = state.settings
+        state.updatedAt = now
+        switch input {
+        case .timerTicked:
+            rotate(now: now, forced: nil, notices: &notices)
+        case .shakeRequested:
+            if state.settings.shake == .on {
+                rotate(now: now, forced: .shake, notices: &notices)
+            } else {
+                notices.append(.shakeIgnored)
+                rotate(now: now, forced: nil, notices: &notices)
+            }
+        case .shakeModeSet(let mode):
+            state.settings.shake = mode
+            rotate(now: now, forced: nil, notices: &notices)
+        case .shakeModeToggled:
+            state.settings.shake = state.settings.shake == .on ? .off : .on
+            rotate(now: now, forced: nil, notices: &notices)
+        case .refreshModeSet(let mode):
+            state.settings.refresh = mode
+            rotate(now: now, forced: nil, notices: &notices)
+        case .refreshRequested:
+            rotate(now: now, forced: .refreshNow, notices: &notices)
+        case .outputFailed(let reason):
+            outputFailure = reason
+            rotate(now: now, forced: nil, notices: &notices)
+        case .outputSucceeded:
+            outputFailure = nil
+            rotate(now: now, forced: nil, notices: &notices)
+        case .stopRequested:
+            state.phase = .stopped
+            state.secondsLeft = 0
         }
+        if state.settings != settings { notices.insert(.settingsChanged(state.settings), at: 0) }
+        return notices
     }
 
     /// Switches to a new issuer (a reloaded configuration) and shows a code from it at once.
     /// Sequences are counted per venue and period, so no code repeats, even after A → B → A.
-    public func replaceIssuer(_ newIssuer: any CheckInCodeIssuing) {
+    @discardableResult
+    public mutating func replaceIssuer(_ newIssuer: any CheckInCodeIssuing, at now: WallTime) -> [CheckInNotice] {
         issuer = newIssuer
-        send(.refreshRequested)
+        state.updatedAt = now
+        var notices: [CheckInNotice] = []
+        rotate(now: now, forced: .reload, notices: &notices)
+        return notices
     }
 
-    /// When the current window ends: the next rotation is due then.
-    public func nextBoundary() -> WallTime {
-        let now = clock.now()
-        return WallTime(seconds: issuer.period.end(ofWindow: issuer.period.window(at: now.seconds)))
+    /// When the window containing `now` ends: the next rotation is due then.
+    public func nextBoundary(after now: WallTime) -> WallTime {
+        WallTime(seconds: issuer.period.end(ofWindow: issuer.period.window(at: now.seconds)))
     }
+
+    /// The health the outputs themselves would show once written: a file that was written is
+    /// current by definition, so only the clock can make it say degraded.
+    public var healthOfWrittenOutputs: Health {
+        clockProblem.map { .degraded(reason: $0) } ?? .ok
+    }
+
+    /// Whether outputs are known to be unwritable.
+    public var outputsFailing: Bool { outputFailure != nil }
 
     // MARK: - The state machine
 
-    private func reduce(_ old: CheckInState, _ input: CheckInViewModelInput, now: WallTime) -> CheckInState {
-        var state = old
-        state.updatedAt = now
-        switch input {
-        case .timerTicked:
-            break
-        case .shakeRequested:
-            if state.settings.shake == .on {
-                return rotate(state, now: now, forced: true)
-            }
-            notify(.shakeIgnored)
-        case .shakeModeSet(let mode):
-            state.settings.shake = mode
-        case .shakeModeToggled:
-            state.settings.shake = state.settings.shake == .on ? .off : .on
-        case .refreshModeSet(let mode):
-            state.settings.refresh = mode
-        case .refreshRequested:
-            return rotate(state, now: now, forced: true)
-        case .outputFailed(let reason):
-            outputFailure = reason
-        case .outputSucceeded:
-            outputFailure = nil
-        case .stopRequested:
-            state.phase = .stopped
-            state.secondsLeft = 0
-            return state
-        }
-        return rotate(state, now: now, forced: false)
-    }
-
     /// Brings the shown code in line with the clock: a new window gets a new code; a forced
     /// rotation gets the next sequence number in the current window.
-    private func rotate(_ old: CheckInState, now: WallTime, forced: Bool) -> CheckInState {
-        var state = old
-        guard state.phase != .stopped else { return state }
-        state.health = outputFailure.map { .degraded(reason: $0) } ?? .ok
+    private mutating func rotate(now: WallTime, forced: RotationCause?, notices: inout [CheckInNotice]) {
+        guard state.phase != .stopped else { return }
+        clockProblem = nil
+        defer { state.health = clockProblem.map { .degraded(reason: $0) } ?? outputFailure.map { .degraded(reason: $0) } ?? .ok }
         guard state.settings.refresh == .auto else {
             state.phase = .paused
             state.secondsLeft = 0
-            return state
+            return
         }
         let window = issuer.period.window(at: now.seconds)
-        if let last = lastIssued, window < last.window {
+        let last = issued[key]
+        if let last, window < last.window {
             // The wall clock went back: issuing that window again could repeat an old code.
-            state.health = .degraded(reason: "the wall clock moved back; waiting until "
-                + "\(UTCTime.iso8601(issuer.period.start(ofWindow: last.window + 1))) to issue new codes")
-        } else if forced || state.code == nil || state.code!.window != window || lastIssued?.window != window {
-            let sequence = lastIssued.map { $0.window == window ? $0.sequence + 1 : 0 } ?? 0
-            state.phase = .showing(issuer.code(window: window, sequence: sequence))
-            lastIssued = (window, sequence)
+            clockProblem = "the wall clock moved back; waiting until "
+                + "\(UTCTime.iso8601(issuer.period.start(ofWindow: last.window + 1))) to issue new codes"
+        } else if forced != nil || state.code == nil || state.code!.window != window || last?.window != window {
+            let sequence = last.map { $0.window == window ? $0.sequence + 1 : 0 } ?? 0
+            let code = issuer.code(window: window, sequence: sequence)
+            state.phase = .showing(code)
+            issued[key] = Issued(window: window, sequence: sequence)
+            notices.append(.issued(code, cause: forced ?? .window))
         }
         state.secondsLeft = state.code.map { Int(now.secondsUntil($0.expiresAt)) } ?? 0
-        return state
-    }
-
-    private func persist(_ settings: OperatorSettings) {
-        do {
-            try store.save(settings)
-        } catch {
-            notify(.settingsNotSaved(reason: error.message))
-        }
-    }
-
-    private func notify(_ notice: CheckInNotice) {
-        for observer in noticeObservers { observer(notice) }
     }
 }

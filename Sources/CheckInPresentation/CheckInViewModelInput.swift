@@ -14,18 +14,32 @@ public enum CheckInViewModelInput: Equatable, Sendable {
     case refreshModeSet(RefreshMode)
     /// An operator asked for a new code now (`refresh now`).
     case refreshRequested
-    /// A view could not write its output; the reason names the file and the error.
+    /// The outputs could not be written; the reason names the file and the error.
     case outputFailed(reason: String)
-    /// A view wrote its output again.
+    /// The outputs were written again.
     case outputSucceeded
     /// The daemon is stopping.
     case stopRequested
 }
 
-/// Things worth a log line that do not change the state.
+/// Why a code was issued (a metrics label and a log decision).
+public enum RotationCause: String, CaseIterable, Equatable, Sendable {
+    /// A new window began (or codes resumed after a pause, or the daemon started).
+    case window
+    /// A shake (SIGUSR1 or `qrcheckin shake`).
+    case shake
+    /// `ctl refresh now`.
+    case refreshNow = "refresh-now"
+    /// A reload changed how codes are made (venue, period, base URL or secret).
+    case reload
+}
+
+/// What the view model tells its owner: things to do or log that are not the state itself.
 public enum CheckInNotice: Equatable, Sendable {
     /// A shake arrived while shake mode is off.
     case shakeIgnored
-    /// Settings changed but could not be saved; the old saved ones are intact.
-    case settingsNotSaved(reason: String)
+    /// The operator settings changed: save them.
+    case settingsChanged(OperatorSettings)
+    /// A code was issued.
+    case issued(CheckInCode, cause: RotationCause)
 }

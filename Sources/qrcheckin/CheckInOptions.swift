@@ -105,14 +105,14 @@ struct CheckInOptions {
     }
 
     /// The values of the settings these commands use, per layer (file, environment, flags).
-    /// The file is read by `DaemonConfiguration.readConfig`, so it is refused exactly as `run`
+    /// The file is read by `ConfigFile.read`, so it is refused exactly as `run`
     /// refuses it (unknown or repeated keys).
     private static func layers(_ arguments: ParsedArguments, environment: [String: String]) throws(CommandError)
         -> [String: [(String, SettingSource)]] {
         let used: Set<String> = ["secret-file", "venue", "period", "base-url"]
         var layers: [String: [(String, SettingSource)]] = [:]
         if let path = arguments["config"] ?? environment["QRCHECKIN_CONFIG"].flatMap({ $0.isEmpty ? nil : $0 }) {
-            for entry in try DaemonConfiguration.readConfig(path) where used.contains(entry.key) {
+            for entry in try ConfigFile.read(path) where used.contains(entry.key) {
                 layers[entry.key, default: []].append((entry.value, .file(path: path, line: entry.line, key: entry.key)))
             }
         }

@@ -6,11 +6,6 @@ import Glibc
 /// environment and defaults as `run`, so with no options they find the default daemon; a user
 /// with no daemon of their own finds the system daemon (`/run/qrcheckin`).
 struct ClientOptions: Sendable {
-    /// The environment variables a client reads; the daemon's other settings (`QRCHECKIN_OPS_GROUP`,
-    /// `QRCHECKIN_PERIOD`, …) are not a client's business, so a value only the daemon could
-    /// resolve must not stop `status`.
-    static let environmentKeys: Set<String> = ["QRCHECKIN_CONFIG", "QRCHECKIN_OUTPUT_DIR", "QRCHECKIN_SOCKET"]
-
     static let specs: [OptionSpec] = [
         OptionSpec("output-dir", value: "DIR", help: "The daemon's output directory (default: as 'run')."),
         OptionSpec("socket", value: "PATH", help: "The daemon's control socket (default OUTPUT/control.sock)."),
@@ -21,11 +16,10 @@ struct ClientOptions: Sendable {
     let socketPath: String
 
     init(_ arguments: ParsedArguments, context: CommandContext) throws(CommandError) {
-        let environment = context.environment.filter { key, _ in
-            !key.hasPrefix("QRCHECKIN_") || Self.environmentKeys.contains(key)
-        }
-        let configuration = try DaemonConfiguration(flags: arguments, environment: environment)
-        let userDefault = DefaultLocations(environment: environment).outputDirectory
+        // Only output-dir and socket are read: the daemon's other settings (ops-group, period, …)
+        // are not a client's business, so a value only the daemon could resolve cannot stop it.
+        let configuration = try DaemonConfiguration.Locations(flags: arguments, environment: context.environment)
+        let userDefault = DefaultLocations(environment: context.environment).outputDirectory
         // Only when neither flag, variable nor config file chose the place (both still defaults).
         if configuration.outputDirectory == userDefault, configuration.socketPath == userDefault + "/control.sock" {
             outputDirectory = DefaultLocations.clientOutputDirectory(userDefault: userDefault)

@@ -3,41 +3,45 @@ import CheckInDomain
 import CheckInPresentation
 import Glibc
 
-/// The running daemon: the composition root's product. Binds the view model to its views
-/// (files, systemd status, log) and feeds it inputs from one single-threaded poll loop
-/// (wall-clock timer, signals, control socket). One thread means no locks and no races:
-/// a signal or request is handled between writes, never during one.
+/// The running daemon: the I/O shell around `DaemonCore`. One single-threaded poll loop turns
+/// descriptors (wall-clock timer, signals, control socket, the output directory's inotify
+/// watch) into core events and performs the effects the core returns. One thread means no
+/// locks and no races: a signal or request is handled between writes, never during one.
+/// Every decision is the core's; what is here is how to do it.
 final class Daemon {
-    private var configuration: DaemonConfiguration
-    private let keys: SigningKeySource
+    private let configuration: DaemonConfiguration
+    private let keys: KeySource
     private let environment: [String: String]
     private let logger: Logger
-    private let notifier: SystemdNotifier
     private let clock: any WallClock
-    private let viewModel: CheckInViewModel
-    private var outputView: OutputView
-    private var server: ControlServer
+    private let monotonic: any WallClock
+    private let notifier: SystemdNotifier
+    private let store: SettingsFile
+    private let sink: DirectorySink
+    private var core: DaemonCore
+    /// The control socket; nil while its file is gone (until the core has it rebound).
+    private var server: ControlServer?
     private let timer: WallTimer
     private let signals: SignalSource
-    private var isReady = false
+    private let outputWatch: Inotify?
     private var isRunning = true
-    /// Whether the timer must be armed again before the next wait.
-    private var timerNeedsArming = true
-    /// The `STATUS=` line not yet sent: sent once per loop turn, with the watchdog ping.
-    private var pendingStatus: String?
+    private var exitCode = ExitCode.success
+    /// The reply of the control request being handled, when the core has given it.
+    private var reply: String?
 
-    /// Sets everything up: directories, saved settings, socket, signals. Nothing is written yet
-    /// except the first code's files.
-    init(configuration: DaemonConfiguration, keys: SigningKeySource, environment: [String: String],
-         logger: Logger, clock: any WallClock = SystemClock()) throws(CommandError) {
-        // First: a venue key for another venue must refuse before anything is created.
-        let issuer = try Self.issuer(configuration, keys)
+    /// Sets everything up: directories, saved settings, socket, signals. Nothing is written
+    /// until `run()`.
+    init(configuration: DaemonConfiguration, keys: KeySource, environment: [String: String],
+         logger: Logger, clock: any WallClock = SystemClock(), monotonic: any WallClock = MonotonicClock()) throws(CommandError) {
         self.configuration = configuration
         self.keys = keys
         self.environment = environment
         self.logger = logger
         self.clock = clock
+        self.monotonic = monotonic
         notifier = SystemdNotifier(environment: environment)
+        // First: a venue key for another venue is refused before anything is created.
+        let setup = try configuration.setup(keys: keys.keys)
         do {
             try TextFile.makeDirectory(configuration.outputDirectory, mode: 0o755)
             try TextFile.makeDirectory(configuration.stateDirectory, mode: 0o700)
@@ -54,7 +58,7 @@ final class Daemon {
             // must not be swept away below.
             server = try ControlServer(path: configuration.socketPath, group: configuration.opsGroup)
             // Every directory we write: a kill between writing and renaming leaves `.NAME.PID.RAND.tmp`.
-            let swept = AtomicFile.removeTemporaries(of: OutputView.fileNames.map { configuration.outputDirectory + "/" + $0 }
+            let swept = AtomicFile.removeTemporaries(of: OutputFile.names.map { configuration.outputDirectory + "/" + $0 }
                 + [configuration.stateDirectory + "/settings", configuration.stateDirectory + "/" + SecretFile.fileName]
                 + (configuration.secretFile.map { [$0] } ?? []))
             if !swept.isEmpty { logger.notice("removed \(swept.count) temporary files left by a killed writer: \(swept.joined(separator: ", "))") }
@@ -64,246 +68,211 @@ final class Daemon {
             throw CommandError(error.code == EADDRINUSE ? .unavailable : .cannotCreate,
                                error.code == EADDRINUSE ? "another qrcheckin is already running on \(error.path)" : error.description)
         }
-        let store = SettingsFile(path: configuration.stateDirectory + "/settings")
-        var settings = OperatorSettings()
+        // Removals in the output directory wake the loop: a removed socket is closed at once (an
+        // open one would hold a removed directory back from being released), and a removed
+        // directory comes back with its files as soon as `rm -rf` is done with it.
+        outputWatch = try? Inotify(directory: configuration.outputDirectory, events: .removals)
+        outputWatch?.watch()
+        store = SettingsFile(path: configuration.stateDirectory + "/settings")
+        sink = DirectorySink(directory: configuration.outputDirectory)
+        let saved: SavedSettings
         do {
-            settings = try store.load() ?? settings
+            saved = try store.load().map(SavedSettings.loaded) ?? SavedSettings.none
         } catch {
-            // Fail closed: a venue that was paused must not start showing codes because its
-            // settings file was damaged. The file stays as it is until an operator sets a mode.
-            settings = OperatorSettings(shake: .on, refresh: .paused)
-            logger.error("cannot use the saved settings: \(error.message); starting paused (qrcheckin ctl refresh auto resumes)")
+            saved = .unreadable(reason: error.message)
         }
-        viewModel = CheckInViewModel(issuer: issuer, clock: clock, store: store, settings: settings)
-        // The real view reports back to the view model through `self`, which Swift lets a
-        // closure capture only once every property is set: a silent placeholder goes first.
-        outputView = OutputView(configuration: configuration, report: { _ in })
-        outputView = makeOutputView()
-        bindViews()
+        core = DaemonCore(setup: setup, host: DaemonHost(
+            pid: getpid(), notifies: notifier.isEnabled, watchdogMilliseconds: notifier.watchdogMilliseconds),
+            issuers: SodiumIssuers(), saved: saved, now: clock.now())
     }
 
     /// Runs until SIGTERM or SIGINT; returns the exit status.
     func run() -> ExitCode {
-        logger.notice("serving venue \(configuration.venue) every \(configuration.period.seconds)s: "
-            + "writing \(configuration.outputDirectory)/current.{png,json,txt}, control socket \(configuration.socketPath)")
-        announceReadiness()
-        // Under systemd the countdown in STATUS= wants a tick every second. Windows start at
-        // whole seconds, so one repeating 1 s timer also hits every boundary; otherwise the
-        // timer is armed for each boundary.
-        let everySecond = notifier.isEnabled
+        send(.started)
         while isRunning {
-            if timerNeedsArming {
-                do {
-                    if everySecond {
-                        try timer.arm(at: WallTime(seconds: clock.now().seconds + 1), intervalMilliseconds: 1000)
-                    } else {
-                        try timer.arm(at: viewModel.nextBoundary())
-                    }
-                } catch {
-                    logger.error("\(error)")
-                    return .software
-                }
-                timerNeedsArming = false
-            }
             // Client deadlines run on the monotonic clock: setting the wall clock back an hour
             // must not let silent clients hold their slots for an hour.
-            let now = MonotonicClock().now()
-            let timeout = server.nextDeadline.map { Int32(clamping: max(0, $0.milliseconds - now.milliseconds)) } ?? -1
-            let watched = [timer.descriptor.rawValue, signals.descriptor.rawValue] + server.descriptors
+            let now = monotonic.now()
+            let timeout = server?.nextDeadline.map { Int32(clamping: max(0, $0.milliseconds - now.milliseconds)) } ?? -1
+            let fixed = [timer.descriptor.rawValue, signals.descriptor.rawValue, outputWatch?.descriptor ?? -1]
             let readable: Set<Int32>
             do {
-                readable = try Poller.wait(readable: watched, timeoutMilliseconds: timeout)
+                readable = try Poller.wait(readable: fixed.filter { $0 >= 0 } + (server?.descriptors ?? []), timeoutMilliseconds: timeout)
             } catch {
                 logger.error("\(error)")
                 return .software
             }
-            let ticked = readable.contains(timer.descriptor.rawValue)
-            if ticked {
+            if readable.contains(timer.descriptor.rawValue) {
                 let clockWasSet = timer.acknowledge()
-                timerNeedsArming = clockWasSet || !everySecond
-                tick(clockWasSet: clockWasSet)
+                if let watch = outputWatch, !watch.isWatching { watch.watch() }  // its directory came back late
+                checkSocket()
+                send(.tick(clockWasSet: clockWasSet))
             }
-            if readable.contains(signals.descriptor.rawValue) { signals.drain().forEach(handle) }
-            for fd in watched.dropFirst(2) where readable.contains(fd) {
-                server.handleReadable(fd, now: MonotonicClock().now(), handle: answer, refused: logRefusal)
+            if readable.contains(signals.descriptor.rawValue) {
+                for number in signals.drain() { if let signal = DaemonSignal(number) { send(.signal(signal)) } }
             }
-            server.expire(now: MonotonicClock().now(), refused: logRefusal)
-            flushNotifications(watchdog: ticked)
+            if let watch = outputWatch, readable.contains(watch.descriptor) { outputsChanged(watch.read()) }
+            for fd in server?.descriptors ?? [] where readable.contains(fd) && isRunning {
+                server?.handleReadable(fd, now: monotonic.now(), handle: answer, refused: refused)
+            }
+            server?.expire(now: monotonic.now(), refused: refused)
         }
-        notifier.notify("STOPPING=1")
-        viewModel.send(.stopRequested)
-        server.shutdown()
-        logger.notice("stopped")
-        return .success
+        return exitCode
     }
 
-    // MARK: - Inputs
+    // MARK: - Events in
 
-    private func tick(clockWasSet: Bool) {
-        if clockWasSet { logger.notice("the wall clock was set; re-checking the window") }
-        viewModel.send(.timerTicked)
-        // A deleted socket (or output directory) comes back, before any retry writes into it.
-        rebindSocketIfGone()
-        if outputView.isFailing { outputView.render(viewModel.state, force: true) }
-        announceReadiness()
+    private func send(_ event: DaemonEvent) {
+        perform(core.handle(event, at: clock.now()))
     }
 
-    /// One datagram per loop turn: the latest status and, after a tick, the watchdog ping.
-    private func flushNotifications(watchdog: Bool) {
-        guard notifier.isEnabled else { return }
-        var lines: [String] = pendingStatus.map { [$0] } ?? []
-        if watchdog && notifier.watchdogMilliseconds != nil { lines.append("WATCHDOG=1") }
-        pendingStatus = nil
-        if !lines.isEmpty { notifier.notify(lines.joined(separator: "\n")) }
-    }
-
-    private func handle(_ signal: Int32) {
-        switch signal {
-        case SIGTERM, SIGINT:
-            logger.notice("received \(signal == SIGTERM ? "SIGTERM" : "SIGINT"); stopping")
-            isRunning = false
-        case SIGHUP:
-            reload()
-        case SIGUSR1:
-            viewModel.send(.shakeRequested)
-        default:
-            break
-        }
-    }
-
-    /// Logs peers the control socket refused (already rate limited by the server).
-    private func logRefusal(_ notice: RefusalNotice) {
-        logger.warning("control socket: \(notice)")
-    }
-
-    /// Answers one control request with the resulting state.
     private func answer(_ line: String, from peer: PeerCredentials) -> String {
-        let request: ControlRequest
-        do {
-            request = try ControlRequest(line: line)
-        } catch {
-            return ControlServer.error(error.message)
-        }
-        if let input = request.input { viewModel.send(input) }
-        let document = StateDocument(state: viewModel.state, venue: configuration.venue, period: configuration.period, pid: getpid())
-        let reply = ControlReply.text(for: request, state: viewModel.state, document: document)
-        if request.input != nil {
-            // A request turned down (paused, shake off) is logged as the refusal it is.
-            let answer = JSONValueReply(text: reply)
-            logger.info(answer.ok ? "control: '\(line)' from uid \(peer.uid)"
-                                  : "control: refused '\(line)' from uid \(peer.uid): \(answer.error)")
-        }
-        return reply
+        reply = nil
+        send(.request(line: line, peer: ControlPeer(uid: peer.uid, pid: peer.pid)))
+        defer { reply = nil }
+        return reply ?? ControlReply.error("the daemon is stopping", code: "stopping")
     }
 
-    /// SIGHUP: reads the config file again. An invalid file is reported and the running
-    /// configuration kept; settings that need new sockets or directories wait for a restart.
-    private func reload() {
-        let reloaded: DaemonConfiguration
-        do {
-            reloaded = try DaemonConfiguration(flags: configuration.flags, environment: environment)
-        } catch {
-            logger.error("reload failed, keeping the running configuration: \(error.message)")
-            return
-        }
-        var fixed = reloaded
-        let issuer: VenueCodeIssuer
-        do {
-            issuer = try Self.issuer(reloaded, keys)
-        } catch {
-            logger.error("reload failed, keeping the running configuration: \(error.message)")
-            return
-        }
-        for (name, keep) in [("output-dir", reloaded.outputDirectory == configuration.outputDirectory),
-                             ("state-dir", reloaded.stateDirectory == configuration.stateDirectory),
-                             ("socket", reloaded.socketPath == configuration.socketPath),
-                             ("secret-file", reloaded.secretFile == configuration.secretFile),
-                             ("ops-group", reloaded.opsGroup == configuration.opsGroup)] where !keep {
-            logger.warning("reload: \(name) changes take effect at the next restart")
-        }
-        fixed.outputDirectory = configuration.outputDirectory
-        fixed.stateDirectory = configuration.stateDirectory
-        fixed.socketPath = configuration.socketPath
-        fixed.secretFile = configuration.secretFile
-        fixed.opsGroup = configuration.opsGroup
-        let codesChange = fixed.venue != configuration.venue || fixed.baseURL != configuration.baseURL
-            || fixed.period != configuration.period
-        configuration = fixed
-        let replaced = outputView
-        outputView = makeOutputView()
-        outputView.continueFrom(replaced)
-        if codesChange {
-            viewModel.replaceIssuer(issuer)
-            timerNeedsArming = true  // the period may have changed
-        }
-        // Written already if a new code was issued; otherwise the new view (another scale, say)
-        // draws the current state now.
-        outputView.render(viewModel.state)
-        logger.notice("reloaded configuration: venue \(configuration.venue), period \(configuration.period.seconds)s")
+    /// Peers the control socket turned away (its notices are already rate limited).
+    private func refused(_ notice: RefusalNotice) {
+        send(.refused(count: (notice.peer == nil ? 0 : 1) + notice.suppressed, notice: notice.description))
     }
 
-    // MARK: - Views
-
-    /// The venue's issuer; the key is derived once here, not per code. A venue key for another
-    /// venue is a configuration error.
-    private static func issuer(_ configuration: DaemonConfiguration, _ keys: SigningKeySource) throws(CommandError) -> VenueCodeIssuer {
-        do {
-            return try VenueCodeIssuer(venue: configuration.venue, keys: keys, baseURL: configuration.baseURL,
-                                       period: configuration.period, authenticator: SodiumAuthenticator())
-        } catch {
-            throw CommandError(.config, "cannot serve venue \(configuration.venue): \(error.description)")
-        }
+    /// One lstat a tick when all is well.
+    private func checkSocket() {
+        var status = stat()
+        if isRunning && lstat(configuration.socketPath, &status) != 0 { send(.socketGone) }
     }
 
-    private func makeOutputView() -> OutputView {
-        OutputView(configuration: configuration, report: { [unowned self] input in viewModel.send(input) })
+    /// Someone removed the socket or the output directory: tell the core (putting the
+    /// directory back first).
+    private func outputsChanged(_ events: Inotify.Events) {
+        guard isRunning else { return }
+        if PathName.directory(of: configuration.socketPath) == configuration.outputDirectory,
+           events.names.contains(PathName.base(of: configuration.socketPath)) {
+            send(.socketGone)
+        }
+        guard events.lostDirectory else { return }
+        try? TextFile.makeDirectory(configuration.outputDirectory, mode: 0o755)
+        outputWatch?.watch()
+        send(.outputsGone)
+        checkSocket()
     }
 
-    private func bindViews() {
-        var previous: CheckInState?
-        viewModel.bind { [unowned self] state in
-            outputView.render(state)
-            if notifier.isEnabled { pendingStatus = "STATUS=" + StatusLine.text(for: state, venue: configuration.venue.rawValue) }
-            if let previous { DaemonLog.changes(from: previous, to: state, logger: logger) }
-            previous = state
-        }
-        viewModel.bindNotices { [unowned self] notice in
-            switch notice {
-            case .shakeIgnored: logger.notice("shake ignored: shake mode is off")
-            case .settingsNotSaved(let reason): logger.error("settings changed but not saved: \(reason)")
+    // MARK: - Effects out
+
+    private func perform(_ effects: [DaemonEffect]) {
+        for effect in effects {
+            switch effect {
+            case .writeOutputs(let frame):
+                send(write(frame))
+            case .reply(let text):
+                reply = text
+            case .notify(let message):
+                notifier.notify(message)
+            case .log(let level, let line):
+                logger.log(Logger.Priority(rawValue: level.rawValue) ?? .notice, line)
+            case .armTimer(let time):
+                do {
+                    try timer.arm(at: time)
+                } catch {
+                    logger.error("\(error)")
+                    exitCode = .software
+                    isRunning = false
+                }
+            case .closeSocket:
+                server?.shutdown()
+                server = nil
+            case .rebindSocket:
+                rebindSocket()
+            case .saveSettings(let settings):
+                do {
+                    try store.save(settings)
+                } catch {
+                    send(.settingsNotSaved(reason: error.message))
+                }
+            case .reloadConfiguration:
+                send(reloaded())
+            case .exit:
+                server?.shutdown()
+                isRunning = false
             }
         }
     }
 
-    /// READY=1 once the first code is on disk (systemd starts dependants only then).
-    private func announceReadiness() {
-        guard !isReady, !outputView.isFailing else { return }
-        isReady = true
-        notifier.notify("READY=1")
+    private func write(_ frame: OutputFrame) -> DaemonEvent {
+        let renderer = OutputRenderer(encoder: QRCodeEncoder(), png: PNGEncoder(scale: frame.look.scale, margin: frame.look.margin))
+        do {
+            try sink.replaceTogether(try renderer.files(for: frame))
+            return .outputsWritten
+        } catch {
+            return .outputsFailed(reason: error.message)
+        }
     }
 
-    /// Recreates the control socket when its file is gone (deleted on its own, or with the
-    /// output directory). One lstat per tick when all is well.
-    private func rebindSocketIfGone() {
-        var status = stat()
-        guard lstat(configuration.socketPath, &status) != 0 else { return }
+    private func rebindSocket() {
         do {
             try TextFile.makeDirectory(configuration.outputDirectory, mode: 0o755)
             try TextFile.makeDirectory(PathName.directory(of: configuration.socketPath), mode: 0o755)
-            server.shutdown()
+            server?.shutdown()
+            server = nil
             server = try ControlServer(path: configuration.socketPath, group: configuration.opsGroup)
-            logger.notice("recreated the control socket \(configuration.socketPath)")
+            send(.socketRebound)
         } catch {
-            // Still failing; the output view reports it as degraded and we retry next tick.
+            // Still failing: the core keeps it down and the next tick tries again.
+        }
+    }
+
+    /// SIGHUP: the config file and the secret, read again. Restart-only settings are the
+    /// core's to keep; the secret comes from the file found at start.
+    private func reloaded() -> DaemonEvent {
+        do {
+            let reloaded = try DaemonConfiguration(flags: configuration.flags, environment: environment)
+            return .reloaded(try reloaded.setup(keys: try keys.reload()))
+        } catch {
+            return .reloadFailed(message: error.message)
         }
     }
 }
 
-extension OutputView {
-    /// The file views for a configuration: libqrencode, libpng, the output directory.
-    convenience init(configuration: DaemonConfiguration, report: @escaping (CheckInViewModelInput) -> Void) {
-        self.init(encoder: QRCodeEncoder(), png: PNGEncoder(scale: configuration.scale, margin: configuration.margin),
-                  sink: DirectorySink(directory: configuration.outputDirectory), venue: configuration.venue,
-                  period: configuration.period, level: configuration.level, pid: getpid(), report: report)
+extension DaemonConfiguration {
+    /// What the core runs on. A venue key serves its own venue only: any other is refused here,
+    /// at start (exit 78, nothing written) and on reload (the running configuration is kept).
+    func setup(keys: SigningKeySource) throws(CommandError) -> DaemonSetup {
+        do {
+            _ = try keys.key(for: venue, authenticator: SodiumAuthenticator())
+        } catch {
+            throw CommandError(.config, "cannot serve venue \(venue): \(error.description)")
+        }
+        return DaemonSetup(
+            codes: CodeSource(venue: venue, period: period, baseURL: baseURL, keys: keys),
+            look: OutputLook(scale: scale, margin: margin, level: level),
+            outputDirectory: outputDirectory, socketPath: socketPath,
+            restartOnly: [RestartOnlySetting("output-dir", outputDirectory), RestartOnlySetting("state-dir", stateDirectory),
+                          RestartOnlySetting("socket", socketPath), RestartOnlySetting("secret-file", secretFile ?? ""),
+                          RestartOnlySetting("ops-group", opsGroup.map { String($0) } ?? "")])
+    }
+}
+
+extension DaemonSignal {
+    /// The signal with this number, if the daemon handles it.
+    init?(_ number: Int32) {
+        switch number {
+        case SIGTERM: self = .terminate
+        case SIGINT: self = .interrupt
+        case SIGHUP: self = .hangup
+        case SIGUSR1: self = .user1
+        default: return nil
+        }
+    }
+}
+
+/// The real issuers: HMAC-SHA256 by libsodium.
+struct SodiumIssuers: CodeIssuerMaking {
+    func issuer(for source: CodeSource) -> any CheckInCodeIssuing {
+        // `DaemonConfiguration.setup(keys:)`, the only maker of a CodeSource here, has checked
+        // that the key serves the venue.
+        try! VenueCodeIssuer(venue: source.venue, keys: source.keys, baseURL: source.baseURL,
+                             period: source.period, authenticator: SodiumAuthenticator())
     }
 }

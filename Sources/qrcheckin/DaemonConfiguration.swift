@@ -2,8 +2,8 @@ import CheckInData
 import CheckInDomain
 import Glibc
 
-/// The daemon's settings, merged from built-in defaults, a config file, the environment and
-/// flags — each later layer overriding the earlier ones — and validated as a whole.
+/// The daemon's settings as one typed value, built once from its layers (built-in defaults, a
+/// config file, the environment, flags: each later layer overriding the earlier ones).
 struct DaemonConfiguration: Sendable {
     var venue: VenueID
     var baseURL: String
@@ -27,117 +27,68 @@ struct DaemonConfiguration: Sendable {
         [OptionSpec("config", short: "c", value: "FILE", help: "Read settings from FILE (key = value lines; see README).")]
         + SettingKey.all.map(\.option)
 
-    /// A setting's raw text and where it came from.
-    typealias RawSettings = [String: (value: String, source: SettingSource)]
-
-    /// Merges and validates the layers. Errors name the source (flag, variable, or file:line).
+    /// Merges and validates every setting. Errors name the source (flag, variable, or file:line).
     init(flags: ParsedArguments, environment: [String: String]) throws(CommandError) {
-        let configPath = flags["config"] ?? environment["QRCHECKIN_CONFIG"].flatMap { $0.isEmpty ? nil : $0 }
-        var fileLayer: RawSettings = [:]
-        if let configPath {
-            for entry in try Self.readConfig(configPath) {
-                fileLayer[entry.key] = (entry.value, .file(path: configPath, line: entry.line, key: entry.key))
-            }
+        let layers = try SettingLayers(flags: flags, environment: environment)
+        self.flags = flags
+        configPath = layers.configPath
+        let locations = try Locations(layers, environment: environment)
+        venue = try layers.value("venue") { text, source throws(CommandError) in
+            do throws(CheckInCodeError) { return try VenueID(text) } catch { throw source.error(error.description) }
+        } ?? .demo
+        baseURL = try layers.value("base-url") { text, source throws(CommandError) in
+            do throws(CheckInCodeError) { try CheckInCodeIssuer.validateBaseURL(text) } catch { throw source.error(error.description) }
+            return text
+        } ?? CheckInCodeIssuer.defaultBaseURL
+        let seconds = try Self.number(layers, "period", RotationPeriod.allowedSeconds) ?? RotationPeriod.standard.seconds
+        period = try! RotationPeriod(seconds: seconds)
+        outputDirectory = locations.outputDirectory
+        socketPath = locations.socketPath
+        stateDirectory = try layers.value("state-dir", Self.path) ?? DefaultLocations(environment: environment).stateDirectory
+        secretFile = try layers.value("secret-file", Self.path)
+        opsGroup = try layers.value("ops-group") { name, source throws(CommandError) in
+            guard let id = GroupDatabase.id(of: name) else { throw source.error("no such group '\(name)'") }
+            return id
         }
-        var environmentLayer = fileLayer, flagLayer: RawSettings
-        for key in SettingKey.all {
-            if let value = environment[key.environmentName], !value.isEmpty {
-                environmentLayer[key.name] = (value, .environment(key.environmentName))
-            }
-        }
-        flagLayer = environmentLayer
-        for key in SettingKey.all {
-            if let value = flags[key.name] { flagLayer[key.name] = (value, .flag(key.name)) }
-        }
-        // Each layer is validated on its own too: a bad line in the file is an error even
-        // while a flag happens to override it, so it cannot surprise anyone later.
-        _ = try DaemonConfiguration(raw: fileLayer, flags: flags, environment: environment, configPath: configPath)
-        _ = try DaemonConfiguration(raw: environmentLayer, flags: flags, environment: environment, configPath: configPath)
-        self = try DaemonConfiguration(raw: flagLayer, flags: flags, environment: environment, configPath: configPath)
+        scale = try Self.number(layers, "scale", 1...64) ?? 8
+        margin = try Self.number(layers, "margin", 1...64) ?? 4
+        level = try layers.value("level") { value, source throws(CommandError) in
+            guard let level = ErrorCorrectionLevel(letter: value) else { throw source.error("must be L, M, Q or H, got '\(value)'") }
+            return level
+        } ?? .medium
     }
 
-    private init(raw: RawSettings, flags: ParsedArguments, environment: [String: String], configPath: String?) throws(CommandError) {
-        self.flags = flags
-        self.configPath = configPath
-        func setting<T>(_ name: String, default fallback: T, _ parse: (String) throws(CheckInCodeError) -> T) throws(CommandError) -> T {
-            guard let (value, source) = raw[name] else { return fallback }
-            do {
-                return try parse(value)
-            } catch {
-                throw source.error(error.description)
-            }
+    /// Where a daemon writes and listens: all that client commands (`status`, `ctl`, `shake`,
+    /// `show`) need, built from those two settings only.
+    struct Locations: Sendable {
+        let outputDirectory: String
+        let socketPath: String
+
+        /// Reads output-dir and socket from the layers (defaults when unset).
+        init(_ layers: SettingLayers, environment: [String: String]) throws(CommandError) {
+            outputDirectory = try layers.value("output-dir", DaemonConfiguration.path) ?? DefaultLocations(environment: environment).outputDirectory
+            socketPath = try layers.value("socket", DaemonConfiguration.path) ?? outputDirectory + "/control.sock"
         }
-        func number(_ name: String, _ range: ClosedRange<Int>, default fallback: Int) throws(CommandError) -> Int {
-            guard let (value, source) = raw[name] else { return fallback }
+
+        /// Reads the layers and only these two settings from them.
+        init(flags: ParsedArguments, environment: [String: String]) throws(CommandError) {
+            try self.init(SettingLayers(flags: flags, environment: environment), environment: environment)
+        }
+    }
+
+    /// A whole-number setting within `range`.
+    private static func number(_ layers: SettingLayers, _ name: String, _ range: ClosedRange<Int>) throws(CommandError) -> Int? {
+        try layers.value(name) { value, source throws(CommandError) in
             guard let number = Int(value), range.contains(number) else {
                 throw source.error("must be a whole number from \(range.lowerBound) to \(range.upperBound), got '\(value)'")
             }
             return number
         }
-
-        let defaults = DefaultLocations(environment: environment)
-        venue = try setting("venue", default: try! VenueID("DEMO")) { text throws(CheckInCodeError) in try VenueID(text) }
-        baseURL = try setting("base-url", default: CheckInCodeIssuer.defaultBaseURL) { text throws(CheckInCodeError) in
-            try CheckInCodeIssuer.validateBaseURL(text)
-            return text
-        }
-        let seconds = try number("period", RotationPeriod.allowedSeconds, default: RotationPeriod.standard.seconds)
-        period = try! RotationPeriod(seconds: seconds)
-        outputDirectory = try Self.path(raw["output-dir"]) ?? defaults.outputDirectory
-        stateDirectory = try Self.path(raw["state-dir"]) ?? defaults.stateDirectory
-        secretFile = try Self.path(raw["secret-file"])
-        socketPath = try Self.path(raw["socket"]) ?? outputDirectory + "/control.sock"
-        if let (name, source) = raw["ops-group"] {
-            guard let id = GroupDatabase.id(of: name) else { throw source.error("no such group '\(name)'") }
-            opsGroup = id
-        } else {
-            opsGroup = nil
-        }
-        scale = try number("scale", 1...64, default: 8)
-        margin = try number("margin", 1...64, default: 4)
-        if let (value, source) = raw["level"] {
-            guard let level = ErrorCorrectionLevel(letter: value) else { throw source.error("must be L, M, Q or H, got '\(value)'") }
-            self.level = level
-        } else {
-            level = .medium
-        }
     }
 
     /// A path setting: non-empty; relative paths are taken from the working directory.
-    private static func path(_ entry: (value: String, source: SettingSource)?) throws(CommandError) -> String? {
-        guard let (value, source) = entry else { return nil }
+    private static func path(_ value: String, _ source: SettingSource) throws(CommandError) -> String {
         guard !value.isEmpty, !value.contains("\0") else { throw source.error("must be a path") }
         return value
-    }
-
-    /// Reads `path` as `key = value` lines, rejecting unknown keys.
-    static func readConfig(_ path: String) throws(CommandError) -> [KeyValueFile.Entry] {
-        let bytes: [UInt8]
-        do {
-            bytes = try TextFile.read(path, limit: 64 * 1024)
-        } catch {
-            throw CommandError(.config, "cannot read config file: \(error)")
-        }
-        guard let text = String(validating: bytes, as: UTF8.self) else {
-            throw CommandError(.config, "\(path): not valid UTF-8")
-        }
-        let entries: [KeyValueFile.Entry]
-        do {
-            entries = try KeyValueFile.parse(text)
-        } catch {
-            throw CommandError(.config, "\(path):\(error.line): \(error.message)")
-        }
-        var seen: [String: Int] = [:]
-        for entry in entries {
-            if let first = seen[entry.key] {
-                throw CommandError(.config, "\(path):\(entry.line): \(entry.key) is already set on line \(first)")
-            }
-            seen[entry.key] = entry.line
-        }
-        let known = Set(SettingKey.all.map(\.name))
-        if let unknown = entries.first(where: { !known.contains($0.key) }) {
-            throw CommandError(.config, "\(path):\(unknown.line): unknown key '\(unknown.key)' (known: \(SettingKey.all.map(\.name).joined(separator: ", ")))")
-        }
-        return entries
     }
 }

@@ -21,8 +21,8 @@ struct RunCommand: Command {
             else ~/.local/state/qrcheckin. See docs/STATE.md for current.json.
 
             SIGNALS: SIGTERM/SIGINT stop cleanly (the state is marked stopped, the socket
-            removed); SIGHUP reloads the config file (an invalid one is reported and the running
-            configuration kept); SIGUSR1 is a shake.
+            removed); SIGHUP reloads the config file and the secret (an invalid one is reported and
+            the running configuration kept); SIGUSR1 is a shake.
 
             EXIT STATUS: 0 stopped by a signal; 64 bad flag; 65, 66, 77 secret file problems
             (bad content, missing, unsafe permissions); 69 another daemon owns the socket;
@@ -40,17 +40,8 @@ struct RunCommand: Command {
 
     func run(_ context: CommandContext) throws(CommandError) -> ExitCode {
         let logger = Logger(environment: context.environment)
-        let resolved: (keys: SigningKeySource, path: String)
-        do {
-            let locations = DefaultLocations(environment: context.environment)
-            resolved = try SecretFile.resolveKeySource(
-                explicitPath: configuration.secretFile, environment: context.environment,
-                locations: DefaultLocations(outputDirectory: locations.outputDirectory, stateDirectory: configuration.stateDirectory),
-                createIfMissing: true)
-        } catch {
-            throw CommandError(error)
-        }
-        logger.info("using the \(resolved.keys.boundVenue.map { "venue key of \($0)" } ?? "secret") in \(resolved.path)")
-        return try Daemon(configuration: configuration, keys: resolved.keys, environment: context.environment, logger: logger).run()
+        let keys = try KeySource(configuration: configuration, environment: context.environment)
+        logger.info("using the \(keys.summary) in \(keys.path)")
+        return try Daemon(configuration: configuration, keys: keys, environment: context.environment, logger: logger).run()
     }
 }

@@ -4,11 +4,9 @@ import Testing
 
 @Suite struct CheckInViewModelTests {
     let clock = TestClock(seconds: 1_800_000_000)  // a window boundary for 15 s
-    let store = MemoryStore()
 
     func makeModel(period: Int = 15, settings: OperatorSettings = OperatorSettings()) -> CheckInViewModel {
-        CheckInViewModel(issuer: FakeIssuer(period: try! RotationPeriod(seconds: period)), clock: clock,
-                         store: store, settings: settings)
+        CheckInViewModel(issuer: FakeIssuer(period: try! RotationPeriod(seconds: period)), settings: settings, now: clock.now())
     }
 
     @Test func startsShowingTheCodeOfTheCurrentWindow() {
@@ -21,106 +19,105 @@ import Testing
     }
 
     @Test func anHourOfTicksRotatesExactlyAtEachBoundary() {
-        let model = makeModel()
-        var seen: [Int64] = []
-        model.bind { state in
-            if let code = state.code, seen.last != code.window { seen.append(code.window) }
-        }
+        var model = makeModel()
+        var seen: [Int64] = [120_000_000]
         // Tick every 250 ms for an hour; a code must change exactly when its window ends.
         for _ in 0..<(3600 * 4) {
             clock.advance(milliseconds: 250)
-            model.send(.timerTicked)
+            let notices = model.send(.timerTicked, at: clock.now())
             let code = model.state.code!
             #expect(code.issuedAt <= clock.now().seconds && clock.now().seconds < code.expiresAt)
+            for case let .issued(issued, cause) in notices {
+                #expect(cause == .window)
+                seen.append(issued.window)
+            }
         }
-        #expect(seen.count == 241)
         #expect(seen == Array(120_000_000...120_000_240))
     }
 
     @Test func theNextBoundaryIsTheEndOfTheWindow() {
         clock.advance(milliseconds: 3_400)
         let model = makeModel()
-        #expect(model.nextBoundary() == WallTime(seconds: 1_800_000_015))
+        #expect(model.nextBoundary(after: clock.now()) == WallTime(seconds: 1_800_000_015))
         clock.advance(milliseconds: 11_599)
-        #expect(model.nextBoundary() == WallTime(seconds: 1_800_000_015))
+        #expect(model.nextBoundary(after: clock.now()) == WallTime(seconds: 1_800_000_015))
         clock.advance(milliseconds: 1)
-        #expect(model.nextBoundary() == WallTime(seconds: 1_800_000_030))
+        #expect(model.nextBoundary(after: clock.now()) == WallTime(seconds: 1_800_000_030))
     }
 
     @Test func aShakeIssuesTheNextSequenceWhenOnAndIsIgnoredWhenOff() {
-        let model = makeModel()
-        var notices: [CheckInNotice] = []
-        model.bindNotices { notices.append($0) }
-        model.send(.shakeRequested)
+        var model = makeModel()
+        let now = clock.now()
+        #expect(model.send(.shakeRequested, at: now) == [.issued(model.state.code!, cause: .shake)])
         #expect(model.state.code?.sequence == 1)
-        model.send(.shakeModeSet(.off))
-        model.send(.shakeRequested)
+        #expect(model.send(.shakeModeSet(.off), at: now) == [.settingsChanged(OperatorSettings(shake: .off, refresh: .auto))])
+        #expect(model.send(.shakeRequested, at: now) == [.shakeIgnored])
         #expect(model.state.code?.sequence == 1)
-        #expect(notices == [.shakeIgnored])
-        #expect(store.saved == OperatorSettings(shake: .off, refresh: .auto))
-        model.send(.shakeModeToggled)
+        model.send(.shakeModeToggled, at: now)
         #expect(model.state.settings.shake == .on)
     }
 
     @Test func pauseShowsNoCodeAndResumeNeverRepeatsOne() {
-        let model = makeModel()
-        model.send(.refreshModeSet(.paused))
+        var model = makeModel()
+        model.send(.refreshModeSet(.paused), at: clock.now())
         #expect(model.state.phase == .paused)
         #expect(model.state.secondsLeft == 0)
         clock.advance(milliseconds: 30_000)
-        model.send(.timerTicked)
+        model.send(.timerTicked, at: clock.now())
         #expect(model.state.phase == .paused)
-        model.send(.refreshRequested)
+        model.send(.refreshRequested, at: clock.now())
         #expect(model.state.phase == .paused)
-        model.send(.refreshModeSet(.auto))
+        model.send(.refreshModeSet(.auto), at: clock.now())
         #expect(model.state.code?.window == 120_000_002)
         #expect(model.state.code?.sequence == 0)
-        model.send(.refreshModeSet(.paused))
-        model.send(.refreshModeSet(.auto))
+        model.send(.refreshModeSet(.paused), at: clock.now())
+        model.send(.refreshModeSet(.auto), at: clock.now())
         #expect(model.state.code?.sequence == 1, "same window after a pause: a new sequence, not the old code")
-        #expect(store.saved == OperatorSettings(shake: .on, refresh: .auto))
     }
 
     @Test func refreshNowForcesARotation() {
-        let model = makeModel()
-        model.send(.refreshRequested)
-        model.send(.refreshRequested)
+        var model = makeModel()
+        model.send(.refreshRequested, at: clock.now())
+        #expect(model.send(.refreshRequested, at: clock.now()) == [.issued(model.state.code!, cause: .refreshNow)])
         #expect(model.state.code?.sequence == 2)
         clock.advance(milliseconds: 15_000)
-        model.send(.timerTicked)
+        model.send(.timerTicked, at: clock.now())
         #expect(model.state.code?.sequence == 0)
         #expect(model.state.code?.window == 120_000_001)
     }
 
     @Test func aForwardClockJumpRotatesAtOnce() {
-        let model = makeModel()
+        var model = makeModel()
         clock.advance(milliseconds: 3_600_000)
-        model.send(.timerTicked)
+        model.send(.timerTicked, at: clock.now())
         #expect(model.state.code?.window == 120_000_240)
         #expect(model.state.health == .ok)
     }
 
     @Test func aBackwardClockJumpNeverReissuesAnOldCode() {
         clock.advance(milliseconds: 20_000)
-        let model = makeModel()
+        var model = makeModel()
         let shown = model.state.code
         clock.set(seconds: 1_800_000_000 - 600)
-        model.send(.timerTicked)
+        model.send(.timerTicked, at: clock.now())
         #expect(model.state.code == shown)
         #expect(model.state.health.name == "degraded")
-        model.send(.shakeRequested)
+        #expect(model.healthOfWrittenOutputs == model.state.health, "the files say so too")
+        model.send(.shakeRequested, at: clock.now())
         #expect(model.state.code == shown, "a shake must not issue an old window either")
         clock.set(seconds: 1_800_000_030)
-        model.send(.timerTicked)
+        model.send(.timerTicked, at: clock.now())
         #expect(model.state.code?.window == 120_000_002)
         #expect(model.state.health == .ok)
     }
 
     @Test func outputFailuresDegradeUntilAWriteSucceeds() {
-        let model = makeModel()
-        model.send(.outputFailed(reason: "cannot write /run/q/current.png: No space left on device"))
+        var model = makeModel()
+        model.send(.outputFailed(reason: "cannot write /run/q/current.png: No space left on device"), at: clock.now())
         #expect(model.state.health == .degraded(reason: "cannot write /run/q/current.png: No space left on device"))
-        model.send(.outputSucceeded)
+        #expect(model.outputsFailing)
+        #expect(model.healthOfWrittenOutputs == .ok, "files that get written are current")
+        model.send(.outputSucceeded, at: clock.now())
         #expect(model.state.health == .ok)
     }
 
@@ -130,50 +127,27 @@ import Testing
         #expect(model.state.settings.shake == .off)
     }
 
-    @Test func aFailedSaveKeepsTheNewSettingInMemoryAndSaysSo() {
-        let model = makeModel()
-        var notices: [CheckInNotice] = []
-        model.bindNotices { notices.append($0) }
-        store.failing = true
-        model.send(.shakeModeSet(.off))
-        #expect(model.state.settings.shake == .off)
-        #expect(store.saved == nil)
-        #expect(notices == [.settingsNotSaved(reason: "cannot write /state/settings: No space left on device")])
-    }
-
-    @Test func observersMaySendInputsWhileBeingNotified() {
-        let model = makeModel()
-        var states: [CheckInState] = []
-        model.bind { state in
-            states.append(state)
-            if state.health == .ok, state.code?.sequence == 1 { model.send(.outputFailed(reason: "disk")) }
-        }
-        model.send(.shakeRequested)
-        #expect(states.map(\.health.name) == ["ok", "ok", "degraded"])
-    }
-
     @Test func stoppingShowsNoCode() {
-        let model = makeModel()
-        model.send(.stopRequested)
+        var model = makeModel()
+        model.send(.stopRequested, at: clock.now())
         #expect(model.state.phase == .stopped)
-        model.send(.shakeRequested)
+        model.send(.shakeRequested, at: clock.now())
         clock.advance(milliseconds: 15_000)
-        model.send(.timerTicked)
+        model.send(.timerTicked, at: clock.now())
         #expect(model.state.phase == .stopped)
     }
 }
 
 @Suite struct CheckInViewModelReloadTests {
     @Test func aNewIssuerShowsItsCodeAtOnceWithoutRepeatingASequence() {
-        let clock = TestClock(seconds: 1_800_000_000)
-        let model = CheckInViewModel(issuer: FakeIssuer(period: .standard), clock: clock, store: MemoryStore(),
-                                     settings: OperatorSettings())
-        model.replaceIssuer(FakeIssuer(period: .standard))
+        let now = WallTime(seconds: 1_800_000_000)
+        var model = CheckInViewModel(issuer: FakeIssuer(period: .standard), settings: OperatorSettings(), now: now)
+        #expect(model.replaceIssuer(FakeIssuer(period: .standard), at: now) == [.issued(model.state.code!, cause: .reload)])
         #expect(model.state.code?.sequence == 1)
-        model.replaceIssuer(FakeIssuer(period: try! RotationPeriod(seconds: 30)))
+        model.replaceIssuer(FakeIssuer(period: try! RotationPeriod(seconds: 30)), at: now)
         #expect(model.state.code?.window == 60_000_000)
         #expect(model.state.code?.sequence == 0)
-        model.replaceIssuer(FakeIssuer(period: .standard))
+        model.replaceIssuer(FakeIssuer(period: .standard), at: now)
         #expect(model.state.code?.window == 120_000_000)
         #expect(model.state.code?.sequence == 2, "back to the first issuer: its sequence goes on, no code repeats")
     }

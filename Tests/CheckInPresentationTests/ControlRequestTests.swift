@@ -35,7 +35,8 @@ import Testing
             ? .paused : .showing(FakeIssuer(period: .standard).code(window: 1, sequence: 0))
         let state = CheckInState(phase: phase, settings: settings, health: .ok, secondsLeft: 3, updatedAt: WallTime(seconds: 16))
         let document = StateDocument(state: state, venue: .demo, period: .standard, pid: 5)
-        let value = try JSONParser.parse(ControlReply.text(for: request, state: state, document: document))
+        let text = ControlReply.text(for: request, state: state, document: document.json.serialized)
+        let value = try JSONParser.parse(Array(text.utf8))
         #expect(value["state"] == document.json, "every reply carries the state after the request")
         return value
     }
@@ -54,5 +55,18 @@ import Testing
             #expect(paused["ok"] == .bool(false) && paused["code"] == .string("paused"))
             #expect(paused["error"]?.string?.contains("ctl refresh auto") == true)
         }
+    }
+
+    @Test func theReplyIsTheSameBytesAsSerialisingItWhole() {
+        // The reply splices the already serialised document in: the bytes must not change.
+        let state = CheckInState(phase: .showing(FakeIssuer(period: .standard).code(window: 1, sequence: 0)),
+                                 settings: OperatorSettings(shake: .off), health: .degraded(reason: "a \"quoted\" disk"),
+                                 secondsLeft: 3, updatedAt: WallTime(seconds: 16))
+        let document = StateDocument(state: state, venue: .demo, period: .standard, pid: 5).json
+        #expect(ControlReply.text(for: .get, state: state, document: document.serialized)
+            == JSONValue.object([("ok", .bool(true)), ("state", document)]).serialized)
+        #expect(ControlReply.text(for: .shake, state: state, document: document.serialized)
+            == JSONValue.object([("ok", .bool(false)), ("code", .string("shake-off")),
+                                 ("error", .string("shake mode is off: shake ignored")), ("state", document)]).serialized)
     }
 }

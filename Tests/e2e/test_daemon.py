@@ -1,5 +1,6 @@
 """The daemon as its users meet it: rotating files, status, control, signals, systemd, config."""
 import os
+import re
 import signal
 import socket
 import subprocess
@@ -166,7 +167,8 @@ def test_systemd_notify_protocol_and_journald_priorities(daemons, tmp_path):
     receive_until("READY=1")
     assert (daemon.out / "current.png").exists(), "READY=1 only after the first code is on disk"
     receive_until("WATCHDOG=1")
-    assert any(m.startswith("STATUS=DEMO ") and "expires in" in m for m in messages)
+    # STATUS= names the expiry time (no per-second countdown: the daemon does not wake for it).
+    assert any(m.startswith("STATUS=DEMO ") and re.search(r"expires at 20\d\d-\d\d-\d\dT\d\d:\d\d:\d\dZ", m) for m in messages)
     daemon.stop()
     receive_until("STOPPING=1")
     listener.close()
@@ -278,3 +280,51 @@ def test_a_deleted_control_socket_is_recreated_at_the_next_tick(daemons):
     wait_until(daemon.socket.exists, timeout=5, message="the socket to come back")
     assert daemon.cli("ctl", "--output-dir", str(daemon.out), "get").returncode == 0
     assert "recreated the control socket" in daemon.logs()
+
+
+def test_sighup_reads_a_replaced_secret_and_uses_it_at_once(daemons):
+    daemon = daemons(period=30)
+    old_secret = daemon.secret.read_text()
+    before = daemon.state_now()
+    assert verify(daemon, before["url"]).returncode == 0
+    replacement = daemon.secret.with_name("secret.new")
+    replacement.write_text(os.urandom(32).hex() + "\n")
+    replacement.chmod(0o600)
+    replacement.replace(daemon.secret)  # the way an operator rotates it: atomically
+    daemon.signal(signal.SIGHUP)
+    after = wait_until(lambda: (s := daemon.state_now())["url"] != before["url"] and s, message="a code from the new secret")
+    assert after["window"] > before["window"] or after["seq"] > before["seq"], "codes only move forward"
+    assert after["health"] == "ok"
+    url = zbar(daemon.out / "current.png").decode()
+    assert url == after["url"]
+    assert verify(daemon, url).returncode == 0, "the new secret signs the new code"
+    old = daemon.secret.with_name("secret.old")
+    old.write_text(old_secret)
+    old.chmod(0o600)
+    result = daemon.cli("verify", "--secret-file", str(old), "--period", "30", url)
+    assert result.returncode == 1, "the old secret no longer signs codes"
+
+    # A secret file that cannot be read on reload keeps the running configuration.
+    daemon.secret.write_text("not hex\n")
+    daemon.signal(signal.SIGHUP)
+    wait_until(lambda: "reload failed" in daemon.logs(), message="the reload error")
+    assert "cannot read the secret" in daemon.logs()
+    assert daemon.state_now()["url"] == after["url"]
+
+
+def test_client_commands_build_only_the_settings_they_use(daemons, tmp_path, qrcheckin):
+    daemon = daemons(period=15)
+    d = ["--output-dir", str(daemon.out)]
+    # status, ctl and shake never use ops-group, scale or period: a bad value there is not theirs.
+    env = {"QRCHECKIN_OPS_GROUP": "nosuchgroup", "QRCHECKIN_SCALE": "0", "QRCHECKIN_PERIOD": "soon"}
+    assert daemon.cli("status", *d, env=env).returncode == 0
+    assert daemon.cli("ctl", *d, "get", env=env).returncode == 0
+    assert daemon.cli("shake", *d, env=env).returncode == 0
+    # ...while a bad value of a setting the command does use is still refused, naming it.
+    config = tmp_path / "client.conf"
+    config.write_text("venue = HALL\nsocket = \n")
+    result = qrcheckin("status", "--config", str(config), *d)
+    assert result.returncode == 78 and f"{config}:2: socket" in result.stderr.decode(), result.stderr
+    # run still validates everything it builds.
+    result = qrcheckin("run", *d, env={"QRCHECKIN_OPS_GROUP": "nosuchgroup"})
+    assert result.returncode == 78 and b"$QRCHECKIN_OPS_GROUP: no such group 'nosuchgroup'" in result.stderr

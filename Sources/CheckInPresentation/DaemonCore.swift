@@ -1,0 +1,345 @@
+import CheckInDomain
+
+/// Everything the daemon decides, as one value: events in (`handle(_:at:)`), effects out.
+///
+/// No clock, no files, no sockets: the shell (`Daemon` in the executable) reads the time,
+/// turns descriptors into `DaemonEvent`s and performs the `DaemonEffect`s, reporting results
+/// back as events. Tests drive it with times of their choosing and read the effects.
+///
+/// Outputs follow one rule (docs/STATE.md): every file of a state is put in place together or
+/// none is; when they cannot be, `current.json` alone is rewritten to say `degraded` about the
+/// code still on disk, as soon as that can be written.
+public struct DaemonCore: Sendable {
+    /// The code model: phase, codes, operator settings, health.
+    public private(set) var model: CheckInViewModel
+    /// The running configuration: the one home of venue and period (`setup.codes`).
+    public private(set) var setup: DaemonSetup
+    /// Facts about the process.
+    public let host: DaemonHost
+    /// What has happened so far, for monitoring.
+    public private(set) var counters = DaemonCounters()
+    /// When the timer was last armed to fire (nil: it has fired, or was never armed).
+    public private(set) var armed: WallTime?
+    /// Whether the daemon is on its way out (SIGTERM or SIGINT arrived).
+    public private(set) var isStopping = false
+
+    private let issuers: any CodeIssuerMaking
+    private let savedSettingsProblem: String?
+    /// The state the files on disk show, as written (nil: unknown, or removed by someone).
+    private var onDisk: CheckInState?
+    /// The write in flight, awaiting `.outputsWritten` or `.outputsFailed`.
+    private var writing: Write?
+    private enum Write: Sendable {
+        case full(CheckInState)
+        case healthOnly(CheckInState)
+    }
+    /// A health update failed: not tried again before the next tick (it would loop on the
+    /// failure it just reported).
+    private var healthUpdateFailed = false
+    /// A tick happened: the watchdog ping goes out with the next notification (after the
+    /// tick's write, if it has one).
+    private var pingDue = false
+    /// When the watchdog was last pinged (the daemon's start until the first tick).
+    private var lastPing: WallTime?
+    /// The control socket's file is gone and the socket closed: rebound at the next tick.
+    private var socketDown = false
+    /// A request whose reply waits for the write it caused.
+    private var pendingReply: ControlRequest?
+    private var isReady = false
+    private var hasExited = false
+    private var lastStatus: String?
+    /// The last serialised document and the state it shows: a forced rotation serialises once,
+    /// for `current.json` and for the control reply.
+    private var cachedDocument: (state: CheckInState, text: String)?
+
+    /// Creates the core for `setup` with the settings an earlier run saved. A damaged settings
+    /// file starts paused (fail closed): a venue that was paused must not start showing codes.
+    public init(setup: DaemonSetup, host: DaemonHost, issuers: any CodeIssuerMaking, saved: SavedSettings, now: WallTime) {
+        self.setup = setup
+        self.host = host
+        self.issuers = issuers
+        let settings: OperatorSettings
+        switch saved {
+        case .none:
+            settings = OperatorSettings()
+            savedSettingsProblem = nil
+        case .loaded(let loaded):
+            settings = loaded
+            savedSettingsProblem = nil
+        case .unreadable(let reason):
+            settings = OperatorSettings(shake: .on, refresh: .paused)
+            savedSettingsProblem = reason
+        }
+        model = CheckInViewModel(issuer: issuers.issuer(for: setup.codes), settings: settings, now: now)
+    }
+
+    /// The state as the socket and `STATUS=` show it.
+    public var state: CheckInState { model.state }
+
+    /// Handles one event that happened at `now`; returns what to do, in order.
+    public mutating func handle(_ event: DaemonEvent, at now: WallTime) -> [DaemonEffect] {
+        guard !hasExited else { return [] }
+        var step = Step(now: now, before: model.state)
+        switch event {
+        case .started:
+            lastPing = now
+            if let problem = savedSettingsProblem {
+                step.log(.error, "cannot use the saved settings: \(problem); starting paused (qrcheckin ctl refresh auto resumes)")
+            }
+            step.log(.notice, "serving venue \(setup.codes.venue) every \(setup.codes.period.seconds)s: writing "
+                + "\(setup.outputDirectory)/{\(OutputFile.names.joined(separator: ","))}, control socket \(setup.socketPath)")
+            apply(.timerTicked, &step)
+        case .tick(let clockWasSet):
+            if clockWasSet { step.log(.notice, "the wall clock was set; re-checking the window") }
+            armed = nil  // a one-shot timer is spent once it fires; setting the clock cancels it
+            healthUpdateFailed = false
+            // A deleted socket comes back first, before any retry writes beside it.
+            if socketDown { step.effects.append(.rebindSocket) }
+            apply(.timerTicked, &step)
+            step.forceWrite = model.outputsFailing  // retry the outputs
+            pingDue = true
+        case .signal(let signal):
+            handle(signal, &step)
+        case .request(let line, let peer):
+            counters.requests += 1
+            do {
+                let request = try ControlRequest(line: line)
+                pendingReply = request
+                if let input = request.input {
+                    // A request turned down (paused, shake off) is logged as the refusal it is.
+                    if let refusal = ControlReply.refusal(for: request, settings: model.state.settings) {
+                        step.log(.info, "control: refused '\(line)' from uid \(peer.uid): \(refusal.message)")
+                    } else {
+                        step.log(.info, "control: '\(line)' from uid \(peer.uid)")
+                    }
+                    apply(input, &step)
+                }
+            } catch {
+                step.effects.append(.reply(ControlReply.error(error.message)))
+            }
+        case .refused(let count, let notice):
+            counters.refusals += count
+            step.log(.warning, "control socket: \(notice)")
+        case .reloaded(let reloaded):
+            reload(reloaded, &step)
+        case .reloadFailed(let message):
+            step.log(.error, "reload failed, keeping the running configuration: \(message)")
+        case .outputsWritten:
+            written(&step)
+        case .outputsFailed(let reason):
+            failed(reason, &step)
+        case .outputsGone:
+            // Someone removed files (or the directory): nothing is known to be on disk.
+            onDisk = nil
+            step.forceWrite = !isStopping
+            if socketDown && !isStopping { step.effects.append(.rebindSocket) }
+        case .settingsNotSaved(let reason):
+            step.log(.error, "settings changed but not saved: \(reason)")
+        case .socketGone:
+            // Closed now, rebound at the next tick: rebinding at once could race `rm -rf` of
+            // the output directory (a new socket in it makes its rmdir fail).
+            if !isStopping && !socketDown {
+                socketDown = true
+                step.effects.append(.closeSocket)
+            }
+        case .socketRebound:
+            socketDown = false
+            step.log(.notice, "recreated the control socket \(setup.socketPath)")
+        }
+        finish(&step)
+        return step.effects
+    }
+
+    // MARK: - Events
+
+    /// One event's work in progress.
+    private struct Step {
+        let now: WallTime
+        let before: CheckInState
+        var effects: [DaemonEffect] = []
+        var forceWrite = false
+
+        mutating func log(_ level: LogLevel, _ line: String) { effects.append(.log(level, line)) }
+    }
+
+    private mutating func handle(_ signal: DaemonSignal, _ step: inout Step) {
+        switch signal {
+        case .terminate, .interrupt:
+            guard !isStopping else { return }
+            step.log(.notice, "received \(signal.rawValue); stopping")
+            if host.notifies { step.effects.append(.notify("STOPPING=1")) }
+            isStopping = true
+            pendingReply = nil
+            apply(.stopRequested, &step)
+            step.forceWrite = true  // the stopped state goes out even while outputs fail
+        case .hangup:
+            if !isStopping { step.effects.append(.reloadConfiguration) }
+        case .user1:
+            apply(.shakeRequested, &step)
+        }
+    }
+
+    /// SIGHUP's second half: the new configuration, minus what needs a restart.
+    private mutating func reload(_ reloaded: DaemonSetup, _ step: inout Step) {
+        var new = reloaded
+        let running = Dictionary(setup.restartOnly.map { ($0.name, $0.value) }, uniquingKeysWith: { first, _ in first })
+        for setting in reloaded.restartOnly where running[setting.name] != setting.value {
+            step.log(.warning, "reload: \(setting.name) changes take effect at the next restart")
+        }
+        new.restartOnly = setup.restartOnly
+        new.outputDirectory = setup.outputDirectory
+        new.socketPath = setup.socketPath
+        let codesChange = new.codes != setup.codes
+        step.forceWrite = new.look != setup.look  // another scale, say: redraw the same code
+        setup = new
+        if codesChange {
+            notice(model.replaceIssuer(issuers.issuer(for: new.codes), at: step.now), &step)
+        }
+        step.log(.notice, "reloaded configuration: venue \(setup.codes.venue), period \(setup.codes.period.seconds)s")
+    }
+
+    private mutating func written(_ step: inout Step) {
+        guard let write = writing else { return }
+        writing = nil
+        switch write {
+        case .full(let shown):
+            onDisk = shown
+            if isStopping {
+                step.log(.notice, "stopped")
+                exit(&step)
+                return
+            }
+            if !isReady {
+                isReady = true
+                if host.notifies { step.effects.append(.notify("READY=1")) }
+            }
+            if model.outputsFailing { apply(.outputSucceeded, &step) }
+        case .healthOnly(let shown):
+            onDisk = shown
+        }
+    }
+
+    private mutating func failed(_ reason: String, _ step: inout Step) {
+        guard let write = writing else { return }
+        writing = nil
+        guard case .full = write else {
+            healthUpdateFailed = true  // changes nothing else; the next tick tries again
+            return
+        }
+        counters.writeFailures += 1
+        if isStopping {
+            step.log(.error, "stopped, but the stopped state could not be written: \(reason); "
+                + "the last code stays on disk in \(setup.outputDirectory) until it expires")
+            exit(&step)
+            return
+        }
+        apply(.outputFailed(reason: reason), &step)
+    }
+
+    private mutating func exit(_ step: inout Step) {
+        hasExited = true
+        armed = nil
+        step.effects.append(.exit)
+    }
+
+    private mutating func apply(_ input: CheckInViewModelInput, _ step: inout Step) {
+        notice(model.send(input, at: step.now), &step)
+    }
+
+    private mutating func notice(_ notices: [CheckInNotice], _ step: inout Step) {
+        for notice in notices {
+            switch notice {
+            case .shakeIgnored:
+                counters.ignoredShakes += 1
+                step.log(.notice, "shake ignored: shake mode is off")
+            case .settingsChanged(let settings):
+                step.effects.append(.saveSettings(settings))
+            case .issued(_, let cause):
+                counters.rotations[cause, default: 0] += 1
+                counters.lastRotation = step.now
+            }
+        }
+    }
+
+    // MARK: - Effects of the new state
+
+    private mutating func finish(_ step: inout Step) {
+        guard !hasExited else { return }
+        for (level, line) in StateChangeLog.lines(from: step.before, to: model.state) { step.log(level, line) }
+        if writing == nil { writeIfNeeded(&step) }
+        // A write ends the batch: what follows (reply, status, timer) depends on its result and
+        // is decided when the shell reports it, never ahead of it.
+        guard writing == nil else { return }
+        if let request = pendingReply {
+            pendingReply = nil
+            step.effects.append(.reply(ControlReply.text(for: request, state: model.state, document: document(for: model.state))))
+        }
+        notifySystemd(&step)
+        armTimer(&step)
+    }
+
+    /// Writes every output when what they would show changed (or when forced); when they cannot
+    /// be written, tells `current.json` alone about the failure.
+    private mutating func writeIfNeeded(_ step: inout Step) {
+        var shown = model.state
+        // Files that were written are current by definition: only the clock can make them
+        // say degraded. The failure itself goes into a health update below.
+        shown.health = model.healthOfWrittenOutputs
+        // After a failure only a forced write (the next tick's retry) tries again: trying at
+        // every event would loop on the failure it just reported.
+        if step.forceWrite || (!model.outputsFailing && onDisk?.withoutCountdown != shown.withoutCountdown) {
+            writing = .full(shown)
+            step.effects.append(.writeOutputs(frame(shown, files: OutputFile.all)))
+        } else if !isStopping, !healthUpdateFailed, model.outputsFailing, var update = onDisk, update.health != model.state.health {
+            update.health = model.state.health
+            update.updatedAt = step.now
+            writing = .healthOnly(update)
+            step.effects.append(.writeOutputs(frame(update, files: [.json])))
+        }
+    }
+
+    private mutating func frame(_ state: CheckInState, files: [OutputFile]) -> OutputFrame {
+        OutputFrame(state: state, files: files, look: setup.look, document: document(for: state), counters: counters)
+    }
+
+    private mutating func document(for state: CheckInState) -> String {
+        if let cached = cachedDocument, cached.state == state { return cached.text }
+        let text = StateDocument(state: state, venue: setup.codes.venue, period: setup.codes.period, pid: host.pid).json.serialized
+        cachedDocument = (state, text)
+        return text
+    }
+
+    /// One datagram per event at most: the status when it changed (a new code, pause, health)
+    /// and, after a tick, the watchdog ping.
+    private mutating func notifySystemd(_ step: inout Step) {
+        guard host.notifies, !isStopping else { return }  // STOPPING=1 said it all
+        var lines: [String] = []
+        let status = "STATUS=" + StatusLine.text(for: model.state, venue: setup.codes.venue.rawValue)
+        if status != lastStatus {
+            lines.append(status)
+            lastStatus = status
+        }
+        if pingDue && host.watchdogMilliseconds != nil {
+            lines.append("WATCHDOG=1")
+            lastPing = step.now
+        }
+        pingDue = false
+        if !lines.isEmpty { step.effects.append(.notify(lines.joined(separator: "\n"))) }
+    }
+
+    /// The timer plan: the next window boundary; under a systemd watchdog also half its
+    /// interval after the last ping (`WatchdogSec=` / 2); and the next second while outputs are
+    /// failing or the socket is down, to retry soon. Nothing wakes the daemon every second:
+    /// `STATUS=` names the expiry time instead of counting down.
+    private mutating func armTimer(_ step: inout Step) {
+        guard !isStopping else { return }
+        var at = model.nextBoundary(after: step.now)
+        if host.notifies, let interval = host.watchdogMilliseconds, interval > 0 {
+            at = min(at, WallTime(milliseconds: (lastPing ?? step.now).milliseconds + max(interval / 2, 1)))
+        }
+        if model.outputsFailing || socketDown { at = min(at, WallTime(seconds: step.now.seconds + 1)) }
+        guard at != armed else { return }
+        armed = at
+        step.effects.append(.armTimer(at: at))
+    }
+}

@@ -1,0 +1,75 @@
+import CheckInDomain
+
+/// What the core asks the shell to do, in order. The shell performs each and reports results
+/// that matter back as events (`.outputsWritten`, `.settingsNotSaved`, …).
+public enum DaemonEffect: Equatable, Sendable {
+    /// Render the frame's files and put them in place together (all or none, in list order);
+    /// answer with `.outputsWritten` or `.outputsFailed`.
+    case writeOutputs(OutputFrame)
+    /// Answer the control request being handled with this line.
+    case reply(String)
+    /// Send this to systemd (sd_notify lines joined by newlines).
+    case notify(String)
+    /// Write one log line.
+    case log(LogLevel, String)
+    /// Arm the wall-clock timer to fire once at a time (replacing any earlier time).
+    case armTimer(at: WallTime)
+    /// Close the control socket (its file is gone; an open socket would keep a removed output
+    /// directory from being released).
+    case closeSocket
+    /// Bind the control socket again (creating its directory); answer with `.socketRebound`.
+    case rebindSocket
+    /// Save the operator settings; answer with `.settingsNotSaved` on failure.
+    case saveSettings(OperatorSettings)
+    /// Read the config file and the secret again; answer with `.reloaded` or `.reloadFailed`.
+    case reloadConfiguration
+    /// Close the socket and exit with status 0.
+    case exit
+}
+
+/// A log line's priority (syslog numbering, as journald reads it).
+public enum LogLevel: Int, Equatable, Sendable {
+    case error = 3, warning = 4, notice = 5, info = 6
+}
+
+/// Counters the daemon keeps for monitoring (metrics.prom renders them).
+public struct DaemonCounters: Equatable, Sendable {
+    /// Codes issued, by cause.
+    public var rotations: [RotationCause: Int] = [:]
+    /// Rotations whose outputs could not be written.
+    public var writeFailures = 0
+    /// Control requests answered (including malformed ones).
+    public var requests = 0
+    /// Peers the control socket turned away.
+    public var refusals = 0
+    /// Shakes ignored because shake mode is off.
+    public var ignoredShakes = 0
+    /// When the last code was issued.
+    public var lastRotation: WallTime?
+
+    /// All zero.
+    public init() {}
+}
+
+/// Everything needed to render the outputs of one state: what the core hands to the writer.
+public struct OutputFrame: Equatable, Sendable {
+    /// The state to show (its health is what the files will say).
+    public var state: CheckInState
+    /// The files to write, in order (`OutputFile.all`, or only `.json` for a health update).
+    public var files: [OutputFile]
+    /// How to draw the QR.
+    public var look: OutputLook
+    /// `current.json`'s text (serialised once; the control reply reuses it).
+    public var document: String
+    /// The counters at this moment.
+    public var counters: DaemonCounters
+
+    /// Creates a frame.
+    public init(state: CheckInState, files: [OutputFile], look: OutputLook, document: String, counters: DaemonCounters) {
+        self.state = state
+        self.files = files
+        self.look = look
+        self.document = document
+        self.counters = counters
+    }
+}

@@ -1,0 +1,57 @@
+/// What happened to the daemon: the shell turns descriptors into these and hands each to
+/// `DaemonCore.handle(_:at:)` with the wall-clock time it read.
+public enum DaemonEvent: Equatable, Sendable {
+    /// The daemon starts: issue and write the first code.
+    case started
+    /// The timer fired; `clockWasSet` when it fired because someone set the wall clock.
+    case tick(clockWasSet: Bool)
+    /// A signal arrived.
+    case signal(DaemonSignal)
+    /// A control request line from an admitted peer.
+    case request(line: String, peer: ControlPeer)
+    /// The control socket turned `count` peers away; `notice` is its rate-limited log text (one
+    /// peer named, the others since the last notice counted).
+    case refused(count: Int, notice: String)
+    /// The configuration was read again (after `.reloadConfiguration`).
+    case reloaded(DaemonSetup)
+    /// Reading the configuration again failed; the message says where and why.
+    case reloadFailed(message: String)
+    /// The last `.writeOutputs` put every file in place.
+    case outputsWritten
+    /// The last `.writeOutputs` replaced nothing; the reason names the file and the error.
+    case outputsFailed(reason: String)
+    /// The output directory was removed by someone else (the shell has made it again, empty).
+    case outputsGone
+    /// The last `.saveSettings` failed.
+    case settingsNotSaved(reason: String)
+    /// The control socket's file is gone.
+    case socketGone
+    /// The control socket was bound again (after `.rebindSocket`).
+    case socketRebound
+}
+
+/// The signals the daemon handles.
+public enum DaemonSignal: String, Equatable, Sendable {
+    /// SIGTERM: stop.
+    case terminate = "SIGTERM"
+    /// SIGINT: stop.
+    case interrupt = "SIGINT"
+    /// SIGHUP: reload the config file and the secret.
+    case hangup = "SIGHUP"
+    /// SIGUSR1: a shake.
+    case user1 = "SIGUSR1"
+}
+
+/// Who sent a control request (from `SO_PEERCRED`).
+public struct ControlPeer: Equatable, Sendable {
+    /// The peer's user id.
+    public var uid: UInt32
+    /// The peer's process id.
+    public var pid: Int32
+
+    /// Creates a peer.
+    public init(uid: UInt32, pid: Int32) {
+        self.uid = uid
+        self.pid = pid
+    }
+}
