@@ -8,8 +8,8 @@ public enum ControlReply {
     /// The reply to `request` once it was handled; `document` is the serialised state document
     /// (the same text `current.json` holds when it was written for this state: serialised once).
     public static func text(for request: ControlRequest, state: CheckInState, document: String) -> String {
-        if let refusal = refusal(for: request, settings: state.settings) {
-            return refusal(refusal.code, refusal.message, document)
+        if let turnedDown = refusal(for: request, settings: state.settings) {
+            return refusal(turnedDown.code, turnedDown.message, document)
         }
         return "{\"ok\":true,\"state\":" + document + "}"
     }
