@@ -27,19 +27,20 @@ public enum SecretFile {
     /// Like ssh with private keys it refuses a file that group or others have any permission on,
     /// one owned by another user (other than root), and anything that is not a regular file.
     public static func loadKeySource(from path: String) throws(SecretError) -> SigningKeySource {
-        // O_NONBLOCK: opening a FIFO must not hang before fstat can refuse it.
-        let file: FileDescriptor
+        // The one shared reader: a FIFO or device is refused before it could block us.
+        let file: RegularFile
         do {
-            file = try FileDescriptor.open(path, O_RDONLY | O_NONBLOCK | O_NOCTTY)
+            file = try RegularFile.open(path)
         } catch {
             if error.code == ENOENT { throw .missing(path: path) }
             if error.code == EACCES || error.code == EPERM { throw .permissionDenied(error) }
+            var info = stat()
+            if stat(path, &info) == 0, info.st_mode & S_IFMT != S_IFREG {
+                throw .notRegularFile(path: path, kind: RegularFile.kindName(info.st_mode & S_IFMT))
+            }
             throw .unreadable(error)
         }
-        var info = stat()
-        guard fstat(file.rawValue, &info) == 0 else { throw .unreadable(SystemError("inspect", path: path)) }
-        let type = info.st_mode & S_IFMT
-        guard type == S_IFREG else { throw .notRegularFile(path: path, kind: kindName(type)) }
+        let info = file.status
         guard info.st_uid == geteuid() || info.st_uid == 0 else {
             throw .wrongOwner(path: path, owner: UInt32(info.st_uid), target: linkTarget(of: path))
         }
@@ -48,7 +49,7 @@ public enum SecretFile {
         }
         let bytes: [UInt8]
         do {
-            bytes = try file.readAll(path: path, limit: 4096)
+            bytes = try file.readAll(limit: 4096)
         } catch {
             if error.code == EFBIG { throw .tooLong(path: path) }
             if error.code == EACCES || error.code == EPERM { throw .permissionDenied(error) }
@@ -247,15 +248,5 @@ public enum SecretFile {
         guard let resolved = realpath(path, nil) else { return nil }
         defer { free(resolved) }
         return String(cString: resolved)
-    }
-
-    private static func kindName(_ type: mode_t) -> String {
-        switch type {
-        case S_IFDIR: "a directory"
-        case S_IFCHR, S_IFBLK: "a device"
-        case S_IFIFO: "a FIFO"
-        case S_IFSOCK: "a socket"
-        default: "a special file"
-        }
     }
 }

@@ -72,7 +72,7 @@ import Testing
         #expect(throws: SecretError.malformed(path: text, reason: "it contains a non-hex character")) { try SecretFile.load(from: text) }
         let huge = write(String(repeating: "ab", count: 4000), to: "huge")
         #expect(throws: SecretError.tooLong(path: huge)) { try SecretFile.load(from: huge) }
-        #expect(throws: SecretError.notRegularFile(path: "/dev/null", kind: "a device")) { try SecretFile.load(from: "/dev/null") }
+        #expect(throws: SecretError.notRegularFile(path: "/dev/null", kind: "a character device")) { try SecretFile.load(from: "/dev/null") }
     }
 
     @Test func errorsNeverContainTheSecret() throws {
