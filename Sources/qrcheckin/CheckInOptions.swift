@@ -34,6 +34,8 @@ struct CheckInOptions {
 
     /// The secret files given, in order; empty means the documented lookup.
     let secretFiles: [String]
+    /// The configured state directory (where `run` keeps the generated secret), if any.
+    let stateDirectory: String?
     /// The configured venue, if any layer names one.
     let venue: VenueID?
     /// Where the venue came from, to blame the right source when a venue key disagrees.
@@ -60,6 +62,12 @@ struct CheckInOptions {
         } else {
             secretFiles = []
         }
+        var stateDirectory: String?
+        for (path, source) in layers["state-dir", default: []] {
+            guard !path.isEmpty, !path.contains("\0") else { throw source.error("must be a path") }
+            stateDirectory = path
+        }
+        self.stateDirectory = stateDirectory
         // Every layer is validated, as 'run' does: a bad line stays an error while a flag hides it.
         var venue: (VenueID, SettingSource)?
         for (text, source) in layers["venue", default: []] {
@@ -73,12 +81,7 @@ struct CheckInOptions {
         venueSource = venue?.1
         var period = RotationPeriod.standard
         for (text, source) in layers["period", default: []] {
-            // Flags take oathtool's spellings (15s, 1m); config and environment what 'run' takes.
-            let parsed = source.isFlag ? TimeArgument.period(text) : Int(text).flatMap { try? RotationPeriod(seconds: $0) }
-            guard let parsed else {
-                throw source.error("must be a whole number of seconds from 1 to 3600\(source.isFlag ? " (15, 15s, 1m)" : ""), got '\(text)'")
-            }
-            period = parsed
+            period = try TimeArgument.period(text, from: source)
         }
         self.period = period
         var baseURL = CheckInCodeIssuer.defaultBaseURL
@@ -109,7 +112,7 @@ struct CheckInOptions {
     /// refuses it (unknown or repeated keys).
     private static func layers(_ arguments: ParsedArguments, environment: [String: String]) throws(CommandError)
         -> [String: [(String, SettingSource)]] {
-        let used: Set<String> = ["secret-file", "venue", "period", "base-url"]
+        let used: Set<String> = ["secret-file", "state-dir", "venue", "period", "base-url"]
         var layers: [String: [(String, SettingSource)]] = [:]
         if let path = arguments["config"] ?? environment["QRCHECKIN_CONFIG"].flatMap({ $0.isEmpty ? nil : $0 }) {
             for entry in try ConfigFile.read(path) where used.contains(entry.key) {
@@ -127,6 +130,13 @@ struct CheckInOptions {
         return layers
     }
 
+    /// Where `run` with the same settings keeps its state (and so its generated secret).
+    private func locations(_ environment: [String: String]) -> DefaultLocations {
+        let defaults = DefaultLocations(environment: environment)
+        return DefaultLocations(outputDirectory: defaults.outputDirectory,
+                                stateDirectory: stateDirectory ?? defaults.stateDirectory)
+    }
+
     /// The key sources with the paths they came from, by the documented lookup order; never
     /// creates a secret.
     func loadKeys(_ context: CommandContext) throws(CommandError) -> [(keys: SigningKeySource, path: String)] {
@@ -134,7 +144,7 @@ struct CheckInOptions {
             if secretFiles.isEmpty {
                 let found = try SecretFile.resolveKeySource(
                     explicitPath: nil, environment: context.environment,
-                    locations: DefaultLocations(environment: context.environment), createIfMissing: false)
+                    locations: locations(context.environment), createIfMissing: false)
                 return [(found.keys, found.path)]
             }
             var loaded: [(keys: SigningKeySource, path: String)] = []
@@ -158,13 +168,5 @@ struct CheckInOptions {
         }
         if bound.count == keys.count, let first = bound.first, bound.allSatisfy({ $0 == first }) { return first }
         return fallback
-    }
-}
-
-extension SettingSource {
-    /// Whether the value came from a command-line flag.
-    var isFlag: Bool {
-        if case .flag = self { return true }
-        return false
     }
 }

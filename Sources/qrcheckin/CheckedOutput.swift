@@ -1,17 +1,16 @@
-import Glibc
+import CheckInData
 
 /// Standard output for commands whose output is their result (`code`, `verify`): every failed
 /// write is an error (exit 74) instead of a silent success, and output is buffered so a stream
 /// of results costs one write(2) per batch, not per line.
 struct CheckedOutput: ~Copyable {
     private var buffer: [UInt8] = []
-    private let descriptor: Int32
+    private let stream: StandardStream
 
-    /// Output to `descriptor` (standard output by default). A closed pipe must be a write error
-    /// (EPIPE, exit 74), not death by SIGPIPE, so SIGPIPE is ignored from here on.
-    init(descriptor: Int32 = STDOUT_FILENO) {
-        self.descriptor = descriptor
-        signal(SIGPIPE, SIG_IGN)
+    /// Output to `stream` (standard output by default). A closed pipe is a write error
+    /// (EPIPE, exit 74): main.swift ignores SIGPIPE for every command.
+    init(_ stream: StandardStream = .output) {
+        self.stream = stream
         buffer.reserveCapacity(64 * 1024)
     }
 
@@ -29,18 +28,11 @@ struct CheckedOutput: ~Copyable {
 
     /// Writes everything buffered; a failure names the error once.
     mutating func flush() throws(CommandError) {
-        var offset = 0
         defer { buffer.removeAll(keepingCapacity: true) }
-        while offset < buffer.count {
-            let written = buffer.withUnsafeBytes { bytes in
-                Glibc.write(descriptor, bytes.baseAddress! + offset, bytes.count - offset)
-            }
-            if written < 0 {
-                if errno == EINTR { continue }
-                let code = errno
-                throw CommandError(.ioError, "cannot write standard output: \(String(cString: strerror(code)))")
-            }
-            offset += written
+        do {
+            try stream.send(buffer)
+        } catch {
+            throw CommandError(.ioError, "cannot write \(stream.name): \(error.reason)")
         }
     }
 }

@@ -40,8 +40,7 @@ struct DaemonConfiguration: Sendable {
             do throws(CheckInCodeError) { try CheckInCodeIssuer.validateBaseURL(text) } catch { throw source.error(error.description) }
             return text
         } ?? CheckInCodeIssuer.defaultBaseURL
-        let seconds = try Self.number(layers, "period", RotationPeriod.allowedSeconds) ?? RotationPeriod.standard.seconds
-        period = try! RotationPeriod(seconds: seconds)
+        period = try layers.value("period", TimeArgument.period) ?? .standard
         outputDirectory = locations.outputDirectory
         socketPath = locations.socketPath
         stateDirectory = try layers.value("state-dir", Self.path) ?? DefaultLocations(environment: environment).stateDirectory

@@ -15,7 +15,7 @@ struct SettingKey: Sendable {
     static let all: [SettingKey] = [
         SettingKey(name: "venue", value: "VENUE", help: "Venue id: 1-16 of 0-9 A-Z - . (default DEMO)."),
         SettingKey(name: "base-url", value: "URL", help: "Check-in URL prefix (default HTTPS://CHECKIN.EXAMPLE.ORG/C)."),
-        SettingKey(name: "period", value: "SECONDS", help: "Rotation period, 1-3600 (default 15)."),
+        SettingKey(name: "period", value: "SECONDS", help: "Rotation period: 1-3600 seconds, as 15, 15s or 1m (default 15)."),
         SettingKey(name: "output-dir", value: "DIR", help: "Where current.png/json/txt go (default: see FILES)."),
         SettingKey(name: "state-dir", value: "DIR", help: "Where settings and the generated secret live (default: see FILES)."),
         SettingKey(name: "secret-file", value: "FILE", help: "Secret file (default: $CREDENTIALS_DIRECTORY/secret, else STATE/secret)."),

@@ -31,6 +31,15 @@ enum TimeArgument {
         return try? RotationPeriod(seconds: value * unit)
     }
 
+    /// The period setting from any layer (flag, variable, config line), for every command:
+    /// one spelling rule and one message, naming where the bad value came from.
+    static func period(_ text: String, from source: SettingSource) throws(CommandError) -> RotationPeriod {
+        guard let period = period(text) else {
+            throw source.error("must be a whole number of seconds from 1 to 3600 (15, 15s or 1m), got '\(text)'")
+        }
+        return period
+    }
+
     /// `YYYY-MM-DD[T ]HH:MM[:SS[.fraction]]` then `Z` or `±HH[:MM]`; years 0000-9999.
     /// The fraction is dropped (codes change on whole seconds; floor for times after 1970).
     static func iso8601(_ text: String) -> Int64? {

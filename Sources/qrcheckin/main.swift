@@ -13,5 +13,8 @@ for index in 1..<Int(CommandLine.argc) {
     }
     arguments.append(argument)
 }
+// A reader that goes away (`status --watch | head`) is a write error every command reports with
+// exit 74 (README), not a death by SIGPIPE: the signal is ignored and write(2) says EPIPE.
+signal(SIGPIPE, SIG_IGN)
 let status = Program.main(arguments, context: .current())
 exit(status.rawValue)

@@ -158,6 +158,21 @@ def assert_write_failure(result):
     assert lines == ["qrcheckin: cannot write standard output: No space left on device"], lines
 
 
+@pytest.mark.parametrize("args", [["--help"], ["encode", "-t", "utf8", "HELLO"], ["status", "--watch"]])
+def test_a_reader_that_goes_away_is_exit_74_not_sigpipe(world, args):
+    """`qrcheckin status --watch | head -1`: the closed pipe is a write error, reported once."""
+    if args[0] == "status":
+        args = args + ["--output-dir", world["out"]]
+    read, write = os.pipe()
+    os.close(read)  # nobody will ever read
+    try:
+        result = execute(args, stdout=write)
+    finally:
+        os.close(write)
+    assert result.returncode == 74, (result.returncode, result.stderr)
+    assert result.stderr.decode().splitlines() == ["qrcheckin: cannot write standard output: Broken pipe"]
+
+
 @pytest.mark.parametrize("args", [["--help"], ["--version"], ["help", "status"]] + [[c, "--help"] for c in COMMANDS])
 def test_help_to_a_full_disk_exits_74(args):
     assert_write_failure(full(args))

@@ -271,7 +271,7 @@ def test_code_and_verify_read_the_configuration_of_run(cli, tmp_path, secret_fil
 
 @pytest.mark.parametrize("content,message", [
     ("venue = ..\n", ":1: venue: invalid venue id '..'"),
-    ("period = 15s\n", ":1: period: must be a whole number of seconds"),
+    ("period = 15x\n", ":1: period: must be a whole number of seconds"),
     ("colour = red\n", "unknown key 'colour'"),
 ])
 def test_bad_configuration_is_78(cli, tmp_path, secret_file, content, message):
