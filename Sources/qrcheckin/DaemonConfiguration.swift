@@ -17,14 +17,15 @@ struct DaemonConfiguration: Sendable {
     var scale: Int
     var margin: Int
     var level: ErrorCorrectionLevel
-    /// The config file read, if any (SIGHUP reads it again).
-    var configPath: String?
+    /// The config files read, in layering order (SIGHUP reads them again).
+    var configPaths: [String]
     /// The flags it was made from, to merge again on reload.
     let flags: ParsedArguments
 
     /// The options `run` accepts: `--config` and one per setting.
     static let options: [OptionSpec] =
-        [OptionSpec("config", short: "c", value: "FILE", help: "Read settings from FILE (key = value lines; see README).")]
+        [OptionSpec("config", short: "c", value: "FILE", repeatable: true,
+                    help: "Read settings from FILE (key = value; repeat to layer; -FILE: optional).")]
         + SettingKey.all.map(\.option)
 
     /// A setting's raw text and where it came from.
@@ -32,12 +33,16 @@ struct DaemonConfiguration: Sendable {
 
     /// Merges and validates the layers. Errors name the source (flag, variable, or file:line).
     init(flags: ParsedArguments, environment: [String: String]) throws(CommandError) {
-        let configPath = flags["config"] ?? environment["QRCHECKIN_CONFIG"].flatMap { $0.isEmpty ? nil : $0 }
-        var fileLayer: RawSettings = [:]
-        if let configPath {
-            for entry in try Self.readConfig(configPath) {
-                fileLayer[entry.key] = (entry.value, .file(path: configPath, line: entry.line, key: entry.key))
-            }
+        // Several files layer in order (a venue's own file over the shared one); each is
+        // also validated alone below, so a bad line is reported even where a later file hides it.
+        let configFiles = try ConfigFileList(flags: flags.all("config"), environment: environment).read()
+        let configPaths = configFiles.map(\.path)
+        var fileLayer: RawSettings = [:], fileLayers: [RawSettings] = []
+        for (path, entries) in configFiles {
+            var layer: RawSettings = [:]
+            for entry in entries { layer[entry.key] = (entry.value, .file(path: path, line: entry.line, key: entry.key)) }
+            fileLayers.append(layer)
+            fileLayer.merge(layer) { _, later in later }
         }
         var environmentLayer = fileLayer, flagLayer: RawSettings
         for key in SettingKey.all {
@@ -51,14 +56,15 @@ struct DaemonConfiguration: Sendable {
         }
         // Each layer is validated on its own too: a bad line in the file is an error even
         // while a flag happens to override it, so it cannot surprise anyone later.
-        _ = try DaemonConfiguration(raw: fileLayer, flags: flags, environment: environment, configPath: configPath)
-        _ = try DaemonConfiguration(raw: environmentLayer, flags: flags, environment: environment, configPath: configPath)
-        self = try DaemonConfiguration(raw: flagLayer, flags: flags, environment: environment, configPath: configPath)
+        for layer in fileLayers + [fileLayer, environmentLayer] {
+            _ = try DaemonConfiguration(raw: layer, flags: flags, environment: environment, configPaths: configPaths)
+        }
+        self = try DaemonConfiguration(raw: flagLayer, flags: flags, environment: environment, configPaths: configPaths)
     }
 
-    private init(raw: RawSettings, flags: ParsedArguments, environment: [String: String], configPath: String?) throws(CommandError) {
+    private init(raw: RawSettings, flags: ParsedArguments, environment: [String: String], configPaths: [String]) throws(CommandError) {
         self.flags = flags
-        self.configPath = configPath
+        self.configPaths = configPaths
         func setting<T>(_ name: String, default fallback: T, _ parse: (String) throws(CheckInCodeError) -> T) throws(CommandError) -> T {
             guard let (value, source) = raw[name] else { return fallback }
             do {
