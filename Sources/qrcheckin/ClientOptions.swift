@@ -17,7 +17,7 @@ struct ClientOptions: Sendable {
     static let environmentKeys: Set<String> = ["QRCHECKIN_CONFIG", "QRCHECKIN_OUTPUT_DIR", "QRCHECKIN_SOCKET", "QRCHECKIN_STATE_DIR"]
 
     static let specs: [OptionSpec] = [
-        OptionSpec("venue", value: "VENUE", help: "Venue VENUE's daemon: OUTPUT/VENUE, or the default one if it serves VENUE."),
+        OptionSpec("venue", value: "VENUE", help: "Find venue VENUE's daemon (OUTPUT/VENUE, or the default one)."),
         OptionSpec("output-dir", value: "DIR", help: "The daemon's output directory (default: as 'run')."),
         OptionSpec("socket", value: "PATH", help: "The daemon's control socket (default OUTPUT/control.sock)."),
         OptionSpec("config", short: "c", value: "FILE", repeatable: true,
