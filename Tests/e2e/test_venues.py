@@ -376,6 +376,9 @@ def test_template_units_match_the_main_units_hardening_and_wire_the_instance():
     # /run/qrcheckin is qrcheckin.service's runtime directory, removed when it stops.
     assert ("Conflicts", "qrcheckin.service") in pairs
     kiosk = dict(directives(KIOSK_TEMPLATE))
+    for key, value in dict(directives(ROOT / "systemd" / "qrcheckin-kiosk.service")).items():
+        if key not in {"Description", "Wants", "After", "ExecStart"}:
+            assert kiosk.get(key) == value, f"kiosk {key}: {kiosk.get(key)!r} != {value!r}"
     assert kiosk["ExecStart"] == "/usr/bin/qrcheckin show --output-dir /run/qrcheckin/%i"
     assert kiosk["Wants"] == "qrcheckin@%i.service" and kiosk["After"].startswith("qrcheckin@%i.service")
 
