@@ -65,6 +65,7 @@ install:
 		getent group qrcheckin >/dev/null || systemd-sysusers $(SYSUSERSDIR)/qrcheckin.conf 2>/dev/null \
 			|| /usr/sbin/groupadd --system qrcheckin; \
 		test -e /etc/qrcheckin/secret || $(PREFIX)/bin/qrcheckin keygen -o /etc/qrcheckin/secret; \
+		test -d /etc/qrcheckin/secrets || install -d -m 0700 /etc/qrcheckin/secrets; \
 		if [ -d /run/systemd/system ]; then systemctl daemon-reload; fi; \
 		echo "installed; start with: systemctl enable --now qrcheckin"; \
 	fi
@@ -72,7 +73,8 @@ install:
 # Removes what install put there. Kept: /etc/qrcheckin (your config and secret), the group
 # qrcheckin and the daemon's state; delete them by hand for a clean slate.
 uninstall:
-	-@if [ -z "$(DESTDIR)" ] && [ -d /run/systemd/system ]; then systemctl disable --now qrcheckin-kiosk qrcheckin; fi
+	-@if [ -z "$(DESTDIR)" ] && [ -d /run/systemd/system ]; then systemctl disable --now qrcheckin-kiosk qrcheckin; \
+		systemctl stop 'qrcheckin-kiosk@*' 'qrcheckin@*'; fi
 	rm -f $(DESTDIR)$(PREFIX)/bin/qrcheckin $(addprefix $(DESTDIR)$(UNITDIR)/,$(UNITS))
 	rm -f $(DESTDIR)$(SYSUSERSDIR)/qrcheckin.conf $(DESTDIR)$(MANDIR)/man1/qrcheckin.1 $(DESTDIR)$(COMPLETIONDIR)/qrcheckin
 	rm -f $(addprefix $(DESTDIR)$(DOCDIR)/,$(notdir $(DOCS)))
@@ -109,6 +111,7 @@ BENCH_ARGS ?=
 bench: release
 	QRCHECKIN_BIN=$(CURDIR)/$(BIN_RELEASE) scripts/bench $(BENCH_ARGS)
 	QRCHECKIN_BIN=$(CURDIR)/$(BIN_RELEASE) scripts/bench-verify $(filter --quick --json,$(BENCH_ARGS))
+	QRCHECKIN_BIN=$(CURDIR)/$(BIN_RELEASE) scripts/bench-venues $(filter --quick --json,$(BENCH_ARGS))
 
 clean:
 	rm -rf .build

@@ -9,7 +9,8 @@ import Glibc
 /// | state  | `$STATE_DIRECTORY`     | `/var/lib/qrcheckin` | `$XDG_STATE_HOME/qrcheckin`, else `~/.local/state/qrcheckin` |
 ///
 /// Clients (`status`, `ctl`, `shake`, `show`) of a user with no daemon of their own fall back to
-/// the system daemon's output directory (`clientOutputDirectory`).
+/// the system daemon's output directory (`clientOutputDirectory`). Many venues on one host use
+/// the subdirectories `OUTPUT/VENUE` and `STATE/VENUE` (`venue(_:)`, `VenueDirectories`).
 public struct DefaultLocations: Sendable, Equatable {
     /// Directory of `current.png`, `current.json`, `current.txt` and the control socket.
     public let outputDirectory: String
@@ -57,6 +58,14 @@ public struct DefaultLocations: Sendable, Equatable {
 
     /// The system daemon's output directory: the unit's `RuntimeDirectory=`, and root's default.
     public static let systemOutputDirectory = "/run/qrcheckin"
+    /// The system daemon's state directory: the unit's `StateDirectory=`, and root's default.
+    public static let systemStateDirectory = "/var/lib/qrcheckin"
+
+    /// Venue `venue`'s locations in the many-venues layout: `OUTPUT/VENUE` and `STATE/VENUE`,
+    /// as the template unit `qrcheckin@VENUE` sets them (see `VenueDirectories`).
+    public func venue(_ venue: String) -> DefaultLocations {
+        DefaultLocations(outputDirectory: outputDirectory + "/" + venue, stateDirectory: stateDirectory + "/" + venue)
+    }
 
     /// Where a client looks for a daemon when nothing names a directory: `userDefault` while it
     /// holds a daemon's files (`current.json` or `control.sock`), else the system daemon's

@@ -10,7 +10,8 @@ struct CheckInOptions {
     /// `--config`, `--secret-file`, `--venue`, `--period`, `--at`, in `--help` order.
     static func specs(secretFiles repeatable: Bool) -> [OptionSpec] {
         [
-            OptionSpec("config", short: "c", value: "FILE", help: "Read settings from FILE, as 'run' does (default $QRCHECKIN_CONFIG)."),
+            OptionSpec("config", short: "c", value: "FILE", repeatable: true,
+                       help: "Read settings from FILE, as 'run' does (default $QRCHECKIN_CONFIG)."),
             OptionSpec("secret-file", value: "FILE", repeatable: repeatable, help: repeatable
                 ? "Master secret or venue key; repeat to accept several, tried in order (rotation)."
                 : "Master secret or venue key (default: $CREDENTIALS_DIRECTORY/secret, else STATE/secret)."),
@@ -114,8 +115,8 @@ struct CheckInOptions {
         -> [String: [(String, SettingSource)]] {
         let used: Set<String> = ["secret-file", "state-dir", "venue", "period", "base-url"]
         var layers: [String: [(String, SettingSource)]] = [:]
-        if let path = arguments["config"] ?? environment["QRCHECKIN_CONFIG"].flatMap({ $0.isEmpty ? nil : $0 }) {
-            for entry in try ConfigFile.read(path) where used.contains(entry.key) {
+        for (path, entries) in try ConfigFileList(flags: arguments.all("config"), environment: environment).read() {
+            for entry in entries where used.contains(entry.key) {
                 layers[entry.key, default: []].append((entry.value, .file(path: path, line: entry.line, key: entry.key)))
             }
         }

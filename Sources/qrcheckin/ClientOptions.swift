@@ -1,33 +1,70 @@
 import CheckInData
+import CheckInDomain
 import CheckInJSON
+import CheckInPresentation
 import Glibc
 
 /// How `status`, `ctl`, `shake` (and `show`) find a running daemon: the same config file,
 /// environment and defaults as `run`, so with no options they find the default daemon; a user
-/// with no daemon of their own finds the system daemon (`/run/qrcheckin`).
+/// with no daemon of their own finds the system daemon (`/run/qrcheckin`). `--venue V` finds
+/// venue V's daemon among many on the host (`VenueDirectories`: `OUTPUT/V`, or the default
+/// daemon when it serves V).
 struct ClientOptions: Sendable {
     static let specs: [OptionSpec] = [
+        OptionSpec("venue", value: "VENUE", help: "Find venue VENUE's daemon (OUTPUT/VENUE, or the default one)."),
         OptionSpec("output-dir", value: "DIR", help: "The daemon's output directory (default: as 'run')."),
         OptionSpec("socket", value: "PATH", help: "The daemon's control socket (default OUTPUT/control.sock)."),
-        OptionSpec("config", short: "c", value: "FILE", help: "Read output-dir and socket from the daemon's config file."),
+        OptionSpec("config", short: "c", value: "FILE", repeatable: true,
+                   help: "Read output-dir and socket from the daemon's config file(s)."),
     ]
 
     let outputDirectory: String
     let socketPath: String
+    /// Where venues are looked for (`--venue`, `status --all`).
+    let venues: VenueDirectories
 
-    init(_ arguments: ParsedArguments, context: CommandContext) throws(CommandError) {
-        // Only output-dir and socket are read: the daemon's other settings (ops-group, period, …)
-        // are not a client's business, so a value only the daemon could resolve cannot stop it.
+    /// Resolves the daemon's directory; `allVenues` (`status --all`) refuses `--venue` and
+    /// `--socket`, which name one daemon.
+    init(_ arguments: ParsedArguments, context: CommandContext, allVenues: Bool = false) throws(CommandError) {
+        // Only output-dir, socket and state-dir are read: the daemon's other settings
+        // (ops-group, period, …) are not a client's business, so a value only the daemon could
+        // resolve cannot stop it.
         let configuration = try DaemonConfiguration.Locations(flags: arguments, environment: context.environment)
-        let userDefault = DefaultLocations(environment: context.environment).outputDirectory
+        let user = DefaultLocations(environment: context.environment)
+        var venue: VenueID?
+        if let text = arguments["venue"] {
+            do throws(CheckInCodeError) { venue = try VenueID(text) } catch { throw SettingSource.flag("venue").error(error.description) }
+        }
+        if allVenues, venue != nil { throw .usage("--all lists every venue; --venue names one: give either") }
+        if venue != nil || allVenues, arguments["socket"] != nil {
+            throw .usage("--socket names one daemon; with \(allVenues ? "--all" : "--venue") each venue's socket is OUTPUT/VENUE/control.sock")
+        }
         // Only when neither flag, variable nor config file chose the place (both still defaults).
-        if configuration.outputDirectory == userDefault, configuration.socketPath == userDefault + "/control.sock" {
-            outputDirectory = DefaultLocations.clientOutputDirectory(userDefault: userDefault)
+        let defaultPlace = configuration.outputDirectory == user.outputDirectory
+            && configuration.socketPath == user.outputDirectory + "/control.sock"
+        if defaultPlace {
+            venues = VenueDirectories(roots: [VenueDirectories.Root(output: user.outputDirectory, state: configuration.stateDirectory)]
+                + VenueDirectories.defaultRoots(user).dropFirst())
+        } else {
+            let explicitState = configuration.stateDirectory != user.stateDirectory
+            venues = VenueDirectories(roots: [VenueDirectories.Root(output: configuration.outputDirectory,
+                                                                    state: explicitState ? configuration.stateDirectory : nil)])
+        }
+        if let venue {
+            outputDirectory = venues.find(venue, venueOf: Self.venue(of:)) ?? venues.expected(venue)
+            socketPath = outputDirectory + "/control.sock"
+        } else if defaultPlace {
+            outputDirectory = DefaultLocations.clientOutputDirectory(userDefault: user.outputDirectory)
             socketPath = outputDirectory + "/control.sock"
         } else {
             outputDirectory = configuration.outputDirectory
             socketPath = configuration.socketPath
         }
+    }
+
+    /// The venue in `directory/current.json`, if it can be read.
+    static func venue(of directory: String) -> String? {
+        (try? TextFile.read(directory + "/current.json", limit: 64 * 1024)).flatMap { try? StateDocument(parsing: $0).venue }
     }
 
     /// Sends one request and returns the parsed reply, mapping failures to exit statuses.

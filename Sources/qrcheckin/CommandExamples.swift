@@ -16,16 +16,17 @@ enum CommandExamples {
             "qrcheckin status                   # one report; exit 0 running, 1 degraded, 3 not running",
             "qrcheckin status --watch --lang ko # a live countdown in Korean",
             "qrcheckin status --json | jq .secondsLeft",
+            "qrcheckin status --all             # every venue on this host, one line each",
         ],
         "ctl": [
             "qrcheckin ctl get --json           # the daemon's live state",
             "qrcheckin ctl shake off            # shakes are ignored from now on",
             "qrcheckin ctl refresh pause        # no code is shown until 'ctl refresh auto'",
-            "qrcheckin ctl refresh now          # a fresh code at once",
+            "qrcheckin ctl --venue GATE-1 shake off   # one venue of many (qrcheckin@GATE-1)",
         ],
         "shake": [
             "qrcheckin shake                          # a fresh code now",
-            "qrcheckin shake --output-dir /run/qrcheckin/HALL-1",
+            "qrcheckin shake --venue GATE-1           # venue GATE-1's daemon (qrcheckin@GATE-1)",
         ],
         "encode": [
             "qrcheckin encode 'HELLO 안녕'               # terminal text",
@@ -51,7 +52,7 @@ enum CommandExamples {
         "show": [
             "qrcheckin show                     # the live code full screen; q quits",
             "qrcheckin show --mode utf8 --lang en",
-            "qrcheckin show --output-dir /run/qrcheckin",
+            "qrcheckin show --venue GATE-1      # one venue of many (qrcheckin@GATE-1)",
         ],
     ]
 }

@@ -15,7 +15,8 @@ struct CtlCommand: Command {
             refresh now           issue a fresh code now
 
             Settings persist in the daemon's state directory and survive restarts. Allowed:
-            root, the daemon's user, and members of its --ops-group.
+            root, the daemon's user, and members of its --ops-group. --venue V steers venue
+            V's daemon (OUTPUT/V/control.sock, as the unit qrcheckin@V sets it up).
 
             EXIT STATUS: 0 done; 1 the daemon refused the request; 64 bad command line;
             69 the daemon is not running; 74 standard output cannot be written; 77

@@ -17,21 +17,22 @@ struct DaemonConfiguration: Sendable {
     var scale: Int
     var margin: Int
     var level: ErrorCorrectionLevel
-    /// The config file read, if any (SIGHUP reads it again).
-    var configPath: String?
+    /// The config files read, in layering order (SIGHUP reads them again).
+    var configPaths: [String]
     /// The flags it was made from, to merge again on reload.
     let flags: ParsedArguments
 
     /// The options `run` accepts: `--config` and one per setting.
     static let options: [OptionSpec] =
-        [OptionSpec("config", short: "c", value: "FILE", help: "Read settings from FILE (key = value lines; see README).")]
+        [OptionSpec("config", short: "c", value: "FILE", repeatable: true,
+                    help: "Read settings from FILE (key = value; repeat to layer; -FILE: optional).")]
         + SettingKey.all.map(\.option)
 
     /// Merges and validates every setting. Errors name the source (flag, variable, or file:line).
     init(flags: ParsedArguments, environment: [String: String]) throws(CommandError) {
         let layers = try SettingLayers(flags: flags, environment: environment)
         self.flags = flags
-        configPath = layers.configPath
+        configPaths = layers.configPaths
         let locations = try Locations(layers, environment: environment)
         venue = try layers.value("venue") { text, source throws(CommandError) in
             do throws(CheckInCodeError) { return try VenueID(text) } catch { throw source.error(error.description) }
@@ -43,7 +44,7 @@ struct DaemonConfiguration: Sendable {
         period = try layers.value("period", TimeArgument.period) ?? .standard
         outputDirectory = locations.outputDirectory
         socketPath = locations.socketPath
-        stateDirectory = try layers.value("state-dir", Self.path) ?? DefaultLocations(environment: environment).stateDirectory
+        stateDirectory = locations.stateDirectory
         secretFile = try layers.value("secret-file", Self.path)
         opsGroup = try layers.value("ops-group") { name, source throws(CommandError) in
             guard let id = GroupDatabase.id(of: name) else { throw source.error("no such group '\(name)'") }
@@ -62,14 +63,18 @@ struct DaemonConfiguration: Sendable {
     struct Locations: Sendable {
         let outputDirectory: String
         let socketPath: String
+        /// The state directory (`status --all` finds venues that are down by theirs).
+        let stateDirectory: String
 
-        /// Reads output-dir and socket from the layers (defaults when unset).
+        /// Reads output-dir, socket and state-dir from the layers (defaults when unset).
         init(_ layers: SettingLayers, environment: [String: String]) throws(CommandError) {
-            outputDirectory = try layers.value("output-dir", DaemonConfiguration.path) ?? DefaultLocations(environment: environment).outputDirectory
+            let defaults = DefaultLocations(environment: environment)
+            outputDirectory = try layers.value("output-dir", DaemonConfiguration.path) ?? defaults.outputDirectory
             socketPath = try layers.value("socket", DaemonConfiguration.path) ?? outputDirectory + "/control.sock"
+            stateDirectory = try layers.value("state-dir", DaemonConfiguration.path) ?? defaults.stateDirectory
         }
 
-        /// Reads the layers and only these two settings from them.
+        /// Reads the layers and only these settings from them.
         init(flags: ParsedArguments, environment: [String: String]) throws(CommandError) {
             try self.init(SettingLayers(flags: flags, environment: environment), environment: environment)
         }

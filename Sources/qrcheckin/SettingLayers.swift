@@ -9,17 +9,20 @@ struct SettingLayers: Sendable {
 
     /// Per setting name, its entries from the lowest layer to the highest.
     private let entries: [String: [Entry]]
-    /// The config file read, if any (SIGHUP reads it again).
-    let configPath: String?
+    /// The config files read, in layering order (SIGHUP reads them again).
+    let configPaths: [String]
 
-    /// Reads the layers: the config file (`--config` or `$QRCHECKIN_CONFIG`; unknown and
+    /// Reads the layers: the config files (`--config`, repeatable, or `$QRCHECKIN_CONFIG`, a list; unknown and
     /// repeated keys are refused here, whatever the command), `QRCHECKIN_*` variables, flags.
     init(flags: ParsedArguments, environment: [String: String]) throws(CommandError) {
-        configPath = flags["config"] ?? environment["QRCHECKIN_CONFIG"].flatMap { $0.isEmpty ? nil : $0 }
+        // Several files layer in order (a venue's own file over the shared one); every line of
+        // each is validated, so a bad line is reported even where a later file hides it.
+        let files = try ConfigFileList(flags: flags.all("config"), environment: environment).read()
+        configPaths = files.map(\.path)
         var entries: [String: [Entry]] = [:]
-        if let configPath {
-            for entry in try ConfigFile.read(configPath) {
-                entries[entry.key, default: []].append((entry.value, .file(path: configPath, line: entry.line, key: entry.key)))
+        for (path, lines) in files {
+            for entry in lines {
+                entries[entry.key, default: []].append((entry.value, .file(path: path, line: entry.line, key: entry.key)))
             }
         }
         for key in SettingKey.all {

@@ -26,6 +26,9 @@ struct ShowCommand: Command {
             terminal cannot show Hangul (a non-UTF-8 locale, or TERM=linux), where safe-number
             syllables are also romanized (12 hyeon 34 gyu).
 
+            --venue V shows venue V's code: OUTPUT/V, or the default daemon when it serves V
+            (see 'qrcheckin status --help').
+
             Keys: q or Ctrl-C quits; Ctrl-L redraws. SIGTERM, SIGHUP and SIGINT quit too. The
             terminal is always restored.
 

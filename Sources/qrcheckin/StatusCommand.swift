@@ -11,6 +11,7 @@ struct StatusCommand: Command {
         summary: "Show the current code, its countdown, the modes and the daemon's health.",
         usage: "status",
         options: ClientOptions.specs + [
+            OptionSpec("all", help: "One line for every venue on this host (see README, Many venues)."),
             OptionSpec("json", help: "Print the report as JSON."),
             OptionSpec("watch", short: "w", help: "Update every second until interrupted."),
             OptionSpec("lang", value: "ko|en", help: "Language of the words (default: the locale's)."),
@@ -25,6 +26,12 @@ struct StatusCommand: Command {
             LC_ALL, else LC_MESSAGES, else LANG starts with 'ko', English otherwise.
             --watch stops with exit 74 when standard output cannot be written.
 
+            --venue V reports venue V's daemon: OUTPUT/V (the template unit qrcheckin@V writes
+            to /run/qrcheckin/V), or the default daemon when its current.json names V. --all
+            prints one line per venue: the default daemon, every OUTPUT/V holding a daemon's
+            files and every venue with a state directory (STATE/V) whose daemon is down; its
+            exit status is the worst line's, and 3 when no venue is found at all.
+
             EXIT STATUS: 0 running and current (also when paused on purpose); 1 running but
             degraded; 3 not running, stopped, or stale; 64 bad command line; 74 standard
             output cannot be written; 78 invalid configuration (the daemon's config file or
@@ -33,12 +40,14 @@ struct StatusCommand: Command {
     )
 
     let options: ClientOptions
+    let all: Bool
     let json: Bool
     let watch: Bool
     let language: Language
 
     init(_ arguments: ParsedArguments, context: CommandContext) throws(CommandError) {
-        options = try ClientOptions(arguments, context: context)
+        all = arguments.has("all")
+        options = try ClientOptions(arguments, context: context, allVenues: all)
         json = arguments.has("json")
         watch = arguments.has("watch")
         language = try arguments.choice("lang", as: Language.self) ?? .fromLocale(context.environment)
@@ -58,40 +67,73 @@ struct StatusCommand: Command {
         }
     }
 
-    /// Prints one report and returns its exit status.
+    /// One daemon's verdict, or why there is none to give.
+    private enum Evaluation {
+        case report(StatusReport, pngPath: String, pngAgeSeconds: Int64?)
+        case missing(String)
+    }
+
+    /// Prints one report (or the table of every venue) and returns its exit status.
     private func report(_ context: CommandContext) throws(CommandError) -> ExitCode {
-        let jsonPath = options.outputDirectory + "/current.json"
-        let pngPath = options.outputDirectory + "/current.png"
+        guard !all else { return try table(context) }
+        switch evaluate(options.outputDirectory, socketPath: options.socketPath) {
+        case .missing(let message):
+            return try notRunning(context, message)
+        case .report(let report, let pngPath, let age):
+            try context.output(json ? report.json(pngAgeSeconds: age).serialized + "\n" : report.text(language: language, pngPath: pngPath, pngAgeSeconds: age))
+            return ExitCode(rawValue: report.verdict.exitStatus) ?? .failure
+        }
+    }
+
+    /// `--all`: one line (or JSON entry) per venue found on the host.
+    private func table(_ context: CommandContext) throws(CommandError) -> ExitCode {
+        let rows = options.venues.all().map { entry -> VenueStatusTable.Row in
+            let socket = entry.outputDirectory + "/control.sock"
+            switch evaluate(entry.outputDirectory, socketPath: socket) {
+            case .missing(let message):
+                return .init(venue: entry.venueHint, outputDirectory: entry.outputDirectory, missing: message)
+            case .report(let report, _, let age):
+                return .init(venue: entry.venueHint, outputDirectory: entry.outputDirectory, report: report, pngAgeSeconds: age)
+            }
+        }
+        let table = VenueStatusTable(rows: rows, searched: options.venues.roots.flatMap { [$0.output] + ($0.state.map { [$0] } ?? []) })
+        try context.output(json ? table.json().serialized + "\n" : table.text(language: language))
+        return ExitCode(rawValue: table.verdict.exitStatus) ?? .failure
+    }
+
+    /// Judges the daemon writing to `directory` with its socket at `socketPath`.
+    private func evaluate(_ directory: String, socketPath: String) -> Evaluation {
+        let jsonPath = directory + "/current.json"
+        let pngPath = directory + "/current.png"
         var document: StateDocument
         var live: StateDocument?
         do {
             document = try StateDocument(parsing: TextFile.read(jsonPath, limit: 64 * 1024))
         } catch {
             // No readable file: a daemon that could not write its first one may still answer.
-            live = liveDocument()
+            live = liveDocument(socketPath)
             guard let live else {
                 let reason = (error as? SystemError).map { $0.code == ENOENT ? "no \(jsonPath)" : $0.description }
-                return try notRunning(context, "not running: " + (reason ?? "\(jsonPath) is unreadable: \(error)"))
+                return .missing("not running: " + (reason ?? "\(jsonPath) is unreadable: \(error)"))
             }
             document = live
         }
         let alive = SignalProcessLiveness().isAlive(pid: document.pid)
         // The daemon's own word beats the file when this user may ask: a daemon that cannot
         // write its files says it is degraded at once instead of seconds later.
-        let answer = alive ? live ?? liveDocument() : nil
+        let answer = alive ? live ?? liveDocument(socketPath) : nil
         if let answer { document = answer }
         // A socket that refuses connections has no listener: the daemon died (kill -9) even
         // if its pid lingers as a zombie or was reused. A stopped daemon removed its socket.
-        let refused = alive && answer == nil && document.phase != .stopped && ControlSocketProbe.refuses(options.socketPath)
+        let refused = alive && answer == nil && document.phase != .stopped && ControlSocketProbe.refuses(socketPath)
         let report = StatusReport(document: document, now: SystemClock().now(), processAlive: alive, socketRefused: refused)
         var status = stat()
         let age: Int64? = stat(pngPath, &status) == 0 ? max(0, SystemClock().now().seconds - Int64(status.st_mtim.tv_sec)) : nil
-        try context.output(json ? report.json(pngAgeSeconds: age).serialized + "\n" : report.text(language: language, pngPath: pngPath, pngAgeSeconds: age))
-        return ExitCode(rawValue: report.verdict.exitStatus) ?? .failure
+        return .report(report, pngPath: pngPath, pngAgeSeconds: age)
     }
 
-    private func liveDocument() -> StateDocument? {
-        (try? ControlClient.send("get", to: options.socketPath, timeoutMilliseconds: 500))
+    private func liveDocument(_ socketPath: String) -> StateDocument? {
+        (try? ControlClient.send("get", to: socketPath, timeoutMilliseconds: 500))
             .flatMap { JSONValueReply(text: $0).state }
     }
 

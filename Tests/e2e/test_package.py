@@ -18,7 +18,7 @@ import pytest
 from conftest import ROOT, zbar
 
 INSTALLED = "/usr/bin/qrcheckin"
-UNITS = ["qrcheckin.service", "qrcheckin-kiosk.service"]
+UNITS = ["qrcheckin.service", "qrcheckin-kiosk.service", "qrcheckin@.service", "qrcheckin-kiosk@.service"]
 APT = ["apt-get", "-o", "DPkg::Lock::Timeout=600", "-y", "-q"]
 ENV = dict(os.environ, DEBIAN_FRONTEND="noninteractive")
 
@@ -115,7 +115,11 @@ def test_installed_files_and_defaults(package):
     for unit in UNITS:
         text = Path("/usr/lib/systemd/system", unit).read_text()
         assert re.search(r"^ExecStart=/usr/bin/qrcheckin ", text, re.M), unit
-        assert "LoadCredential=secret:/etc/qrcheckin/secret" in text or "kiosk" in unit
+        credential = "secret:/etc/qrcheckin/secrets/%i" if "@" in unit else "secret:/etc/qrcheckin/secret"
+        assert f"LoadCredential={credential}\n" in text or "kiosk" in unit
+    # Where operators put each venue instance's key (qrcheckin@VENUE): root's only.
+    secrets = os.stat("/etc/qrcheckin/secrets")
+    assert stat.S_ISDIR(secrets.st_mode) and stat.S_IMODE(secrets.st_mode) == 0o700 and secrets.st_uid == 0
 
 
 def test_installed_units_pass_systemd_analyze(package):
