@@ -57,8 +57,12 @@ install:
 	chmod 0644 $(DESTDIR)$(MANDIR)/man1/qrcheckin.1 $(DESTDIR)$(COMPLETIONDIR)/qrcheckin
 	install -m 0644 $(DOCS) $(DESTDIR)$(DOCDIR)/
 	@# The web page and its nginx snippet, when the tree has them (see README).
-	if [ -d web ]; then install -d -m 0755 $(DESTDIR)$(PREFIX)/share/qrcheckin && cp -r web $(DESTDIR)$(PREFIX)/share/qrcheckin/web && \
-		if [ -d web/nginx ]; then cp -r web/nginx $(DESTDIR)$(PREFIX)/share/qrcheckin/nginx; fi; fi
+	@# Replaced whole (a second install must not nest copies); the nginx files name PREFIX's paths.
+	if [ -d web ]; then rm -rf $(DESTDIR)$(PREFIX)/share/qrcheckin/web $(DESTDIR)$(PREFIX)/share/qrcheckin/nginx && \
+		install -d -m 0755 $(DESTDIR)$(PREFIX)/share/qrcheckin/web $(DESTDIR)$(PREFIX)/share/qrcheckin/nginx && \
+		install -m 0644 web/*.html web/*.css web/*.js $(DESTDIR)$(PREFIX)/share/qrcheckin/web/ && \
+		for file in web/nginx/*.conf; do sed 's#/usr/share/qrcheckin#$(PREFIX)/share/qrcheckin#g' $$file \
+			> $(DESTDIR)$(PREFIX)/share/qrcheckin/nginx/$${file##*/}; done; fi
 	test -e $(DESTDIR)/etc/qrcheckin/qrcheckin.conf || install -D -m 0644 docs/qrcheckin.conf $(DESTDIR)/etc/qrcheckin/qrcheckin.conf
 	@# The live system gets what the package's postinst does: the group and a secret for LoadCredential=.
 	@set -e; if [ -z "$(DESTDIR)" ]; then \
