@@ -242,6 +242,7 @@ def test_web_directory_and_nginx_snippet_are_packaged_when_present(deb, tmp_path
     listing = sh("dpkg-deb", "-c", built).stdout
     assert "./usr/share/qrcheckin/web/index.html" in listing
     assert "./usr/share/qrcheckin/nginx/qrcheckin.conf" in listing
+    assert "./usr/share/qrcheckin/web/nginx/" not in listing, "the nginx files are not part of the page"
     # The package test's own .deb, from a tree without web/, has neither (and that is fine).
     if not (ROOT / "web").exists():
         assert "usr/share/qrcheckin" not in sh("dpkg-deb", "-c", str(deb)).stdout
