@@ -50,11 +50,13 @@ public final class ControlServer {
     private var clients: [Int32: Client] = [:]
     private var accepted: UInt64 = 0
     private var refusals = LogRateLimiter(intervalMilliseconds: ControlServer.refusalLogIntervalMilliseconds)
+    /// A descriptor held in reserve for running out of them (see `acceptPending`).
+    private var spare = ControlServer.openSpare()
 
     /// Binds `path` (mode 0660, group `group` if given). Refuses when another daemon answers there.
     public init(path: String, group: gid_t?) throws(SystemError) {
         let address = try UnixSocketAddress(path)
-        if Self.isAnswering(address) { throw SystemError("listen on", path: path, code: EADDRINUSE) }
+        if ControlSocketProbe.answers(path) { throw SystemError("listen on", path: path, code: EADDRINUSE) }
         var status = stat()
         if lstat(path, &status) == 0 {
             guard status.st_mode & S_IFMT == S_IFSOCK else { throw SystemError("listen on", path: path, code: EEXIST) }
@@ -68,11 +70,16 @@ public final class ControlServer {
         let bound = address.withSocketAddress { bind(fd, $0, $1) }
         umask(oldMask)
         guard bound == 0 else { throw SystemError("bind", path: path) }
+        // From here on a failure must not leave the socket file behind (an init that throws
+        // runs no deinit).
+        var listening = false
+        defer { if !listening { unlink(path) } }
         if let group, chown(path, uid_t.max, group) != 0 { throw SystemError("set the group of", path: path) }
         guard chmod(path, 0o660) == 0 else { throw SystemError("set the mode of", path: path) }
         // A deep backlog (capped by net.core.somaxconn): a client's connect(2) succeeds at once
         // even during a flood, and its request waits in the kernel until it is accepted.
         guard listen(fd, SOMAXCONN) == 0 else { throw SystemError("listen on", path: path) }
+        listening = true
         self.path = path
         ownUID = getuid()
         self.group = group
@@ -139,11 +146,25 @@ public final class ControlServer {
         }
     }
 
-    /// Closes every client and removes the socket file.
+    /// Closes every client and removes the socket file (once).
     public func shutdown() {
         for fd in clients.keys { close(fd) }
         clients = [:]
-        unlink(path)
+        if !isShutDown { unlink(path) }
+        isShutDown = true
+    }
+
+    /// A server dropped without `shutdown()` (a daemon whose start failed after binding) takes
+    /// its socket file with it, so no stale socket is left behind.
+    deinit {
+        shutdown()
+        if spare >= 0 { close(spare) }
+    }
+
+    private var isShutDown = false
+
+    private static func openSpare() -> Int32 {
+        open("/dev/null", O_RDONLY | O_CLOEXEC)
     }
 
     /// A one-line JSON error reply; `code` is a stable word for scripts (`bad-request`, `permission-denied`).
@@ -158,10 +179,20 @@ public final class ControlServer {
             guard fd >= 0 else {
                 if errno == EINTR || errno == ECONNABORTED { continue }
                 // Out of descriptors: the connection stays queued and the listener readable, so
-                // free one (the longest-waiting idle client) rather than spin on it.
-                if errno == EMFILE || errno == ENFILE, let oldest = oldestClient {
-                    finish(oldest, reply: Self.busyReply)
-                    continue
+                // free one (the longest-waiting idle client) rather than spin on it; with none,
+                // the spare descriptor kept for this takes the connection and turns it away.
+                if errno == EMFILE || errno == ENFILE {
+                    if let oldest = oldestClient {
+                        finish(oldest, reply: Self.busyReply)
+                        continue
+                    }
+                    if spare >= 0 {
+                        close(spare)
+                        let turnedAway = Glibc.accept(listener.rawValue, nil, nil)
+                        if turnedAway >= 0 { finish(turnedAway, reply: Self.busyReply) }
+                        spare = Self.openSpare()
+                        if turnedAway >= 0 { continue }
+                    }
                 }
                 return  // EAGAIN: the backlog is empty
             }
@@ -210,10 +241,4 @@ public final class ControlServer {
         _ = bytes.withUnsafeBytes { Glibc.send(fd, $0.baseAddress, $0.count, Int32(MSG_NOSIGNAL)) }
     }
 
-    private static func isAnswering(_ address: UnixSocketAddress) -> Bool {
-        let fd = socket(AF_UNIX, Int32(SOCK_STREAM.rawValue) | Int32(SOCK_CLOEXEC.rawValue), 0)
-        guard fd >= 0 else { return false }
-        defer { close(fd) }
-        return address.withSocketAddress { connect(fd, $0, $1) } == 0
-    }
 }
