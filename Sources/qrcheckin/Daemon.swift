@@ -228,7 +228,7 @@ final class Daemon {
     private func reloaded() -> DaemonEvent {
         do {
             let reloaded = try DaemonConfiguration(flags: configuration.flags, environment: environment)
-            return .reloaded(try reloaded.setup(keys: try keys.reload()))
+            return .reloaded(try reloaded.setup(keys: try keys.read()))
         } catch {
             return .reloadFailed(message: error.message)
         }

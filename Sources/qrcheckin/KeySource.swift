@@ -4,11 +4,11 @@ import CheckInDomain
 /// Where the daemon's key comes from: the file found at start — a master secret or one venue's
 /// key (`keygen --venue`) — read again on SIGHUP so a replaced secret is used for codes from then
 /// on. The one seam for key loading.
-final class KeySource {
+struct KeySource {
     /// The file the key was found in.
     let path: String
-    /// The key in use.
-    private(set) var keys: SigningKeySource
+    /// The key found at start.
+    let keys: SigningKeySource
 
     /// Finds (or, on a first run, creates) the secret as documented.
     init(configuration: DaemonConfiguration, environment: [String: String]) throws(CommandError) {
@@ -30,13 +30,14 @@ final class KeySource {
         keys.boundVenue.map { "venue key of \($0)" } ?? "secret"
     }
 
-    /// Reads the same file again; a missing or bad file is an error and the old key stays.
-    func reload() throws(CommandError) -> SigningKeySource {
+    /// Reads the same file again (SIGHUP). A missing or bad file is an error; whether the key
+    /// serves the venue is the configuration's to check (`DaemonConfiguration.setup(keys:)`), and
+    /// the core keeps running on the old one until a reload passes both.
+    func read() throws(CommandError) -> SigningKeySource {
         do {
-            keys = try SecretFile.loadKeySource(from: path)
+            return try SecretFile.loadKeySource(from: path)
         } catch {
             throw CommandError(.config, "cannot read the secret: \(error)")
         }
-        return keys
     }
 }
