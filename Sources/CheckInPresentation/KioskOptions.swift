@@ -3,7 +3,7 @@ public struct KioskOptions: Equatable, Sendable {
     /// The QR drawing style (`--mode`).
     public var style: TerminalStyle
     /// The language of the words (`--lang`).
-    public var language: KioskLanguage
+    public var language: Language
     /// Whether colour escape sequences may be used for text (the red seconds); NO_COLOR says no.
     public var color: Bool
     /// Whether the terminal can show Hangul; if not, safe-number syllables are romanized.
@@ -12,7 +12,7 @@ public struct KioskOptions: Equatable, Sendable {
     public var outputDirectory: String
 
     /// Creates options.
-    public init(style: TerminalStyle, language: KioskLanguage, color: Bool, hangul: Bool, outputDirectory: String) {
+    public init(style: TerminalStyle, language: Language, color: Bool, hangul: Bool, outputDirectory: String) {
         self.style = style
         self.language = language
         self.color = color
@@ -29,7 +29,7 @@ public struct KioskOptions: Equatable, Sendable {
     /// - NO_COLOR (https://no-color.org) picks `utf8` over `ansi` and draws the seconds bold, not red.
     /// - The language follows the locale like `status` (`Language.fromLocale`), except that a
     ///   terminal without Hangul gets English.
-    public static func resolve(mode: TerminalStyle?, language: KioskLanguage?, environment: [String: String],
+    public static func resolve(mode: TerminalStyle?, language: Language?, environment: [String: String],
                                outputDirectory: String) -> KioskOptions {
         let locale = ["LC_ALL", "LC_CTYPE", "LANG"].lazy.compactMap { environment[$0] }.first { !$0.isEmpty } ?? "C"
         let lowered = locale.lowercased()

@@ -10,6 +10,3 @@ public enum Language: String, CaseIterable, Sendable {
         return locale.hasPrefix("ko") ? .ko : .en
     }
 }
-
-/// The kiosk's name for `Language`, kept so older call sites read the same.
-public typealias KioskLanguage = Language

@@ -42,7 +42,7 @@ struct ShowCommand: Command {
 
     init(_ arguments: ParsedArguments, context: CommandContext) throws(CommandError) {
         let mode = try arguments.choice("mode", as: TerminalStyle.self)
-        let language = try arguments.choice("lang", as: KioskLanguage.self)
+        let language = try arguments.choice("lang", as: Language.self)
         // The same lookup as status and ctl: flag, QRCHECKIN_* variables, config file, defaults.
         let directory = try ClientOptions(arguments, context: context).outputDirectory
         guard !directory.isEmpty else { throw .usage("--output-dir must not be empty") }

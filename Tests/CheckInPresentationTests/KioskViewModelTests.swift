@@ -37,7 +37,7 @@ enum KioskFixtures {
         return try! StateDocument(parsing: Array(json.utf8))
     }
 
-    static func options(_ style: TerminalStyle = .ansi, _ language: KioskLanguage = .ko, hangul: Bool = true) -> KioskOptions {
+    static func options(_ style: TerminalStyle = .ansi, _ language: Language = .ko, hangul: Bool = true) -> KioskOptions {
         KioskOptions(style: style, language: language, color: true, hangul: hangul, outputDirectory: "/run/qrcheckin")
     }
 
