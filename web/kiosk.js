@@ -360,7 +360,7 @@
     }
     const doc = model.doc;
     const modes = doc ? [doc.venue, words.shake[doc.shake], words.refresh[doc.refresh]]
-      .filter(Boolean).join(" · ") : (venue || "");
+      .filter(Boolean).join(" | ") : (venue || ""); // the separator of Vocabulary.modes
     setText($("modes"), modes);
   }
 
