@@ -64,12 +64,13 @@ struct CodeCommand: Command {
             ])
             try output.append(document.serialized + "\n")
         } else {
+            // The names --json and current.json use, so one vocabulary serves both.
             let fields: [(String, String)] = [
-                ("url", code.url), ("token", code.token), ("safe-number", code.safeNumber),
+                ("url", code.url), ("token", code.token), ("safeNumber", code.safeNumber),
                 ("venue", code.venue.rawValue), ("period", "\(options.period.seconds)"),
-                ("window", "\(code.window)"), ("sequence", "\(code.sequence)"),
-                ("issued-at", "\(code.issuedAt)"), ("expires-at", "\(code.expiresAt)"),
-                ("expires-in", "\(code.expiresAt - options.unixTime)"),
+                ("window", "\(code.window)"), ("seq", "\(code.sequence)"),
+                ("issuedAt", "\(code.issuedAt)"), ("expiresAt", "\(code.expiresAt)"),
+                ("expiresIn", "\(code.expiresAt - options.unixTime)"),
             ]
             try output.append(fields.map { "\($0.0): \($0.1)\n" }.joined())
         }

@@ -75,13 +75,13 @@ def doc_vectors():
 
 def test_code_prints_every_field(cli, secret_file):
     out = code(cli, secret_file, "--at", "1700000000")
-    assert list(out) == ["url", "token", "safe-number", "venue", "period", "window", "sequence",
-                         "issued-at", "expires-at", "expires-in"]
+    assert list(out) == ["url", "token", "safeNumber", "venue", "period", "window", "seq",
+                         "issuedAt", "expiresAt", "expiresIn"]
     assert out["url"] == ref.url(SECRET, "DEMO", 15, 1700000000, 0)
     assert out["url"].endswith("/DEMO/" + out["token"])
-    assert re.fullmatch(r"[0-9]{2}[가-힣][0-9]{2}[가-힣]", out["safe-number"])
-    assert (out["venue"], out["period"], out["window"], out["sequence"]) == ("DEMO", "15", "113333333", "0")
-    assert (out["issued-at"], out["expires-at"], out["expires-in"]) == ("1699999995", "1700000010", "10")
+    assert re.fullmatch(r"[0-9]{2}[가-힣][0-9]{2}[가-힣]", out["safeNumber"])
+    assert (out["venue"], out["period"], out["window"], out["seq"]) == ("DEMO", "15", "113333333", "0")
+    assert (out["issuedAt"], out["expiresAt"], out["expiresIn"]) == ("1699999995", "1700000010", "10")
 
 
 def test_code_json(cli, secret_file):
@@ -109,7 +109,7 @@ def test_code_matches_an_independent_implementation(cli, tmp_path):
         seq = rng.randrange(0, 2**32)
         out = code(cli, path, "--venue", venue, "--period", str(period), "--at", str(time), "--seq", str(seq))
         assert out["url"] == ref.url(secret, venue, period, time, seq)
-        assert out["safe-number"] == ref.safe_number(secret, venue, period, ref.window_of(time, period))
+        assert out["safeNumber"] == ref.safe_number(secret, venue, period, ref.window_of(time, period))
 
 
 @pytest.mark.parametrize("vector", doc_vectors(), ids=lambda v: v[1])
@@ -119,7 +119,7 @@ def test_token_md_vectors(cli, tmp_path, vector):
     path.write_text(secret.hex() + "\n")
     path.chmod(0o600)
     out = code(cli, path, "--venue", venue, "--period", str(period), "--at", str(time), "--seq", str(seq))
-    assert (out["url"], out["safe-number"], int(out["window"])) == (url, safe, window)
+    assert (out["url"], out["safeNumber"], int(out["window"])) == (url, safe, window)
     assert ref.url(secret, venue, period, time, seq) == url
     assert ref.safe_number(secret, venue, period, window) == safe
     status, stdout, _ = verify(cli, path, "--venue", venue, "--period", str(period), "--at", str(time), url)
