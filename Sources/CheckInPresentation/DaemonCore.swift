@@ -24,18 +24,28 @@ public struct DaemonCore: Sendable {
     public private(set) var isStopping = false
 
     private let issuers: any CodeIssuerMaking
+    /// Where the clock's synchronisation is read (the kernel; a fake in tests).
+    private let clockSync: any ClockSyncSource
     private let savedSettingsProblem: String?
     /// The state the files on disk show, as written (nil: unknown, or removed by someone).
     private var onDisk: CheckInState?
     /// The write in flight, awaiting `.outputsWritten` or `.outputsFailed`.
     private var writing: Write?
     private enum Write: Sendable {
-        case full(CheckInState)
-        case healthOnly(CheckInState)
+        case full(CheckInState, DaemonCounters)
+        case healthOnly(CheckInState, DaemonCounters)
+        case metricsOnly(DaemonCounters)
     }
     /// A health update failed: not tried again before the next tick (it would loop on the
     /// failure it just reported).
     private var healthUpdateFailed = false
+    /// The counters `metrics.prom` shows, as written (nil: not written yet).
+    private var countersOnDisk: DaemonCounters?
+    /// When `metrics.prom` was last written: counter-only changes rewrite it at most once a
+    /// second, so a flood of refused peers cannot become a flood of writes.
+    private var lastMetricsWrite: WallTime?
+    /// A metrics-only update failed: not tried again before the next tick.
+    private var metricsUpdateFailed = false
     /// A tick happened: the watchdog ping goes out with the next notification (after the
     /// tick's write, if it has one).
     private var pingDue = false
@@ -54,10 +64,12 @@ public struct DaemonCore: Sendable {
 
     /// Creates the core for `setup` with the settings an earlier run saved. A damaged settings
     /// file starts paused (fail closed): a venue that was paused must not start showing codes.
-    public init(setup: DaemonSetup, host: DaemonHost, issuers: any CodeIssuerMaking, saved: SavedSettings, now: WallTime) {
+    public init(setup: DaemonSetup, host: DaemonHost, issuers: any CodeIssuerMaking, saved: SavedSettings, now: WallTime,
+                clockSync: any ClockSyncSource = UnknownClockSync()) {
         self.setup = setup
         self.host = host
         self.issuers = issuers
+        self.clockSync = clockSync
         let settings: OperatorSettings
         switch saved {
         case .none:
@@ -70,7 +82,8 @@ public struct DaemonCore: Sendable {
             settings = OperatorSettings(shake: .on, refresh: .paused)
             savedSettingsProblem = reason
         }
-        model = CheckInViewModel(issuer: issuers.issuer(for: setup.codes), settings: settings, now: now)
+        model = CheckInViewModel(issuer: issuers.issuer(for: setup.codes), settings: settings, now: now,
+                                 clock: clockSync.read(), clockRequired: setup.requireClockSync)
     }
 
     /// The state as the socket and `STATUS=` show it.
@@ -88,14 +101,24 @@ public struct DaemonCore: Sendable {
             }
             step.log(.notice, "serving venue \(setup.codes.venue) every \(setup.codes.period.seconds)s: writing "
                 + "\(setup.outputDirectory)/{\(OutputFile.names.joined(separator: ","))}, control socket \(setup.socketPath)")
-            apply(.timerTicked, &step)
+            checkClock(&step)
+            switch model.state.clock.synchronized {
+            case false?:
+                step.log(.warning, StateChangeLog.clockUnsynchronized(model.state.clock))
+            case nil:
+                step.log(.info, "cannot tell whether the clock is synchronised (adjtimex not allowed here and no "
+                    + "timesyncd flag): no clock warning will be shown")
+            case true?:
+                break
+            }
         case .tick(let clockWasSet):
             if clockWasSet { step.log(.notice, "the wall clock was set; re-checking the window") }
             armed = nil  // a one-shot timer is spent once it fires; setting the clock cancels it
             healthUpdateFailed = false
+            metricsUpdateFailed = false
             // A deleted socket comes back first, before any retry writes beside it.
             if socketDown { step.effects.append(.rebindSocket) }
-            apply(.timerTicked, &step)
+            checkClock(&step)
             step.forceWrite = model.outputsFailing  // retry the outputs
             pingDue = true
         case .signal(let signal):
@@ -195,6 +218,7 @@ public struct DaemonCore: Sendable {
         if codesChange {
             notice(model.replaceIssuer(issuers.issuer(for: new.codes), at: step.now), &step)
         }
+        checkClock(&step)  // require-clock-sync may have changed
         step.log(.notice, "reloaded configuration: venue \(setup.codes.venue), period \(setup.codes.period.seconds)s")
     }
 
@@ -202,8 +226,9 @@ public struct DaemonCore: Sendable {
         guard let write = writing else { return }
         writing = nil
         switch write {
-        case .full(let shown):
+        case .full(let shown, let counters):
             onDisk = shown
+            metricsWritten(counters, step.now)
             if isStopping {
                 step.log(.notice, "stopped")
                 exit(&step)
@@ -214,16 +239,24 @@ public struct DaemonCore: Sendable {
                 if host.notifies { step.effects.append(.notify("READY=1")) }
             }
             if model.outputsFailing { apply(.outputSucceeded, &step) }
-        case .healthOnly(let shown):
+        case .healthOnly(let shown, let counters):
             onDisk = shown
+            metricsWritten(counters, step.now)
+        case .metricsOnly(let counters):
+            metricsWritten(counters, step.now)
         }
     }
 
     private mutating func failed(_ reason: String, _ step: inout Step) {
         guard let write = writing else { return }
         writing = nil
-        guard case .full = write else {
+        switch write {
+        case .full: break
+        case .healthOnly:
             healthUpdateFailed = true  // changes nothing else; the next tick tries again
+            return
+        case .metricsOnly:
+            metricsUpdateFailed = true
             return
         }
         counters.writeFailures += 1
@@ -240,6 +273,17 @@ public struct DaemonCore: Sendable {
         hasExited = true
         armed = nil
         step.effects.append(.exit)
+    }
+
+    private mutating func metricsWritten(_ counters: DaemonCounters, _ now: WallTime) {
+        countersOnDisk = counters
+        lastMetricsWrite = now
+    }
+
+    /// Reads the clock's synchronisation (at start, at each tick and so at each rotation, and
+    /// at a reload) and lets the model decide: a warning, or no code while it must wait.
+    private mutating func checkClock(_ step: inout Step) {
+        apply(.clockChecked(clockSync.read(), required: setup.requireClockSync), &step)
     }
 
     private mutating func apply(_ input: CheckInViewModelInput, _ step: inout Step) {
@@ -288,18 +332,37 @@ public struct DaemonCore: Sendable {
         // After a failure only a forced write (the next tick's retry) tries again: trying at
         // every event would loop on the failure it just reported.
         if step.forceWrite || (!model.outputsFailing && onDisk?.withoutCountdown != shown.withoutCountdown) {
-            writing = .full(shown)
+            writing = .full(shown, counters)
             step.effects.append(.writeOutputs(frame(shown, files: OutputFile.all)))
         } else if !isStopping, !healthUpdateFailed, model.outputsFailing, var update = onDisk, update.health != model.state.health {
             update.health = model.state.health
             update.updatedAt = step.now
-            writing = .healthOnly(update)
-            step.effects.append(.writeOutputs(frame(update, files: [.json])))
+            writing = .healthOnly(update, counters)
+            step.effects.append(.writeOutputs(frame(update, files: [.metrics, .json])))
+        } else if metricsDue(at: step.now), let shown = onDisk {
+            // Counters alone changed (a refused peer, a request, an ignored shake): the metrics
+            // file alone, about the state the files beside it show.
+            var update = shown
+            update.updatedAt = step.now
+            writing = .metricsOnly(counters)
+            step.effects.append(.writeOutputs(frame(update, files: [.metrics])))
         }
     }
 
+    /// Counters changed since `metrics.prom` was written and it may be written again now.
+    private func metricsDue(at now: WallTime) -> Bool {
+        guard metricsPending, let last = lastMetricsWrite else { return false }
+        return now.milliseconds >= last.milliseconds + 1000
+    }
+
+    /// Counters changed since `metrics.prom` was last written (and writing it is worth a try).
+    private var metricsPending: Bool {
+        !isStopping && !metricsUpdateFailed && countersOnDisk != nil && countersOnDisk != counters
+    }
+
     private mutating func frame(_ state: CheckInState, files: [OutputFile]) -> OutputFrame {
-        OutputFrame(state: state, files: files, look: setup.look, document: document(for: state), counters: counters)
+        OutputFrame(state: state, files: files, look: setup.look, document: document(for: state), counters: counters,
+                    venue: setup.codes.venue.rawValue, period: setup.codes.period.seconds, version: host.version)
     }
 
     private mutating func document(for state: CheckInState) -> String {
@@ -338,6 +401,8 @@ public struct DaemonCore: Sendable {
             at = min(at, WallTime(milliseconds: (lastPing ?? step.now).milliseconds + max(interval / 2, 1)))
         }
         if model.outputsFailing || socketDown { at = min(at, WallTime(seconds: step.now.seconds + 1)) }
+        // Counters waiting for their once-a-second metrics write.
+        if metricsPending, let last = lastMetricsWrite { at = min(at, WallTime(milliseconds: last.milliseconds + 1000)) }
         guard at != armed else { return }
         armed = at
         step.effects.append(.armTimer(at: at))
