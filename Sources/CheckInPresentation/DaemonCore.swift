@@ -32,15 +32,20 @@ public struct DaemonCore: Sendable {
     /// The write in flight, awaiting `.outputsWritten` or `.outputsFailed`.
     private var writing: Write?
     private enum Write: Sendable {
-        case full(CheckInState, DaemonCounters)
-        case healthOnly(CheckInState, DaemonCounters)
-        case metricsOnly(DaemonCounters)
+        case full(CheckInState, MetricsShown)
+        case healthOnly(CheckInState)
+        case metricsOnly(MetricsShown)
+    }
+    /// What `metrics.prom` shows beyond the state on disk: the counters and the live health.
+    private struct MetricsShown: Equatable, Sendable {
+        var counters: DaemonCounters
+        var health: Health
     }
     /// A health update failed: not tried again before the next tick (it would loop on the
     /// failure it just reported).
     private var healthUpdateFailed = false
-    /// The counters `metrics.prom` shows, as written (nil: not written yet).
-    private var countersOnDisk: DaemonCounters?
+    /// The counters and health `metrics.prom` shows, as written (nil: not written yet).
+    private var metricsOnDisk: MetricsShown?
     /// When `metrics.prom` was last written: counter-only changes rewrite it at most once a
     /// second, so a flood of refused peers cannot become a flood of writes.
     private var lastMetricsWrite: WallTime?
@@ -84,6 +89,11 @@ public struct DaemonCore: Sendable {
         }
         model = CheckInViewModel(issuer: issuers.issuer(for: setup.codes), settings: settings, now: now,
                                  clock: clockSync.read(), clockRequired: setup.requireClockSync)
+        // The model issued the first code as it was made: it counts like any other.
+        if model.state.code != nil {
+            counters.rotations[.window] = 1
+            counters.lastRotation = now
+        }
     }
 
     /// The state as the socket and `STATUS=` show it.
@@ -110,6 +120,9 @@ public struct DaemonCore: Sendable {
                     + "timesyncd flag): no clock warning will be shown")
             case true?:
                 break
+            }
+            if model.state.phase == .waitingForClock {
+                step.log(.notice, "waiting for the clock to synchronise (require-clock-sync = yes): no code is shown")
             }
         case .tick(let clockWasSet):
             if clockWasSet { step.log(.notice, "the wall clock was set; re-checking the window") }
@@ -226,9 +239,9 @@ public struct DaemonCore: Sendable {
         guard let write = writing else { return }
         writing = nil
         switch write {
-        case .full(let shown, let counters):
+        case .full(let shown, let metrics):
             onDisk = shown
-            metricsWritten(counters, step.now)
+            metricsWritten(metrics, step.now)
             if isStopping {
                 step.log(.notice, "stopped")
                 exit(&step)
@@ -239,11 +252,10 @@ public struct DaemonCore: Sendable {
                 if host.notifies { step.effects.append(.notify("READY=1")) }
             }
             if model.outputsFailing { apply(.outputSucceeded, &step) }
-        case .healthOnly(let shown, let counters):
+        case .healthOnly(let shown):
             onDisk = shown
-            metricsWritten(counters, step.now)
-        case .metricsOnly(let counters):
-            metricsWritten(counters, step.now)
+        case .metricsOnly(let metrics):
+            metricsWritten(metrics, step.now)
         }
     }
 
@@ -275,10 +287,13 @@ public struct DaemonCore: Sendable {
         step.effects.append(.exit)
     }
 
-    private mutating func metricsWritten(_ counters: DaemonCounters, _ now: WallTime) {
-        countersOnDisk = counters
+    private mutating func metricsWritten(_ metrics: MetricsShown, _ now: WallTime) {
+        metricsOnDisk = metrics
         lastMetricsWrite = now
     }
+
+    /// What `metrics.prom` would show now.
+    private var metricsNow: MetricsShown { MetricsShown(counters: counters, health: model.state.health) }
 
     /// Reads the clock's synchronisation (at start, at each tick and so at each rotation, and
     /// at a reload) and lets the model decide: a warning, or no code while it must wait.
@@ -332,19 +347,21 @@ public struct DaemonCore: Sendable {
         // After a failure only a forced write (the next tick's retry) tries again: trying at
         // every event would loop on the failure it just reported.
         if step.forceWrite || (!model.outputsFailing && onDisk?.withoutCountdown != shown.withoutCountdown) {
-            writing = .full(shown, counters)
+            writing = .full(shown, MetricsShown(counters: counters, health: shown.health))
             step.effects.append(.writeOutputs(frame(shown, files: OutputFile.all)))
         } else if !isStopping, !healthUpdateFailed, model.outputsFailing, var update = onDisk, update.health != model.state.health {
             update.health = model.state.health
             update.updatedAt = step.now
-            writing = .healthOnly(update, counters)
-            step.effects.append(.writeOutputs(frame(update, files: [.metrics, .json])))
+            writing = .healthOnly(update)
+            step.effects.append(.writeOutputs(frame(update, files: [.json])))
         } else if metricsDue(at: step.now), let shown = onDisk {
-            // Counters alone changed (a refused peer, a request, an ignored shake): the metrics
-            // file alone, about the state the files beside it show.
+            // Counters or health alone changed (a refused peer, a request, an ignored shake, a
+            // failed write): the metrics file alone, about the code the files beside it show,
+            // with the daemon's live health (current.json's own update may not have fitted).
             var update = shown
+            update.health = model.state.health
             update.updatedAt = step.now
-            writing = .metricsOnly(counters)
+            writing = .metricsOnly(metricsNow)
             step.effects.append(.writeOutputs(frame(update, files: [.metrics])))
         }
     }
@@ -357,7 +374,7 @@ public struct DaemonCore: Sendable {
 
     /// Counters changed since `metrics.prom` was last written (and writing it is worth a try).
     private var metricsPending: Bool {
-        !isStopping && !metricsUpdateFailed && countersOnDisk != nil && countersOnDisk != counters
+        !isStopping && !metricsUpdateFailed && metricsOnDisk != nil && metricsOnDisk != metricsNow
     }
 
     private mutating func frame(_ state: CheckInState, files: [OutputFile]) -> OutputFrame {
@@ -400,7 +417,11 @@ public struct DaemonCore: Sendable {
         if host.notifies, let interval = host.watchdogMilliseconds, interval > 0 {
             at = min(at, WallTime(milliseconds: (lastPing ?? step.now).milliseconds + max(interval / 2, 1)))
         }
-        if model.outputsFailing || socketDown { at = min(at, WallTime(seconds: step.now.seconds + 1)) }
+        // Waiting for the clock: look again every second, so the first code follows the
+        // synchronisation at once rather than at the next window boundary.
+        if model.outputsFailing || socketDown || model.state.phase == .waitingForClock {
+            at = min(at, WallTime(seconds: step.now.seconds + 1))
+        }
         // Counters waiting for their once-a-second metrics write.
         if metricsPending, let last = lastMetricsWrite { at = min(at, WallTime(milliseconds: last.milliseconds + 1000)) }
         guard at != armed else { return }

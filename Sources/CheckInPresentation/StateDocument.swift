@@ -106,11 +106,13 @@ public struct StateDocument: Equatable, Sendable {
             ("reason", optional(reason)),
             ("updatedAt", .number(updatedAt)),
             ("pid", .number(pid)),
-            ("clock", .object([
-                ("synchronized", clock?.synchronized.map(JSONValue.bool) ?? .null),
-                ("maxErrorSeconds", optional(clock?.maxErrorSeconds)),
-            ])),
-        ])
+        ] + (clock.map { clock in
+            // Absent only in documents read back from a daemon that did not report it.
+            [("clock", JSONValue.object([
+                ("synchronized", clock.synchronized.map(JSONValue.bool) ?? .null),
+                ("maxErrorSeconds", optional(clock.maxErrorSeconds)),
+            ]))]
+        } ?? []))
     }
 
     /// Parses `current.json`; every field is checked so a reader never acts on half a document.
