@@ -367,3 +367,38 @@ def test_degraded_unknown_keys_bad_version_and_unreachable_server(site, chrome, 
     assert wait_state(chrome, "stopped")["title"] == "체크인이 실행 중이 아닙니다"
     chrome.get(site["kiosk"].url + "?venue=../x")
     assert wait_state(chrome, "unreadable")["title"] == "잘못된 장소 ID (venue)"
+
+
+def test_clock_warning_and_waiting_for_the_clock(site, chrome, tmp_path):
+    """This machine's kernel reports its clock unsynchronised (test_clock_trust.py probes it):
+    the live page warns under the code; with require-clock-sync it shows the waiting message."""
+    daemon = start_daemon(site, "CLOCK", period=5)
+    waiting = None
+    try:
+        if read_state(daemon.out)["clock"]["synchronized"] is not False:
+            pytest.skip("this kernel reports its clock synchronised")
+        resize(chrome, *PORTRAIT)
+        chrome.get(site["kiosk"].url + "?venue=CLOCK")
+        shown = wait_until(lambda: (d := dom(chrome))["state"] == "live" and d["warning"] and d, timeout=20,
+                           message="the live page with its warning")
+        assert shown["warning"].startswith("경고: 시계가 동기화되지 않았습니다 (최대 오차 "), shown
+        chrome.get(site["kiosk"].url + "?venue=CLOCK&lang=en")
+        shown = wait_until(lambda: (d := dom(chrome))["state"] == "live" and d["warning"] and d, timeout=20,
+                           message="the English warning")
+        assert shown["warning"].startswith("Warning: the clock is not synchronised"), shown
+        daemon.stop()
+
+        base = site["base"] / "daemon-WAIT"
+        waiting = Daemon(base, period=5, args=["--venue", "WAIT", "--secret-file", str(site["secret"]),
+                                               "--require-clock-sync", "yes"])
+        waiting.out = site["out"] / "WAIT"
+        waiting.start()
+        chrome.get(site["kiosk"].url + "?venue=WAIT")
+        shown = wait_state(chrome, "paused")
+        assert shown["title"] == "시계 동기화를 기다리는 중" and shown["imageHidden"], shown
+        chrome.save_screenshot(str(tmp_path / "waiting.png"))
+        assert no_qr(tmp_path / "waiting.png")
+    finally:
+        daemon.stop()
+        if waiting:
+            waiting.stop()
