@@ -289,7 +289,8 @@ def test_server_serves_only_the_page_and_current_files_never_cached(site):
         assert "default-src 'none'" in headers["content-security-policy"]
         for path in ("/kiosk.js", "/kiosk.css"):
             assert raw_get(port, path)[0] == 200
-        refused = ["/HTTP/control.sock", "/HTTP/secret", "/HTTP/settings", "/HTTP/current.json.tmp",
+        # metrics.prom is for monitoring on the host (README, Metrics): never served.
+        refused = ["/HTTP/control.sock", "/HTTP/metrics.prom", "/HTTP/secret", "/HTTP/settings", "/HTTP/current.json.tmp",
                    "/HTTP/", "/HTTP", "/index.html/", "/web/", "/nginx/",
                    "/../current.json", "/../../etc/passwd", "/HTTP/../HTTP/secret", "/%2e%2e/current.json",
                    "/HTTP/%2e%2e/%2e%2e/current.json", "/../HTTP/current.json", "/.../current.json",
