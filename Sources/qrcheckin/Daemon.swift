@@ -63,7 +63,8 @@ final class Daemon {
             // Every directory we write: a kill between writing and renaming leaves `.NAME.PID.RAND.tmp`.
             let swept = AtomicFile.removeTemporaries(of: OutputFile.names.map { configuration.outputDirectory + "/" + $0 }
                 + [configuration.stateDirectory + "/settings", configuration.stateDirectory + "/" + SecretFile.fileName]
-                + (configuration.secretFile.map { [$0] } ?? []))
+                + (configuration.secretFile.map { [$0] } ?? [])
+                + (configuration.metricsDirectory.map { [MetricsDirectorySink(directory: $0).path(for: configuration.venue.rawValue)] } ?? []))
             if !swept.isEmpty { logger.notice("removed \(swept.count) temporary files left by a killed writer: \(swept.joined(separator: ", "))") }
             signals = try SignalSource([SIGTERM, SIGINT, SIGHUP, SIGUSR1])
             timer = try WallTimer()
