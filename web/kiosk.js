@@ -36,8 +36,8 @@
       refresh: { auto: "자동 새로고침", paused: "새로고침 일시 중지" },
       warning: "경고: ",
       clock: (e) => e === null || e === undefined
-        ? "시계가 동기화되지 않았습니다: 코드가 만료로 거부될 수 있습니다"
-        : "시계가 동기화되지 않았습니다 (최대 오차 " + e + "초): 코드가 만료로 거부될 수 있습니다",
+        ? "시계가 동기화되지 않음: 코드가 만료로 거부될 수 있음"
+        : "시계가 동기화되지 않음 (±" + e + "초): 코드가 만료로 거부될 수 있음",
       waiting: "시계 동기화를 기다리는 중",
       waitingBody: "시계가 동기화될 때까지 체크인 코드를 표시하지 않습니다",
     },
@@ -62,8 +62,8 @@
       refresh: { auto: "auto refresh", paused: "refresh paused" },
       warning: "Warning: ",
       clock: (e) => e === null || e === undefined
-        ? "the clock is not synchronised: codes may be rejected as expired"
-        : "the clock is not synchronised (max error " + e + "s): codes may be rejected as expired",
+        ? "clock not synchronised: codes may be rejected as expired"
+        : "clock not synchronised (±" + e + "s): codes may be rejected as expired",
       waiting: "Waiting for the clock to synchronise",
       waitingBody: "No check-in code until the system clock is synchronised",
     },

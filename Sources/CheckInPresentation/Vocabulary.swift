@@ -59,10 +59,10 @@ public struct Vocabulary: Sendable {
     /// rejected at the door.
     public func clockUnsynchronized(maxErrorSeconds: Int64?) -> String {
         switch (language, maxErrorSeconds) {
-        case (.ko, let error?): "시계가 동기화되지 않았습니다 (최대 오차 \(error)초): 코드가 만료로 거부될 수 있습니다"
-        case (.ko, nil): "시계가 동기화되지 않았습니다: 코드가 만료로 거부될 수 있습니다"
-        case (.en, let error?): "the clock is not synchronised (max error \(error)s): codes may be rejected as expired"
-        case (.en, nil): "the clock is not synchronised: codes may be rejected as expired"
+        case (.ko, let error?): "시계가 동기화되지 않음 (±\(error)초): 코드가 만료로 거부될 수 있음"
+        case (.ko, nil): "시계가 동기화되지 않음: 코드가 만료로 거부될 수 있음"
+        case (.en, let error?): "clock not synchronised (±\(error)s): codes may be rejected as expired"
+        case (.en, nil): "clock not synchronised: codes may be rejected as expired"
         }
     }
 

@@ -26,8 +26,8 @@ import Testing
         let report = StatusReport(document: document, now: shell.clock.now(), processAlive: true)
         #expect(report.verdict == .running, "status still exits 0")
         #expect(report.text(language: .en, pngPath: "/p", pngAgeSeconds: 0).contains(
-            "  Warning: the clock is not synchronised (max error 16s): codes may be rejected as expired\n"))
-        #expect(report.text(language: .ko, pngPath: "/p", pngAgeSeconds: 0).contains("  경고: 시계가 동기화되지 않았습니다 (최대 오차 16초)"))
+            "  Warning: clock not synchronised (±16s): codes may be rejected as expired\n"))
+        #expect(report.text(language: .ko, pngPath: "/p", pngAgeSeconds: 0).contains("  경고: 시계가 동기화되지 않음 (±16초)"))
 
         sync.reading = ClockSync(synchronized: true, maxErrorMicroseconds: 20_000)
         let synced = shell.tick(after: 15_000)

@@ -139,9 +139,9 @@ enum KioskFixtures {
         }
         let model = KioskFixtures.model(document: document(synchronized: false))
         #expect(model.screen.lines.contains { $0.contains("▀") })
-        #expect(model.screen.text.contains { $0.contains("경고: 시계가 동기화되지 않았습니다 (최대 오차 16초)") })
+        #expect(model.screen.text.contains { $0.contains("경고: 시계가 동기화되지 않음 (±16초)") })
         let english = KioskFixtures.model(KioskFixtures.options(.ansi, .en), document: document(synchronized: false))
-        #expect(english.screen.text.contains { $0.contains("Warning: the clock is not synchronised (max error 16s)") })
+        #expect(english.screen.text.contains { $0.contains("Warning: clock not synchronised (±16s)") })
         let synced = KioskFixtures.model(document: document(synchronized: true))
         #expect(!synced.screen.text.contains { $0.contains("경고") })
         let waitingDocument = document("state=\"waiting\",url=null,safeNumber=null,issuedAt=null,expiresAt=null", synchronized: false)
