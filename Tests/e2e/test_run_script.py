@@ -51,7 +51,7 @@ def test_run_says_where_it_writes_then_shows_the_kiosk_and_cleans_up(tmp_path, p
     pane.keys("q")
     text = pane.wait_for(lambda t: "EXIT=" in t, timeout=20).replace("\n", "")  # long lines wrap
     # After the kiosk leaves the alternate screen, what the script said first is still there.
-    assert f"writing {out}/current.{{png,json,txt}}" in text, text
+    assert f"writing {out}/{{current.png,current.txt,metrics.prom,current.json}}" in text, text
     assert text.index("writing") < text.index("starting the kiosk"), text
     assert "EXIT=0" in text, text
     assert list(temporary.iterdir()) == [], "a log file was left behind"
