@@ -35,6 +35,11 @@
       shake: { on: "흔들기 켜짐", off: "흔들기 꺼짐" },
       refresh: { auto: "자동 새로고침", paused: "새로고침 일시 중지" },
       warning: "경고: ",
+      clock: (e) => e === null || e === undefined
+        ? "시계가 동기화되지 않음: 코드가 만료로 거부될 수 있음"
+        : "시계가 동기화되지 않음 (±" + e + "초): 코드가 만료로 거부될 수 있음",
+      waiting: "시계 동기화를 기다리는 중",
+      waitingBody: "시계가 동기화될 때까지 체크인 코드를 표시하지 않습니다",
     },
     en: {
       title: "QR check-in",
@@ -56,6 +61,11 @@
       shake: { on: "shake on", off: "shake off" },
       refresh: { auto: "auto refresh", paused: "refresh paused" },
       warning: "Warning: ",
+      clock: (e) => e === null || e === undefined
+        ? "clock not synchronised: codes may be rejected as expired"
+        : "clock not synchronised (±" + e + "s): codes may be rejected as expired",
+      waiting: "Waiting for the clock to synchronise",
+      waitingBody: "No check-in code until the system clock is synchronised",
     },
   };
 
@@ -127,7 +137,7 @@
   /** Whether `doc` is a current.json this page understands (unknown extra keys are fine). */
   function valid(doc) {
     if (!doc || typeof doc !== "object" || doc.version !== 1) return false;
-    if (!["running", "paused", "stopped"].includes(doc.state)) return false;
+    if (!["running", "paused", "waiting", "stopped"].includes(doc.state)) return false;
     if (!isInt(doc.updatedAt)) return false;
     if (doc.state !== "running") return true;
     return typeof doc.url === "string" && typeof doc.safeNumber === "string" &&
@@ -306,6 +316,10 @@
     } else if (doc.state === "paused") {
       state = "paused";
       setMessage(words.paused, words.pausedBody);
+    } else if (doc.state === "waiting") {
+      // require-clock-sync: no code until the kiosk's clock can be trusted.
+      state = "paused";
+      setMessage(words.waiting, words.waitingBody);
     } else if (doc.state === "stopped") {
       state = "stopped";
       setMessage(words.notRunning, words.stoppedAt(iso(doc.updatedAt)));
@@ -317,6 +331,7 @@
         state = "live";
         setMessage("", "");
         if (doc.health === "degraded") warning = words.warning + (doc.reason || "degraded");
+        else if (doc.clock && doc.clock.synchronized === false) warning = words.warning + words.clock(doc.clock.maxErrorSeconds);
       } else if (docExpired || model.error) {
         state = "stale";
         setMessage(words.stale, model.error ? words.unreachable : words.staleExpired(iso(doc.updatedAt)));

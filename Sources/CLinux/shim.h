@@ -7,6 +7,8 @@
 #include <sys/inotify.h>
 #include <sys/socket.h>
 #include <sys/un.h>
+#include <sys/timex.h>
+#include <errno.h>
 
 /* The flag enums are anonymous in glibc; give Swift plain ints. */
 static inline int clinux_tfd_timer_abstime(void) { return TFD_TIMER_ABSTIME; }
@@ -19,4 +21,16 @@ static inline int clinux_sfd_flags(void) { return SFD_CLOEXEC | SFD_NONBLOCK; }
 #define SO_PEERGROUPS 59
 #endif
 static inline int clinux_so_peergroups(void) { return SO_PEERGROUPS; }
+
+/* The kernel's clock synchronisation, read-only (modes = 0: changes nothing, needs no
+   capability). Returns 1 when synchronised, 0 when not (STA_UNSYNC or TIME_ERROR), and
+   -errno when the call is refused (EPERM under a seccomp filter such as ProtectClock=yes). */
+static inline int clinux_clock_synchronized(long *maxerror_us) {
+    struct timex tx = {0};
+    tx.modes = 0;
+    int state = adjtimex(&tx);
+    if (state < 0) return -errno;
+    *maxerror_us = tx.maxerror;
+    return (state == TIME_ERROR || (tx.status & STA_UNSYNC)) ? 0 : 1;
+}
 #endif

@@ -10,6 +10,9 @@ public struct CheckInState: Equatable, Sendable {
         case paused
         /// The daemon is shutting down: no code is shown.
         case stopped
+        /// `require-clock-sync` holds codes back until the kernel says the clock is
+        /// synchronised: no code is shown.
+        case waitingForClock
     }
 
     /// What is on display.
@@ -22,10 +25,15 @@ public struct CheckInState: Equatable, Sendable {
     public var secondsLeft: Int
     /// When this state was produced.
     public var updatedAt: WallTime
+    /// The clock's synchronisation as last read (at start, at each rotation and whenever it
+    /// flips): an unsynchronised clock is a warning, not a degraded health.
+    public var clock: ClockSync
 
     /// Creates a state.
-    public init(phase: Phase, settings: OperatorSettings, health: Health, secondsLeft: Int, updatedAt: WallTime) {
+    public init(phase: Phase, settings: OperatorSettings, health: Health, secondsLeft: Int, updatedAt: WallTime,
+                clock: ClockSync = .unknown) {
         self.phase = phase
+        self.clock = clock
         self.settings = settings
         self.health = health
         self.secondsLeft = secondsLeft

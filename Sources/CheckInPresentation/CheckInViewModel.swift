@@ -30,11 +30,20 @@ public struct CheckInViewModel: Sendable {
     private var outputFailure: String?
     /// Why no code may be issued now (the wall clock went back), if so.
     private var clockProblem: String?
+    /// The newest clock reading; it reaches the state at a rotation or when it flips, so a
+    /// maximum error that creeps every second does not rewrite the outputs every second.
+    private var clockReading = ClockSync.unknown
+    /// `require-clock-sync`: no code until the clock is synchronised.
+    private var clockRequired = false
 
-    /// Creates the view model with saved settings (or the defaults) and issues the first code.
-    public init(issuer: any CheckInCodeIssuing, settings: OperatorSettings, now: WallTime) {
+    /// Creates the view model with saved settings (or the defaults) and issues the first code,
+    /// unless `clockRequired` holds it back until `clock` is synchronised.
+    public init(issuer: any CheckInCodeIssuing, settings: OperatorSettings, now: WallTime,
+                clock: ClockSync = .unknown, clockRequired: Bool = false) {
         self.issuer = issuer
-        state = CheckInState(phase: .paused, settings: settings, health: .ok, secondsLeft: 0, updatedAt: now)
+        clockReading = clock
+        self.clockRequired = clockRequired
+        state = CheckInState(phase: .paused, settings: settings, health: .ok, secondsLeft: 0, updatedAt: now, clock: clock)
         _ = send(.timerTicked, at: now)
     }
 
@@ -74,6 +83,11 @@ public struct CheckInViewModel: Sendable {
         case .stopRequested:
             state.phase = .stopped
             state.secondsLeft = 0
+        case .clockChecked(let reading, let required):
+            clockReading = reading
+            clockRequired = required
+            if reading.synchronized != state.clock.synchronized { state.clock = reading }
+            rotate(now: now, forced: nil, notices: &notices)
         }
         if state.settings != settings { notices.insert(.settingsChanged(state.settings), at: 0) }
         return notices
@@ -117,6 +131,12 @@ public struct CheckInViewModel: Sendable {
             state.secondsLeft = 0
             return
         }
+        guard !clockRequired || clockReading.synchronized == true else {
+            // A code from a clock nobody vouches for would be rejected at the door: none at all.
+            state.phase = .waitingForClock
+            state.secondsLeft = 0
+            return
+        }
         let window = issuer.period.window(at: now.seconds)
         let last = issued[key]
         if let last, window < last.window {
@@ -127,6 +147,7 @@ public struct CheckInViewModel: Sendable {
             let sequence = last.map { $0.window == window ? $0.sequence + 1 : 0 } ?? 0
             let code = issuer.code(window: window, sequence: sequence)
             state.phase = .showing(code)
+            state.clock = clockReading
             issued[key] = Issued(window: window, sequence: sequence)
             notices.append(.issued(code, cause: forced ?? .window))
         }

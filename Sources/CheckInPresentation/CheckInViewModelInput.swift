@@ -20,6 +20,8 @@ public enum CheckInViewModelInput: Equatable, Sendable {
     case outputSucceeded
     /// The daemon is stopping.
     case stopRequested
+    /// The clock's synchronisation was read; `required` is the `require-clock-sync` setting.
+    case clockChecked(ClockSync, required: Bool)
 }
 
 /// Why a code was issued (a metrics label and a log decision).

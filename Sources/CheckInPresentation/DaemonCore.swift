@@ -24,18 +24,33 @@ public struct DaemonCore: Sendable {
     public private(set) var isStopping = false
 
     private let issuers: any CodeIssuerMaking
+    /// Where the clock's synchronisation is read (the kernel; a fake in tests).
+    private let clockSync: any ClockSyncSource
     private let savedSettingsProblem: String?
     /// The state the files on disk show, as written (nil: unknown, or removed by someone).
     private var onDisk: CheckInState?
     /// The write in flight, awaiting `.outputsWritten` or `.outputsFailed`.
     private var writing: Write?
     private enum Write: Sendable {
-        case full(CheckInState)
+        case full(CheckInState, MetricsShown)
         case healthOnly(CheckInState)
+        case metricsOnly(MetricsShown)
+    }
+    /// What `metrics.prom` shows beyond the state on disk: the counters and the live health.
+    private struct MetricsShown: Equatable, Sendable {
+        var counters: DaemonCounters
+        var health: Health
     }
     /// A health update failed: not tried again before the next tick (it would loop on the
     /// failure it just reported).
     private var healthUpdateFailed = false
+    /// The counters and health `metrics.prom` shows, as written (nil: not written yet).
+    private var metricsOnDisk: MetricsShown?
+    /// When `metrics.prom` was last written: counter-only changes rewrite it at most once a
+    /// second, so a flood of refused peers cannot become a flood of writes.
+    private var lastMetricsWrite: WallTime?
+    /// A metrics-only update failed: not tried again before the next tick.
+    private var metricsUpdateFailed = false
     /// A tick happened: the watchdog ping goes out with the next notification (after the
     /// tick's write, if it has one).
     private var pingDue = false
@@ -54,10 +69,12 @@ public struct DaemonCore: Sendable {
 
     /// Creates the core for `setup` with the settings an earlier run saved. A damaged settings
     /// file starts paused (fail closed): a venue that was paused must not start showing codes.
-    public init(setup: DaemonSetup, host: DaemonHost, issuers: any CodeIssuerMaking, saved: SavedSettings, now: WallTime) {
+    public init(setup: DaemonSetup, host: DaemonHost, issuers: any CodeIssuerMaking, saved: SavedSettings, now: WallTime,
+                clockSync: any ClockSyncSource = UnknownClockSync()) {
         self.setup = setup
         self.host = host
         self.issuers = issuers
+        self.clockSync = clockSync
         let settings: OperatorSettings
         switch saved {
         case .none:
@@ -70,7 +87,13 @@ public struct DaemonCore: Sendable {
             settings = OperatorSettings(shake: .on, refresh: .paused)
             savedSettingsProblem = reason
         }
-        model = CheckInViewModel(issuer: issuers.issuer(for: setup.codes), settings: settings, now: now)
+        model = CheckInViewModel(issuer: issuers.issuer(for: setup.codes), settings: settings, now: now,
+                                 clock: clockSync.read(), clockRequired: setup.requireClockSync)
+        // The model issued the first code as it was made: it counts like any other.
+        if model.state.code != nil {
+            counters.rotations[.window] = 1
+            counters.lastRotation = now
+        }
     }
 
     /// The state as the socket and `STATUS=` show it.
@@ -88,14 +111,27 @@ public struct DaemonCore: Sendable {
             }
             step.log(.notice, "serving venue \(setup.codes.venue) every \(setup.codes.period.seconds)s: writing "
                 + "\(setup.outputDirectory)/{\(OutputFile.names.joined(separator: ","))}, control socket \(setup.socketPath)")
-            apply(.timerTicked, &step)
+            checkClock(&step)
+            switch model.state.clock.synchronized {
+            case false?:
+                step.log(.warning, StateChangeLog.clockUnsynchronized(model.state.clock))
+            case nil:
+                step.log(.info, "cannot tell whether the clock is synchronised (adjtimex not allowed here and no "
+                    + "timesyncd flag): no clock warning will be shown")
+            case true?:
+                break
+            }
+            if model.state.phase == .waitingForClock {
+                step.log(.notice, "waiting for the clock to synchronise (require-clock-sync = yes): no code is shown")
+            }
         case .tick(let clockWasSet):
             if clockWasSet { step.log(.notice, "the wall clock was set; re-checking the window") }
             armed = nil  // a one-shot timer is spent once it fires; setting the clock cancels it
             healthUpdateFailed = false
+            metricsUpdateFailed = false
             // A deleted socket comes back first, before any retry writes beside it.
             if socketDown { step.effects.append(.rebindSocket) }
-            apply(.timerTicked, &step)
+            checkClock(&step)
             step.forceWrite = model.outputsFailing  // retry the outputs
             pingDue = true
         case .signal(let signal):
@@ -195,6 +231,7 @@ public struct DaemonCore: Sendable {
         if codesChange {
             notice(model.replaceIssuer(issuers.issuer(for: new.codes), at: step.now), &step)
         }
+        checkClock(&step)  // require-clock-sync may have changed
         step.log(.notice, "reloaded configuration: venue \(setup.codes.venue), period \(setup.codes.period.seconds)s")
     }
 
@@ -202,8 +239,9 @@ public struct DaemonCore: Sendable {
         guard let write = writing else { return }
         writing = nil
         switch write {
-        case .full(let shown):
+        case .full(let shown, let metrics):
             onDisk = shown
+            metricsWritten(metrics, step.now)
             if isStopping {
                 step.log(.notice, "stopped")
                 exit(&step)
@@ -216,14 +254,21 @@ public struct DaemonCore: Sendable {
             if model.outputsFailing { apply(.outputSucceeded, &step) }
         case .healthOnly(let shown):
             onDisk = shown
+        case .metricsOnly(let metrics):
+            metricsWritten(metrics, step.now)
         }
     }
 
     private mutating func failed(_ reason: String, _ step: inout Step) {
         guard let write = writing else { return }
         writing = nil
-        guard case .full = write else {
+        switch write {
+        case .full: break
+        case .healthOnly:
             healthUpdateFailed = true  // changes nothing else; the next tick tries again
+            return
+        case .metricsOnly:
+            metricsUpdateFailed = true
             return
         }
         counters.writeFailures += 1
@@ -240,6 +285,20 @@ public struct DaemonCore: Sendable {
         hasExited = true
         armed = nil
         step.effects.append(.exit)
+    }
+
+    private mutating func metricsWritten(_ metrics: MetricsShown, _ now: WallTime) {
+        metricsOnDisk = metrics
+        lastMetricsWrite = now
+    }
+
+    /// What `metrics.prom` would show now.
+    private var metricsNow: MetricsShown { MetricsShown(counters: counters, health: model.state.health) }
+
+    /// Reads the clock's synchronisation (at start, at each tick and so at each rotation, and
+    /// at a reload) and lets the model decide: a warning, or no code while it must wait.
+    private mutating func checkClock(_ step: inout Step) {
+        apply(.clockChecked(clockSync.read(), required: setup.requireClockSync), &step)
     }
 
     private mutating func apply(_ input: CheckInViewModelInput, _ step: inout Step) {
@@ -288,18 +347,39 @@ public struct DaemonCore: Sendable {
         // After a failure only a forced write (the next tick's retry) tries again: trying at
         // every event would loop on the failure it just reported.
         if step.forceWrite || (!model.outputsFailing && onDisk?.withoutCountdown != shown.withoutCountdown) {
-            writing = .full(shown)
+            writing = .full(shown, MetricsShown(counters: counters, health: shown.health))
             step.effects.append(.writeOutputs(frame(shown, files: OutputFile.all)))
         } else if !isStopping, !healthUpdateFailed, model.outputsFailing, var update = onDisk, update.health != model.state.health {
             update.health = model.state.health
             update.updatedAt = step.now
             writing = .healthOnly(update)
             step.effects.append(.writeOutputs(frame(update, files: [.json])))
+        } else if metricsDue(at: step.now), let shown = onDisk {
+            // Counters or health alone changed (a refused peer, a request, an ignored shake, a
+            // failed write): the metrics file alone, about the code the files beside it show,
+            // with the daemon's live health (current.json's own update may not have fitted).
+            var update = shown
+            update.health = model.state.health
+            update.updatedAt = step.now
+            writing = .metricsOnly(metricsNow)
+            step.effects.append(.writeOutputs(frame(update, files: [.metrics])))
         }
     }
 
+    /// Counters changed since `metrics.prom` was written and it may be written again now.
+    private func metricsDue(at now: WallTime) -> Bool {
+        guard metricsPending, let last = lastMetricsWrite else { return false }
+        return now.milliseconds >= last.milliseconds + 1000
+    }
+
+    /// Counters changed since `metrics.prom` was last written (and writing it is worth a try).
+    private var metricsPending: Bool {
+        !isStopping && !metricsUpdateFailed && metricsOnDisk != nil && metricsOnDisk != metricsNow
+    }
+
     private mutating func frame(_ state: CheckInState, files: [OutputFile]) -> OutputFrame {
-        OutputFrame(state: state, files: files, look: setup.look, document: document(for: state), counters: counters)
+        OutputFrame(state: state, files: files, look: setup.look, document: document(for: state), counters: counters,
+                    venue: setup.codes.venue.rawValue, period: setup.codes.period.seconds, version: host.version)
     }
 
     private mutating func document(for state: CheckInState) -> String {
@@ -337,7 +417,13 @@ public struct DaemonCore: Sendable {
         if host.notifies, let interval = host.watchdogMilliseconds, interval > 0 {
             at = min(at, WallTime(milliseconds: (lastPing ?? step.now).milliseconds + max(interval / 2, 1)))
         }
-        if model.outputsFailing || socketDown { at = min(at, WallTime(seconds: step.now.seconds + 1)) }
+        // Waiting for the clock: look again every second, so the first code follows the
+        // synchronisation at once rather than at the next window boundary.
+        if model.outputsFailing || socketDown || model.state.phase == .waitingForClock {
+            at = min(at, WallTime(seconds: step.now.seconds + 1))
+        }
+        // Counters waiting for their once-a-second metrics write.
+        if metricsPending, let last = lastMetricsWrite { at = min(at, WallTime(milliseconds: last.milliseconds + 1000)) }
         guard at != armed else { return }
         armed = at
         step.effects.append(.armTimer(at: at))

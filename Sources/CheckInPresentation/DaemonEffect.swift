@@ -63,10 +63,20 @@ public struct OutputFrame: Equatable, Sendable {
     public var document: String
     /// The counters at this moment.
     public var counters: DaemonCounters
+    /// The venue served (metrics' label).
+    public var venue: String
+    /// The rotation period in seconds.
+    public var period: Int
+    /// The daemon's version (metrics' build info).
+    public var version: String
 
     /// Creates a frame.
-    public init(state: CheckInState, files: [OutputFile], look: OutputLook, document: String, counters: DaemonCounters) {
+    public init(state: CheckInState, files: [OutputFile], look: OutputLook, document: String, counters: DaemonCounters,
+                venue: String = "DEMO", period: Int = 15, version: String = "unknown") {
         self.state = state
+        self.venue = venue
+        self.period = period
+        self.version = version
         self.files = files
         self.look = look
         self.document = document

@@ -54,11 +54,14 @@ public struct DaemonSetup: Equatable, Sendable {
     public var socketPath: String
     /// Settings a reload must not change, in the order they are reported.
     public var restartOnly: [RestartOnlySetting]
+    /// `require-clock-sync`: show no code until the kernel says the clock is synchronised.
+    public var requireClockSync: Bool
 
     /// Creates a setup.
     public init(codes: CodeSource, look: OutputLook, outputDirectory: String, socketPath: String,
-                restartOnly: [RestartOnlySetting]) {
+                restartOnly: [RestartOnlySetting], requireClockSync: Bool = false) {
         self.codes = codes
+        self.requireClockSync = requireClockSync
         self.look = look
         self.outputDirectory = outputDirectory
         self.socketPath = socketPath
@@ -74,10 +77,13 @@ public struct DaemonHost: Equatable, Sendable {
     public var notifies: Bool
     /// The watchdog interval systemd asked for, in milliseconds.
     public var watchdogMilliseconds: Int64?
+    /// The running qrcheckin's version (metrics' build info).
+    public var version: String
 
     /// Creates host facts.
-    public init(pid: Int32, notifies: Bool = false, watchdogMilliseconds: Int64? = nil) {
+    public init(pid: Int32, notifies: Bool = false, watchdogMilliseconds: Int64? = nil, version: String = "unknown") {
         self.pid = pid
+        self.version = version
         self.notifies = notifies
         self.watchdogMilliseconds = watchdogMilliseconds
     }

@@ -69,6 +69,8 @@ public struct KioskLayout: Sendable {
         case .paused(let shake):
             rows = [[KioskSpan(words.pausedTitle, .bold)], [], [KioskSpan(words.pausedBody)], [],
                     [KioskSpan(words.refresh(.paused) + " | " + words.shake(shake))]]
+        case .waitingForClock:
+            rows = [[KioskSpan(words.waitingTitle, .bold)], [], [KioskSpan(words.waitingBody)]]
         case .stale(let reason):
             rows = [[KioskSpan(words.staleTitle, .alert)], [], [KioskSpan(words.stale(reason))]]
         case .notRunning(let stoppedAt):

@@ -6,6 +6,8 @@ public enum KioskStatus: Equatable, Sendable {
     case showing(KioskCode)
     /// Refresh is paused by an operator: no code.
     case paused(shake: ShakeMode)
+    /// `require-clock-sync` holds codes back until the clock is synchronised: no code.
+    case waitingForClock
     /// A document exists but nobody keeps it current: no code, it could be replayed.
     case stale(StaleReason)
     /// No daemon has published anything, or it stopped cleanly (`stoppedAt`).

@@ -72,6 +72,9 @@ public struct KioskViewModel: Sendable {
         case .paused:
             guard liveness.isAlive(pid: document.pid) else { return .stale(.daemonGone(pid: document.pid)) }
             return .paused(shake: document.shake)
+        case .waiting:
+            guard liveness.isAlive(pid: document.pid) else { return .stale(.daemonGone(pid: document.pid)) }
+            return .waitingForClock
         case .running:
             guard liveness.isAlive(pid: document.pid) else { return .stale(.daemonGone(pid: document.pid)) }
             if document.isExpired(at: now) {
@@ -81,7 +84,9 @@ public struct KioskViewModel: Sendable {
             return .showing(KioskCode(
                 url: document.url ?? "", safeNumber: document.safeNumber ?? "",
                 secondsLeft: document.secondsLeft(at: now), shake: document.shake,
-                warning: document.health == "ok" ? nil : document.reason ?? document.health))
+                warning: document.health != "ok" ? document.reason ?? document.health
+                    : document.clockUnsynchronized
+                    ? Vocabulary(options.language).clockUnsynchronized(maxErrorSeconds: document.clock?.maxErrorSeconds) : nil))
         }
     }
 

@@ -8,6 +8,8 @@ public enum OutputFile: String, CaseIterable, Equatable, Sendable {
     case png = "current.png"
     /// The QR as terminal text, then the safe number and expiry.
     case text = "current.txt"
+    /// The counters and state for Prometheus (docs/METRICS.md).
+    case metrics = "metrics.prom"
     /// The state document: always last, so a reader that sees it can trust the files beside it.
     case json = "current.json"
 
@@ -15,7 +17,7 @@ public enum OutputFile: String, CaseIterable, Equatable, Sendable {
     public var name: String { rawValue }
 
     /// Every output in the order they are put in place: `current.json` last (docs/STATE.md).
-    public static let all: [OutputFile] = [.png, .text, .json]
+    public static let all: [OutputFile] = [.png, .text, .metrics, .json]
 
     /// The names of `all`, for sweeping temporaries and for the start-up log line.
     public static var names: [String] { all.map(\.name) }

@@ -39,6 +39,9 @@ public struct OutputRenderer {
                 bytes = try png.png(for: try qr())
             case .text:
                 bytes = try text(frame.state, qr)
+            case .metrics:
+                bytes = Array(MetricsDocument(state: frame.state, counters: frame.counters, venue: frame.venue,
+                                              period: frame.period, version: frame.version).text.utf8)
             case .json:
                 bytes = Array((frame.document + "\n").utf8)
             }
@@ -53,8 +56,11 @@ public struct OutputRenderer {
             return TerminalQRRenderer(style: .utf8, margin: 2).renderBytes(try qr())
                 + Array("\(code.safeNumber)\nexpires \(UTCTime.iso8601(code.expiresAt))\n".utf8)
         }
-        return Array((state.phase == .stopped
-            ? "STOPPED\nThe check-in daemon is not running.\n"
-            : "PAUSED\nCheck-in codes are paused by the operator.\n").utf8)
+        switch state.phase {
+        case .stopped: return Array("STOPPED\nThe check-in daemon is not running.\n".utf8)
+        case .waitingForClock:
+            return Array("WAITING FOR THE CLOCK\nNo check-in code until the system clock is synchronised (require-clock-sync).\n".utf8)
+        case .paused, .showing: return Array("PAUSED\nCheck-in codes are paused by the operator.\n".utf8)
+        }
     }
 }

@@ -1,3 +1,5 @@
+import CheckInDomain
+
 /// The log as a view of the state: one line per change worth knowing about, never per second.
 public enum StateChangeLog {
     /// The lines for what changed between two states.
@@ -12,10 +14,28 @@ public enum StateChangeLog {
                 lines.append((.notice, "healthy again: outputs are current"))
             }
         }
+        if old.clock.synchronized != new.clock.synchronized {
+            switch new.clock.synchronized {
+            case false?: lines.append((.warning, clockUnsynchronized(new.clock)))
+            case true?: lines.append((.notice, "the clock is synchronised" + (new.clock.maxErrorSeconds.map { " (max error \($0)s)" } ?? "")))
+            case nil: break
+            }
+        }
+        if new.phase == .waitingForClock && old.phase != .waitingForClock {
+            lines.append((.notice, "waiting for the clock to synchronise (require-clock-sync = yes): no code is shown"))
+        } else if old.phase == .waitingForClock, let code = new.code {
+            lines.append((.notice, "the clock is synchronised: showing codes from window \(code.window)"))
+        }
         // Regular rotations are the daemon's heartbeat, not news; forced ones are.
         if let code = new.code, code.sequence > 0, code != old.code {
             lines.append((.info, "issued a fresh code on request (seq \(code.sequence))"))
         }
         return lines
+    }
+
+    /// The warning logged when the clock is (or becomes) unsynchronised.
+    public static func clockUnsynchronized(_ clock: ClockSync) -> String {
+        "the clock is not synchronised" + (clock.maxErrorSeconds.map { " (max error \($0)s)" } ?? "")
+            + ": verifiers may reject codes as expired; see README, Clock trust"
     }
 }

@@ -12,9 +12,9 @@ public struct StateDocument: Equatable, Sendable {
     /// How long past `expiresAt` a running document may stand before it counts as stale.
     public static let staleGraceSeconds: Int64 = 5
 
-    /// `running`, `paused` or `stopped`.
+    /// `running`, `paused`, `waiting` (for the clock to synchronise) or `stopped`.
     public enum Phase: String, Sendable {
-        case running, paused, stopped
+        case running, paused, waiting, stopped
     }
 
     public var phase: Phase
@@ -39,6 +39,8 @@ public struct StateDocument: Equatable, Sendable {
     public var updatedAt: Int64
     /// The daemon's process id, to tell a crashed daemon from a running one.
     public var pid: Int64
+    /// The clock's synchronisation (nil in documents from before it was reported).
+    public var clock: ClockSync?
 
     /// The document for a view-model state.
     public init(state: CheckInState, venue: VenueID, period: RotationPeriod, pid: Int32) {
@@ -46,6 +48,7 @@ public struct StateDocument: Equatable, Sendable {
         case .showing: phase = .running
         case .paused: phase = .paused
         case .stopped: phase = .stopped
+        case .waitingForClock: phase = .waiting
         }
         self.venue = venue.rawValue
         let code = state.code
@@ -63,7 +66,12 @@ public struct StateDocument: Equatable, Sendable {
         reason = state.health.reason
         updatedAt = state.updatedAt.seconds
         self.pid = Int64(pid)
+        // Whole seconds, as the document writes them: a parsed document equals this one.
+        clock = ClockSync(synchronized: state.clock.synchronized, maxErrorMicroseconds: state.clock.maxErrorSeconds.map { $0 * 1_000_000 })
     }
+
+    /// Whether the document says the clock is not synchronised: the warning readers show.
+    public var clockUnsynchronized: Bool { clock?.isUnsynchronized ?? false }
 
     /// Whole seconds until the shown code expires (0 when none is shown or it has expired).
     public func secondsLeft(at now: WallTime) -> Int64 {
@@ -98,7 +106,13 @@ public struct StateDocument: Equatable, Sendable {
             ("reason", optional(reason)),
             ("updatedAt", .number(updatedAt)),
             ("pid", .number(pid)),
-        ])
+        ] + (clock.map { clock in
+            // Absent only in documents read back from a daemon that did not report it.
+            [("clock", JSONValue.object([
+                ("synchronized", clock.synchronized.map(JSONValue.bool) ?? .null),
+                ("maxErrorSeconds", optional(clock.maxErrorSeconds)),
+            ]))]
+        } ?? []))
     }
 
     /// Parses `current.json`; every field is checked so a reader never acts on half a document.
@@ -142,6 +156,16 @@ public struct StateDocument: Equatable, Sendable {
         reason = try optional("reason", \.string)
         updatedAt = try field("updatedAt", \.integer)
         pid = try field("pid", \.integer)
+        if let member = value["clock"], member != .null {
+            guard case .object = member,
+                  member["synchronized"].map({ $0 == .null || $0.bool != nil }) ?? true,
+                  member["maxErrorSeconds"].map({ $0 == .null || ($0.integer.map { (0...1_000_000).contains($0) } ?? false) }) ?? true
+            else { throw StateDocumentError(message: "field 'clock' has the wrong type") }
+            clock = ClockSync(synchronized: member["synchronized"]?.bool,
+                              maxErrorMicroseconds: member["maxErrorSeconds"]?.integer.map { $0 * 1_000_000 })
+        } else {
+            clock = nil
+        }
         // Times a reader will do arithmetic with must be sane; a hostile or corrupt file must
         // not be able to overflow (and crash) `status` or the kiosk.
         let plausible: ClosedRange<Int64> = -1_000_000_000_000...1_000_000_000_000

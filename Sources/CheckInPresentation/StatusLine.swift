@@ -12,8 +12,11 @@ public enum StatusLine {
             line = "\(venue) paused"
         case .stopped:
             line = "\(venue) stopping"
+        case .waitingForClock:
+            line = "\(venue) waiting for the clock to synchronise"
         }
         if let reason = state.health.reason { line += "; degraded: \(reason)" }
+        if state.clock.isUnsynchronized && state.phase != .waitingForClock { line += "; warning: clock not synchronised" }
         return line
     }
 }

@@ -10,6 +10,8 @@ public struct StatusReport: Equatable, Sendable {
         case running
         /// Running but degraded: exit 1.
         case degraded
+        /// Running but holding codes back until the clock is synchronised: exit 1.
+        case waiting
         /// Not running, stopped, or its state is stale: exit 3.
         case notRunning = "not-running"
 
@@ -17,7 +19,7 @@ public struct StatusReport: Equatable, Sendable {
         public var exitStatus: Int32 {
             switch self {
             case .running: 0
-            case .degraded: 1
+            case .degraded, .waiting: 1
             case .notRunning: 3
             }
         }
@@ -33,6 +35,8 @@ public struct StatusReport: Equatable, Sendable {
         case expired(secondsAgo: Int64)
         case degraded(reason: String)
         case paused
+        /// `require-clock-sync`: no code until the clock is synchronised.
+        case waitingForClock
         case running
     }
 
@@ -64,6 +68,8 @@ public struct StatusReport: Equatable, Sendable {
             (verdict, cause) = (.degraded, .degraded(reason: document.reason ?? "unknown reason"))
         case .paused:
             (verdict, cause) = (.running, .paused)
+        case .waiting:
+            (verdict, cause) = (.waiting, .waitingForClock)
         case .running:
             (verdict, cause) = (.running, .running)
         }
@@ -95,6 +101,10 @@ public struct StatusReport: Equatable, Sendable {
         // A report nobody keeps current cannot vouch for the daemon's health.
         row(words.healthLabel, verdict == .notRunning
             ? words.healthUnknown : words.health(document.health, reason: document.reason))
+        // A warning, not a verdict: codes from an unsynchronised clock may be rejected at the door.
+        if verdict != .notRunning, document.clockUnsynchronized {
+            lines.append("  " + words.warning(words.clockUnsynchronized(maxErrorSeconds: document.clock?.maxErrorSeconds)))
+        }
         return lines.joined(separator: "\n") + "\n"
     }
 

@@ -50,17 +50,19 @@ public struct VenueStatusTable: Sendable {
         self.searched = searched
     }
 
-    /// The worst line's verdict (not running beats degraded beats running); not running when
+    /// The worst line's verdict (not running, then degraded, then waiting, then running); not running when
     /// no venue was found at all.
     public var verdict: StatusReport.Verdict {
         if rows.isEmpty || rows.contains(where: { $0.verdict == .notRunning }) { return .notRunning }
-        return rows.contains(where: { $0.verdict == .degraded }) ? .degraded : .running
+        if rows.contains(where: { $0.verdict == .degraded }) { return .degraded }
+        // Waiting for the clock is exit 1 for one venue's status; it must not read as all fine.
+        return rows.contains(where: { $0.verdict == .waiting }) ? .waiting : .running
     }
 
     /// One English line: how many venues are in which state, or where none was found.
     public var summary: String {
         guard !rows.isEmpty else { return "no venue found in " + searched.joined(separator: ", ") }
-        let counts = [StatusReport.Verdict.running, .degraded, .notRunning].compactMap { verdict -> String? in
+        let counts = [StatusReport.Verdict.running, .waiting, .degraded, .notRunning].compactMap { verdict -> String? in
             let count = rows.filter { $0.verdict == verdict }.count
             return count == 0 ? nil : "\(count) \(verdict.rawValue)"
         }
@@ -100,6 +102,8 @@ public struct VenueStatusTable: Sendable {
                     words.health(document.health, reason: document.reason)]
         case .paused:
             return [venue, words.pausedTitle, "", modes, words.health(document.health, reason: document.reason)]
+        case .waitingForClock:
+            return [venue, words.waitingTitle, "", modes, words.summary(report.cause)]
         case .stopped:
             return [venue, words.notRunningTitle, "", modes, words.summary(report.cause)]
         case .processGone, .socketRefused, .expired:

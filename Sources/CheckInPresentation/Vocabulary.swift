@@ -55,6 +55,23 @@ public struct Vocabulary: Sendable {
         ko ? "관리자가 코드 새로고침을 멈췄습니다" : "An operator paused the codes: none is shown"
     }
 
+    /// The clock warning (after `warning`'s prefix): codes from an unsynchronised clock may be
+    /// rejected at the door.
+    public func clockUnsynchronized(maxErrorSeconds: Int64?) -> String {
+        switch (language, maxErrorSeconds) {
+        case (.ko, let error?): "시계가 동기화되지 않음 (±\(error)초): 코드가 만료로 거부될 수 있음"
+        case (.ko, nil): "시계가 동기화되지 않음: 코드가 만료로 거부될 수 있음"
+        case (.en, let error?): "clock not synchronised (±\(error)s): codes may be rejected as expired"
+        case (.en, nil): "clock not synchronised: codes may be rejected as expired"
+        }
+    }
+
+    /// `require-clock-sync` holds codes back: the title and the line under it.
+    public var waitingTitle: String { ko ? "시계 동기화를 기다리는 중" : "Waiting for the clock to synchronise" }
+    public var waitingBody: String {
+        ko ? "시계가 동기화될 때까지 체크인 코드를 표시하지 않습니다" : "No check-in code until the system clock is synchronised"
+    }
+
     public var staleTitle: String { ko ? "체크인 코드가 최신이 아닙니다" : "Check-in code out of date" }
     public func stale(_ reason: KioskStatus.StaleReason) -> String {
         switch (language, reason) {
@@ -106,6 +123,8 @@ public struct Vocabulary: Sendable {
         case (.en, .degraded(let reason)): "degraded: \(reason)"
         case (.ko, .degraded(let reason)): "성능 저하: \(reason)"
         case (.en, .paused): "paused by the operator"
+        case (.en, .waitingForClock): "waiting for the clock to synchronise (require-clock-sync): no code is shown"
+        case (.ko, .waitingForClock): "시계 동기화 대기 중 (require-clock-sync): 코드를 표시하지 않습니다"
         case (.ko, .paused): pausedTitle
         case (.en, .running): "running"
         case (.ko, .running): "실행 중"

@@ -18,6 +18,9 @@ final class Daemon {
     private let notifier: SystemdNotifier
     private let store: SettingsFile
     private let sink: DirectorySink
+    /// node_exporter's textfile directory (`metrics-dir`), if set, and whether writing there
+    /// fails (logged when it starts and when it stops, not at every write).
+    private let metricsSink: MetricsDirectorySink?
     private var core: DaemonCore
     /// The control socket; nil while its file is gone (until the core has it rebound).
     private var server: ControlServer?
@@ -60,7 +63,8 @@ final class Daemon {
             // Every directory we write: a kill between writing and renaming leaves `.NAME.PID.RAND.tmp`.
             let swept = AtomicFile.removeTemporaries(of: OutputFile.names.map { configuration.outputDirectory + "/" + $0 }
                 + [configuration.stateDirectory + "/settings", configuration.stateDirectory + "/" + SecretFile.fileName]
-                + (configuration.secretFile.map { [$0] } ?? []))
+                + (configuration.secretFile.map { [$0] } ?? [])
+                + (configuration.metricsDirectory.map { [MetricsDirectorySink(directory: $0).path(for: configuration.venue.rawValue)] } ?? []))
             if !swept.isEmpty { logger.notice("removed \(swept.count) temporary files left by a killed writer: \(swept.joined(separator: ", "))") }
             signals = try SignalSource([SIGTERM, SIGINT, SIGHUP, SIGUSR1])
             timer = try WallTimer()
@@ -75,6 +79,7 @@ final class Daemon {
         outputWatch?.watch()
         store = SettingsFile(path: configuration.stateDirectory + "/settings")
         sink = DirectorySink(directory: configuration.outputDirectory)
+        metricsSink = configuration.metricsDirectory.map { MetricsDirectorySink(directory: $0) }
         let saved: SavedSettings
         do {
             saved = try store.load().map(SavedSettings.loaded) ?? SavedSettings.none
@@ -82,8 +87,8 @@ final class Daemon {
             saved = .unreadable(reason: error.message)
         }
         core = DaemonCore(setup: setup, host: DaemonHost(
-            pid: getpid(), notifies: notifier.isEnabled, watchdogMilliseconds: notifier.watchdogMilliseconds),
-            issuers: SodiumIssuers(), saved: saved, now: clock.now())
+            pid: getpid(), notifies: notifier.isEnabled, watchdogMilliseconds: notifier.watchdogMilliseconds, version: Program.version),
+            issuers: SodiumIssuers(), saved: saved, now: clock.now(), clockSync: KernelClockSync())
     }
 
     /// Runs until SIGTERM or SIGINT; returns the exit status.
@@ -202,8 +207,19 @@ final class Daemon {
 
     private func write(_ frame: OutputFrame) -> DaemonEvent {
         let renderer = OutputRenderer(encoder: QRCodeEncoder(), png: PNGEncoder(scale: frame.look.scale, margin: frame.look.margin))
+        let files: [OutputContent]
         do {
-            try sink.replaceTogether(try renderer.files(for: frame))
+            files = try renderer.files(for: frame)
+        } catch {
+            return .outputsFailed(reason: error.message)
+        }
+        // The textfile collector's copy goes out whatever happens to the output directory: it
+        // is how monitoring learns that the output directory is full.
+        if let metricsSink, let metrics = files.first(where: { $0.name == OutputFile.metrics.name }) {
+            if let change = metricsSink.write(metrics.bytes, venue: frame.venue) { logger.log(change.level, change.line) }
+        }
+        do {
+            try sink.replaceTogether(files)
             return .outputsWritten
         } catch {
             return .outputsFailed(reason: error.message)
@@ -250,7 +266,9 @@ extension DaemonConfiguration {
             outputDirectory: outputDirectory, socketPath: socketPath,
             restartOnly: [RestartOnlySetting("output-dir", outputDirectory), RestartOnlySetting("state-dir", stateDirectory),
                           RestartOnlySetting("socket", socketPath), RestartOnlySetting("secret-file", secretFile ?? ""),
-                          RestartOnlySetting("ops-group", opsGroup.map { String($0) } ?? "")])
+                          RestartOnlySetting("ops-group", opsGroup.map { String($0) } ?? ""),
+                          RestartOnlySetting("metrics-dir", metricsDirectory ?? "")],
+            requireClockSync: requireClockSync)
     }
 }
 

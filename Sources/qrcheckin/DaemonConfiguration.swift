@@ -17,6 +17,10 @@ struct DaemonConfiguration: Sendable {
     var scale: Int
     var margin: Int
     var level: ErrorCorrectionLevel
+    /// A node_exporter textfile-collector directory that also gets the metrics, if any.
+    var metricsDirectory: String?
+    /// Show no code until the kernel says the clock is synchronised.
+    var requireClockSync: Bool
     /// The config files read, in layering order (SIGHUP reads them again).
     var configPaths: [String]
     /// The flags it was made from, to merge again on reload.
@@ -56,6 +60,8 @@ struct DaemonConfiguration: Sendable {
             guard let level = ErrorCorrectionLevel(letter: value) else { throw source.error("must be L, M, Q or H, got '\(value)'") }
             return level
         } ?? .medium
+        metricsDirectory = try layers.value("metrics-dir", Self.path)
+        requireClockSync = try layers.value("require-clock-sync", Self.yesNo) ?? false
     }
 
     /// Where a daemon writes and listens: all that client commands (`status`, `ctl`, `shake`,
@@ -87,6 +93,15 @@ struct DaemonConfiguration: Sendable {
                 throw source.error("must be a whole number from \(range.lowerBound) to \(range.upperBound), got '\(value)'")
             }
             return number
+        }
+    }
+
+    /// A yes/no setting (also true/false, on/off, 1/0, as systemd spells booleans).
+    private static func yesNo(_ value: String, _ source: SettingSource) throws(CommandError) -> Bool {
+        switch value.lowercased() {
+        case "yes", "true", "on", "1": return true
+        case "no", "false", "off", "0": return false
+        default: throw source.error("must be yes or no, got '\(value)'")
         }
     }
 

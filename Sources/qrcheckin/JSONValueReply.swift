@@ -34,7 +34,11 @@ struct JSONValueReply {
             parts.append("\(words.safeNumberLabel) \(safeNumber) (seq \(sequence))")
         }
         if state.phase == .paused { parts.append(words.pausedTitle) }
+        if state.phase == .waiting { parts.append(words.waitingTitle) }
         parts.append("\(words.healthLabel) \(words.health(state.health, reason: state.reason))")
+        if state.clockUnsynchronized {
+            parts.append(words.warning(words.clockUnsynchronized(maxErrorSeconds: state.clock?.maxErrorSeconds)))
+        }
         return parts.joined(separator: "; ")
     }
 }

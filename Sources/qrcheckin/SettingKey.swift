@@ -24,6 +24,8 @@ struct SettingKey: Sendable {
         SettingKey(name: "scale", value: "PIXELS", help: "PNG pixels per module, 1-64 (default 8)."),
         SettingKey(name: "margin", value: "MODULES", help: "Quiet zone in modules, 1-64 (default 4)."),
         SettingKey(name: "level", value: "L|M|Q|H", help: "QR error correction level (default M)."),
+        SettingKey(name: "metrics-dir", value: "DIR", help: "Also write metrics as DIR/qrcheckin-VENUE.prom (node_exporter textfile collector)."),
+        SettingKey(name: "require-clock-sync", value: "yes|no", help: "Show no code until the kernel says the clock is synchronised (default no)."),
     ]
 }
 

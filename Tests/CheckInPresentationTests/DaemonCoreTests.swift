@@ -8,8 +8,8 @@ import Testing
     @Test func startingWritesEveryOutputJSONLastAndArmsTheTimerForTheBoundary() {
         let shell = TestShell(seconds: 1_800_000_004)
         let effects = shell.send(.started)
-        #expect(TestShell.logs(effects) == ["serving venue DEMO every 15s: writing /out/{current.png,current.txt,current.json}, control socket /out/control.sock"])
-        #expect(shell.disk.batches == [["current.png", "current.txt", "current.json"]])
+        #expect(TestShell.logs(effects) == ["serving venue DEMO every 15s: writing /out/{current.png,current.txt,metrics.prom,current.json}, control socket /out/control.sock"])
+        #expect(shell.disk.batches == [["current.png", "current.txt", "metrics.prom", "current.json"]])
         #expect(OutputFile.all.last == .json, "current.json is always put in place last")
         #expect(shell.disk.document?.window == 120_000_000 && shell.disk.document?.health == "ok")
         #expect(shell.disk.document?.pid == 42)
@@ -263,14 +263,19 @@ import Testing
         #expect(document.health == "degraded" && document.reason?.hasPrefix("cannot create") == true)
         #expect(document.url == shown.url && document.window == shown.window, "the JSON still describes the image beside it")
         #expect(shell.disk.files["current.png"] == png)
-        #expect(shell.disk.batches.last == ["current.json"])
-        let batches = shell.disk.batches.count
+        // Then metrics.prom alone: a failed write counted, the health degraded.
+        #expect(shell.disk.batches.suffix(2) == [["current.json"], ["metrics.prom"]])
+        #expect(shell.metrics?.contains("qrcheckin_healthy{venue=\"DEMO\"} 0\n") == true)
+        #expect(shell.metrics?.contains("qrcheckin_output_write_failures_total{venue=\"DEMO\"} 1\n") == true)
+        let documents = shell.disk.batches.filter { $0.contains("current.json") }.count
         shell.tick(after: 1000)
-        #expect(shell.disk.batches.count == batches, "the same health is not written again")
+        #expect(shell.disk.batches.filter { $0.contains("current.json") }.count == documents, "the same health is not written again")
+        #expect(shell.disk.batches.last == ["metrics.prom"], "only the failure count moved")
         shell.disk.refuses = nil
         shell.tick(after: 1000)
         #expect(shell.disk.document?.health == "ok" && shell.disk.document?.window == shown.window! + 1)
-        #expect(shell.disk.batches.last == ["current.png", "current.txt", "current.json"])
+        #expect(shell.disk.batches.last == ["current.png", "current.txt", "metrics.prom", "current.json"])
+        #expect(shell.metrics?.contains("qrcheckin_healthy{venue=\"DEMO\"} 1\n") == true)
     }
 
     @Test func writtenFilesSayOKAtOnceOnRecoveryNotDegradedFirst() {
@@ -396,8 +401,8 @@ import Testing
                                  settings: OperatorSettings(), health: .ok, secondsLeft: 9, updatedAt: WallTime(seconds: 15))
         let frame = OutputFrame(state: state, files: OutputFile.all, look: OutputLook(), document: "{\"x\":1}", counters: DaemonCounters())
         let files = try OutputRenderer(encoder: TinyEncoder(), png: BlankPNG()).files(for: frame)
-        #expect(files.map(\.name) == ["current.png", "current.txt", "current.json"])
-        #expect(files[2].bytes == Array("{\"x\":1}\n".utf8))
+        #expect(files.map(\.name) == ["current.png", "current.txt", "metrics.prom", "current.json"])
+        #expect(files[3].bytes == Array("{\"x\":1}\n".utf8))
         #expect(String(decoding: files[1].bytes, as: UTF8.self).hasSuffix("12현34규\nexpires 1970-01-01T00:00:30Z\n"))
     }
 }

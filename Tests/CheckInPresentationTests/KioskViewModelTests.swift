@@ -131,6 +131,35 @@ enum KioskFixtures {
         #expect(zip(model.screen.lines, healthy.screen.lines).filter { $0 != $1 }.count == 1)
     }
 
+    @Test func anUnsynchronisedClockShowsTheCodeWithAWarningAndWaitingShowsNone() {
+        func document(_ overrides: String = "", synchronized: Bool) -> StateDocument {
+            var document = KioskFixtures.document(overrides)
+            document.clock = ClockSync(synchronized: synchronized, maxErrorMicroseconds: synchronized ? 1_000_000 : 16_000_000)
+            return document
+        }
+        let model = KioskFixtures.model(document: document(synchronized: false))
+        #expect(model.screen.lines.contains { $0.contains("▀") })
+        #expect(model.screen.text.contains { $0.contains("경고: 시계가 동기화되지 않음 (±16초)") })
+        let english = KioskFixtures.model(KioskFixtures.options(.ansi, .en), document: document(synchronized: false))
+        #expect(english.screen.text.contains { $0.contains("Warning: clock not synchronised (±16s)") })
+        let synced = KioskFixtures.model(document: document(synchronized: true))
+        #expect(!synced.screen.text.contains { $0.contains("경고") })
+        let waitingDocument = document("state=\"waiting\",url=null,safeNumber=null,issuedAt=null,expiresAt=null", synchronized: false)
+        let waiting = KioskFixtures.model(document: waitingDocument)
+        #expect(waiting.status == .waitingForClock)
+        #expect(waiting.screen.text.contains("시계 동기화를 기다리는 중".centred(in: 80)))
+        #expect(!waiting.screen.lines.contains { $0.contains("▀") || $0.contains("▄") })
+        #expect(KioskFixtures.model(alive: false, document: waitingDocument).status == .stale(.daemonGone(pid: 42)))
+    }
+
+    @Test func aClockOfTheWrongShapeIsRefused() {
+        for bad in ["1", "{\"synchronized\":\"no\",\"maxErrorSeconds\":1}", "{\"synchronized\":true,\"maxErrorSeconds\":-1}"] {
+            let json = "{\"version\":1,\"state\":\"paused\",\"venue\":\"DEMO\",\"period\":15,\"shake\":\"on\",\"refresh\":\"paused\","
+                + "\"health\":\"ok\",\"updatedAt\":1,\"pid\":1,\"clock\":" + bad + "}"
+            #expect(throws: StateDocumentError.self) { try StateDocument(parsing: Array(json.utf8)) }
+        }
+    }
+
     @Test func withoutHangulTheSyllablesAreRomanized() {
         let model = KioskFixtures.model(KioskFixtures.options(.utf8, .en, hangul: false))
         #expect(model.screen.text.contains { $0.contains("Safe number  1 2 hyeon 3 4 gyu") })

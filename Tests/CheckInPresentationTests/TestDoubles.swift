@@ -11,6 +11,18 @@ final class TestClock: WallClock, @unchecked Sendable {
     func set(seconds: Int64) { current = WallTime(seconds: seconds) }
 }
 
+/// A clock-sync source the test sets: synchronised (max error 5 ms) unless told otherwise.
+final class FakeClockSync: ClockSyncSource, @unchecked Sendable {
+    var reading = ClockSync(synchronized: true, maxErrorMicroseconds: 5000)
+    /// How often the core asked.
+    var reads = 0
+    func read() -> ClockSync {
+        reads += 1
+        return reading
+    }
+    static let unsynchronized = ClockSync(synchronized: false, maxErrorMicroseconds: 16_000_000)
+}
+
 /// An issuer whose codes spell out their venue, window and sequence, so tests can read them.
 struct FakeIssuer: CheckInCodeIssuing {
     var venue = VenueID.demo

@@ -8,6 +8,7 @@ final class TestShell {
     let clock: TestClock
     let disk = MemoryDisk()
     let store = MemoryStore()
+    let clockSync: FakeClockSync
     var core: DaemonCore
     /// Every effect performed, in order (nested results included).
     var effects: [DaemonEffect] = []
@@ -17,19 +18,21 @@ final class TestShell {
     var exited = false
 
     init(setup: DaemonSetup = TestShell.setup(), host: DaemonHost = DaemonHost(pid: 42),
-         saved: SavedSettings = .none, seconds: Int64 = 1_800_000_000) {
+         saved: SavedSettings = .none, seconds: Int64 = 1_800_000_000, clockSync: FakeClockSync = FakeClockSync()) {
         clock = TestClock(seconds: seconds)
-        core = DaemonCore(setup: setup, host: host, issuers: FakeIssuers(), saved: saved, now: clock.now())
+        self.clockSync = clockSync
+        core = DaemonCore(setup: setup, host: host, issuers: FakeIssuers(), saved: saved, now: clock.now(), clockSync: clockSync)
     }
 
     static let secret = try! MasterSecret(bytes: Array(repeating: 7, count: 32))
 
     static func setup(venue: String = "DEMO", period: Int = 15, scale: Int = 8, secret: MasterSecret = secret,
-                      outputDirectory: String = "/out") -> DaemonSetup {
+                      outputDirectory: String = "/out", requireClockSync: Bool = false) -> DaemonSetup {
         DaemonSetup(codes: CodeSource(venue: try! VenueID(venue), period: try! RotationPeriod(seconds: period),
                                       baseURL: "HTTPS://X/C", keys: .master(secret)),
                     look: OutputLook(scale: scale), outputDirectory: outputDirectory, socketPath: outputDirectory + "/control.sock",
-                    restartOnly: [RestartOnlySetting("output-dir", outputDirectory), RestartOnlySetting("socket", outputDirectory + "/control.sock")])
+                    restartOnly: [RestartOnlySetting("output-dir", outputDirectory), RestartOnlySetting("socket", outputDirectory + "/control.sock")],
+                    requireClockSync: requireClockSync)
     }
 
     /// Sends one event now; returns the effects it caused (results included), in order.
@@ -100,4 +103,6 @@ final class TestShell {
         effects.compactMap { if case .notify(let text) = $0 { text } else { nil } }
     }
     var logs: [String] { Self.logs(effects) }
+    /// metrics.prom as written last.
+    var metrics: String? { disk.files["metrics.prom"].map { String(decoding: $0, as: UTF8.self) } }
 }

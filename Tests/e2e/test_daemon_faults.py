@@ -30,7 +30,7 @@ from daemonutil import request, wait_until
 pytestmark = pytest.mark.skipif(os.geteuid() != 0, reason="fault tests need root (mount, setpriv)")
 
 SCHEMA_KEYS = {"version", "state", "venue", "url", "token", "safeNumber", "window", "seq", "issuedAt",
-               "expiresAt", "period", "shake", "refresh", "health", "reason", "updatedAt", "pid"}
+               "expiresAt", "period", "shake", "refresh", "health", "reason", "updatedAt", "pid", "clock"}
 OPS_GROUP = "qrcheckin-test-ops"
 PNG_SIGNATURE = b"\x89PNG\r\n\x1a\n"
 

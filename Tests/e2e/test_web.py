@@ -289,7 +289,8 @@ def test_server_serves_only_the_page_and_current_files_never_cached(site):
         assert "default-src 'none'" in headers["content-security-policy"]
         for path in ("/kiosk.js", "/kiosk.css"):
             assert raw_get(port, path)[0] == 200
-        refused = ["/HTTP/control.sock", "/HTTP/secret", "/HTTP/settings", "/HTTP/current.json.tmp",
+        # metrics.prom is for monitoring on the host (README, Metrics): never served.
+        refused = ["/HTTP/control.sock", "/HTTP/metrics.prom", "/HTTP/secret", "/HTTP/settings", "/HTTP/current.json.tmp",
                    "/HTTP/", "/HTTP", "/index.html/", "/web/", "/nginx/",
                    "/../current.json", "/../../etc/passwd", "/HTTP/../HTTP/secret", "/%2e%2e/current.json",
                    "/HTTP/%2e%2e/%2e%2e/current.json", "/../HTTP/current.json", "/.../current.json",
@@ -367,3 +368,38 @@ def test_degraded_unknown_keys_bad_version_and_unreachable_server(site, chrome, 
     assert wait_state(chrome, "stopped")["title"] == "체크인이 실행 중이 아닙니다"
     chrome.get(site["kiosk"].url + "?venue=../x")
     assert wait_state(chrome, "unreadable")["title"] == "잘못된 장소 ID (venue)"
+
+
+def test_clock_warning_and_waiting_for_the_clock(site, chrome, tmp_path):
+    """This machine's kernel reports its clock unsynchronised (test_clock_trust.py probes it):
+    the live page warns under the code; with require-clock-sync it shows the waiting message."""
+    daemon = start_daemon(site, "CLOCK", period=5)
+    waiting = None
+    try:
+        if read_state(daemon.out)["clock"]["synchronized"] is not False:
+            pytest.skip("this kernel reports its clock synchronised")
+        resize(chrome, *PORTRAIT)
+        chrome.get(site["kiosk"].url + "?venue=CLOCK")
+        shown = wait_until(lambda: (d := dom(chrome))["state"] == "live" and d["warning"] and d, timeout=20,
+                           message="the live page with its warning")
+        assert shown["warning"].startswith("경고: 시계가 동기화되지 않음 (±"), shown
+        chrome.get(site["kiosk"].url + "?venue=CLOCK&lang=en")
+        shown = wait_until(lambda: (d := dom(chrome))["state"] == "live" and d["warning"] and d, timeout=20,
+                           message="the English warning")
+        assert shown["warning"].startswith("Warning: clock not synchronised"), shown
+        daemon.stop()
+
+        base = site["base"] / "daemon-WAIT"
+        waiting = Daemon(base, period=5, args=["--venue", "WAIT", "--secret-file", str(site["secret"]),
+                                               "--require-clock-sync", "yes"])
+        waiting.out = site["out"] / "WAIT"
+        waiting.start()
+        chrome.get(site["kiosk"].url + "?venue=WAIT")
+        shown = wait_state(chrome, "paused")
+        assert shown["title"] == "시계 동기화를 기다리는 중" and shown["imageHidden"], shown
+        chrome.save_screenshot(str(tmp_path / "waiting.png"))
+        assert no_qr(tmp_path / "waiting.png")
+    finally:
+        daemon.stop()
+        if waiting:
+            waiting.stop()
