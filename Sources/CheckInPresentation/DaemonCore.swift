@@ -313,9 +313,13 @@ public struct DaemonCore: Sendable {
                 step.log(.notice, "shake ignored: shake mode is off")
             case .settingsChanged(let settings):
                 step.effects.append(.saveSettings(settings))
-            case .issued(_, let cause):
+            case .issued(let code, let cause):
                 counters.rotations[cause, default: 0] += 1
                 counters.lastRotation = step.now
+                // Regular rotations are the daemon's heartbeat, not news; the others are.
+                if cause != .window {
+                    step.log(.info, "issued a fresh code (\(cause.rawValue), seq \(code.sequence))")
+                }
             }
         }
     }

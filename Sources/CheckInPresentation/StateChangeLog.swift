@@ -26,10 +26,7 @@ public enum StateChangeLog {
         } else if old.phase == .waitingForClock, let code = new.code {
             lines.append((.notice, "the clock is synchronised: showing codes from window \(code.window)"))
         }
-        // Regular rotations are the daemon's heartbeat, not news; forced ones are.
-        if let code = new.code, code.sequence > 0, code != old.code {
-            lines.append((.info, "issued a fresh code on request (seq \(code.sequence))"))
-        }
+        // Forced rotations are logged with their cause where they are issued (DaemonCore).
         return lines
     }
 

@@ -114,7 +114,7 @@ import Testing
         shell.send(.started)
         let effects = shell.send(.signal(.user1))
         #expect(shell.disk.document?.sequence == 1)
-        #expect(TestShell.logs(effects) == ["issued a fresh code on request (seq 1)"])
+        #expect(TestShell.logs(effects) == ["issued a fresh code (shake, seq 1)"])
         #expect(shell.core.counters.rotations[.shake] == 1)
     }
 
@@ -183,7 +183,7 @@ import Testing
         let frame = TestShell.writes(effects).last!
         #expect(effects.last == .reply("{\"ok\":true,\"state\":" + frame.document + "}"))
         #expect(shell.disk.document?.sequence == 1)
-        #expect(TestShell.logs(effects) == ["control: 'refresh now' from uid 1000", "issued a fresh code on request (seq 1)"])
+        #expect(TestShell.logs(effects) == ["control: 'refresh now' from uid 1000", "issued a fresh code (refresh-now, seq 1)"])
         #expect(shell.core.counters.rotations[.refreshNow] == 1 && shell.core.counters.requests == 1)
     }
 
@@ -392,6 +392,7 @@ import Testing
         #expect(shell.core.setup.codes.keys == .master(other))
         #expect(TestShell.writes(effects).count == 1, "the new code replaces the old one in one step")
         #expect(shell.disk.document?.sequence == 1)
+        #expect(TestShell.logs(effects).contains("issued a fresh code (reload, seq 1)"), "named for its cause, not 'on request'")
     }
 }
 
