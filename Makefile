@@ -23,7 +23,9 @@ build: deps
 STATIC_CXX_DIR := $(CURDIR)/.build/static-cxx
 RELEASE_FLAGS := -c release --static-swift-stdlib --disable-local-rpath -Xlinker -z -Xlinker now -Xlinker -L$(STATIC_CXX_DIR)
 release: deps
-	@mkdir -p $(STATIC_CXX_DIR) && ln -sf "$$(gcc -print-file-name=libstdc++.a)" $(STATIC_CXX_DIR)/libstdc++.a
+	@# Without the archive (no libstdc++-dev) the directory stays empty and libstdc++.so is linked.
+	@mkdir -p $(STATIC_CXX_DIR) && archive=$$(gcc -print-file-name=libstdc++.a 2>/dev/null) && \
+		if [ -f "$$archive" ]; then ln -sf "$$archive" $(STATIC_CXX_DIR)/libstdc++.a; else rm -f $(STATIC_CXX_DIR)/libstdc++.a; fi
 	$(SWIFT) build $(RELEASE_FLAGS)
 	@# SwiftPM does not relink when only link flags change: relink a binary left by another build.
 	@if readelf -d $(BIN_RELEASE) | grep -q 'libswiftCore\|libstdc++\|RUNPATH'; then rm -f $(BIN_RELEASE) && $(SWIFT) build $(RELEASE_FLAGS); fi

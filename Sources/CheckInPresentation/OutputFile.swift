@@ -10,14 +10,17 @@ public enum OutputFile: String, CaseIterable, Equatable, Sendable {
     case text = "current.txt"
     /// The counters and state for Prometheus (docs/METRICS.md).
     case metrics = "metrics.prom"
-    /// The state document: always last, so a reader that sees it can trust the files beside it.
+    /// The state document: last of the files that show the code, so a reader that sees it can
+    /// trust the image and text beside it.
     case json = "current.json"
 
     /// The file name in the output directory.
     public var name: String { rawValue }
 
-    /// Every output in the order they are put in place: `current.json` last (docs/STATE.md).
-    public static let all: [OutputFile] = [.png, .text, .metrics, .json]
+    /// Every output in the order they are put in place (docs/STATE.md): the code's files with
+    /// `current.json` last of them, then the metrics, which no reader pairs with the image, so
+    /// nothing lengthens the moment between the image's rename and the JSON's.
+    public static let all: [OutputFile] = [.png, .text, .json, .metrics]
 
     /// The names of `all`, for sweeping temporaries and for the start-up log line.
     public static var names: [String] { all.map(\.name) }

@@ -8,9 +8,11 @@ import Testing
     @Test func startingWritesEveryOutputJSONLastAndArmsTheTimerForTheBoundary() {
         let shell = TestShell(seconds: 1_800_000_004)
         let effects = shell.send(.started)
-        #expect(TestShell.logs(effects) == ["serving venue DEMO every 15s: writing /out/{current.png,current.txt,metrics.prom,current.json}, control socket /out/control.sock"])
-        #expect(shell.disk.batches == [["current.png", "current.txt", "metrics.prom", "current.json"]])
-        #expect(OutputFile.all.last == .json, "current.json is always put in place last")
+        #expect(TestShell.logs(effects) == ["serving venue DEMO every 15s: writing /out/{current.png,current.txt,current.json,metrics.prom}, control socket /out/control.sock"])
+        #expect(shell.disk.batches == [["current.png", "current.txt", "current.json", "metrics.prom"]])
+        #expect(OutputFile.all.firstIndex(of: .json)! > OutputFile.all.firstIndex(of: .png)!
+                && OutputFile.all.firstIndex(of: .json)! > OutputFile.all.firstIndex(of: .text)!,
+                "current.json is put in place after the files that show the code")
         #expect(shell.disk.document?.window == 120_000_000 && shell.disk.document?.health == "ok")
         #expect(shell.disk.document?.pid == 42)
         #expect(TestShell.timers(effects) == [WallTime(seconds: 1_800_000_015)])
@@ -274,7 +276,7 @@ import Testing
         shell.disk.refuses = nil
         shell.tick(after: 1000)
         #expect(shell.disk.document?.health == "ok" && shell.disk.document?.window == shown.window! + 1)
-        #expect(shell.disk.batches.last == ["current.png", "current.txt", "metrics.prom", "current.json"])
+        #expect(shell.disk.batches.last == ["current.png", "current.txt", "current.json", "metrics.prom"])
         #expect(shell.metrics?.contains("qrcheckin_healthy{venue=\"DEMO\"} 1\n") == true)
     }
 
@@ -402,8 +404,8 @@ import Testing
                                  settings: OperatorSettings(), health: .ok, secondsLeft: 9, updatedAt: WallTime(seconds: 15))
         let frame = OutputFrame(state: state, files: OutputFile.all, look: OutputLook(), document: "{\"x\":1}", counters: DaemonCounters())
         let files = try OutputRenderer(encoder: TinyEncoder(), png: BlankPNG()).files(for: frame)
-        #expect(files.map(\.name) == ["current.png", "current.txt", "metrics.prom", "current.json"])
-        #expect(files[3].bytes == Array("{\"x\":1}\n".utf8))
+        #expect(files.map(\.name) == ["current.png", "current.txt", "current.json", "metrics.prom"])
+        #expect(files[2].bytes == Array("{\"x\":1}\n".utf8))
         #expect(String(decoding: files[1].bytes, as: UTF8.self).hasSuffix("12현34규\nexpires 1970-01-01T00:00:30Z\n"))
     }
 }
