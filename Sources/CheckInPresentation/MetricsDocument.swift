@@ -31,13 +31,22 @@ public struct MetricsDocument: Sendable {
     }
 
     /// The exposition text: `# HELP`, `# TYPE`, then the samples of each metric.
-    public var text: String {
-        var out = ""
-        let venueLabel = "venue=\"\(Self.escape(venue))\""
+    public var text: String { String(decoding: bytes, as: UTF8.self) }
+
+    /// The exposition text as UTF-8, built in one buffer: it is written with every rotation,
+    /// so it costs appends, not a String per line (docs/BENCHMARKS.md).
+    public var bytes: [UInt8] {
+        var out: [UInt8] = []
+        out.reserveCapacity(4096)
+        let venueLabel = Array("venue=\"\(Self.escape(venue))\"".utf8)
+        func put(_ text: String) { out.append(contentsOf: text.utf8) }
         func metric(_ name: String, _ type: String, _ help: String, _ samples: [(labels: String, value: String)]) {
-            out += "# HELP \(name) \(help)\n# TYPE \(name) \(type)\n"
+            put("# HELP "); put(name); out.append(0x20); put(help)
+            put("\n# TYPE "); put(name); out.append(0x20); put(type); out.append(0x0A)
             for sample in samples {
-                out += "\(name){\(venueLabel)\(sample.labels.isEmpty ? "" : "," + sample.labels)} \(sample.value)\n"
+                put(name); out.append(UInt8(ascii: "{")); out.append(contentsOf: venueLabel)
+                if !sample.labels.isEmpty { out.append(UInt8(ascii: ",")); put(sample.labels) }
+                put("} "); put(sample.value); out.append(0x0A)
             }
         }
         func one(_ name: String, _ type: String, _ help: String, _ value: String) { metric(name, type, help, [("", value)]) }

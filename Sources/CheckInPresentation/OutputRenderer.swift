@@ -40,8 +40,8 @@ public struct OutputRenderer {
             case .text:
                 bytes = try text(frame.state, qr)
             case .metrics:
-                bytes = Array(MetricsDocument(state: frame.state, counters: frame.counters, venue: frame.venue,
-                                              period: frame.period, version: frame.version).text.utf8)
+                bytes = MetricsDocument(state: frame.state, counters: frame.counters, venue: frame.venue,
+                                        period: frame.period, version: frame.version).bytes
             case .json:
                 bytes = Array((frame.document + "\n").utf8)
             }
