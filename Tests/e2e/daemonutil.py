@@ -1,4 +1,5 @@
 """Starting the real daemon in temporary directories, and waiting for what it does."""
+import errno
 import json
 import os
 import signal
@@ -114,3 +115,17 @@ class Daemon:
         env = dict(self.env)
         env.update(kwargs.pop("env", {}))
         return subprocess.run([BIN, *args], capture_output=True, env=env, timeout=kwargs.pop("timeout", 30), **kwargs)
+
+
+def fill(directory):
+    """Writes a filler file until the file system is full; returns its path."""
+    filler = Path(directory) / "filler"
+    fd = os.open(filler, os.O_WRONLY | os.O_CREAT | os.O_TRUNC, 0o600)
+    try:
+        while True:
+            os.write(fd, b"\0" * 4096)
+    except OSError as error:
+        assert error.errno == errno.ENOSPC, error
+    finally:
+        os.close(fd)
+    return filler

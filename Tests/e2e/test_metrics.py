@@ -4,7 +4,6 @@ Counters must move after `ctl refresh now`, a shake, a refused peer and an ignor
 must flip to degraded on a full disk and back. The output directory is a 64 KiB tmpfs (real
 ENOSPC); `metrics-dir` (node_exporter's textfile directory) is on another file system, so
 monitoring hears about the full output directory. Needs root (mount, setpriv)."""
-import errno
 import os
 import shutil
 import subprocess
@@ -15,7 +14,7 @@ import pytest
 from prometheus_client.parser import text_string_to_metric_families
 
 from conftest import BIN, run
-from daemonutil import Daemon, request, wait_until
+from daemonutil import Daemon, fill, request, wait_until
 
 pytestmark = pytest.mark.skipif(os.geteuid() != 0, reason="metrics tests need root (mount, setpriv)")
 
@@ -29,20 +28,6 @@ def scrape(path):
     families = list(text_string_to_metric_families(text))
     return {(sample.name, tuple(sorted(sample.labels.items()))): sample.value
             for family in families for sample in family.samples}
-
-
-def fill(directory):
-    """Writes a filler file until the file system is full; returns its path."""
-    filler = Path(directory) / "filler"
-    fd = os.open(filler, os.O_WRONLY | os.O_CREAT | os.O_TRUNC, 0o600)
-    try:
-        while True:
-            os.write(fd, b"\0" * 4096)
-    except OSError as error:
-        assert error.errno == errno.ENOSPC, error
-    finally:
-        os.close(fd)
-    return filler
 
 
 def value(samples, name, **labels):
