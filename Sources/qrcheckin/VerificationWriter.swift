@@ -31,22 +31,17 @@ struct VerificationWriter {
                 divisor /= 10
             }
         }
+        /// A string that needs no escaping (a reason code, a venue id), quoted; or null.
+        func word(_ value: String?) {
+            guard let value else { return raw("null") }
+            line.append(UInt8(ascii: "\""))
+            line.append(contentsOf: value.utf8)
+            line.append(UInt8(ascii: "\""))
+        }
         raw(report.isValid ? "{\"valid\":true,\"reason\":" : "{\"valid\":false,\"reason\":")
-        if let reason = report.reason {
-            line.append(UInt8(ascii: "\""))
-            line.append(contentsOf: reason.rawValue.utf8)
-            line.append(UInt8(ascii: "\""))
-        } else {
-            raw("null")
-        }
+        word(report.reason?.rawValue)
         raw(",\"venue\":")
-        if let venue = report.venue {
-            line.append(UInt8(ascii: "\""))
-            line.append(contentsOf: venue.rawValue.utf8)
-            line.append(UInt8(ascii: "\""))
-        } else {
-            raw("null")
-        }
+        word(report.venue?.rawValue)
         raw(",\"window\":")
         number(report.window)
         raw(",\"seq\":")

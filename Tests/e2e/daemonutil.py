@@ -2,10 +2,13 @@
 import errno
 import json
 import os
+import shutil
 import signal
 import socket
 import subprocess
+import tempfile
 import time
+from contextlib import contextmanager
 from pathlib import Path
 
 from conftest import BIN
@@ -129,3 +132,15 @@ def fill(directory):
     finally:
         os.close(fd)
     return filler
+
+
+@contextmanager
+def reachable_directory(prefix):
+    """A temporary directory other users may traverse (pytest's tmp_path is 0700, and `nobody`,
+    nginx's workers or a test user must reach the sockets and files in it), removed afterwards."""
+    path = Path(tempfile.mkdtemp(prefix=prefix, dir="/tmp"))
+    try:
+        path.chmod(0o755)
+        yield path
+    finally:
+        shutil.rmtree(path, ignore_errors=True)

@@ -3,9 +3,7 @@ import os
 import re
 import signal
 import socket
-import subprocess
 import time
-from pathlib import Path
 
 import pytest
 

@@ -15,7 +15,6 @@ import socket
 import struct
 import subprocess
 import sys
-import tempfile
 import threading
 import time
 import zlib
@@ -24,7 +23,7 @@ from pathlib import Path
 import pytest
 
 from conftest import BIN, run, zbar
-from daemonutil import fill, request, wait_until
+from daemonutil import fill, reachable_directory, request, wait_until
 
 pytestmark = pytest.mark.skipif(os.geteuid() != 0, reason="fault tests need root (mount, setpriv)")
 
@@ -141,11 +140,9 @@ class Daemon:
 
 @pytest.fixture
 def base():
-    """A 0755 directory tree (so `nobody` can reach the output directory), removed afterwards."""
-    directory = Path(tempfile.mkdtemp(prefix="qrcheckin-faults-"))
-    directory.chmod(0o755)
-    yield directory
-    shutil.rmtree(directory, ignore_errors=True)
+    """A directory tree `nobody` can reach (its output directory), removed afterwards."""
+    with reachable_directory("qrcheckin-faults-") as directory:
+        yield directory
 
 
 @pytest.fixture
@@ -632,7 +629,7 @@ def test_soak_readers_never_see_outputs_that_disagree_while_the_disk_fills_and_e
     name the same window and sequence describes one code. Bounded to about a minute."""
     daemon = daemons(tmpfs, base / "state", 1, "--base-url", LONG_BASE_URL)
     stop = threading.Event()
-    triples, errors, seen = [], [], set()
+    triples, seen = [], set()
 
     def reader():
         while not stop.is_set():

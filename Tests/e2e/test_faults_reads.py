@@ -12,7 +12,6 @@ from the output, state and secret directories, and nothing else.
 import os
 import signal
 import subprocess
-import time
 from pathlib import Path
 
 import pytest

@@ -22,15 +22,13 @@ import socket
 import statistics
 import subprocess
 import sys
-import tempfile
 import time
 import uuid
-from pathlib import Path
 
 import pytest
 
 from conftest import BIN
-from daemonutil import Daemon, wait_until
+from daemonutil import Daemon, reachable_directory, wait_until
 
 pytestmark = pytest.mark.skipif(os.geteuid() != 0, reason="socket fault tests need root (setpriv, useradd)")
 
@@ -39,11 +37,9 @@ PYTHON = shutil.which("python3", path="/usr/bin:/bin") or sys.executable
 
 @pytest.fixture
 def base():
-    """A 0755 directory (so other users can reach the socket), removed afterwards."""
-    directory = Path(tempfile.mkdtemp(prefix="qrcheckin-socket-"))
-    directory.chmod(0o755)
-    yield directory
-    shutil.rmtree(directory, ignore_errors=True)
+    """A directory other users can reach (so they reach the socket), removed afterwards."""
+    with reachable_directory("qrcheckin-socket-") as directory:
+        yield directory
 
 
 @pytest.fixture

@@ -5,16 +5,14 @@ must flip to degraded on a full disk and back. The output directory is a 64 KiB 
 ENOSPC); `metrics-dir` (node_exporter's textfile directory) is on another file system, so
 monitoring hears about the full output directory. Needs root (mount, setpriv)."""
 import os
-import shutil
 import subprocess
-import tempfile
 from pathlib import Path
 
 import pytest
 from prometheus_client.parser import text_string_to_metric_families
 
 from conftest import BIN, run
-from daemonutil import Daemon, fill, request, wait_until
+from daemonutil import Daemon, fill, reachable_directory, request, wait_until
 
 pytestmark = pytest.mark.skipif(os.geteuid() != 0, reason="metrics tests need root (mount, setpriv)")
 
@@ -38,10 +36,8 @@ def value(samples, name, **labels):
 def work():
     """A directory others may traverse (pytest's tmp_path is root's alone): the refused peer must
     reach the socket for the daemon, not the file system, to turn it away."""
-    path = Path(tempfile.mkdtemp(prefix="qrcheckin-metrics-", dir="/tmp"))
-    path.chmod(0o755)
-    yield path
-    shutil.rmtree(path, ignore_errors=True)
+    with reachable_directory("qrcheckin-metrics-") as path:
+        yield path
 
 
 @pytest.fixture

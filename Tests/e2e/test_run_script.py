@@ -1,8 +1,6 @@
 """`make run` (scripts/run) on a terminal, in tmux as a user would see it (issue 10): it says
 where it writes before the kiosk starts, refuses to show another daemon's code, and leaves no
 log files behind."""
-import os
-import time
 
 import pytest
 

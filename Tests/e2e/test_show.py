@@ -10,7 +10,7 @@ from pathlib import Path
 import pytest
 
 from conftest import BIN, run, zbar
-from kiosk_screen import Tmux, decode_screen, modules_from_screen, shell_command, write_state
+from kiosk_screen import Tmux, decode_screen, shell_command, write_state
 
 MODES = ["ansi", "utf8", "utf8i", "ascii"]
 # ascii takes two columns and one row per module: the default code needs 82x44 with its full

@@ -85,7 +85,6 @@ def test_example_config_is_valid_and_holds_the_defaults(tmp_path):
 
 def test_make_install_follows_prefix_and_uninstall_removes_it(tmp_path):
     stage = tmp_path / "stage"
-    release = ROOT / ".build" / "release" / "qrcheckin"
     fake = tmp_path / "qrcheckin"
     # Any executable stands in for the release binary: install must only copy it, never build.
     fake.write_bytes(Path(BIN).read_bytes())

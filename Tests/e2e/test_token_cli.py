@@ -1,7 +1,6 @@
 """Black-box tests of `code`, `verify` and `keygen`: exit statuses, messages, secret handling,
 and agreement with docs/TOKEN.md through an independent Python implementation."""
 import json
-import os
 import random
 import re
 import stat

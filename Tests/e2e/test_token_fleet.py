@@ -5,7 +5,6 @@ import json
 import os
 import select
 import subprocess
-from pathlib import Path
 
 import pytest
 

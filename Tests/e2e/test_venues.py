@@ -9,7 +9,6 @@ import re
 import shutil
 import signal
 import subprocess
-import tempfile
 import time
 from pathlib import Path
 
@@ -17,7 +16,7 @@ import jsonschema
 import pytest
 
 from conftest import BIN, ROOT, zbar
-from daemonutil import read_state, wait_until
+from daemonutil import reachable_directory, read_state, wait_until
 from kiosk_screen import Tmux, decode_screen, shell_command
 from webutil import WebKiosk, raw_get
 
@@ -165,12 +164,10 @@ def verify(host, venue, url, period):
 def host():
     # Not under pytest's 0700 tmp_path: nginx's workers (nobody) must read the output root,
     # as they read /run/qrcheckin.
-    base = Path(tempfile.mkdtemp(prefix="qrcheckin-venues."))
-    base.chmod(0o755)
-    made = Host(base)
-    yield made
-    made.stop_all()
-    shutil.rmtree(base, ignore_errors=True)
+    with reachable_directory("qrcheckin-venues.") as base:
+        made = Host(base)
+        yield made
+        made.stop_all()
 
 
 @pytest.fixture
@@ -235,7 +232,6 @@ def test_status_all_lists_every_venue_then_exits_3_when_one_stops(three):
         lines = result.stdout.splitlines()
         assert [line.split()[0] for line in lines] == VENUES, result.stdout
         for line, venue in zip(lines, VENUES):
-            state = read_state(three.outputs / venue)
             assert label in line and ("Time left" in line or "남은 시간" in line), line
             assert line.endswith("ok") or line.endswith("정상"), line
     document = json.loads(cli("status", "--all", "--json", env=three.client_env()).stdout)
