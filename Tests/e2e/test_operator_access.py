@@ -5,6 +5,7 @@ whose /run is a private tmpfs, so the system directories are real paths but no o
 (or a real qrcheckin service) ever sees this daemon."""
 import os
 import secrets
+import shutil
 import subprocess
 import tempfile
 from pathlib import Path
@@ -46,6 +47,11 @@ def test_outsider_gets_status_but_not_ctl_and_a_member_may_ctl(accounts, sandbox
     work = Path(tempfile.mkdtemp(prefix="qrcheckin-ops-", dir="/tmp"))
     try:
         work.chmod(0o755)
+        # The other users run a copy in the reachable work directory: the checkout's own binary
+        # may sit under a directory only root can enter (a clone in `mktemp -d`, say).
+        binary = work / "qrcheckin"
+        shutil.copy(BIN, binary)
+        binary.chmod(0o755)
         if sandbox == "root":
             launcher = "launch="
         else:  # like RuntimeDirectory=/StateDirectory=: systemd hands the daemon its directories
@@ -64,21 +70,21 @@ as() {{  # as USER COMMAND...: a clean login-less environment, like a fresh ssh 
     setpriv --reuid "$user" --regid "$(id -g "$user")" --init-groups -- \\
         env -i PATH=/usr/bin:/bin HOME=/nonexistent LANG=C.UTF-8 "$@"
 }}
-env -u XDG_RUNTIME_DIR -u RUNTIME_DIRECTORY -u QRCHECKIN_OUTPUT_DIR $launch {BIN} run \\
+env -u XDG_RUNTIME_DIR -u RUNTIME_DIRECTORY -u QRCHECKIN_OUTPUT_DIR $launch {binary} run \\
     --output-dir /run/qrcheckin --state-dir {work}/state --ops-group {group} --period 5 2> {work}/daemon.log &
 daemon=$!
 for _ in $(seq 1 400); do
     [[ -S /run/qrcheckin/control.sock && -s /run/qrcheckin/current.json ]] && break
     kill -0 $daemon || exit 91; sleep 0.05
 done
-as {outsider} {BIN} status > {work}/outsider-status.out 2>&1; echo "outsider-status=$?"
-as {outsider} env QRCHECKIN_OPS_GROUP=nosuchgroup QRCHECKIN_PERIOD=0 {BIN} status --json \\
+as {outsider} {binary} status > {work}/outsider-status.out 2>&1; echo "outsider-status=$?"
+as {outsider} env QRCHECKIN_OPS_GROUP=nosuchgroup QRCHECKIN_PERIOD=0 {binary} status --json \\
     > {work}/outsider-status-env.out 2>&1; echo "outsider-status-env=$?"
-as {outsider} {BIN} ctl get > {work}/outsider-ctl.out 2>&1; echo "outsider-ctl=$?"
-as {outsider} {BIN} shake > {work}/outsider-shake.out 2>&1; echo "outsider-shake=$?"
-as {member} {BIN} ctl shake off > {work}/member-ctl.out 2>&1; echo "member-ctl=$?"
-as {member} {BIN} ctl get --json > {work}/member-get.out 2>&1; echo "member-get=$?"
-as {member} {BIN} status > {work}/member-status.out 2>&1; echo "member-status=$?"
+as {outsider} {binary} ctl get > {work}/outsider-ctl.out 2>&1; echo "outsider-ctl=$?"
+as {outsider} {binary} shake > {work}/outsider-shake.out 2>&1; echo "outsider-shake=$?"
+as {member} {binary} ctl shake off > {work}/member-ctl.out 2>&1; echo "member-ctl=$?"
+as {member} {binary} ctl get --json > {work}/member-get.out 2>&1; echo "member-get=$?"
+as {member} {binary} status > {work}/member-status.out 2>&1; echo "member-status=$?"
 kill -TERM $daemon; wait $daemon; echo "daemon=$?"
 """)
         result = subprocess.run(["unshare", "-m", "--propagation", "private", "bash", str(script)],
