@@ -23,7 +23,7 @@ from pathlib import Path
 import pytest
 
 from conftest import BIN, run, zbar
-from daemonutil import fill, reachable_directory, request, wait_until
+from daemonutil import fill, reachable_directory, request, shown_code, wait_until
 
 pytestmark = pytest.mark.skipif(os.geteuid() != 0, reason="fault tests need root (mount, setpriv)")
 
@@ -171,6 +171,14 @@ def tmpfs(base):
         subprocess.run(["umount", "-l", str(mountpoint)], check=True)
 
 
+def far_from_the_next_window(daemon, margin=45):
+    """The daemon's current.json once its window has at least `margin` seconds left (waiting for
+    the next window when the test starts close to an hour's end), so that whatever happens in the
+    next `margin` seconds cannot be the work of a rotation."""
+    return wait_until(lambda: (d := daemon.document())["expiresAt"] - time.time() >= margin and d,
+                      margin + 30, message=f"a window with {margin}s left")
+
+
 def status(out):
     result = run("status", "--output-dir", str(out))
     return result.returncode, result.stdout.decode() + result.stderr.decode()
@@ -205,11 +213,11 @@ def assert_degraded_then_recovers(daemon, reason_text, break_it, repair):
     assert "degraded: " in daemon.log() and reason_text in daemon.log()
 
     repair()
-    wait_until(lambda: daemon.get()["health"] == "ok", daemon.period + 5, message="health ok over the socket")
-    fresh = wait_until(lambda: (d := daemon.document())["health"] == "ok" and d["url"] != good["url"] and d,
-                       daemon.period + 5, message="current.json to update")
-    assert zbar(out / "current.png").decode() in {fresh["url"], daemon.document()["url"]}
-    wait_until(lambda: status(out)[0] == 0, daemon.period + 5, message="status to exit 0")
+    wait_until(lambda: daemon.get()["health"] == "ok", daemon.period + 30, message="health ok over the socket")
+    wait_until(lambda: (d := daemon.document())["health"] == "ok" and d["url"] != good["url"] and d,
+               daemon.period + 30, message="current.json to update")
+    shown_code(out)  # the image and current.json show one code again
+    wait_until(lambda: status(out)[0] == 0, daemon.period + 30, message="status to exit 0")
     assert "healthy again" in daemon.log()
 
 
@@ -246,7 +254,10 @@ def test_readers_never_see_partial_files_during_rotations(base, daemons, tools):
         t.start()
     issued = []
     try:
-        for _ in range(250):
+        # 250 rotations at least, and on until the readers have seen 200 distinct codes (they
+        # raced the writer): on a loaded machine the readers may get fewer turns per rotation.
+        deadline = time.monotonic() + 120
+        while len(issued) < 250 or (len(seen_urls) < 200 and time.monotonic() < deadline):
             reply = request(daemon.socket, "refresh now")
             assert reply["ok"] and reply["state"]["health"] == "ok", reply
             issued.append(reply["state"])
@@ -258,7 +269,7 @@ def test_readers_never_see_partial_files_during_rotations(base, daemons, tools):
         for t in threads:
             t.join()
     assert not failures, failures[:3]
-    assert len({d["url"] for d in issued}) == 250, "every refresh issued a new code"
+    assert len({d["url"] for d in issued}) == len(issued), "every refresh issued a new code"
     assert len(seen_urls) >= 200, f"readers saw only {len(seen_urls)} distinct codes"
 
     # The image read between two JSON reads shows the code of the first one or a newer one,
@@ -292,41 +303,40 @@ def test_read_only_output_degrades_and_recovers(base, tmpfs, daemons, tools):
 
 def test_deleted_output_directory_is_recreated(base, daemons, tools):
     out = base / "out"
-    daemon = daemons(out, base / "state", 10)  # a long period: no rotation may hide the repair
-    before = daemon.document()
+    daemon = daemons(out, base / "state", 3600)  # a long period: no rotation may hide the repair
+    before = far_from_the_next_window(daemon)
     shutil.rmtree(out)  # must not fail: the daemon waits until rm -rf is done with the directory
-    removed = time.monotonic()
-    # Every file comes back within one second (issue 14 item 5), not at the next window.
+    # Every file comes back at once (issue 14 item 5), not at the next window: still in this one,
+    # with its code. (At once, not a second later: DaemonCoreOutputTests, on a test clock.)
     names = ("current.png", "current.txt", "current.json", "control.sock")
-    wait_until(lambda: all((out / name).exists() for name in names), 1.0, interval=0.01,
+    wait_until(lambda: all((out / name).exists() for name in names), 30, interval=0.01,
                message="the directory and all its files to come back")
-    assert time.monotonic() - removed < 1.0
-    document = daemon.document()
-    assert document["health"] == "ok" and document["window"] >= before["window"]
-    assert zbar(out / "current.png").decode() in {document["url"], daemon.document()["url"]}
-    wait_until(lambda: daemon.serving() and daemon.get()["health"] == "ok", 5, message="the socket to answer")
+    url, document = shown_code(out)
+    assert document["health"] == "ok" and (document["window"], document["url"]) == (before["window"], before["url"])
+    wait_until(lambda: daemon.serving() and daemon.get()["health"] == "ok", 30, message="the socket to answer")
     assert "recreated the control socket" in daemon.log()
     assert (out / "control.sock").stat().st_mode & 0o777 == 0o660
-    wait_until(lambda: status(out)[0] == 0, 5, message="status to exit 0")
+    wait_until(lambda: status(out)[0] == 0, 30, message="status to exit 0")
     assert daemon.process.poll() is None
 
 
 def test_deleted_outputs_on_a_full_disk_degrade_then_come_back(base, tmpfs, daemons, tools):
     """When removed files cannot be written again, the daemon says degraded and retries every
     second, not at the next window."""
-    daemon = daemons(tmpfs, base / "state", 10)
+    daemon = daemons(tmpfs, base / "state", 3600)
+    far_from_the_next_window(daemon)
     for name in ("current.png", "current.txt", "current.json"):
         (tmpfs / name).unlink()
     filler = fill(tmpfs)
-    request(daemon.socket, "refresh now")  # cannot be written: nothing is on disk now
-    wait_until(lambda: "No space left on device" in daemon.log(), 5, message="the degraded log line")
+    refreshed = request(daemon.socket, "refresh now")["state"]  # cannot be written: nothing is on disk now
+    wait_until(lambda: "No space left on device" in daemon.log(), 30, message="the degraded log line")
     assert daemon.get()["health"] == "degraded"
     filler.unlink()
-    document = wait_until(lambda: (tmpfs / "current.json").exists() and daemon.document(), 3,
-                          message="the files to come back within a second or two")
-    assert document["health"] == "ok"
-    assert zbar(tmpfs / "current.png").decode() in {document["url"], daemon.document()["url"]}
-    wait_until(lambda: "healthy again" in daemon.log(), 3, message="the recovery log line: " + daemon.log())
+    # Back by the retry (every second: DaemonCoreTests), not at the next window: the refreshed code.
+    wait_until(lambda: (tmpfs / "current.json").exists(), 30, message="the files to come back")
+    url, document = shown_code(tmpfs)
+    assert document["health"] == "ok" and (document["window"], url) == (refreshed["window"], refreshed["url"])
+    wait_until(lambda: "healthy again" in daemon.log(), 30, message="the recovery log line: " + daemon.log())
 
 
 # --------------------------------------------------------------------------- 5. kill -9
@@ -347,7 +357,7 @@ def test_kill_9_leaves_whole_files_and_restart_keeps_settings(base, daemons, too
     for _ in range(2):
         thread = threading.Thread(target=hammer)
         thread.start()
-        wait_until(lambda: daemon.document()["seq"] >= 30, 10, message="forced rotations")
+        wait_until(lambda: daemon.document()["seq"] >= 30, 60, message="forced rotations")
         daemon.kill(signal.SIGKILL)
         thread.join(timeout=10)
         assert daemon.process.returncode == -signal.SIGKILL
@@ -448,12 +458,12 @@ def test_hostile_clients_leave_the_daemon_serving(base, daemons):
     # 24 idle clients hold slots; a real request is answered at once all the same, and every
     # idle one is told it timed out (1 s; see test_faults_socket.py for 1,000 of them).
     idle = []
+    started = time.monotonic()  # before the first connects: each one's 1 s starts later
     for _ in range(24):
         s = socket.socket(socket.AF_UNIX, socket.SOCK_STREAM)
         s.connect(str(daemon.socket))  # blocking, as ctl does: waits for room in the backlog
-        s.settimeout(8)
+        s.settimeout(30)
         idle.append(s)
-    started = time.monotonic()
     ctl = run("ctl", "--output-dir", str(out), "get", timeout=15)
     assert ctl.returncode == 0, ctl.stderr
     timeouts = 0
@@ -618,7 +628,7 @@ def test_a_partly_full_disk_replaces_no_output_and_says_degraded_in_current_json
     assert not [p for p in os.listdir(tmpfs) if p.endswith(".tmp")], "temporaries left behind"
 
     filler.unlink()
-    fresh = wait_until(lambda: (d := daemon.document())["health"] == "ok" and d, 5, message="recovery")
+    fresh = wait_until(lambda: (d := daemon.document())["health"] == "ok" and d, 30, message="recovery")
     assert fresh["url"] != before["url"]
     assert_one_code(*describe(tmpfs))
 
@@ -661,8 +671,15 @@ def test_soak_readers_never_see_outputs_that_disagree_while_the_disk_fills_and_e
     for thread in threads:
         thread.start()
     try:
-        deadline = time.monotonic() + 45
-        while time.monotonic() < deadline and daemon.process.poll() is None:
+        # 45 s of weather; longer (up to 2 minutes) only while the soak has not yet seen what it
+        # checks below, as on a loaded machine where the reader and the daemon get fewer turns.
+        deadline, give_up = time.monotonic() + 45, time.monotonic() + 120
+
+        def enough():
+            log = daemon.log()
+            return len(triples) > 1000 and len(seen) >= 10 and "degraded: " in log and "healthy again" in log
+
+        while daemon.process.poll() is None and time.monotonic() < give_up and (time.monotonic() < deadline or not enough()):
             time.sleep(0.5)  # the soak is time passing
     finally:
         stop.set()
