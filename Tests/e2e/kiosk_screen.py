@@ -31,8 +31,10 @@ class Tmux:
                               capture_output=True, text=True, check=check, timeout=10)
 
     def capture(self, escapes=False):
-        """The visible pane as lines (escape sequences kept with escapes=True)."""
+        """The visible pane as lines (escape sequences kept with escapes=True). `captured_at` is
+        the wall time just before: what a phone scanning the screen then would check against."""
         args = ["capture-pane", "-p", "-t", "k"] + (["-e"] if escapes else [])
+        self.captured_at = time.time()
         return self.tmux(*args).stdout.split("\n")
 
     def text(self):
@@ -47,8 +49,10 @@ class Tmux:
     def resize(self, cols, rows):
         self.tmux("resize-window", "-t", "k", "-x", str(cols), "-y", str(rows))
 
-    def wait_for(self, predicate, timeout=5.0, interval=0.02):
-        """Captures until `predicate(text)` holds; returns the text (fails after `timeout`)."""
+    def wait_for(self, predicate, timeout=15.0, interval=0.02):
+        """Captures until `predicate(text)` holds; returns the text (fails after `timeout`). A
+        capture can land halfway through drawing a frame: a predicate names everything the
+        caller then asserts about the text."""
         deadline = time.monotonic() + timeout
         while True:
             text = self.text()
