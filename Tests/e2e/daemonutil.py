@@ -14,8 +14,9 @@ from pathlib import Path
 from conftest import BIN, zbar
 
 
-def wait_until(predicate, timeout=10.0, interval=0.02, message="condition"):
-    """Polls `predicate` until it returns something truthy; returns it, or fails at the deadline."""
+def wait_until(predicate, timeout=30.0, interval=0.02, message="condition"):
+    """Polls `predicate` until it returns something truthy; returns it, or fails at the deadline
+    (generous: a deadline only ends a wait that failed, and a loaded machine is slow)."""
     deadline = time.monotonic() + timeout
     while True:
         value = predicate()

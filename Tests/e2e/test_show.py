@@ -49,7 +49,7 @@ class Daemon:
         self.process = subprocess.Popen([BIN, "run", "--output-dir", str(self.output), "--state-dir", str(self.state),
                                          "--period", str(period), "--venue", "DEMO"],
                                         stdout=subprocess.DEVNULL, stderr=subprocess.PIPE)
-        deadline = time.monotonic() + 10
+        deadline = time.monotonic() + 30
         while not (self.output / "current.json").exists():
             assert self.process.poll() is None, f"daemon died: {self.process.stderr.read()!r}"
             assert time.monotonic() < deadline, "daemon wrote no current.json"

@@ -81,7 +81,7 @@ def dom(driver):
                 viewport: [innerWidth, innerHeight]};""")
 
 
-def wait_state(driver, state, timeout=20):
+def wait_state(driver, state, timeout=30):
     return wait_until(lambda: (d := dom(driver))["state"] == state and d, timeout=timeout, interval=0.05,
                       message=f"page state {state!r}, last {dom(driver)}")
 
@@ -140,7 +140,7 @@ def test_rotation_screenshots_decode_to_verified_urls_at_both_sizes(site, chrome
                 report.append(f"{width}x{height} {turn}: QR {shown['imageWidth']:.0f}px, "
                               f"{shown['modules']} modules × {shown['modulePx']}px, window {shown['window']}")
                 if turn == "before":
-                    wait_until(lambda: dom(chrome)["window"] not in (None, shown["window"]), timeout=15,
+                    wait_until(lambda: dom(chrome)["window"] not in (None, shown["window"]), timeout=30,
                                message="the page to swap in the next code")
             assert urls[0][0] != urls[1][0]
             # Scannable from 1 m: a module of at least 12 px (≥ 2 mm even on a dense 10" tablet).
@@ -244,11 +244,11 @@ def test_english_page_and_accessibility(site, chrome):
             const observer = new MutationObserver((records) => { window.__announcements += records.length; });
             regions.forEach((r) => observer.observe(r, {childList: true, subtree: true, characterData: true}));""")
         first = dom(chrome)
-        wait_until(lambda: dom(chrome)["window"] != first["window"], timeout=15, message="a rotation")
+        wait_until(lambda: dom(chrome)["window"] != first["window"], timeout=30, message="a rotation")
         # Then until the countdown has shown three values (it ticked twice): the observation ends
         # on events, not after a fixed time in which a slow browser might see another rotation.
         seen = {first["seconds"]}
-        wait_until(lambda: seen.add(dom(chrome)["seconds"]) or len(seen) >= 3, timeout=15, interval=0.1,
+        wait_until(lambda: seen.add(dom(chrome)["seconds"]) or len(seen) >= 3, timeout=30, interval=0.1,
                    message=f"the countdown to tick (seen {seen})")
         announcements = chrome.execute_script("return window.__announcements")
         assert len(seen) >= 3, "the countdown should have ticked"
