@@ -112,9 +112,10 @@ STRESS_ARGS ?= --runs 3
 stress: test-deps build deb
 	QRCHECKIN_BIN=$(CURDIR)/$(BIN_DEBUG) QRCHECKIN_DEB_DIR=$(CURDIR)/$(DEB_DIR) scripts/stress-test $(STRESS_ARGS)
 
-# Regenerates Tests/e2e/golden/help/*.txt (the --help texts the tests compare) from the build.
+# Regenerates the golden files from the build: Tests/e2e/golden/help/*.txt (the --help texts the
+# tests compare) and the renderers' Tests/*/golden/ (text and PNG bytes, compared whole).
 golden: build
-	QRCHECKIN_BIN=$(CURDIR)/$(BIN_DEBUG) scripts/golden
+	QRCHECKIN_BIN=$(CURDIR)/$(BIN_DEBUG) SWIFT=$(SWIFT) scripts/golden
 
 # Performance targets vs same-run references (a C reference daemon built from bench/ with cc,
 # qrencode, cat); see docs/BENCHMARKS.md. BENCH_ARGS=--quick for a smoke run, --check to fail on a
