@@ -35,7 +35,7 @@ def read_state(out):
         return None
 
 
-def shown_code(out, timeout=10.0):
+def shown_code(out, timeout=30.0):
     """(the URL current.png decodes to, the current.json it belongs to), as a reader sees them:
     JSON, PNG, JSON read in turn, and the PNG's code must be one of the two documents'. A rotation
     landing between the reads (the PNG is renamed first) makes the sample inconclusive, not
@@ -116,7 +116,7 @@ class Daemon:
     def signal(self, number):
         self.process.send_signal(number)
 
-    def stop(self, timeout=10):
+    def stop(self, timeout=30):
         if self.process and self.process.poll() is None:
             self.process.send_signal(signal.SIGTERM)
             try:

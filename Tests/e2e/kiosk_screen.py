@@ -28,7 +28,7 @@ class Tmux:
 
     def tmux(self, *args, check=True):
         return subprocess.run(["tmux", "-L", self.socket, "-f", "/dev/null", *args], env=self.env,
-                              capture_output=True, text=True, check=check, timeout=10)
+                              capture_output=True, text=True, check=check, timeout=30)
 
     def capture(self, escapes=False):
         """The visible pane as lines (escape sequences kept with escapes=True). `captured_at` is

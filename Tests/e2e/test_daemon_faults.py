@@ -135,7 +135,7 @@ class Daemon:
     def kill(self, sig=signal.SIGKILL):
         if self.process and self.process.poll() is None:
             self.process.send_signal(sig)
-            self.process.wait(timeout=10)
+            self.process.wait(timeout=30)
 
 
 @pytest.fixture
@@ -359,7 +359,7 @@ def test_kill_9_leaves_whole_files_and_restart_keeps_settings(base, daemons, too
         thread.start()
         wait_until(lambda: daemon.document()["seq"] >= 30, 60, message="forced rotations")
         daemon.kill(signal.SIGKILL)
-        thread.join(timeout=10)
+        thread.join(timeout=30)
         assert daemon.process.returncode == -signal.SIGKILL
 
         document = daemon.document()  # whole, parseable

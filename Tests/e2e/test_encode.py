@@ -327,7 +327,7 @@ def run_on_pty(args, env_extra=None):
             break
         output += chunk
     os.close(master)
-    status = process.wait(timeout=10)
+    status = process.wait(timeout=30)
     process.stderr.close()
     return status, bytes(output).replace(b"\r\n", b"\n").decode()
 

@@ -65,7 +65,7 @@ class Daemon:
     def stop(self, sig=signal.SIGTERM):
         if self.process.poll() is None:
             self.process.send_signal(sig)
-            self.process.wait(timeout=10)
+            self.process.wait(timeout=30)
 
 
 @pytest.fixture
