@@ -23,7 +23,7 @@ from pathlib import Path
 import pytest
 
 from conftest import BIN, run, zbar
-from daemonutil import fill, reachable_directory, request, shown_code, wait_until
+from daemonutil import fill, reachable_directory, read_state, request, shown_code, wait_until
 
 pytestmark = pytest.mark.skipif(os.geteuid() != 0, reason="fault tests need root (mount, setpriv)")
 
@@ -325,15 +325,21 @@ def test_deleted_outputs_on_a_full_disk_degrade_then_come_back(base, tmpfs, daem
     second, not at the next window."""
     daemon = daemons(tmpfs, base / "state", 3600)
     far_from_the_next_window(daemon)
-    for name in ("current.png", "current.txt", "current.json"):
-        (tmpfs / name).unlink()
-    filler = fill(tmpfs)
+    # Stopped meanwhile: it would put the files back before the filler has taken their room.
+    daemon.process.send_signal(signal.SIGSTOP)
+    try:
+        for name in ("current.png", "current.txt", "current.json"):
+            (tmpfs / name).unlink()
+        filler = fill(tmpfs)
+    finally:
+        daemon.process.send_signal(signal.SIGCONT)
     refreshed = request(daemon.socket, "refresh now")["state"]  # cannot be written: nothing is on disk now
+    assert refreshed["health"] == "degraded", refreshed
     wait_until(lambda: "No space left on device" in daemon.log(), 30, message="the degraded log line")
     assert daemon.get()["health"] == "degraded"
     filler.unlink()
     # Back by the retry (every second: DaemonCoreTests), not at the next window: the refreshed code.
-    wait_until(lambda: (tmpfs / "current.json").exists(), 30, message="the files to come back")
+    wait_until(lambda: (read_state(tmpfs) or {}).get("url") == refreshed["url"], 30, message="the files to come back")
     url, document = shown_code(tmpfs)
     assert document["health"] == "ok" and (document["window"], url) == (refreshed["window"], refreshed["url"])
     wait_until(lambda: "healthy again" in daemon.log(), 30, message="the recovery log line: " + daemon.log())
