@@ -38,7 +38,7 @@ import Testing
 
 /// A listening Unix socket served by a thread: each connection's request line is read and
 /// answered with the next scripted reply; the thread ends with the script, or when no client
-/// comes for two seconds.
+/// comes for 30 seconds (a client that gave up early: the test then fails, it does not hang).
 final class ScriptedDaemon: Sendable {
     let path: String
     private let listener: Int32
@@ -57,7 +57,7 @@ final class ScriptedDaemon: Sendable {
         precondition(bound == 0 && listen(listener, 8) == 0, "bind/listen: \(errno)")
         Thread { [self] in
             for reply in replies {
-                guard let ready = try? Poller.wait(readable: [listener], timeoutMilliseconds: 2000), !ready.isEmpty else { break }
+                guard let ready = try? Poller.wait(readable: [listener], timeoutMilliseconds: 30_000), !ready.isEmpty else { break }
                 let client = accept(listener, nil, nil)
                 var line = [UInt8]()
                 var byte: UInt8 = 0
