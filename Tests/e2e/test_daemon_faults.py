@@ -612,6 +612,12 @@ def assert_one_code(document, url, text):
     assert f"expires {expires}" in text, "current.txt expires at another time than current.json"
 
 
+def shows_code(document, text):
+    """Whether current.txt's `text` shows the code of `document` (its safe number and expiry)."""
+    expires = time.strftime("%Y-%m-%dT%H:%M:%SZ", time.gmtime(document["expiresAt"]))
+    return document["safeNumber"] in text and f"expires {expires}" in text
+
+
 def test_a_partly_full_disk_replaces_no_output_and_says_degraded_in_current_json(base, tmpfs, daemons, tools):
     # A long base URL: the text QR needs more room than the PNG, so there is room for a new
     # PNG but not for a new text file. Before the fix the PNG kept rotating while current.txt
@@ -642,10 +648,12 @@ def test_a_partly_full_disk_replaces_no_output_and_says_degraded_in_current_json
 def test_soak_readers_never_see_outputs_that_disagree_while_the_disk_fills_and_empties(base, tmpfs, daemons, tools):
     """Issue 14's soak: rotations every second, a tmpfs that fills (wholly and partly) and
     empties, and a reader reading JSON -> PNG -> TXT -> JSON: every triple whose two JSON reads
-    name the same window and sequence describes one code. Bounded to about a minute."""
+    name the same window and sequence describes one code, or was read in the moment between the
+    renames of the next state (docs/STATE.md: the image and text may then already be the next
+    code's, which the next current.json names). Bounded to about a minute."""
     daemon = daemons(tmpfs, base / "state", 1, "--base-url", LONG_BASE_URL)
     stop = threading.Event()
-    triples, seen = [], set()
+    triples, seen, named = [], set(), {}  # named: url -> a current.json that named it
 
     def reader():
         while not stop.is_set():
@@ -657,6 +665,7 @@ def test_soak_readers_never_see_outputs_that_disagree_while_the_disk_fills_and_e
             except FileNotFoundError:
                 continue
             a, b = check_document(first), check_document(second)
+            named[a["url"]], named[b["url"]] = a, b
             if (a["window"], a["seq"]) == (b["window"], b["seq"]):
                 triples.append((b, png, text))
                 seen.add((b["window"], b["seq"]))  # every code read, also those trimmed below
@@ -694,7 +703,7 @@ def test_soak_readers_never_see_outputs_that_disagree_while_the_disk_fills_and_e
     assert daemon.process.poll() is None
     assert len(triples) > 1000, len(triples)
     # Every distinct PNG is decoded once; every triple is checked against its JSON.
-    decoded, mismatches = {}, []
+    decoded, mismatches, between_renames = {}, [], 0
     for document, png, text in triples:
         if png not in decoded:
             check_png(png)
@@ -702,8 +711,19 @@ def test_soak_readers_never_see_outputs_that_disagree_while_the_disk_fills_and_e
         try:
             assert_one_code(document, decoded[png], text)
         except AssertionError as error:
-            mismatches.append((document["window"], document["seq"], str(error)))
+            # Read between the renames of a later state: the image and the text each show the
+            # document's code or a newer one that a current.json named (never an older code, nor
+            # one no current.json ever named, as when a partial write put the image alone in place).
+            order = (document["window"], document["seq"])
+            newer = [d for d in named.values() if (d["window"], d["seq"]) > order]
+            image_ok = decoded[png] == document["url"] or decoded[png] in {d["url"] for d in newer}
+            text_ok = any(shows_code(d, text) for d in [document, *newer])
+            if image_ok and text_ok:
+                between_renames += 1
+            else:
+                mismatches.append((document["window"], document["seq"], str(error)))
     assert not mismatches, f"{len(mismatches)} of {len(triples)} triples disagree: {mismatches[:3]}\n{daemon.log()[-3000:]}"
+    print(f"soak: {len(triples)} triples, {between_renames} read between the renames of the next state")
     assert len(seen) >= 10, f"only {len(seen)} codes rotated through in the soak"
     assert "degraded: " in daemon.log() and "healthy again" in daemon.log(), "the disk really filled and emptied"
 
