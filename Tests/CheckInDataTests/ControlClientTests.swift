@@ -6,10 +6,12 @@ import Testing
 
 /// `ControlClient` against a stand-in daemon that answers each connection from a script.
 @Suite struct ControlClientTests {
+    /// A fresh directory for each test's socket.
     let directory = temporaryDirectory("client")
 
     /// What the daemon says to a connection it evicts to make room for newer ones.
     static let eviction = "busy: all 64 control connections are taken by clients that sent no request; this one waited longest, try again"
+    /// The whole reply line of an eviction.
     static let evicted = ControlServer.error(eviction, code: "busy")
 
     @Test func anEvictedRequestIsSentAgainAndAnswered() throws {
@@ -40,11 +42,16 @@ import Testing
 /// answered with the next scripted reply; the thread ends with the script, or when no client
 /// comes for 30 seconds (a client that gave up early: the test then fails, it does not hang).
 final class ScriptedDaemon: Sendable {
+    /// The socket's path.
     let path: String
+    /// The listening socket.
     private let listener: Int32
+    /// The request lines read so far.
     private let read = Mutex<[String]>([])
+    /// Signalled when the thread is done with the script.
     private let done = DispatchSemaphore(value: 0)
 
+    /// Listens at `path` and starts answering connections with `replies`, in order.
     init(at path: String, replies: [String]) {
         self.path = path
         listener = socket(AF_UNIX, Int32(SOCK_STREAM.rawValue), 0)
