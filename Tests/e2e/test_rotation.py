@@ -82,7 +82,7 @@ def test_a_kiosk_with_only_a_venue_key_serves_codes_the_master_verifies(daemons,
         state = wait_until(lambda: (s := daemon.state_now()) and s["window"] not in windows and s,
                            message="a new window")
         windows.add(state["window"])
-        answer = verifier.check(state["url"])
+        answer = verifier.check(state["url"], time.time())
         assert answer["valid"] and answer["venue"] == "HALL-1" and answer["secretFile"] == str(master), answer
         shown_at = time.time()
         scanned = verifier.check(zbar(daemon.out / "current.png").decode(), shown_at)  # what a phone reads off the kiosk
