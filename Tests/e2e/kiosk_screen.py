@@ -31,11 +31,14 @@ class Tmux:
                               capture_output=True, text=True, check=check, timeout=30)
 
     def capture(self, escapes=False):
-        """The visible pane as lines (escape sequences kept with escapes=True). `captured_at` is
-        the wall time just before: what a phone scanning the screen then would check against."""
+        """The visible pane as lines (escape sequences kept with escapes=True). The screen was
+        read between `captured_at` and `captured_by` (wall times): what a phone scanning it then
+        would check against."""
         args = ["capture-pane", "-p", "-t", "k"] + (["-e"] if escapes else [])
         self.captured_at = time.time()
-        return self.tmux(*args).stdout.split("\n")
+        lines = self.tmux(*args).stdout.split("\n")
+        self.captured_by = time.time()
+        return lines
 
     def text(self):
         return "\n".join(self.capture())

@@ -178,7 +178,7 @@ def test_countdown_decreases(tmp_path, kiosk):
     write_state(out, expiresAt=expires)
     pane = kiosk("--output-dir", str(out))
     first = seconds_left(pane.wait_for(lambda t: seconds_left(t) is not None))
-    read = pane.captured_at
+    read = pane.captured_by  # the kiosk drew it before this
     # Time passing is what counts it down: wait for the next two values.
     second = seconds_left(pane.wait_for(lambda t: (n := seconds_left(t)) is not None and n < first))
     third = seconds_left(pane.wait_for(lambda t: (n := seconds_left(t)) is not None and n < second))
