@@ -144,9 +144,9 @@ public struct DaemonCore: Sendable {
                 if let input = request.input {
                     // A request turned down (paused, shake off) is logged as the refusal it is.
                     if let refusal = ControlReply.refusal(for: request, settings: model.state.settings) {
-                        step.log(.info, "control: refused '\(line)' from uid \(peer.uid): \(refusal.message)")
+                        step.log(.info, "control: refused \(Quoted(line)) from uid \(peer.uid): \(refusal.message)")
                     } else {
-                        step.log(.info, "control: '\(line)' from uid \(peer.uid)")
+                        step.log(.info, "control: \(Quoted(line)) from uid \(peer.uid)")
                     }
                     apply(input, &step)
                 }

@@ -27,11 +27,6 @@ public enum DaemonEffect: Equatable, Sendable {
     case exit
 }
 
-/// A log line's priority (syslog numbering, as journald reads it).
-public enum LogLevel: Int, Equatable, Sendable {
-    case error = 3, warning = 4, notice = 5, info = 6
-}
-
 /// Counters the daemon keeps for monitoring (metrics.prom renders them).
 public struct DaemonCounters: Equatable, Sendable {
     /// Codes issued, by cause.

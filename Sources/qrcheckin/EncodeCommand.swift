@@ -96,7 +96,7 @@ struct EncodeCommand: Command {
         if let name = arguments["type"] {
             guard let requested = OutputType(name: name) else {
                 let names = OutputType.allCases.map(\.displayName).joined(separator: ", ")
-                throw .usage("--type must be one of \(names), got '\(name)'")
+                throw .usage("--type must be one of \(names), got \(Quoted(name))")
             }
             type = requested
         } else if output != nil {
@@ -109,7 +109,7 @@ struct EncodeCommand: Command {
         minimumVersion = try arguments.integer("symversion", in: 1...40) ?? 0
         if let letter = arguments["level"] {
             guard let level = ErrorCorrectionLevel(letter: letter) else {
-                throw .usage("--level must be L, M, Q or H, got '\(letter)'")
+                throw .usage("--level must be L, M, Q or H, got \(Quoted(letter))")
             }
             self.level = level
         } else {
@@ -118,7 +118,7 @@ struct EncodeCommand: Command {
         func color(_ name: String) throws(CommandError) -> RGBAColor? {
             guard let text = arguments[name] else { return nil }
             guard let color = RGBAColor(hex: text) else {
-                throw .usage("--\(name) must be RRGGBB or RRGGBBAA in hex, got '\(text)'")
+                throw .usage("--\(name) must be RRGGBB or RRGGBBAA in hex, got \(Quoted(text))")
             }
             return color
         }

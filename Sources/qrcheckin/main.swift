@@ -5,7 +5,7 @@ let arguments: [String]
 do {
     arguments = try ProcessArguments.current()
 } catch {
-    StandardStream.error.write("qrcheckin: argument \(error.index) is not valid UTF-8\n")
+    CommandContext.current().error("argument \(error.index) is not valid UTF-8")
     exit(ExitCode.dataError.rawValue)
 }
 // A reader that goes away (`status --watch | head`) is a write error every command reports with

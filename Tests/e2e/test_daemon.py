@@ -16,8 +16,8 @@ def daemons(tmp_path):
     """Starts daemons on demand and always stops them."""
     started = []
 
-    def start(period=2, args=(), env=None, name="d", wait=True):
-        daemon = Daemon(tmp_path / name, period=period, args=args, env=env)
+    def start(period=2, args=(), env=None, name="d", wait=True, journal=False):
+        daemon = Daemon(tmp_path / name, period=period, args=args, env=env, journal=journal)
         started.append(daemon)
         return daemon.start(wait=wait)
 
@@ -153,8 +153,7 @@ def test_systemd_notify_protocol_and_journald_priorities(daemons, tmp_path):
     listener = socket.socket(socket.AF_UNIX, socket.SOCK_DGRAM)
     listener.bind(path)
     listener.settimeout(5)
-    daemon = daemons(period=2, env={"NOTIFY_SOCKET": path, "WATCHDOG_USEC": "4000000", "JOURNAL_STREAM": "8:1234"},
-                     wait=False)
+    daemon = daemons(period=2, env={"NOTIFY_SOCKET": path, "WATCHDOG_USEC": "4000000"}, wait=False, journal=True)
     messages = []
 
     def receive_until(needle):
