@@ -14,8 +14,13 @@ enum TimeArgument {
         let rangeText = "within ±10^15 Unix seconds"
         if text == "now" { return now }
         let digits = text.hasPrefix("@") ? String(text.dropFirst()) : text
-        if let seconds = Int64(digits), digits.first != "+" {
-            guard range.contains(seconds) else { throw Invalid(reason: "\(rangeText), got \(Quoted(text))") }
+        // Whole seconds, however many digits: one too large for Int64 is out of range, not
+        // of another format (`99999999999999999999` got the format message).
+        let unsigned = digits.hasPrefix("-") ? digits.dropFirst() : Substring(digits)
+        if !unsigned.isEmpty, unsigned.utf8.allSatisfy({ $0 >= UInt8(ascii: "0") && $0 <= UInt8(ascii: "9") }) {
+            guard let seconds = Int64(digits), range.contains(seconds) else {
+                throw Invalid(reason: "\(rangeText), got \(Quoted(text))")
+            }
             return seconds
         }
         if let seconds = iso8601(text) { return seconds }

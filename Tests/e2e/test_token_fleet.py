@@ -346,6 +346,15 @@ def test_bad_at_is_64_never_a_signal(cli, secret_file, at, command):
     assert result.returncode == 64 and "--at must be" in result.stderr.decode(), (at, result)
 
 
+@pytest.mark.parametrize("at", ["1000000000000001", "-1000000000000001", "9223372036854775808", "99999999999999999999",
+                                "-99999999999999999999", "@99999999999999999999", "1" + "0" * 400])
+def test_too_many_seconds_get_the_range_message(cli, secret_file, at):
+    # 99999999999999999999 overflows Int64 and got the format message ("Unix seconds, 'now', ...").
+    result = cli("code", "--secret-file", str(secret_file), "--at", at)
+    first = result.stderr.decode().splitlines()[0]
+    assert result.returncode == 64 and first.startswith("qrcheckin: --at must be within ±10^15 Unix seconds, got '"), first
+
+
 def test_at_now(cli, secret_file):
     assert cli("code", "--secret-file", str(secret_file), "--at", "now").returncode == 0
 
