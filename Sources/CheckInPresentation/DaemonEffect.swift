@@ -39,6 +39,8 @@ public struct DaemonCounters: Equatable, Sendable {
     public var refusals = 0
     /// Shakes ignored because shake mode is off.
     public var ignoredShakes = 0
+    /// Shakes coalesced into the one before (within `ShakeLimit.intervalMilliseconds`).
+    public var coalescedShakes = 0
     /// When the last code was issued.
     public var lastRotation: WallTime?
 

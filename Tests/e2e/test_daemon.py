@@ -173,6 +173,22 @@ def test_systemd_notify_protocol_and_journald_priorities(daemons, tmp_path):
     assert "<5>serving venue DEMO" in daemon.logs()
 
 
+def test_a_flood_of_shakes_is_honoured_once_a_second(daemons):
+    # Shakes had no limit: 400 a second, each rewriting four fsynced files and logging a line.
+    daemon = daemons(period=3600)
+    first = daemon.state_now()["seq"]
+    started = time.monotonic()
+    replies = [daemon.request("shake") for _ in range(200)]
+    elapsed = time.monotonic() - started
+    assert all(reply["ok"] for reply in replies), "a coalesced shake is answered with the fresh code"
+    issued = {reply["state"]["seq"] for reply in replies}
+    assert 1 <= len(issued) <= int(elapsed) + 2, (len(issued), elapsed)
+    assert daemon.state_now()["seq"] == max(issued) == first + len(issued)
+    assert daemon.logs().count("issued a fresh code (shake") == len(issued)
+    wait_until(lambda: "qrcheckin_coalesced_shakes_total{venue=\"DEMO\"} " + str(200 - len(issued))
+               in (daemon.out / "metrics.prom").read_text(), message="the coalesced shakes counted")
+
+
 def test_config_file_errors_name_file_line_and_key(tmp_path, qrcheckin):
     cases = {
         "venue = demo\n": (":1: venue", "upper case"),
