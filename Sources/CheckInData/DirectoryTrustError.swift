@@ -17,6 +17,15 @@ public enum DirectoryTrustError: Error, Equatable, Sendable, CustomStringConvert
         }
     }
 
+    /// The errno closest to it: ENOENT when missing, EPERM when untrusted, else the call's.
+    public var code: Int32 {
+        switch self {
+        case .missing: ENOENT
+        case .untrusted: EPERM
+        case .system(_, let error): error.code
+        }
+    }
+
     /// Why, without the path asked for.
     public var reason: String {
         switch self {
@@ -26,7 +35,13 @@ public enum DirectoryTrustError: Error, Equatable, Sendable, CustomStringConvert
         }
     }
 
-    public var description: String { "refusing to use \(path): \(reason)" }
+    public var description: String {
+        switch self {
+        case .missing(let path): "\(path) does not exist"
+        case .untrusted(let path, let reason): "refusing to use \(path): \(reason)"
+        case .system(_, let error): error.description
+        }
+    }
 }
 
 /// Names of users, for messages.

@@ -86,7 +86,7 @@ import Testing
     }
 
     @Test func missingWithoutCreatingIsMissingAndAFileInTheWayIsNamed() {
-        #expect(refusal(base + "/none/out") == "refusing to use \(base)/none/out: it does not exist")
+        #expect(refusal(base + "/none/out") == "\(base)/none/out does not exist")
         FileManager.default.createFile(atPath: base + "/file", contents: Data())
         #expect(refusal(base + "/file/out") == "refusing to use \(base)/file/out: \(base)/file is a regular file, not a directory")
     }
@@ -111,7 +111,7 @@ import Testing
         #expect(symlink(base + "/loose", base + "/to-loose") == 0)
         #expect(refusal(base + "/to-loose") == "refusing to use \(base)/to-loose: anyone may write to \(base)/loose (mode 0777)")
         #expect(symlink("loop", base + "/loop") == 0)
-        #expect(refusal(base + "/loop")?.hasSuffix("cannot follow \(base)/loop: Too many levels of symbolic links") == true)
+        #expect(refusal(base + "/loop") == "cannot follow \(base)/loop: Too many levels of symbolic links")
     }
 
     @Test(.enabled(if: geteuid() == 0, "needs root to give directories and links to another user"))
