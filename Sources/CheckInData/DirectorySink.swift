@@ -21,7 +21,8 @@ public struct DirectorySink: OutputSink {
         do {
             target = try directory.current()
         } catch {
-            throw OutputSinkError("refusing to publish in \(error.path): \(error.reason)")
+            guard case .untrusted(let path, let reason) = error else { throw OutputSinkError(error.description) }
+            throw OutputSinkError("refusing to publish in \(path): \(reason)")
         }
         var prepared: [PreparedEntry] = []
         defer { prepared.forEach { $0.discard() } }  // no-ops once published

@@ -53,8 +53,12 @@ def request(sock_path, line, timeout=5.0):
 class Daemon:
     """A `qrcheckin run` process with its own output and state directories."""
 
-    def __init__(self, base, period=2, args=(), env=None):
+    def __init__(self, base, period=2, args=(), env=None, prefix=(), popen=None):
+        """`prefix` runs the daemon under a wrapper (deny_syscalls.py, say); `popen` are more
+        keyword arguments for Popen (`group=`, `user=`: run it with other credentials)."""
         self.base = Path(base)
+        self.prefix = list(prefix)
+        self.popen = dict(popen or {})
         self.out = self.base / "out"
         self.state = self.base / "state"
         self.period = period
@@ -83,7 +87,8 @@ class Daemon:
         self.base.mkdir(parents=True, exist_ok=True)
         os.chmod(self.base, 0o755)
         self.log = open(self.log_path, "wb")
-        self.process = subprocess.Popen(self.command(), stdout=self.log, stderr=subprocess.STDOUT, env=self.env)
+        self.process = subprocess.Popen(self.prefix + self.command(), stdout=self.log, stderr=subprocess.STDOUT, env=self.env,
+                                        **self.popen)
         if wait:
             wait_until(lambda: self.socket.exists() and (read_state(self.out) or {}).get("pid") == self.process.pid,
                        message="the daemon's first code")
