@@ -34,8 +34,9 @@ struct StatusCommand: Command {
 
             EXIT STATUS: 0 running and current (also when paused on purpose); 1 running but
             degraded; 3 not running, stopped, or stale; 64 bad command line; 74 standard
-            output cannot be written; 78 invalid configuration (the daemon's config file or
-            QRCHECKIN_* variables).
+            output cannot be written; 77 the daemon's directory fails the trust check (another
+            user could have made or changed it: nothing in it is believed; docs/STATE.md);
+            78 invalid configuration (the daemon's config file or QRCHECKIN_* variables).
             """
     )
 
