@@ -246,7 +246,8 @@ while True:
 
 def test_a_planted_tmp_directory_or_a_foreign_socket_is_refused_naming_its_owner(accounts, tmp_path):
     """With XDG_RUNTIME_DIR unset a user's clients look in /tmp/qrcheckin-UID. Another user made it
-    first, with a running current.json showing their URL and a socket answering "refresh paused".
+    first, with a running current.json showing their URL and a socket answering "refresh paused"
+    (`show` is refused before it needs a terminal).
     /tmp is a private copy here (a bind mount in a mount namespace), so nothing lands in /tmp."""
     user, user_uid, user_gid = accounts["user"]
     planter, planter_uid, planter_gid = accounts["planter"]
@@ -277,7 +278,7 @@ def test_a_planted_tmp_directory_or_a_foreign_socket_is_refused_naming_its_owner
         runs = json.loads(result.stdout)
     owner = f"uid {planter_uid} ({planter})"
     planted = f"/tmp/qrcheckin-{user_uid}"
-    for command in ("status", "status --json", "ctl refresh pause", "shake"):
+    for command in ("status", "status --json", "ctl refresh pause", "shake", "show"):
         code, out, err = runs[command]
         assert code == 77, (command, runs)
         assert f"refusing to use {planted}: it belongs to {owner}, not to you or root" in err, (command, err)
@@ -317,7 +318,7 @@ os.chmod(shared, 0o770)
 foreign = planter(sys.executable, tools + "/fake_daemon.py", shared + "/ctl.sock")
 assert foreign.stdout.readline().strip() == "listening"
 runs = {"status": user("status"), "status --json": user("status", "--json"),
-        "ctl refresh pause": user("ctl", "refresh", "pause"), "shake": user("shake"),
+        "ctl refresh pause": user("ctl", "refresh", "pause"), "shake": user("shake"), "show": user("show"),
         "ctl get (socket of another user)": user("ctl", "--output-dir", shared, "--socket", shared + "/ctl.sock", "get")}
 for process in (fake, foreign):
     process.kill()
