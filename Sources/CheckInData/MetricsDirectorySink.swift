@@ -1,3 +1,4 @@
+import CheckInDomain
 import Glibc
 
 /// Writes `metrics.prom`'s text into a node_exporter textfile-collector directory as
@@ -27,7 +28,7 @@ public final class MetricsDirectorySink {
     private func name(for venue: String) -> String { "qrcheckin-" + venue + ".prom" }
 
     /// Writes `bytes` for `venue`; returns a log line when writing starts or stops failing.
-    public func write(_ bytes: [UInt8], venue: String) -> (level: Logger.Priority, line: String)? {
+    public func write(_ bytes: [UInt8], venue: String) -> (level: LogLevel, line: String)? {
         let name = name(for: venue)
         let target: TrustedDirectory
         do throws(SystemError) {

@@ -28,8 +28,15 @@ extension AtomicFile {
     /// Writes `bytes` to a synced temporary beside `name` in `directory` with permission `mode`,
     /// without touching `name`; the caller must `publish()` or `discard()` it. The temporary is
     /// created with `O_EXCL | O_NOFOLLOW`: it is a new file, never something already there.
+    /// Like `AtomicFile.write` (`ExistingTarget.refuseSpecialFiles`), what has the name must be a
+    /// regular file or a link (replaced itself, never followed): anything else is refused.
     public static func prepare(_ bytes: [UInt8], as name: String, in directory: TrustedDirectory, mode: mode_t = 0o644) throws(SystemError) -> PreparedEntry {
         let path = directory.pathOf(name)
+        if let existing = directory.status(of: name), ![S_IFREG, S_IFLNK].contains(existing.st_mode & S_IFMT) {
+            let type = existing.st_mode & S_IFMT
+            throw SystemError("replace", path: path, code: type == S_IFDIR ? EISDIR : EEXIST,
+                              detail: "it is \(RegularFile.kindName(type)), not a regular file; refusing to replace it")
+        }
         let temporary = temporaryName(for: name, pid: getpid(), random: UInt32.random(in: 0...UInt32.max))
         let fd = retryingOnInterrupt { openat(directory.descriptor, temporary, O_WRONLY | O_CREAT | O_EXCL | O_NOFOLLOW | O_CLOEXEC, mode) }
         // Name the file the caller asked for, not our temporary.
