@@ -7,8 +7,10 @@ import Glibc
 public final class TrustedDirectory {
     /// The path it was opened by (for messages).
     public let path: String
-    /// The directory's descriptor: read-only, or `O_PATH` when it may only be searched.
-    public let descriptor: Int32
+    /// The directory's descriptor, owned: read-only, or `O_PATH` when it may only be searched.
+    public let handle: FileDescriptor
+    /// `handle`'s raw descriptor, for the `*at` calls.
+    public var descriptor: Int32 { handle.rawValue }
     /// Owner, group and mode when it was checked.
     public let entry: DirectoryTrust.Entry
     /// Device and inode: which directory this is, to tell whether a path still leads here.
@@ -31,7 +33,7 @@ public final class TrustedDirectory {
     /// Takes ownership of `descriptor`, a directory `status` describes.
     init(path: String, descriptor: Int32, status: stat) {
         self.path = path
-        self.descriptor = descriptor
+        handle = FileDescriptor(owning: descriptor)
         entry = DirectoryTrust.Entry(status)
         identity = Identity(status)
     }
@@ -52,6 +54,7 @@ public final class TrustedDirectory {
     /// Syncs the directory so renames in it survive a power cut. The data is safe already; a
     /// failed directory sync only weakens durability, so it is not an error.
     public func sync() {
+        if fsync(descriptor) == 0 { return }  // an O_PATH handle cannot be synced (EBADF): open one
         let fd = retryingOnInterrupt { openat(descriptor, ".", O_RDONLY | O_DIRECTORY | O_CLOEXEC) }
         guard fd >= 0 else { return }
         _ = fsync(fd)
@@ -61,9 +64,5 @@ public final class TrustedDirectory {
     /// `path/name`, for messages.
     public func pathOf(_ name: String) -> String {
         path == "/" ? "/" + name : path + "/" + name
-    }
-
-    deinit {
-        _ = close(descriptor)
     }
 }
