@@ -64,8 +64,12 @@ struct ClientOptions: Sendable {
         }
         // Nothing in a directory another user could have made or changed is believed
         // (docs/STATE.md, Directory trust); `--all` judges each venue's on its own line.
+        guard !allVenues else {
+            socketPeer = nil
+            return
+        }
         do {
-            if !allVenues { _ = try DaemonDirectory.lookUp(outputDirectory) }
+            _ = try DaemonDirectory.lookUp(outputDirectory)
             socketPeer = try DaemonDirectory.lookUp(PathName.directory(of: socketPath)).map { ExpectedPeer(directory: $0) }
         } catch {
             throw CommandError(.noPermission, DaemonDirectory.refusal(error))

@@ -283,6 +283,9 @@ def test_a_planted_tmp_directory_or_a_foreign_socket_is_refused_naming_its_owner
         assert code == 77, (command, runs)
         assert f"refusing to use {planted}: it belongs to {owner}, not to you or root" in err, (command, err)
         assert "EVIL" not in out + err and "refresh paused" not in out + err, (command, runs)
+    # Every venue on its own line: that one is not running, and why; nothing of its files is shown.
+    code, out, err = runs["status --all"]
+    assert code == 3 and f"refusing to use {planted}: it belongs to {owner}" in out and "EVIL" not in out + err, runs
     code, out, err = runs["ctl get (socket of another user)"]
     assert code == 77 and f"the process listening there runs as {owner}" in err, runs
     assert "refresh paused" not in out
@@ -319,6 +322,7 @@ foreign = planter(sys.executable, tools + "/fake_daemon.py", shared + "/ctl.sock
 assert foreign.stdout.readline().strip() == "listening"
 runs = {"status": user("status"), "status --json": user("status", "--json"),
         "ctl refresh pause": user("ctl", "refresh", "pause"), "shake": user("shake"), "show": user("show"),
+        "status --all": user("status", "--all"),
         "ctl get (socket of another user)": user("ctl", "--output-dir", shared, "--socket", shared + "/ctl.sock", "get")}
 for process in (fake, foreign):
     process.kill()
