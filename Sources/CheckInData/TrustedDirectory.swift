@@ -44,13 +44,6 @@ public final class TrustedDirectory {
         return fstatat(descriptor, name, &status, AT_SYMLINK_NOFOLLOW) == 0 ? status : nil
     }
 
-    /// Whether the directory still exists where it was found: its own entry is not removed
-    /// (a removed directory has no links left).
-    public var isRemoved: Bool {
-        var status = stat()
-        return fstat(descriptor, &status) != 0 || status.st_nlink == 0
-    }
-
     /// Syncs the directory so renames in it survive a power cut. The data is safe already; a
     /// failed directory sync only weakens durability, so it is not an error.
     public func sync() {
