@@ -209,7 +209,10 @@ def test_paused_screen_has_no_code(tmp_path, kiosk):
                 issuedAt=None, expiresAt=None, refresh="paused")
     pane = kiosk("--output-dir", str(out))
     text = pane.wait_for(lambda t: "체크인 일시 중지" in t)
-    assert "새로고침 일시 중지 | 흔들기 켜짐" in text
+    # The modes in the order of every other screen (status, status --all, the running kiosk, the web page).
+    assert "흔들기 켜짐 | 새로고침 일시 중지" in text
+    status = run("status", "--output-dir", str(out), "--lang", "ko").stdout.decode()
+    assert "흔들기 켜짐 | 새로고침 일시 중지" in status, status
     assert not BLOCKS & set(text)
 
 
@@ -278,7 +281,7 @@ def test_daemon_paused_and_resumed_by_an_operator(daemon, kiosk, tmp_path, tools
     pane.wait_for(lambda t: "흔들기 꺼짐" in t)
     assert run("ctl", "--output-dir", str(daemon.output), "refresh", "pause").returncode == 0
     text = pane.wait_for(lambda t: "체크인 일시 중지" in t)
-    assert "새로고침 일시 중지 | 흔들기 꺼짐" in text and not BLOCKS & set(text)
+    assert "흔들기 꺼짐 | 새로고침 일시 중지" in text and not BLOCKS & set(text)
     assert run("ctl", "--output-dir", str(daemon.output), "refresh", "auto").returncode == 0
     pane.wait_for(has_qr)
     assert daemon.verify(decoded(pane, "ansi", tmp_path))[0] == 0
