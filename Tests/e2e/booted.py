@@ -15,6 +15,7 @@ import re
 import shlex
 import shutil
 import subprocess
+import sys
 import tempfile
 import time
 from contextlib import contextmanager
@@ -101,6 +102,9 @@ class Container:
         subprocess.run(["tar", "--numeric-owner", "-C", str(self.root), "-xf", str(tarball)], check=True)
         # A 0700 root (mkdtemp's) makes every DynamicUser= service fail with 200/CHDIR.
         self.root.chmod(0o755)
+        # nspawn names the host after the machine: sudo resolves it without a warning.
+        with open(self.root / "etc/hosts", "a") as hosts:
+            hosts.write(f"127.0.1.1 {name}\n")
         self.pane = None
         self.leader = None
         self.transcript = []
@@ -186,6 +190,20 @@ class Container:
                                 capture_output=True, timeout=30)
         assert result.returncode == 0, f"cat {path}: {result.stderr.decode(errors='replace')}"
         return result.stdout
+
+    def fetch(self, url):
+        """(status, body) of an HTTP GET from inside the container's network namespace (its own
+        127.0.0.1), made by this machine's Python: the container needs no HTTP client."""
+        assert self.leader, "boot first"
+        script = ("import sys, urllib.request, urllib.error\n"
+                  "try:\n    r = urllib.request.urlopen(sys.argv[1], timeout=10); code, body = r.status, r.read()\n"
+                  "except urllib.error.HTTPError as e:\n    code, body = e.code, e.read()\n"
+                  "sys.stdout.buffer.write(str(code).encode() + b'\\n' + body)\n")
+        result = subprocess.run(["nsenter", "-t", str(self.leader), "-n", "--", sys.executable, "-c", script, url],
+                                capture_output=True, timeout=30)
+        assert result.returncode == 0, result.stderr.decode(errors="replace")
+        status, _, body = result.stdout.partition(b"\n")
+        return int(status), body
 
     def unit(self, name, prop):
         """One property of a unit (`systemctl show -p PROP --value`)."""

@@ -36,8 +36,8 @@ def image(deb):
 
 def install(machine, deb, proc=True):
     """apt-get installs the .deb in the chroot, as an image builder does; returns the result."""
-    machine.copy_in(deb, "/tmp/" + deb.name)
-    return machine.chroot(f"apt-get install -y -q --no-install-recommends /tmp/{deb.name}", proc=proc, check=False)
+    machine.copy_in(deb, "/root/" + deb.name)
+    return machine.chroot(f"apt-get install -y -q --no-install-recommends /root/{deb.name}", proc=proc, check=False)
 
 
 def add_users(machine):
@@ -86,16 +86,21 @@ def consistent_code(machine, directory, tmp_path):
 
 
 def cursor(machine):
-    """The journal's position now: later reads see only what came after."""
-    output = machine.run("journalctl -n 0 --show-cursor -q").stdout
-    return re.search(r"-- cursor: (\S+)", output).group(1)
+    """The journal's position now, as its entry count: later reads see only what came after.
+    (The entries are told apart by __CURSOR; journalctl's --after-cursor with -u and -p showed
+    nothing on systemd 252.)"""
+    return int(machine.run("journalctl -q --no-pager -o json | wc -l").stdout)
 
 
 def journal(machine, unit, since, priority=None):
-    """The messages `unit` logged after `since`, optionally only at `priority` or more urgent."""
+    """The messages `unit` logged after `since`, optionally only at `priority` or more urgent
+    (read with `journalctl -u UNIT -p PRIORITY`, as README's reader does)."""
     flags = f"-p {priority}" if priority else ""
-    return machine.run(f"journalctl -q --no-pager -o cat -u {shlex.quote(unit)} {flags} "
-                       f"--after-cursor={shlex.quote(since)}").stdout
+    entries = [json.loads(line) for line in
+               machine.run(f"journalctl -q --no-pager -o json -u {shlex.quote(unit)} {flags}").stdout.splitlines()]
+    everything = machine.run("journalctl -q --no-pager -o json").stdout.splitlines()
+    later = {json.loads(line)["__CURSOR"] for line in everything[since:]}
+    return "".join(f"{entry['MESSAGE']}\n" for entry in entries if entry["__CURSOR"] in later)
 
 
 @pytest.fixture
@@ -146,8 +151,11 @@ def test_a_bad_config_line_is_an_error_in_the_journal(service):
     service.run(f"echo 'period = 0' >> {CONFIG}")
     # A reload keeps the running configuration and says why at priority err.
     service.run("systemctl reload qrcheckin", check=False)
-    wait_until(lambda: "period" in journal(service, "qrcheckin", since, "err"), timeout=10,
-               message="the reload's refusal in journalctl -p err")
+    try:
+        wait_until(lambda: "period" in journal(service, "qrcheckin", since, "err"), timeout=10)
+    except AssertionError:
+        pytest.fail("no refusal in journalctl -p err; the unit logged:\n" + journal(service, "qrcheckin", since)
+                    + service.run("journalctl -o verbose -n 12 -u qrcheckin | grep -E 'PRIORITY|MESSAGE'").stdout)
     assert service.run("systemctl is-active qrcheckin", check=False).stdout.strip() == "active"
     # A start refuses it: exit 78, the file, line and key in `journalctl -u qrcheckin -p err`.
     since = cursor(service)
@@ -232,8 +240,8 @@ def test_upgrade_restarts_the_daemon_and_keeps_secret_config_and_modes(service, 
     secret = service.read("/etc/qrcheckin/secret")
     service.run(f"echo 'base-url = HTTPS://GATES.EXAMPLE.ORG/C' >> {CONFIG}")
     pid = service.unit("qrcheckin", "MainPID")
-    service.copy_in(deb, "/tmp/" + deb.name)
-    service.run(f"dpkg -i /tmp/{deb.name}", timeout=120)  # the upgrade path: postinst configure OLD
+    service.copy_in(deb, "/root/" + deb.name)
+    service.run(f"dpkg -i /root/{deb.name}", timeout=120)  # the upgrade path: postinst configure OLD
     service.wait_active("qrcheckin")
     assert service.unit("qrcheckin", "MainPID") != pid, "the upgrade should restart the daemon on the new binary"
     assert service.read("/etc/qrcheckin/secret") == secret
@@ -304,6 +312,12 @@ def test_without_proc_the_package_installs_and_remove_and_purge_leave_what_readm
         result = install(machine, deb, proc=False)
         assert result.returncode == 0, result.stdout + result.stderr
         machine.chroot("qrcheckin --version && test -s /etc/qrcheckin/secret", proc=False)
+        # Should the program not run at all in an image builder's chroot, the postinst still makes a
+        # secret (the documented format, from /dev/urandom) that the service then accepts.
+        machine.chroot("rm /etc/qrcheckin/secret && mkdir /tmp/broken && "
+                       "printf '#!/bin/sh\\nkill -ILL $$\\n' > /tmp/broken/qrcheckin && chmod +x /tmp/broken/qrcheckin && "
+                       "PATH=/tmp/broken:$PATH /var/lib/dpkg/info/qrcheckin.postinst configure && "
+                       "test \"$(stat -c '%a %U %s' /etc/qrcheckin/secret)\" = '600 root 65'", proc=False)
         machine.boot()
         start(machine, "qrcheckin", enable=True)
         machine.run("qrcheckin ctl shake off")
