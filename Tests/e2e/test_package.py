@@ -2,8 +2,8 @@
 running, upgrading, removing and purging it happen under a booted systemd in a container
 (test_systemd_boot.py, test_readme.py), never on this machine."""
 import re
+import shutil
 import subprocess
-from pathlib import Path
 
 import pytest
 

@@ -420,19 +420,3 @@ def test_command_line_errors():
     assert run("show", "--lang", "fr").returncode == 64
     not_a_terminal = run("show", "--output-dir", "/nonexistent")
     assert not_a_terminal.returncode == 64 and b"needs a terminal" in not_a_terminal.stderr
-
-
-def test_kiosk_unit_runs_show_on_tty1_after_the_daemon_and_is_hardened(tmp_path):
-    from conftest import ROOT
-    text = (ROOT / "systemd" / "qrcheckin-kiosk.service").read_text()
-    for line in ("TTYPath=/dev/tty1", "StandardInput=tty", "Wants=qrcheckin.service", "Conflicts=getty@tty1.service",
-                 "ExecStart=/usr/bin/qrcheckin show"):
-        assert line in text
-    assert re.search(r"^After=.*qrcheckin\.service", text, re.M)
-    unit = tmp_path / "qrcheckin-kiosk.service"
-    unit.write_text(text.replace("/usr/bin/qrcheckin", BIN))
-    verify = subprocess.run(["systemd-analyze", "verify", "--man=no", str(unit)], capture_output=True, text=True)
-    assert verify.returncode == 0 and "qrcheckin" not in verify.stderr, verify.stderr
-    security = subprocess.run(["systemd-analyze", "security", "--offline=yes", str(unit)], capture_output=True, text=True)
-    match = re.search(r"Overall exposure level for \S+: (\d+\.\d+)", security.stdout + security.stderr)
-    assert match and float(match.group(1)) <= 1.0, security.stdout
