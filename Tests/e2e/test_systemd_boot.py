@@ -271,6 +271,22 @@ def test_upgrade_restarts_the_daemon_and_keeps_secret_config_and_modes(service, 
     service.run("qrcheckin ctl shake on")
 
 
+def test_an_upgrade_from_0_1_0_moves_its_state_beside_the_instances(service, deb):
+    """0.1.0's StateDirectory=qrcheckin made /var/lib/qrcheckin a link to private/qrcheckin, where
+    every instance failed (238); the postinst moves its saved modes to /var/lib/qrcheckin/default."""
+    service.run("qrcheckin ctl shake off")
+    saved = service.read("/var/lib/qrcheckin/default/settings")
+    service.run("systemctl stop qrcheckin && rm /var/lib/qrcheckin/default && rmdir /var/lib/qrcheckin && "
+                "mv /var/lib/private/qrcheckin/default/settings /var/lib/private/qrcheckin/settings && "
+                "rmdir /var/lib/private/qrcheckin/default && ln -s private/qrcheckin /var/lib/qrcheckin")
+    service.run(f"dpkg -i /root/{deb.name}", timeout=120)
+    assert service.read("/var/lib/private/qrcheckin/default/settings") == saved
+    start(service, "qrcheckin")
+    service.run("test -d /var/lib/qrcheckin && test ! -L /var/lib/qrcheckin && test -L /var/lib/qrcheckin/default")
+    assert state(service)["shake"] == "off"
+    service.run("qrcheckin ctl shake on")
+
+
 def venue_key(machine, venue):
     machine.run(f"qrcheckin keygen --venue {venue} --from /etc/qrcheckin/secret -o /etc/qrcheckin/secrets/{venue}")
 
