@@ -36,6 +36,14 @@ ENVIRONMENT = {"PATH": "/usr/local/sbin:/usr/local/bin:/usr/sbin:/usr/bin:/sbin:
 # host's /dev: a broken postinst writing through /dev/null must not break this machine).
 DEVICES = {"null": (1, 3), "zero": (1, 5), "full": (1, 7), "random": (1, 8), "urandom": (1, 9), "tty": (5, 0)}
 BOOT_TIMEOUT = 90
+# A drop-in for qrcheckin-kiosk.service: a container has no tty1, its screen is its console (the
+# test's tmux pane), where console-getty.service holds a login prompt as getty@tty1 does on a box.
+KIOSK_ON_CONSOLE = """[Unit]
+Conflicts=console-getty.service
+After=console-getty.service
+[Service]
+TTYPath=/dev/console
+"""
 
 
 def built_deb():

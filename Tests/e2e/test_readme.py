@@ -8,7 +8,7 @@ from pathlib import Path
 import pytest
 
 import readme
-from booted import built_deb, cached_root, container, deb_depends
+from booted import KIOSK_ON_CONSOLE, built_deb, cached_root, container, deb_depends
 from conftest import zbar
 from daemonutil import wait_until
 from kiosk_screen import decode_screen
@@ -16,9 +16,6 @@ from kiosk_screen import decode_screen
 USER = "alice"
 # sudoedit's editor: what the reader types into qrcheckin.conf (README's comment says what).
 EDITOR = "#!/bin/sh\nprintf 'venue = HALL-1\\nbase-url = HTTPS://CHECKIN.EXAMPLE.ORG/C\\n' >> \"$1\"\n"
-# This machine's screen is the container's console (the test's tmux pane), not tty1.
-KIOSK_ON_CONSOLE = ("[Unit]\nConflicts=console-getty.service\nAfter=console-getty.service\n"
-                    "[Service]\nTTYPath=/dev/console\n")
 # Run elsewhere: `make run` is scripts/run after the build (test_run_script.py); `make test` is this suite.
 ELSEWHERE = {"Quick start (Debian 12 with the Swift 6 toolchain)": ["make run", "make test"]}
 

@@ -9,19 +9,12 @@ import shlex
 
 import pytest
 
-from booted import built_deb, cached_root, container, deb_depends
+from booted import KIOSK_ON_CONSOLE, built_deb, cached_root, container, deb_depends
 from conftest import zbar
 from daemonutil import wait_until
 from kiosk_screen import decode_screen
 
 CONFIG = "/etc/qrcheckin/qrcheckin.conf"
-KIOSK_ON_CONSOLE = """[Unit]
-# The container has no tty1: its console is the test's tmux pane.
-Conflicts=console-getty.service
-After=console-getty.service
-[Service]
-TTYPath=/dev/console
-"""
 
 
 @pytest.fixture(scope="module")
