@@ -156,3 +156,26 @@ def test_remove(box):
         box.run("getent group qrcheckin")  # as README says, the group stays
 
     run_section(box, "Remove", checks={"sudo apt-get remove": removed, "sudo apt-get purge": purged})
+
+
+def anchor(heading):
+    """GitHub's anchor for a heading: lower case, punctuation dropped, spaces as hyphens."""
+    return re.sub(r"[^\w\- ]", "", heading.strip().lower()).replace(" ", "-")
+
+
+def test_every_link_in_readme_and_docs_leads_somewhere():
+    from conftest import ROOT
+    # docs/SERVER.md comes with the check-in server (README, Record check-ins: the server).
+    pending = {ROOT / "docs" / "SERVER.md"}
+    for page in [ROOT / "README.md", *sorted((ROOT / "docs").glob("*.md"))]:
+        for target in re.findall(r"\]\(([^)\s]+)\)", page.read_text()):
+            if re.match(r"[a-z]+:", target):
+                continue  # an absolute URL
+            path, _, fragment = target.partition("#")
+            file = (page.parent / path).resolve() if path else page
+            if file in pending:
+                continue
+            assert file.exists(), f"{page.name}: {target} leads nowhere"
+            if fragment and file.suffix == ".md":
+                headings = {anchor(h) for h in re.findall(r"^#+ (.*)$", file.read_text(), re.M)}
+                assert fragment in headings, f"{page.name}: no heading #{fragment} in {file.name}"
