@@ -139,6 +139,23 @@ def test_the_status_line_and_the_watchdog(service):
         service.run("rm -r /etc/systemd/system/qrcheckin.service.d && systemctl daemon-reload && systemctl restart qrcheckin")
 
 
+def test_under_protect_clock_the_timesyncd_flag_stands_in_and_nothing_is_guessed(service):
+    """ProtectClock=yes denies even a read-only adjtimex: systemd-timesyncd's flag file tells the
+    daemon the clock is synchronised; without it the state is unknown (no warning), and
+    require-clock-sync = yes waits (fails closed), then shows codes once the flag appears."""
+    since = cursor(service)
+    service.run("rm -f /run/systemd/timesync/synchronized && systemctl restart qrcheckin")
+    assert state(service)["clock"] == {"synchronized": None, "maxErrorSeconds": None}
+    assert "cannot tell whether the clock is synchronised" in journal(service, "qrcheckin", since)
+    assert "Warning" not in service.run("qrcheckin status").stdout
+    service.run(f"echo 'require-clock-sync = yes' >> {CONFIG} && systemctl restart qrcheckin")
+    assert state(service)["state"] == "waiting" and service.run("qrcheckin status", check=False).returncode == 1
+    service.run("mkdir -p /run/systemd/timesync && touch /run/systemd/timesync/synchronized")
+    code = wait_until(lambda: (s := state(service))["state"] == "running" and s, timeout=10, message="the first code")
+    assert code["clock"] == {"synchronized": True, "maxErrorSeconds": None}
+    service.run("rm /run/systemd/timesync/synchronized")
+
+
 def test_code_and_verify_as_root_agree_with_the_running_service(service):
     """README, Verify codes: no option needed on the host the package configured."""
     def same_window():
