@@ -11,7 +11,7 @@ struct StatusCommand: Command {
         summary: "Show the current code, its countdown, the modes and the daemon's health.",
         usage: "status",
         options: ClientOptions.specs + [
-            OptionSpec("all", help: "One line for every venue on this host (see README, Many venues)."),
+            OptionSpec("all", help: "One line for every venue on this host (see docs/VENUES.md)."),
             OptionSpec("json", help: "Print the report as JSON."),
             OptionSpec("watch", short: "w", help: "Update every second until interrupted."),
             OptionSpec("lang", value: "ko|en", help: "Language of the words (default: the locale's)."),

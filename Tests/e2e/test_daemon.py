@@ -1,8 +1,6 @@
 """The daemon as its users meet it: rotating files, status, control, signals, systemd, config."""
 import os
-import re
 import signal
-import socket
 import time
 
 import pytest
@@ -146,31 +144,6 @@ def test_status_says_not_running_without_a_daemon(tmp_path, qrcheckin):
     assert result.returncode == 3 and b"not running" in result.stdout
     result = qrcheckin("status", "--output-dir", str(tmp_path / "none"), "--json")
     assert result.returncode == 3 and b'"status":"not-running"' in result.stdout
-
-
-def test_systemd_notify_protocol_and_journald_priorities(daemons, tmp_path):
-    path = str(tmp_path / "notify.sock")
-    listener = socket.socket(socket.AF_UNIX, socket.SOCK_DGRAM)
-    listener.bind(path)
-    listener.settimeout(5)
-    daemon = daemons(period=2, env={"NOTIFY_SOCKET": path, "WATCHDOG_USEC": "4000000"}, wait=False, journal=True)
-    messages = []
-
-    def receive_until(needle):
-        while not any(needle in m for m in messages):
-            messages.append(listener.recv(4096).decode())
-        return True
-
-    receive_until("READY=1")
-    assert (daemon.out / "current.png").exists(), "READY=1 only after the first code is on disk"
-    receive_until("WATCHDOG=1")
-    # STATUS= names the expiry time (no per-second countdown: the daemon does not wake for it).
-    assert any(m.startswith("STATUS=DEMO ") and re.search(r"expires at 20\d\d-\d\d-\d\dT\d\d:\d\d:\d\dZ", m) for m in messages)
-    daemon.stop()
-    receive_until("STOPPING=1")
-    listener.close()
-    assert all(line.startswith("<") for line in daemon.logs().splitlines() if line), daemon.logs()
-    assert "<5>serving venue DEMO" in daemon.logs()
 
 
 def test_a_flood_of_shakes_is_honoured_once_a_second(daemons):
