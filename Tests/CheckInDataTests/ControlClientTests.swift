@@ -16,7 +16,7 @@ import Testing
 
     @Test func anEvictedRequestIsSentAgainAndAnswered() throws {
         let daemon = ScriptedDaemon(at: directory + "/control.sock", replies: [Self.evicted, Self.evicted, #"{"ok":true}"#])
-        #expect(try ControlClient.send("get", to: daemon.path) == #"{"ok":true}"#)
+        #expect(try ControlClient.send("get", to: daemon.path, peer: nil) == #"{"ok":true}"#)
         #expect(daemon.requests() == ["get", "get", "get"])
     }
 
@@ -25,7 +25,7 @@ import Testing
         let daemon = ScriptedDaemon(at: directory + "/control.sock",
                                     replies: Array(repeating: Self.evicted, count: ControlClient.attemptsWhenEvicted))
         #expect(throws: ControlClient.Failure.busy(path: daemon.path, reason: Self.eviction)) {
-            try ControlClient.send("shake", to: daemon.path)
+            try ControlClient.send("shake", to: daemon.path, peer: nil)
         }
         #expect(daemon.requests() == Array(repeating: "shake", count: ControlClient.attemptsWhenEvicted))
     }
@@ -33,7 +33,7 @@ import Testing
     @Test func anAnswerThatIsARefusalIsNotSentAgain() throws {
         let refusal = ControlServer.error("refresh is paused", code: "paused")
         let daemon = ScriptedDaemon(at: directory + "/control.sock", replies: [refusal])  // a second attempt would wait in vain
-        #expect(try ControlClient.send("refresh now", to: daemon.path) == refusal)
+        #expect(try ControlClient.send("refresh now", to: daemon.path, peer: nil) == refusal)
         #expect(daemon.requests() == ["refresh now"])
     }
 }
