@@ -190,9 +190,10 @@ final class Daemon {
                 server = nil
             case .rebindSocket:
                 rebindSocket()
-            case .saveSettings(let settings):
+            case .saveSettings(let state):
                 do {
-                    try store.save(settings)
+                    try store.save(state)
+                    send(.settingsSaved)
                 } catch {
                     send(.settingsNotSaved(reason: error.message))
                 }
