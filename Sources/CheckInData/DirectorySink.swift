@@ -5,39 +5,38 @@ import Glibc
 public struct DirectorySink: OutputSink {
     /// The output directory.
     public let directory: String
+    /// The code's files, published as one set (`current.png`, `current.txt`, `current.json`);
+    /// nil: every file replaced on its own.
+    public let generations: OutputGenerations?
 
-    /// A sink writing into `directory`.
-    public init(directory: String) {
+    /// A sink writing into `directory`, the files `generations.names` as one set.
+    public init(directory: String, generations: OutputGenerations? = nil) {
         self.directory = directory
+        self.generations = generations
     }
 
-    /// Prepares every file (written and synced temporaries), then renames them into place in
+    /// Prepares every file (synced temporaries for the files on their own, a synced generation
+    /// for the set), switches the set in with one rename, then renames the others into place in
     /// order and syncs the directory once. If any cannot be prepared, none is replaced: the
-    /// files on disk never disagree about the code (docs/STATE.md, "Outputs change together").
+    /// files on disk never disagree about the code (docs/STATE.md, "One code in all files").
     public func replaceTogether(_ files: [OutputContent]) throws(OutputSinkError) {
+        let setNames = generations?.names ?? []
+        let inSet = files.filter { setNames.contains($0.name) }
         var prepared: [PreparedFile] = []
         defer { prepared.forEach { $0.discard() } }  // no-ops once published
         do throws(SystemError) {
-            for file in files {
+            let handle = try FileDescriptor.open(directory, O_RDONLY | O_DIRECTORY)
+            for file in files where !setNames.contains(file.name) {
                 prepared.append(try AtomicFile.prepare(file.bytes, for: directory + "/" + file.name, mode: 0o644))
             }
-            // Between the first rename and the last, a reader can see the new image beside the
-            // old current.json. The renames take microseconds, unless the scheduler preempts us
-            // among them: the paths are made C strings beforehand, so the renames run back to
-            // back with no allocation between them, and yielding first starts them on a fresh
-            // time slice. That makes it rare enough that a minute of hammering readers did not
-            // see it (the soak test); three renames cannot be one atomic step.
-            let paths = prepared.map { (Array($0.temporary.utf8CString), Array($0.path.utf8CString)) }
-            sched_yield()
+            if let generations, !inSet.isEmpty { try generations.publish(inSet, in: handle, path: directory) }
             // Renames in one directory on one file system fail only if the directory itself
             // went away meanwhile; then the files that were renamed are gone with it.
-            for (index, (temporary, path)) in paths.enumerated() where rename(temporary, path) != 0 {
-                throw SystemError("replace", path: prepared[index].path)
-            }
+            for file in prepared { try file.publish() }
+            _ = fsync(handle.rawValue)  // a failed directory sync only weakens durability
         } catch {
             throw OutputSinkError(error.description)
         }
-        if let last = prepared.last { AtomicFile.syncDirectory(of: last.path) }
     }
 }
 
