@@ -158,8 +158,10 @@ public struct CheckInViewModel: Sendable {
         if let last, window < last.window {
             // The wall clock went back (now or across a restart): issuing that window again could
             // repeat an old code.
-            hold("the wall clock moved back; waiting until \(UTCTime.iso8601(period.start(ofWindow: last.window + 1))) "
-                + "to issue new codes")
+            // With a code on display (the newest), new ones come with the next window; with none
+            // (a restart), the newest window's next sequence may be issued as soon as it is back.
+            let resume = state.code == nil ? last.window : last.window + 1
+            hold("the wall clock moved back; waiting until \(UTCTime.iso8601(period.start(ofWindow: resume))) to issue new codes")
         } else if let firstFree, window < firstFree {
             // What was issued before is not known: a window that started earlier may have been.
             hold("the record of the codes issued was lost; waiting until \(UTCTime.iso8601(period.start(ofWindow: firstFree))) "

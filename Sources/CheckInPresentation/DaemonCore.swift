@@ -171,8 +171,10 @@ public struct DaemonCore: Sendable {
                 let request = try ControlRequest(line: line)
                 pendingReply = PendingReply(request: request)
                 if let input = request.input {
-                    // An operator's change is a good moment to retry failing outputs.
+                    // An operator's change is a good moment to retry a failing save and failing
+                    // outputs; either result goes into the reply.
                     step.forceWrite = model.outputsFailing
+                    saveFailed = false
                     // A request turned down (paused, shake off) is logged as the refusal it is.
                     if let refusal = ControlReply.refusal(for: request, settings: model.state.settings) {
                         step.log(.info, "control: refused '\(line)' from uid \(peer.uid): \(refusal.message)")
@@ -211,12 +213,8 @@ public struct DaemonCore: Sendable {
             saveFailed = true
             counters.saveFailures += 1
             pendingReply?.notSaved = reason
-            if !model.stateFailing {
-                step.log(.error, "cannot save the daemon's state: \(reason); pausing codes (fail closed) until it can be "
-                    + "saved and an operator resumes them (qrcheckin ctl refresh auto)")
-            }
-            apply(.stateNotSaved(reason: "cannot save the daemon's state (\(reason)): codes are paused until it can be saved "
-                + "and an operator resumes them"), &step)
+            apply(.stateNotSaved(reason: "cannot save the daemon's state (\(reason)): codes are paused (fail closed) until "
+                + "it can be saved and an operator resumes them"), &step)
         case .socketGone:
             // Closed now, rebound at the next tick: rebinding at once could race `rm -rf` of
             // the output directory (a new socket in it makes its rmdir fail).
@@ -376,7 +374,9 @@ public struct DaemonCore: Sendable {
 
     private mutating func finish(_ step: inout Step) {
         guard !hasExited else { return }
-        for (level, line) in StateChangeLog.lines(from: step.before, to: model.state) { step.log(level, line) }
+        for (level, line) in StateChangeLog.lines(from: step.before, to: model.state, stateUnsaved: model.stateFailing) {
+            step.log(level, line)
+        }
         if writing == nil && saving == nil { saveIfNeeded(&step) }
         if writing == nil && saving == nil { writeIfNeeded(&step) }
         // A save or a write ends the batch: what follows (the write, reply, status, timer)
