@@ -184,11 +184,11 @@ def assert_degraded_then_recovers(daemon, reason_text, break_it, repair):
 
     break_it()
     reply = request(daemon.socket, "refresh now")  # a forced rotation must now fail to write
-    assert reply["ok"] and reply["state"]["health"] == "degraded", reply
+    assert not reply["ok"] and reply["code"] == "not-written" and reply["state"]["health"] == "degraded", reply
     assert reason_text in reply["state"]["reason"], reply["state"]["reason"]
-    # From here on nothing can be written: these are the last good files.
+    # From here on nothing can be written: these are the last good files, and the reply names them.
     good = daemon.document()
-    assert good["health"] == "ok" and good["url"] != reply["state"]["url"]
+    assert good["health"] == "ok" and good["url"] == reply["state"]["url"]
     good_files = {name: (out / name).read_bytes() for name in ("current.png", "current.txt", "current.json")}
     ctl = run("ctl", "--output-dir", str(out), "--json", "get")
     assert ctl.returncode == 0 and json.loads(ctl.stdout)["state"]["health"] == "degraded"
@@ -608,7 +608,7 @@ def test_a_partly_full_disk_replaces_no_output_and_says_degraded_in_current_json
     leave_free(filler, tmpfs, 1)  # one page: enough for the PNG or current.json, not the text
 
     reply = request(daemon.socket, "refresh now")
-    assert reply["ok"] and reply["state"]["health"] == "degraded", reply
+    assert not reply["ok"] and reply["code"] == "not-written" and reply["state"]["health"] == "degraded", reply
     assert "No space left on device" in reply["state"]["reason"]
     document, url, text = describe(tmpfs)
     assert_one_code(document, url, text)
