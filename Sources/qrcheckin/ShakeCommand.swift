@@ -10,7 +10,8 @@ struct ShakeCommand: Command {
             with 'qrcheckin ctl shake on|off'.
 
             EXIT STATUS: 0 a fresh code is shown; 1 ignored because shake mode is off or
-            refresh is paused; 69 the daemon is not running; 74 standard output cannot be
+            refresh is paused, or no fresh code could be issued or written (the clock is
+            behind, the disk is full); 69 the daemon is not running; 74 standard output cannot be
             written; 77 permission denied on the socket; 78 invalid configuration.
             """
     )
