@@ -101,13 +101,16 @@ public final class OutputGenerations {
     /// Opens (making it when missing) the generations directory, refusing a link there.
     private func openGenerations(_ directory: borrowing FileDescriptor, path: String) throws(SystemError) -> FileDescriptor {
         let location = path + "/" + Self.directoryName
-        if mkdirat(directory.rawValue, Self.directoryName, 0o755) == 0 {
+        do {
+            return try Self.open(at: directory.rawValue, Self.directoryName, O_RDONLY | O_DIRECTORY | O_NOFOLLOW, path: location)
+        } catch where error.code == ENOENT {
+            guard mkdirat(directory.rawValue, Self.directoryName, 0o755) == 0 || errno == EEXIST else {
+                throw SystemError("create directory", path: location)
+            }
             let made = try Self.open(at: directory.rawValue, Self.directoryName, O_RDONLY | O_DIRECTORY | O_NOFOLLOW, path: location)
             guard fchmod(made.rawValue, 0o755) == 0 else { throw SystemError("set the mode of", path: location) }
             return made
         }
-        guard errno == EEXIST else { throw SystemError("create directory", path: location) }
-        return try Self.open(at: directory.rawValue, Self.directoryName, O_RDONLY | O_DIRECTORY | O_NOFOLLOW, path: location)
     }
 
     /// Makes the next generation's directory; returns its number.
