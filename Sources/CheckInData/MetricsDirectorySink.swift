@@ -1,3 +1,4 @@
+import CheckInDomain
 import Glibc
 
 /// Writes `metrics.prom`'s text into a node_exporter textfile-collector directory as
@@ -21,7 +22,7 @@ public final class MetricsDirectorySink {
     public func path(for venue: String) -> String { directory + "/qrcheckin-" + venue + ".prom" }
 
     /// Writes `bytes` for `venue`; returns a log line when writing starts or stops failing.
-    public func write(_ bytes: [UInt8], venue: String) -> (level: Logger.Priority, line: String)? {
+    public func write(_ bytes: [UInt8], venue: String) -> (level: LogLevel, line: String)? {
         let path = path(for: venue)
         do {
             try AtomicFile.write(bytes, to: path, mode: 0o644)

@@ -33,7 +33,7 @@ public struct SettingsFile: SettingsStore {
         var highWater: Int64?
         var floor: Int64?
         for entry in entries {
-            let bad = { (what: String) in SettingsStoreError("\(path):\(entry.line): \(entry.key) must be \(what), got '\(entry.value)'") }
+            let bad = { (what: String) in SettingsStoreError("\(path):\(entry.line): \(entry.key) must be \(what), got \(Quoted(entry.value))") }
             switch entry.key {
             case "shake":
                 guard let mode = ShakeMode(rawValue: entry.value) else { throw bad("on or off") }
@@ -55,7 +55,7 @@ public struct SettingsFile: SettingsStore {
                 guard let value = Int64(entry.value) else { throw bad("a Unix time in seconds") }
                 floor = value
             default:
-                throw SettingsStoreError("\(path):\(entry.line): unknown key '\(entry.key)'")
+                throw SettingsStoreError("\(path):\(entry.line): unknown key \(Quoted(entry.key))")
             }
         }
         return SavedState(settings: settings, issued: IssueRecord(entries: issued, highWater: highWater, floor: floor))

@@ -24,6 +24,8 @@ public struct DaemonCore: Sendable {
     public private(set) var armed: WallTime?
     /// Whether the daemon is on its way out (SIGTERM or SIGINT arrived).
     public private(set) var isStopping = false
+    /// Shakes honoured at most once a second (`ShakeLimit`).
+    private var shakeLimit = ShakeLimit()
 
     private let issuers: any CodeIssuerMaking
     /// Where the clock's synchronisation is read (the kernel; a fake in tests).
@@ -170,16 +172,18 @@ public struct DaemonCore: Sendable {
             do {
                 let request = try ControlRequest(line: line)
                 pendingReply = PendingReply(request: request)
-                if let input = request.input {
+                if request == .shake && coalescesShake(at: step.now) {
+                    // Answered with the code the last shake issued, less than a second ago.
+                } else if let input = request.input {
                     // An operator's change is a good moment to retry a failing save and failing
                     // outputs; either result goes into the reply.
                     step.forceWrite = model.outputsFailing
                     saveFailed = false
                     // A request turned down (paused, shake off) is logged as the refusal it is.
                     if let refusal = ControlReply.refusal(for: request, settings: model.state.settings) {
-                        step.log(.info, "control: refused '\(line)' from uid \(peer.uid): \(refusal.message)")
+                        step.log(.info, "control: refused \(Quoted(line)) from uid \(peer.uid): \(refusal.message)")
                     } else {
-                        step.log(.info, "control: '\(line)' from uid \(peer.uid)")
+                        step.log(.info, "control: \(Quoted(line)) from uid \(peer.uid)")
                     }
                     apply(input, &step)
                 }
@@ -255,7 +259,7 @@ public struct DaemonCore: Sendable {
         case .hangup:
             if !isStopping { step.effects.append(.reloadConfiguration) }
         case .user1:
-            apply(.shakeRequested, &step)
+            if !coalescesShake(at: step.now) { apply(.shakeRequested, &step) }
         }
     }
 
@@ -346,6 +350,15 @@ public struct DaemonCore: Sendable {
         apply(.clockChecked(clockSync.read(), required: setup.requireClockSync), &step)
     }
 
+    /// Whether a shake at `now` is coalesced into the last one: only one that would be
+    /// honoured (shake mode on, codes shown) counts; a refused one is refused as before.
+    private mutating func coalescesShake(at now: WallTime) -> Bool {
+        guard model.state.settings.shake == .on, model.state.code != nil else { return false }
+        guard shakeLimit.coalesces(at: now) else { return false }
+        counters.coalescedShakes += 1
+        return true
+    }
+
     private mutating func apply(_ input: CheckInViewModelInput, _ step: inout Step) {
         notice(model.send(input, at: step.now), &step)
     }
@@ -363,8 +376,10 @@ public struct DaemonCore: Sendable {
                 counters.rotations[cause, default: 0] += 1
                 counters.lastRotation = step.now
                 // Regular rotations are the daemon's heartbeat, not news; the others are.
+                let coalesced = cause == .shake ? shakeLimit.honoured(at: step.now) : 0
                 if cause != .window {
-                    step.log(.info, "issued a fresh code (\(cause.rawValue), seq \(code.sequence))")
+                    let also = coalesced == 0 ? "" : "; \(coalesced) more shake\(coalesced == 1 ? "" : "s") within a second of the last were coalesced"
+                    step.log(.info, "issued a fresh code (\(cause.rawValue), seq \(code.sequence)\(also))")
                 }
             }
         }

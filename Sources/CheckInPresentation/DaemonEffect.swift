@@ -28,11 +28,6 @@ public enum DaemonEffect: Equatable, Sendable {
     case exit
 }
 
-/// A log line's priority (syslog numbering, as journald reads it).
-public enum LogLevel: Int, Equatable, Sendable {
-    case error = 3, warning = 4, notice = 5, info = 6
-}
-
 /// Counters the daemon keeps for monitoring (metrics.prom renders them).
 public struct DaemonCounters: Equatable, Sendable {
     /// Codes issued, by cause.
@@ -47,6 +42,8 @@ public struct DaemonCounters: Equatable, Sendable {
     public var refusals = 0
     /// Shakes ignored because shake mode is off.
     public var ignoredShakes = 0
+    /// Shakes coalesced into the one before (within `ShakeLimit.intervalMilliseconds`).
+    public var coalescedShakes = 0
     /// When the last code was issued.
     public var lastRotation: WallTime?
 

@@ -199,7 +199,7 @@ final class Daemon {
             case .notify(let message):
                 notifier.notify(message)
             case .log(let level, let line):
-                logger.log(Logger.Priority(rawValue: level.rawValue) ?? .notice, line)
+                logger.log(level, line)
             case .armTimer(let time):
                 do {
                     try timer.arm(at: time)

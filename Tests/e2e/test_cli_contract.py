@@ -212,7 +212,7 @@ def test_a_usage_error_prints_the_commands_usage_line(command):
     result = execute([command, "--no-such-option"])
     assert result.returncode == 64
     lines = result.stderr.decode().splitlines()
-    assert lines[0].startswith("qrcheckin: unknown option --no-such-option")
+    assert lines[0].startswith("qrcheckin: unknown option '--no-such-option'")
     assert lines[1].startswith(f"usage: qrcheckin {command} "), lines
 
 

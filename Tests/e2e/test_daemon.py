@@ -16,8 +16,8 @@ def daemons(tmp_path):
     """Starts daemons on demand and always stops them."""
     started = []
 
-    def start(period=2, args=(), env=None, name="d", wait=True):
-        daemon = Daemon(tmp_path / name, period=period, args=args, env=env)
+    def start(period=2, args=(), env=None, name="d", wait=True, journal=False):
+        daemon = Daemon(tmp_path / name, period=period, args=args, env=env, journal=journal)
         started.append(daemon)
         return daemon.start(wait=wait)
 
@@ -153,8 +153,7 @@ def test_systemd_notify_protocol_and_journald_priorities(daemons, tmp_path):
     listener = socket.socket(socket.AF_UNIX, socket.SOCK_DGRAM)
     listener.bind(path)
     listener.settimeout(5)
-    daemon = daemons(period=2, env={"NOTIFY_SOCKET": path, "WATCHDOG_USEC": "4000000", "JOURNAL_STREAM": "8:1234"},
-                     wait=False)
+    daemon = daemons(period=2, env={"NOTIFY_SOCKET": path, "WATCHDOG_USEC": "4000000"}, wait=False, journal=True)
     messages = []
 
     def receive_until(needle):
@@ -172,6 +171,22 @@ def test_systemd_notify_protocol_and_journald_priorities(daemons, tmp_path):
     listener.close()
     assert all(line.startswith("<") for line in daemon.logs().splitlines() if line), daemon.logs()
     assert "<5>serving venue DEMO" in daemon.logs()
+
+
+def test_a_flood_of_shakes_is_honoured_once_a_second(daemons):
+    # Shakes had no limit: 400 a second, each rewriting four fsynced files and logging a line.
+    daemon = daemons(period=3600)
+    first = daemon.state_now()["seq"]
+    started = time.monotonic()
+    replies = [daemon.request("shake") for _ in range(200)]
+    elapsed = time.monotonic() - started
+    assert all(reply["ok"] for reply in replies), "a coalesced shake is answered with the fresh code"
+    issued = {reply["state"]["seq"] for reply in replies}
+    assert 1 <= len(issued) <= int(elapsed) + 2, (len(issued), elapsed)
+    assert daemon.state_now()["seq"] == max(issued) == first + len(issued)
+    assert daemon.logs().count("issued a fresh code (shake") == len(issued)
+    wait_until(lambda: "qrcheckin_coalesced_shakes_total{venue=\"DEMO\"} " + str(200 - len(issued))
+               in (daemon.out / "metrics.prom").read_text(), message="the coalesced shakes counted")
 
 
 def test_config_file_errors_name_file_line_and_key(tmp_path, qrcheckin):
