@@ -30,7 +30,7 @@ public final class OutputGenerations {
     public let announced: String
     /// The generation `current` points to (nil: unknown until read).
     private var generation: UInt64?
-    /// The one before it, still complete: removed when the next one is published.
+    /// The one before it, still complete: removed when the next one is written.
     private var previous: UInt64?
     /// Whether the top-level links were checked since start (or since someone removed files).
     private var linksChecked = false
@@ -60,6 +60,13 @@ public final class OutputGenerations {
     public func publish(_ files: [OutputContent], in directory: borrowing FileDescriptor, path: String) throws(SystemError) {
         if generation == nil { generation = Self.readSwitch(directory) }
         let generations = try openGenerations(directory, path: path)
+        // The set before the current one goes first, so that no more than two sets are ever
+        // on disk (the current one and the one being written): a nearly full disk that had
+        // room for one file at a time has room for this too.
+        if let old = previous {
+            Self.removeGeneration(String(old), in: generations.rawValue, names: names)
+            previous = nil
+        }
         let number = try makeGeneration(in: generations, path: path)
         let name = String(number)
         do throws(SystemError) {
@@ -83,7 +90,6 @@ public final class OutputGenerations {
             Self.removeGeneration(name, in: generations.rawValue, names: names)
             throw error
         }
-        if let old = previous { Self.removeGeneration(String(old), in: generations.rawValue, names: names) }
         previous = generation
         generation = number
         if !linksChecked {

@@ -76,6 +76,9 @@ public struct DaemonCore: Sendable {
     private var saving: SavedState?
     /// A save failed: not tried again before the next tick.
     private var saveFailed = false
+    /// The event that asked for the save in flight also forced a write (a retry of failing
+    /// outputs, the stopped state): the write after the save is forced too.
+    private var forceWriteAfterSave = false
     private var isReady = false
     private var hasExited = false
     private var lastStatus: String?
@@ -209,11 +212,13 @@ public struct DaemonCore: Sendable {
         case .settingsSaved:
             guard let saved = saving else { break }
             saving = nil
+            step.forceWrite = forceWriteAfterSave
             persisted = saved
             if model.stateFailing { apply(.stateSaved, &step) }
         case .settingsNotSaved(let reason):
             guard saving != nil else { break }
             saving = nil
+            step.forceWrite = forceWriteAfterSave
             saveFailed = true
             counters.saveFailures += 1
             pendingReply?.notSaved = reason
@@ -412,6 +417,7 @@ public struct DaemonCore: Sendable {
         let wanted = SavedState(settings: model.state.settings, issued: model.record)
         guard wanted != persisted else { return }
         saving = wanted
+        forceWriteAfterSave = step.forceWrite
         step.effects.append(.saveSettings(wanted))
     }
 

@@ -38,6 +38,18 @@ import Testing
         #expect(shell.store.saves.count == 2)
     }
 
+    @Test func aRetryThatIssuesANewWindowsCodeStillWritesEveryFileAfterTheSave() {
+        let shell = TestShell(setup: TestShell.setup(period: 1))
+        shell.send(.started)
+        shell.disk.refuses = { _ in true }
+        shell.tick(after: 1000)
+        shell.disk.refuses = nil
+        // The retry comes with a new window: its code is saved first, then all files written.
+        let retry = shell.tick(after: 1000)
+        #expect(TestShell.writes(retry).map(\.files) == [OutputFile.all])
+        #expect(shell.disk.document?.window == 1_800_000_002 && shell.disk.document?.health == "ok")
+    }
+
     @Test func aRestartAfterForcedRefreshesContinuesTheSequence() {
         let first = TestShell(setup: TestShell.setup(period: 3600), seconds: 1_800_000_000)
         first.send(.started)
