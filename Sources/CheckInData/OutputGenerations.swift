@@ -54,11 +54,29 @@ public final class OutputGenerations {
     // MARK: - Publishing
 
     /// Writes `files` (a subset of `names`, the others linked from the current set: a health
-    /// update of `current.json` alone) as a new generation in `directory` and switches to it.
+    /// update of `current.json` alone) as a new generation in `trusted` and switches to it.
     /// Throws, leaving the current set as it was, when any file cannot be written. The caller
-    /// syncs `directory` afterwards.
+    /// syncs the directory afterwards.
+    public func publish(_ files: [OutputContent], in trusted: TrustedDirectory) throws(SystemError) {
+        try publish(files, in: trusted.handle, path: trusted.path)
+    }
+
+    /// `publish(_:in:)` on a directory descriptor; `path` names it in messages.
     public func publish(_ files: [OutputContent], in directory: borrowing FileDescriptor, path: String) throws(SystemError) {
         if generation == nil { generation = Self.readSwitch(directory) }
+        if !linksChecked {
+            // Like every replacing write (AtomicFile), a name held by something other than a
+            // regular file or a link is refused, never replaced: before anything is switched.
+            for file in names {
+                var status = stat()
+                guard fstatat(directory.rawValue, file, &status, AT_SYMLINK_NOFOLLOW) == 0 else { continue }
+                let type = status.st_mode & S_IFMT
+                guard type == S_IFREG || type == S_IFLNK else {
+                    throw SystemError("replace", path: path + "/" + file, code: type == S_IFDIR ? EISDIR : EEXIST,
+                                      detail: "it is \(RegularFile.kindName(type)), not a regular file; refusing to replace it")
+                }
+            }
+        }
         let generations = try openGenerations(directory, path: path)
         // The set before the current one goes first, so that no more than two sets are ever
         // on disk (the current one and the one being written): a nearly full disk that had
@@ -158,9 +176,14 @@ public final class OutputGenerations {
     /// (half-written or superseded) and the temporary links; returns the paths removed (the
     /// temporaries, not the old generations: those are left by every clean stop too).
     @discardableResult
-    public func sweep(_ path: String) -> [String] {
+    public func sweep(_ trusted: TrustedDirectory) -> [String] {
+        sweep(trusted.handle, path: trusted.path)
+    }
+
+    /// `sweep(_:)` on a directory descriptor; `path` names it in the paths returned.
+    @discardableResult
+    public func sweep(_ directory: borrowing FileDescriptor, path: String) -> [String] {
         forgetLayout()
-        guard let directory = try? FileDescriptor.open(path, O_RDONLY | O_DIRECTORY) else { return [] }
         generation = Self.readSwitch(directory)
         var removed: [String] = []
         if let generations = try? Self.open(at: directory.rawValue, Self.directoryName, O_RDONLY | O_DIRECTORY | O_NOFOLLOW, path: path) {

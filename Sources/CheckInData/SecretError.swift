@@ -31,6 +31,8 @@ public enum SecretError: Error, Equatable, Sendable, CustomStringConvertible {
     case alreadyExists(path: String)
     /// The file or its directory cannot be created or written.
     case cannotCreate(SystemError)
+    /// Its directory cannot be made, or fails the directory-trust check (docs/STATE.md).
+    case untrustedDirectory(DirectoryTrustError)
 
     public var description: String {
         switch self {
@@ -64,6 +66,8 @@ public enum SecretError: Error, Equatable, Sendable, CustomStringConvertible {
         case .alreadyExists(let path):
             "secret file \(path) already exists; refusing to replace it (keygen --force does)"
         case .cannotCreate(let error):
+            "cannot create secret file: \(error.description)"
+        case .untrustedDirectory(let error):
             "cannot create secret file: \(error.description)"
         }
     }

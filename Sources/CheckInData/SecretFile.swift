@@ -232,12 +232,14 @@ public enum SecretFile {
     }
 
     /// Creates the state directory `path` with mode 0700 (missing parents get 0755, as with
-    /// `mkdir -p`, so a private state directory does not hide its neighbours).
+    /// `mkdir -p`, so a private state directory does not hide its neighbours), or finds it; in
+    /// both cases it must pass the directory-trust check (docs/STATE.md) before a secret goes
+    /// in it.
     public static func makeDirectory(_ path: String) throws(SecretError) {
         do {
-            try TextFile.makeDirectory(path, mode: 0o700)
+            _ = try DirectoryTrust().open(path, for: .publishing, creating: 0o700)
         } catch {
-            throw .cannotCreate(error)
+            throw .untrustedDirectory(error)
         }
     }
 

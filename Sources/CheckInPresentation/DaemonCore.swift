@@ -60,8 +60,8 @@ public struct DaemonCore: Sendable {
     private var pingDue = false
     /// When the watchdog was last pinged (the daemon's start until the first tick).
     private var lastPing: WallTime?
-    /// The control socket's file is gone and the socket closed: rebound at the next tick.
-    private var socketDown = false
+    /// Whether the control socket is closed (its file went away) and when to bind it again.
+    private var socket = SocketRebinding()
     /// A request whose reply waits for the save and the write it caused, and what became of it.
     private var pendingReply: PendingReply?
     private struct PendingReply {
@@ -164,7 +164,7 @@ public struct DaemonCore: Sendable {
             metricsUpdateFailed = false
             saveFailed = false  // retry the save
             // A deleted socket comes back first, before any retry writes beside it.
-            if socketDown { step.effects.append(.rebindSocket) }
+            rebindIfDue(&step)
             checkClock(&step)
             step.forceWrite = model.outputsFailing  // retry the outputs
             pingDue = true
@@ -208,7 +208,7 @@ public struct DaemonCore: Sendable {
             // Someone removed files (or the directory): nothing is known to be on disk.
             onDisk = nil
             step.forceWrite = !isStopping
-            if socketDown && !isStopping { step.effects.append(.rebindSocket) }
+            if !isStopping { rebindIfDue(&step) }
         case .settingsSaved:
             guard let saved = saving else { break }
             saving = nil
@@ -227,16 +227,25 @@ public struct DaemonCore: Sendable {
         case .socketGone:
             // Closed now, rebound at the next tick: rebinding at once could race `rm -rf` of
             // the output directory (a new socket in it makes its rmdir fail).
-            if !isStopping && !socketDown {
-                socketDown = true
+            if !isStopping && socket.gone(at: step.now) {
                 step.effects.append(.closeSocket)
             }
         case .socketRebound:
-            socketDown = false
+            socket.rebound(at: step.now)
             step.log(.notice, "recreated the control socket \(setup.socketPath)")
+        case .socketRebindFailed(let reason):
+            let pause = (socket.nextAttempt?.milliseconds ?? step.now.milliseconds) - step.now.milliseconds
+            step.log(.warning, "cannot recreate the control socket: \(reason); trying again in \(max(1, (pause + 999) / 1000))s")
         }
         finish(&step)
         return step.effects
+    }
+
+    /// Asks for the socket to be bound again when it is down and an attempt is due.
+    private mutating func rebindIfDue(_ step: inout Step) {
+        guard socket.isDue(at: step.now) else { return }
+        socket.attempted(at: step.now)
+        step.effects.append(.rebindSocket)
     }
 
     // MARK: - Events
@@ -515,9 +524,9 @@ public struct DaemonCore: Sendable {
     }
 
     /// The timer plan: the next window boundary; under a systemd watchdog also half its
-    /// interval after the last ping (`WatchdogSec=` / 2); and the next second while outputs are
-    /// failing or the socket is down, to retry soon. Nothing wakes the daemon every second:
-    /// `STATUS=` names the expiry time instead of counting down.
+    /// interval after the last ping (`WatchdogSec=` / 2); the next second while outputs are
+    /// failing, to retry soon; and the socket's next rebind attempt while it is down. Nothing
+    /// wakes the daemon every second: `STATUS=` names the expiry time instead of counting down.
     private mutating func armTimer(_ step: inout Step) {
         guard !isStopping else { return }
         var at = model.nextBoundary(after: step.now)
@@ -526,8 +535,12 @@ public struct DaemonCore: Sendable {
         }
         // Waiting for the clock: look again every second, so the first code follows the
         // synchronisation at once rather than at the next window boundary.
-        if model.outputsFailing || model.stateFailing || socketDown || model.state.phase == .waitingForClock {
+        if model.outputsFailing || model.stateFailing || model.state.phase == .waitingForClock {
             at = min(at, WallTime(seconds: step.now.seconds + 1))
+        }
+        // The socket's next rebind attempt (never sooner than the next second).
+        if socket.isDown, let next = socket.nextAttempt {
+            at = min(at, max(next, WallTime(seconds: step.now.seconds + 1)))
         }
         // Counters waiting for their once-a-second metrics write.
         if metricsPending, let last = lastMetricsWrite { at = min(at, WallTime(milliseconds: last.milliseconds + 1000)) }

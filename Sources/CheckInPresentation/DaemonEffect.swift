@@ -17,7 +17,8 @@ public enum DaemonEffect: Equatable, Sendable {
     /// Close the control socket (its file is gone; an open socket would keep a removed output
     /// directory from being released).
     case closeSocket
-    /// Bind the control socket again (creating its directory); answer with `.socketRebound`.
+    /// Bind the control socket again (creating its directory); answer with `.socketRebound` or
+    /// `.socketRebindFailed`.
     case rebindSocket
     /// Save the operator settings and the issue record, synced; answer with `.settingsSaved`
     /// or `.settingsNotSaved`.

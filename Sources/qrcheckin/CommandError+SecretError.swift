@@ -9,7 +9,7 @@ extension CommandError {
             case .missing, .unreadable, .notRegularFile: .noInput
             case .unsafePermissions, .wrongOwner, .permissionDenied, .serviceSecretUnreadable: .noPermission
             case .empty, .tooShort, .tooLong, .malformed, .venueKeyNotMaster: .dataError
-            case .alreadyExists, .cannotCreate: .cannotCreate
+            case .alreadyExists, .cannotCreate, .untrustedDirectory: .cannotCreate
             }
         self.init(code, error.description)
     }

@@ -23,7 +23,9 @@ struct CtlCommand: Command {
             EXIT STATUS: 0 done, saved and on disk; 1 the daemon refused the request or
             could not do it (not saved, not written, no code issued); 64 bad command line;
             69 the daemon is not running; 74 standard output cannot be written; 77
-            permission denied on the socket; 78 invalid configuration.
+            permission denied on the socket, or the daemon's directory fails the trust check
+            (another user could have made or changed it; docs/STATE.md) or another user's
+            process answers on its socket; 78 invalid configuration.
             """
     )
 

@@ -5,7 +5,7 @@ import Testing
 
 @Suite struct AtomicFileTests {
     let directory: String = {
-        let path = NSTemporaryDirectory() + "atomic-\(UUID().uuidString)"
+        let path = testRoot + "/atomic-\(UUID().uuidString)"
         try! FileManager.default.createDirectory(atPath: path, withIntermediateDirectories: true)
         return path
     }()

@@ -11,7 +11,7 @@ import Testing
     let names = ["current.png", "current.txt", "current.json"]
 
     func sink() -> DirectorySink {
-        DirectorySink(directory: directory, generations: OutputGenerations(names: names, announced: "current.json"))
+        DirectorySink(directory: try! OutputDirectory(path: directory), generations: OutputGenerations(names: names, announced: "current.json"))
     }
 
     func set(_ tag: String, metrics: Bool = true) -> [OutputContent] {
@@ -122,12 +122,12 @@ import Testing
         let alive = AtomicFile.temporaryName(for: "current", pid: getppid(), random: 8)
         symlink(".generations/3", directory + "/" + alive)
         let fresh = OutputGenerations(names: names, announced: "current.json")
-        #expect(fresh.sweep(directory) == [directory + "/" + temporary])
+        #expect(fresh.sweep(try FileDescriptor.open(directory, O_RDONLY | O_DIRECTORY), path: directory) == [directory + "/" + temporary])
         #expect(entries("/.generations") == ["2"])
         #expect(entries().contains(alive), "a live writer's link stays")
         unlink(directory + "/" + alive)
         // The next set follows the current one's number.
-        try DirectorySink(directory: directory, generations: fresh).replaceTogether(set("C"))
+        try DirectorySink(directory: try! OutputDirectory(path: directory), generations: fresh).replaceTogether(set("C"))
         #expect(link("current") == ".generations/3")
         #expect(read("current.json") == "current.json C")
     }

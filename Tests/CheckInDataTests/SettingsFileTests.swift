@@ -4,7 +4,7 @@ import Foundation
 import Testing
 
 @Suite struct SettingsFileTests {
-    let path = NSTemporaryDirectory() + "settings-\(UUID().uuidString)"
+    let path = testRoot + "/settings-\(UUID().uuidString)"
 
     @Test func savesAndLoadsOperatorSettingsAndTheIssueRecord() throws {
         let file = SettingsFile(path: path)
