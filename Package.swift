@@ -24,14 +24,18 @@ let package = Package(
         .target(name: "CheckInData", dependencies: ["CheckInDomain", "CheckInJSON", "CQRencode", "CPNG", "CSodium", "CLinux"]),
         // Presentation: the view model and the views that render its state.
         .target(name: "CheckInPresentation", dependencies: ["CheckInDomain", "CheckInJSON"]),
+        // The command-line framework every executable shares: options, subcommands, help,
+        // setting layers (file, environment, flags), exit codes and typed command errors.
+        .target(name: "CheckInCLI", dependencies: ["CheckInDomain", "CheckInData"]),
         // Application: CLI, one type per command, the composition root.
         .executableTarget(
             name: "qrcheckin",
-            dependencies: ["CheckInDomain", "CheckInJSON", "CheckInData", "CheckInPresentation"]
+            dependencies: ["CheckInCLI", "CheckInDomain", "CheckInJSON", "CheckInData", "CheckInPresentation"]
         ),
 
         .testTarget(name: "CheckInDomainTests", dependencies: ["CheckInDomain"]),
         .testTarget(name: "CheckInDataTests", dependencies: ["CheckInData", "CheckInDomain"]),
+        .testTarget(name: "CheckInCLITests", dependencies: ["CheckInCLI"]),
         .testTarget(name: "CheckInPresentationTests", dependencies: ["CheckInPresentation", "CheckInDomain", "CheckInJSON"]),
     ],
     swiftLanguageModes: [.v6]

@@ -1,3 +1,4 @@
+import CheckInCLI
 import CheckInPresentation
 
 /// `qrcheckin ctl`: steers a running daemon over its control socket.

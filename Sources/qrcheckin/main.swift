@@ -1,20 +1,9 @@
-import CheckInData
+import CheckInCLI
 import Glibc
 
-// Arguments are taken as raw bytes: Swift's CommandLine.arguments would silently repair
-// invalid UTF-8, and `encode` must report it instead.
-var arguments = [String]()
-for index in 1..<Int(CommandLine.argc) {
-    let raw = CommandLine.unsafeArgv[index]!
-    let bytes = UnsafeBufferPointer(start: UnsafeRawPointer(raw).assumingMemoryBound(to: UInt8.self), count: strlen(raw))
-    guard let argument = String(validating: bytes, as: UTF8.self) else {
-        StandardStream.error.write("qrcheckin: argument \(index) is not valid UTF-8\n")
-        exit(ExitCode.dataError.rawValue)
-    }
-    arguments.append(argument)
-}
+guard let arguments = Program.tool.processArguments() else { exit(ExitCode.dataError.rawValue) }
 // A reader that goes away (`status --watch | head`) is a write error every command reports with
 // exit 74 (README), not a death by SIGPIPE: the signal is ignored and write(2) says EPIPE.
 signal(SIGPIPE, SIG_IGN)
-let status = Program.main(arguments, context: .current())
+let status = Program.tool.main(arguments, context: .current(program: Program.tool.name))
 exit(status.rawValue)

@@ -1,18 +1,18 @@
 /// A command line split into option values, flags and positional arguments.
-struct ParsedArguments: Sendable, Equatable {
+public struct ParsedArguments: Sendable, Equatable {
     /// Values of options that take one, by long name, in the order given (one unless the
     /// option is repeatable).
-    var lists: [String: [String]] = [:]
+    public var lists: [String: [String]] = [:]
     /// Flags that were given, by long name.
-    var flags: Set<String> = []
+    public var flags: Set<String> = []
     /// Arguments that are not options, in order.
-    var positionals: [String] = []
+    public var positionals: [String] = []
 
     /// Parses `arguments` (without the program and command words) against `spec`.
     ///
     /// Accepts `--name value`, `--name=value`, `-n value`, `-nvalue`, grouped short flags, and
     /// `--` to end options. A lone `-` is positional (standard input, by convention).
-    init(_ arguments: [String], spec: CommandSpec) throws(CommandError) {
+    public init(_ arguments: [String], spec: CommandSpec) throws(CommandError) {
         var index = 0
         func nextValue(for option: OptionSpec, spelled: String) throws(CommandError) -> String {
             index += 1
@@ -37,7 +37,7 @@ struct ParsedArguments: Sendable, Equatable {
                 let body = argument.dropFirst(2)
                 let name = String(body.prefix { $0 != "=" })
                 guard let option = spec.options.first(where: { $0.long == name }) else {
-                    throw .usage("unknown option --\(name) for '\(spec.name)' (see qrcheckin \(spec.name) --help)")
+                    throw .usage("unknown option --\(name) for '\(spec.name)' (see \(spec.program) \(spec.name) --help)")
                 }
                 if let equals = body.firstIndex(of: "=") {
                     guard option.value != nil else { throw .usage("option --\(name) takes no value") }
@@ -52,7 +52,7 @@ struct ParsedArguments: Sendable, Equatable {
                 while let letter = letters.first {
                     letters = letters.dropFirst()
                     guard let option = spec.options.first(where: { $0.short == letter }) else {
-                        throw .usage("unknown option -\(letter) for '\(spec.name)' (see qrcheckin \(spec.name) --help)")
+                        throw .usage("unknown option -\(letter) for '\(spec.name)' (see \(spec.program) \(spec.name) --help)")
                     }
                     guard option.value != nil else {
                         flags.insert(option.long)
@@ -75,16 +75,16 @@ struct ParsedArguments: Sendable, Equatable {
     }
 
     /// Whether the flag `--name` was given.
-    func has(_ name: String) -> Bool { flags.contains(name) }
+    public func has(_ name: String) -> Bool { flags.contains(name) }
 
     /// The value of `--name`, if given (the last, for a repeatable option).
-    subscript(_ name: String) -> String? { lists[name]?.last }
+    public subscript(_ name: String) -> String? { lists[name]?.last }
 
     /// Every value of the repeatable option `--name`, in the order given.
-    func all(_ name: String) -> [String] { lists[name] ?? [] }
+    public func all(_ name: String) -> [String] { lists[name] ?? [] }
 
     /// The value of `--name` as an integer within `range`, if given.
-    func integer(_ name: String, in range: ClosedRange<Int>) throws(CommandError) -> Int? {
+    public func integer(_ name: String, in range: ClosedRange<Int>) throws(CommandError) -> Int? {
         guard let text = self[name] else { return nil }
         guard let number = Int(text), range.contains(number) else {
             throw .usage("--\(name) must be a whole number from \(range.lowerBound) to \(range.upperBound), got '\(text)'")
@@ -93,7 +93,7 @@ struct ParsedArguments: Sendable, Equatable {
     }
 
     /// The value of `--name` as one of `choices`' raw values, if given.
-    func choice<T: RawRepresentable & CaseIterable>(_ name: String, as type: T.Type) throws(CommandError) -> T?
+    public func choice<T: RawRepresentable & CaseIterable>(_ name: String, as type: T.Type) throws(CommandError) -> T?
     where T.RawValue == String {
         guard let text = self[name] else { return nil }
         guard let value = T(rawValue: text) else {

@@ -3,14 +3,23 @@ import Glibc
 
 /// The process surroundings a command may read: environment, terminal, standard streams.
 /// Commands get it passed in instead of reaching for globals, so tests can build one.
-struct CommandContext: Sendable {
+public struct CommandContext: Sendable {
+    /// The program's name, which starts every diagnostic (`qrcheckin: ...`).
+    public var program: String
     /// Environment variables.
-    var environment: [String: String]
+    public var environment: [String: String]
     /// Whether standard output is a terminal.
-    var standardOutputIsTerminal: Bool
+    public var standardOutputIsTerminal: Bool
 
-    /// The real process context.
-    static func current() -> CommandContext {
+    /// A context made of these parts (tests build their own).
+    public init(program: String, environment: [String: String], standardOutputIsTerminal: Bool) {
+        self.program = program
+        self.environment = environment
+        self.standardOutputIsTerminal = standardOutputIsTerminal
+    }
+
+    /// The real process context of `program`.
+    public static func current(program: String) -> CommandContext {
         // Bytes, not Characters: every command pays for this at start-up, and splitting each
         // entry by grapheme (String.firstIndex(of:)) cost more than the rest of `--version`.
         var count = 0
@@ -25,22 +34,22 @@ struct CommandContext: Sendable {
             environment[key] = String(decoding: UnsafeBufferPointer(start: entry + keyLength + 1, count: length - keyLength - 1),
                                       as: UTF8.self)
         }
-        return CommandContext(environment: environment, standardOutputIsTerminal: isatty(STDOUT_FILENO) == 1)
+        return CommandContext(program: program, environment: environment, standardOutputIsTerminal: isatty(STDOUT_FILENO) == 1)
     }
 
     /// Whether colour output is wanted: a terminal and no NO_COLOR (https://no-color.org).
-    var wantsColor: Bool {
+    public var wantsColor: Bool {
         standardOutputIsTerminal && (environment["NO_COLOR"] ?? "").isEmpty
     }
 
     /// Writes `text` to standard output. A failure is remembered and turns the exit status
     /// into 74 when the command ends (`Program.main`); use `output` to stop at once instead.
-    func print(_ text: String) {
+    public func print(_ text: String) {
         StandardStream.output.write(text)
     }
 
     /// Writes `text` to standard output or throws exit 74 naming the error (`> /dev/full`).
-    func output(_ text: String) throws(CommandError) {
+    public func output(_ text: String) throws(CommandError) {
         do {
             try StandardStream.output.send(Array(text.utf8))
         } catch {
@@ -49,12 +58,12 @@ struct CommandContext: Sendable {
     }
 
     /// Writes raw bytes to standard output.
-    func write(_ bytes: [UInt8]) {
+    public func write(_ bytes: [UInt8]) {
         StandardStream.output.write(bytes)
     }
 
     /// Writes a one-line diagnostic to standard error, prefixed with the program name.
-    func warn(_ message: String) {
-        StandardStream.error.write("qrcheckin: \(message)\n")
+    public func warn(_ message: String) {
+        StandardStream.error.write("\(program): \(message)\n")
     }
 }

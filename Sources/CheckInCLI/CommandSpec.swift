@@ -1,32 +1,39 @@
 /// What a command accepts and how `--help` describes it.
-struct CommandSpec: Sendable {
+public struct CommandSpec: Sendable {
+    /// The program the command belongs to (`qrcheckin`), for the synopsis and messages.
+    public let program: String
     /// The subcommand word (`encode`).
-    let name: String
+    public let name: String
     /// One line for the command list.
-    let summary: String
+    public let summary: String
     /// The synopsis as written by the command (`encode [-o FILE] [TEXT]`). Only its operands are
     /// used: the options in `synopsis` are generated from `options`, so none can be left out.
-    let usage: String
+    public let usage: String
     /// Accepted options (`--help` is added automatically).
-    let options: [OptionSpec]
+    public let options: [OptionSpec]
     /// How many positional arguments are allowed.
-    let positionals: ClosedRange<Int>
+    public let positionals: ClosedRange<Int>
     /// Paragraphs after the option list: details, exit status.
-    let discussion: String
+    public let discussion: String
+    /// The 2-4 shell lines that end `--help`, each with a `# why` comment.
+    public let examples: [String]
 
-    init(name: String, summary: String, usage: String, options: [OptionSpec] = [],
-         positionals: ClosedRange<Int> = 0...0, discussion: String = "") {
+    /// A command of `program`; `--help` is added to `options`.
+    public init(program: String, name: String, summary: String, usage: String, options: [OptionSpec] = [],
+                positionals: ClosedRange<Int> = 0...0, discussion: String = "", examples: [String] = []) {
+        self.program = program
         self.name = name
         self.summary = summary
         self.usage = usage
         self.options = options + [.help]
         self.positionals = positionals
         self.discussion = discussion
+        self.examples = examples
     }
 
     /// What follows the options in the synopsis: `usage` without its name and without its
     /// bracketed option groups (`[--json]`, `[OPTIONS]`), e.g. `[TEXT]` or `get | shake on|off`.
-    var operands: [String] {
+    public var operands: [String] {
         var words = CommandSpec.groups(usage)
         if words.first == name { words.removeFirst() }
         return words.filter { word in
@@ -36,7 +43,7 @@ struct CommandSpec: Sendable {
 
     /// One synopsis entry per option, in `--help` order: `[-o FILE]`, `[--json]`. Options that
     /// the operands already spell (`--safe-number NUMBER` in `verify`) are not repeated.
-    var optionSynopses: [String] {
+    public var optionSynopses: [String] {
         let operandText = operands.joined(separator: " ")
         return options.filter { $0.long != "help" && !operandText.contains("--\($0.long)") }.map { option in
             let name = option.short.map { "-\($0)" } ?? "--\(option.long)"
@@ -44,9 +51,9 @@ struct CommandSpec: Sendable {
         }
     }
 
-    /// `qrcheckin NAME` with every option and the operands, wrapped at 80 columns.
-    var synopsis: String {
-        let lead = "qrcheckin \(name)"
+    /// `PROGRAM NAME` with every option and the operands, wrapped at 80 columns.
+    public var synopsis: String {
+        let lead = "\(program) \(name)"
         var lines = [lead]
         let indent = String(repeating: " ", count: lead.count)
         // The operands stay on one line: `get | shake on|off|toggle` must not break mid-choice.
@@ -61,12 +68,12 @@ struct CommandSpec: Sendable {
     }
 
     /// The synopsis on one line, for the line a usage error prints.
-    var usageLine: String {
-        "usage: qrcheckin \(name) " + (optionSynopses + operands).joined(separator: " ")
+    public var usageLine: String {
+        "usage: \(program) \(name) " + (optionSynopses + operands).joined(separator: " ")
     }
 
     /// The text `--help` prints: synopsis, summary, options, discussion, then 2-4 examples.
-    var helpText: String {
+    public var helpText: String {
         var text = "USAGE: \(synopsis)\n\n\(summary)\n\nOPTIONS:\n"
         let labels = options.map { option in
             let short = option.short.map { "-\($0), " } ?? "    "
@@ -77,7 +84,6 @@ struct CommandSpec: Sendable {
             text += label + String(repeating: " ", count: width - label.count) + option.help + "\n"
         }
         if !discussion.isEmpty { text += "\n" + discussion + "\n" }
-        let examples = CommandExamples.examples(for: name)
         if !examples.isEmpty {
             text += "\nEXAMPLES:\n" + examples.map { "  " + $0 + "\n" }.joined()
         }
@@ -85,7 +91,7 @@ struct CommandSpec: Sendable {
     }
 
     /// Splits a synopsis into words, keeping bracketed and parenthesised groups whole.
-    static func groups(_ text: String) -> [String] {
+    public static func groups(_ text: String) -> [String] {
         var words: [String] = []
         var current = ""
         var depth = 0

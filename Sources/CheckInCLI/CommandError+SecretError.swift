@@ -3,7 +3,7 @@ import CheckInData
 extension CommandError {
     /// Maps a secret file failure to its documented exit status: 66 missing or unreadable,
     /// 77 unsafe permissions, another owner or permission denied, 65 bad content, 73 cannot create.
-    init(_ error: SecretError) {
+    public init(_ error: SecretError) {
         let code: ExitCode =
             switch error {
             case .missing, .unreadable, .notRegularFile: .noInput

@@ -1,5 +1,5 @@
 /// Where a setting's value came from, for error messages and the exit status they earn.
-enum SettingSource: Equatable, Sendable, CustomStringConvertible {
+public enum SettingSource: Equatable, Sendable, CustomStringConvertible {
     /// A command-line flag (`--venue`): mistakes are usage errors (64).
     case flag(String)
     /// An environment variable (`QRCHECKIN_VENUE`): mistakes are configuration errors (78).
@@ -7,7 +7,7 @@ enum SettingSource: Equatable, Sendable, CustomStringConvertible {
     /// A config file line: mistakes are configuration errors (78).
     case file(path: String, line: Int, key: String)
 
-    var description: String {
+    public var description: String {
         switch self {
         case .flag(let name): "--\(name)"
         case .environment(let name): "$\(name)"
@@ -16,7 +16,7 @@ enum SettingSource: Equatable, Sendable, CustomStringConvertible {
     }
 
     /// A one-line error blaming this source.
-    func error(_ message: String) -> CommandError {
+    public func error(_ message: String) -> CommandError {
         switch self {
         case .flag: .usage("\(self): \(message)")
         default: CommandError(.config, "\(self): \(message)")

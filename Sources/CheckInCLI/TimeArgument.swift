@@ -2,14 +2,15 @@ import CheckInDomain
 
 /// `--at` and `--period` as people type them, oathtool style: Unix seconds (`1700000000`,
 /// `@1700000000`), `now`, or an ISO 8601 date-time with a zone; periods as `15`, `15s`, `1m`.
-enum TimeArgument {
+public enum TimeArgument {
     /// Why a moment or period was refused; the text completes "--at must be …".
-    struct Invalid: Error {
-        let reason: String
+    public struct Invalid: Error {
+        /// The words completing "--at must be …".
+        public let reason: String
     }
 
     /// The Unix time `text` names, within `CheckInTime.supported`; `now` is the current time.
-    static func moment(_ text: String, now: Int64) throws(Invalid) -> Int64 {
+    public static func moment(_ text: String, now: Int64) throws(Invalid) -> Int64 {
         let range = CheckInTime.supported
         let rangeText = "within ±10^15 Unix seconds"
         if text == "now" { return now }
@@ -24,7 +25,7 @@ enum TimeArgument {
     }
 
     /// A period: whole seconds, optionally with `s`, or whole minutes with `m`, 1-3600 seconds.
-    static func period(_ text: String) -> RotationPeriod? {
+    public static func period(_ text: String) -> RotationPeriod? {
         var number = Substring(text), unit = 1
         if number.hasSuffix("s") { number = number.dropLast() } else if number.hasSuffix("m") { number = number.dropLast(); unit = 60 }
         guard !number.isEmpty, number.allSatisfy({ $0.isASCII && $0.isNumber }), number.count <= 6, let value = Int(number) else { return nil }
@@ -33,7 +34,7 @@ enum TimeArgument {
 
     /// The period setting from any layer (flag, variable, config line), for every command:
     /// one spelling rule and one message, naming where the bad value came from.
-    static func period(_ text: String, from source: SettingSource) throws(CommandError) -> RotationPeriod {
+    public static func period(_ text: String, from source: SettingSource) throws(CommandError) -> RotationPeriod {
         guard let period = period(text) else {
             throw source.error("must be a whole number of seconds from 1 to 3600 (15, 15s or 1m), got '\(text)'")
         }
@@ -42,7 +43,7 @@ enum TimeArgument {
 
     /// `YYYY-MM-DD[T ]HH:MM[:SS[.fraction]]` then `Z` or `±HH[:MM]`; years 0000-9999.
     /// The fraction is dropped (codes change on whole seconds; floor for times after 1970).
-    static func iso8601(_ text: String) -> Int64? {
+    public static func iso8601(_ text: String) -> Int64? {
         let bytes = Array(text.utf8)
         var index = 0
         func number(_ count: Int) -> Int64? {

@@ -1,18 +1,19 @@
 /// One command-line option: its names, whether it takes a value, and its help line.
-struct OptionSpec: Sendable {
+public struct OptionSpec: Sendable {
     /// The long name without dashes (`output` for `--output`).
-    let long: String
+    public let long: String
     /// The one-letter name, if any (`o` for `-o`).
-    let short: Character?
+    public let short: Character?
     /// The value's placeholder (`FILE`); nil for a flag.
-    let value: String?
+    public let value: String?
     /// One line of help.
-    let help: String
+    public let help: String
     /// Whether the option may be given more than once (a list, such as several secret files).
     /// A single-value option given twice is a usage error, like a repeated config key.
-    let repeatable: Bool
+    public let repeatable: Bool
 
-    init(_ long: String, short: Character? = nil, value: String? = nil, repeatable: Bool = false, help: String) {
+    /// An option `--long` (and `-short`), taking `value` when it is named.
+    public init(_ long: String, short: Character? = nil, value: String? = nil, repeatable: Bool = false, help: String) {
         self.long = long
         self.short = short
         self.value = value
@@ -21,5 +22,5 @@ struct OptionSpec: Sendable {
     }
 
     /// `-h, --help` is accepted by every command.
-    static let help = OptionSpec("help", short: "h", help: "Show this help and exit.")
+    public static let help = OptionSpec("help", short: "h", help: "Show this help and exit.")
 }

@@ -1,5 +1,5 @@
 /// Exit statuses scripts can rely on (sysexits.h where one fits). Documented in README.
-enum ExitCode: Int32, Sendable {
+public enum ExitCode: Int32, Sendable {
     case success = 0
     /// A negative answer: `verify` rejected the code; `status` found the daemon degraded.
     case failure = 1

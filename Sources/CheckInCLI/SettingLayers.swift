@@ -3,21 +3,23 @@ import CheckInData
 /// The raw text of every setting in each layer that sets it (config file, then environment,
 /// then flags), read once. A typed value is parsed from it per setting, on demand: a command
 /// builds only what it uses, so a bad value of a setting it never reads cannot stop it.
-struct SettingLayers: Sendable {
+public struct SettingLayers: Sendable {
     /// One layer's text for a setting and where it came from.
-    typealias Entry = (value: String, source: SettingSource)
+    public typealias Entry = (value: String, source: SettingSource)
 
     /// Per setting name, its entries from the lowest layer to the highest.
     private let entries: [String: [Entry]]
     /// The config files read, in layering order (SIGHUP reads them again).
-    let configPaths: [String]
+    public let configPaths: [String]
 
-    /// Reads the layers: the config files (`--config`, repeatable, or `$QRCHECKIN_CONFIG`, a list; unknown and
-    /// repeated keys are refused here, whatever the command), `QRCHECKIN_*` variables, flags.
-    init(flags: ParsedArguments, environment: [String: String]) throws(CommandError) {
+    /// Reads the layers: the config files (`--config`, repeatable, or the catalog's variable,
+    /// a list; unknown and repeated keys are refused here, whatever the command), the
+    /// settings' variables, flags.
+    public init(flags: ParsedArguments, environment: [String: String], catalog: SettingCatalog) throws(CommandError) {
         // Several files layer in order (a venue's own file over the shared one); every line of
         // each is validated, so a bad line is reported even where a later file hides it.
-        let files = try ConfigFileList(flags: flags.all("config"), environment: environment).read()
+        let files = try ConfigFileList(flags: flags.all("config"), environment: environment, variable: catalog.configVariable)
+            .read(catalog: catalog)
         configPaths = files.map(\.path)
         var entries: [String: [Entry]] = [:]
         for (path, lines) in files {
@@ -25,7 +27,7 @@ struct SettingLayers: Sendable {
                 entries[entry.key, default: []].append((entry.value, .file(path: path, line: entry.line, key: entry.key)))
             }
         }
-        for key in SettingKey.all {
+        for key in catalog.keys {
             if let value = environment[key.environmentName], !value.isEmpty {
                 entries[key.name, default: []].append((value, .environment(key.environmentName)))
             }
@@ -37,7 +39,7 @@ struct SettingLayers: Sendable {
     /// The value of setting `name` from the highest layer that sets it, or nil. Every layer's
     /// text is parsed: a bad line in the file is an error even while a flag overrides it, so it
     /// cannot surprise anyone later. Errors name the source (flag, variable, or file:line: key).
-    func value<T>(_ name: String, _ parse: (String, SettingSource) throws(CommandError) -> T) throws(CommandError) -> T? {
+    public func value<T>(_ name: String, _ parse: (String, SettingSource) throws(CommandError) -> T) throws(CommandError) -> T? {
         var result: T?
         for entry in entries[name] ?? [] { result = try parse(entry.value, entry.source) }
         return result
@@ -45,9 +47,9 @@ struct SettingLayers: Sendable {
 }
 
 /// The config file: `key = value` lines with known, unrepeated keys.
-enum ConfigFile {
-    /// Reads `path`, rejecting unknown and repeated keys.
-    static func read(_ path: String) throws(CommandError) -> [KeyValueFile.Entry] {
+public enum ConfigFile {
+    /// Reads `path`, rejecting repeated keys and keys `catalog` does not know.
+    public static func read(_ path: String, catalog: SettingCatalog) throws(CommandError) -> [KeyValueFile.Entry] {
         let bytes: [UInt8]
         do {
             bytes = try TextFile.read(path, limit: 64 * 1024)
@@ -70,9 +72,9 @@ enum ConfigFile {
             }
             seen[entry.key] = entry.line
         }
-        let known = Set(SettingKey.all.map(\.name))
+        let known = Set(catalog.keys.map(\.name))
         if let unknown = entries.first(where: { !known.contains($0.key) }) {
-            throw CommandError(.config, "\(path):\(unknown.line): unknown key '\(unknown.key)' (known: \(SettingKey.all.map(\.name).joined(separator: ", ")))")
+            throw CommandError(.config, "\(path):\(unknown.line): unknown key '\(unknown.key)' (known: \(catalog.keys.map(\.name).joined(separator: ", ")))")
         }
         return entries
     }

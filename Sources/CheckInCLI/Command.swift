@@ -1,5 +1,5 @@
 /// A subcommand: parsed and validated in `init`, then run. One type per subcommand.
-protocol Command: Sendable {
+public protocol Command: Sendable {
     /// Names, options and help.
     static var spec: CommandSpec { get }
     /// Validates the arguments; every mistake is a usage error (exit 64) before anything runs.

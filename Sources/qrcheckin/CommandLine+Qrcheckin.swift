@@ -1,15 +1,20 @@
-/// One daemon setting: its name in a config file, as a flag (`--NAME`) and in the environment
-/// (`QRCHECKIN_NAME`, upper case, dashes as underscores), with its help line.
-struct SettingKey: Sendable {
-    let name: String
-    let value: String
-    let help: String
+import CheckInData
+import CheckInCLI
 
-    var environmentName: String {
-        "QRCHECKIN_" + name.uppercased().replacingDashes()
+extension CommandSpec {
+    /// A qrcheckin command, its examples from `CommandExamples`.
+    init(name: String, summary: String, usage: String, options: [OptionSpec] = [],
+         positionals: ClosedRange<Int> = 0...0, discussion: String = "") {
+        self.init(program: "qrcheckin", name: name, summary: summary, usage: usage, options: options,
+                  positionals: positionals, discussion: discussion, examples: CommandExamples.examples(for: name))
     }
+}
 
-    var option: OptionSpec { OptionSpec(name, value: value, help: help) }
+extension SettingKey {
+    /// A qrcheckin setting, its variable `QRCHECKIN_NAME`.
+    init(name: String, value: String, help: String) {
+        self.init(name: name, value: value, help: help, environmentPrefix: "QRCHECKIN_")
+    }
 
     /// Every daemon setting, in `--help` and README order.
     static let all: [SettingKey] = [
@@ -29,8 +34,26 @@ struct SettingKey: Sendable {
     ]
 }
 
-extension String {
-    func replacingDashes() -> String {
-        String(map { $0 == "-" ? "_" : $0 })
+extension SettingCatalog {
+    /// qrcheckin's settings; config files from `$QRCHECKIN_CONFIG`.
+    static let qrcheckin = SettingCatalog(keys: SettingKey.all, configVariable: "QRCHECKIN_CONFIG")
+}
+
+extension SettingLayers {
+    /// qrcheckin's layers.
+    init(flags: ParsedArguments, environment: [String: String]) throws(CommandError) {
+        try self.init(flags: flags, environment: environment, catalog: .qrcheckin)
+    }
+}
+
+extension ConfigFileList {
+    /// qrcheckin's config files: `--config` flags, else `$QRCHECKIN_CONFIG`.
+    init(flags: [String], environment: [String: String]) {
+        self.init(flags: flags, environment: environment, variable: SettingCatalog.qrcheckin.configVariable)
+    }
+
+    /// Every file with its entries, checked against qrcheckin's settings.
+    func read() throws(CommandError) -> [(path: String, entries: [KeyValueFile.Entry])] {
+        try read(catalog: .qrcheckin)
     }
 }
