@@ -27,6 +27,13 @@ let package = Package(
         // The command-line framework every executable shares: options, subcommands, help,
         // setting layers (file, environment, flags), exit codes and typed command errors.
         .target(name: "CheckInCLI", dependencies: ["CheckInDomain", "CheckInData"]),
+        // The server half (qrcheckin-server; DESIGN.md "The server half"). Its Domain: check-ins,
+        // the ledger port and the check-in use case. Swift stdlib and the shared Domain only.
+        .target(name: "CheckInServerDomain", dependencies: ["CheckInDomain"]),
+        // The ledger's schema as versioned migrations for SQLite and PostgreSQL. Swift stdlib only.
+        .target(name: "CheckInLedgerSQL"),
+        // The rules every ledger passes, run by each ledger's tests against a fresh ledger.
+        .target(name: "CheckInLedgerContract", dependencies: ["CheckInServerDomain", "CheckInDomain"]),
         // Application: CLI, one type per command, the composition root.
         .executableTarget(
             name: "qrcheckin",
@@ -36,6 +43,8 @@ let package = Package(
         .testTarget(name: "CheckInDomainTests", dependencies: ["CheckInDomain"]),
         .testTarget(name: "CheckInDataTests", dependencies: ["CheckInData", "CheckInDomain"]),
         .testTarget(name: "CheckInCLITests", dependencies: ["CheckInCLI"]),
+        .testTarget(name: "CheckInServerDomainTests",
+                    dependencies: ["CheckInServerDomain", "CheckInLedgerContract", "CheckInLedgerSQL", "CheckInDomain", "CheckInData"]),
         .testTarget(name: "CheckInPresentationTests", dependencies: ["CheckInPresentation", "CheckInDomain", "CheckInJSON"]),
     ],
     swiftLanguageModes: [.v6]
