@@ -14,6 +14,9 @@ let package = Package(
         .systemLibrary(name: "CPNG", pkgConfig: "libpng", providers: [.apt(["libpng-dev"])]),
         .systemLibrary(name: "CSodium", pkgConfig: "libsodium", providers: [.apt(["libsodium-dev"])]),
         .systemLibrary(name: "CLinux"),
+        // The server's C libraries; only qrcheckin-server links them.
+        .systemLibrary(name: "CSQLite", pkgConfig: "sqlite3", providers: [.apt(["libsqlite3-dev"])]),
+        .systemLibrary(name: "CMicroHTTPD", pkgConfig: "libmicrohttpd", providers: [.apt(["libmicrohttpd-dev"])]),
 
         // Domain: entities, use cases and ports. Swift stdlib only.
         .target(name: "CheckInDomain"),
@@ -32,6 +35,8 @@ let package = Package(
         .target(name: "CheckInServerDomain", dependencies: ["CheckInDomain"]),
         // The ledger's schema as versioned migrations for SQLite and PostgreSQL. Swift stdlib only.
         .target(name: "CheckInLedgerSQL"),
+        // The embedded ledger: SQLite in WAL mode with group commit.
+        .target(name: "CheckInSQLite", dependencies: ["CheckInServerDomain", "CheckInLedgerSQL", "CheckInDomain", "CSQLite"]),
         // The rules every ledger passes, run by each ledger's tests against a fresh ledger.
         .target(name: "CheckInLedgerContract", dependencies: ["CheckInServerDomain", "CheckInDomain"]),
         // Application: CLI, one type per command, the composition root.
@@ -43,6 +48,7 @@ let package = Package(
         .testTarget(name: "CheckInDomainTests", dependencies: ["CheckInDomain"]),
         .testTarget(name: "CheckInDataTests", dependencies: ["CheckInData", "CheckInDomain"]),
         .testTarget(name: "CheckInCLITests", dependencies: ["CheckInCLI"]),
+        .testTarget(name: "CheckInSQLiteTests", dependencies: ["CheckInSQLite", "CheckInLedgerContract", "CheckInServerDomain", "CheckInDomain", "CSQLite"]),
         .testTarget(name: "CheckInServerDomainTests",
                     dependencies: ["CheckInServerDomain", "CheckInLedgerContract", "CheckInLedgerSQL", "CheckInDomain", "CheckInData"]),
         .testTarget(name: "CheckInPresentationTests", dependencies: ["CheckInPresentation", "CheckInDomain", "CheckInJSON"]),

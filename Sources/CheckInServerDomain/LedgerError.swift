@@ -13,7 +13,9 @@ public struct LedgerError: Error, Hashable, Sendable, CustomStringConvertible {
         case corrupt
         /// The database's schema is newer than this program knows (exit 78: upgrade the program).
         case tooNew
-        /// The database cannot be opened or created where configured (exit 73 / 66 / 77).
+        /// The database does not exist and was not to be created (`checkins` on a new host; exit 66).
+        case missing
+        /// The database cannot be opened or created where configured (exit 73).
         case cannotOpen
         /// Permission denied (exit 77).
         case permissionDenied
