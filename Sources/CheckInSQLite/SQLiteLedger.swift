@@ -16,7 +16,11 @@ public final class SQLiteLedger: CheckInLedger {
     /// when `create` is true, and brings its schema up to date. A symbolic link is refused.
     public init(path: String, create: Bool, durability: SQLiteDurability = .full, clock: any WallClock) throws(LedgerError) {
         self.path = path
-        if create { try Self.createFile(path) }
+        if create {
+            try Self.createFile(path)
+        } else if access(path, F_OK) != 0 && errno == ENOENT {
+            throw LedgerError(.missing, "database \(path) does not exist")
+        }
         let connection = try SQLiteConnection(path: path, create: false)
         if try connection.integer("PRAGMA page_count") == 0 {
             // Before the first table: purges can hand pages back (issue 22's retention).

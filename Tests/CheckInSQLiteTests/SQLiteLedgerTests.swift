@@ -63,7 +63,7 @@ struct SQLiteLedgerTests {
             _ = try SQLiteLedger(path: directory.file("none.db"), create: false, clock: FixedClock())
             Issue.record("opened a database that does not exist")
         } catch {
-            #expect(error.kind == .cannotOpen)
+            #expect(error.kind == .missing)
         }
         #expect(access(directory.file("none.db"), F_OK) != 0)
     }
