@@ -37,6 +37,14 @@ let package = Package(
         .target(name: "CheckInLedgerSQL"),
         // The embedded ledger: SQLite in WAL mode with group commit.
         .target(name: "CheckInSQLite", dependencies: ["CheckInServerDomain", "CheckInLedgerSQL", "CheckInDomain", "CSQLite"]),
+        // Plain HTTP request and response values between the adapter and the site. Swift stdlib only.
+        .target(name: "CheckInWeb"),
+        // The HTTP adapter: libmicrohttpd in, plain values out; listening sockets, proxies.
+        .target(name: "CheckInHTTP", dependencies: ["CheckInWeb", "CheckInDomain", "CMicroHTTPD"]),
+        // The site: pages in Korean and English, cookies, rate limits, metrics; request in,
+        // response out. Swift stdlib, the Domains, and the kiosk's words (Vocabulary).
+        .target(name: "CheckInServerPresentation",
+                dependencies: ["CheckInServerDomain", "CheckInDomain", "CheckInWeb", "CheckInPresentation"]),
         // The rules every ledger passes, run by each ledger's tests against a fresh ledger.
         .target(name: "CheckInLedgerContract", dependencies: ["CheckInServerDomain", "CheckInDomain"]),
         // Application: CLI, one type per command, the composition root.
