@@ -60,11 +60,11 @@ public final class MicroHTTPServer: @unchecked Sendable {
             uploadSize.pointee = 0
             return .YES
         }
-        let started = MonotonicNow.milliseconds()
+        let started = MonotonicNow.nanoseconds()
         let request = makeRequest(connection, url: url, method: method, state: state)
         let response = handler.respond(to: request)
         let queued = queue(response, on: connection)
-        observer?.answered(request, response, milliseconds: MonotonicNow.milliseconds() - started)
+        observer?.answered(request, response, seconds: Double(MonotonicNow.nanoseconds() - started) / 1e9)
         return queued
     }
 
@@ -124,12 +124,12 @@ public struct HTTPServerError: Error, CustomStringConvertible {
     init(_ description: String) { self.description = description }
 }
 
-/// CLOCK_MONOTONIC in milliseconds, for latencies.
+/// CLOCK_MONOTONIC in nanoseconds, for latencies.
 enum MonotonicNow {
-    static func milliseconds() -> Int64 {
+    static func nanoseconds() -> Int64 {
         var time = timespec()
         clock_gettime(CLOCK_MONOTONIC, &time)
-        return Int64(time.tv_sec) * 1000 + Int64(time.tv_nsec) / 1_000_000
+        return Int64(time.tv_sec) * 1_000_000_000 + Int64(time.tv_nsec)
     }
 }
 

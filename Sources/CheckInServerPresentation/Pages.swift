@@ -21,7 +21,7 @@ struct Pages {
         let content = """
             <p class="status\(again ? " again" : "")"><span class="mark" aria-hidden="true">\(again ? "↺" : "✓")</span> \(HTML.escape(status))</p>
             <h1 class="venue">\(HTML.escape(venueName))</h1>
-            <p class="venue-id">\(HTML.escape(checkIn.venue.rawValue))</p>
+            \(venueName == checkIn.venue.rawValue ? "" : "<p class=\"venue-id\">\(HTML.escape(checkIn.venue.rawValue))</p>")
             <dl>
             <dt>\(HTML.escape(words.time))</dt>
             <dd><time class="checked" datetime="\(at.iso8601)">\(at.date) \(at.minute)</time></dd>
@@ -53,7 +53,7 @@ struct Pages {
         let action = HTML.escape(base + "/" + venue.rawValue) + "?lang=\(words.language.rawValue)"
         var content = """
             <h1 class="venue">\(HTML.escape(venueName))</h1>
-            <p class="venue-id">\(HTML.escape(venue.rawValue))</p>
+            \(venueName == venue.rawValue ? "" : "<p class=\"venue-id\">\(HTML.escape(venue.rawValue))</p>")
             <h2>\(HTML.escape(words.formTitle))</h2>
             """
         if let message { content += "\n<p class=\"error\" role=\"alert\">\(HTML.escape(message))</p>" }

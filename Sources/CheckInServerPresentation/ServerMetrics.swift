@@ -9,6 +9,8 @@ import Synchronization
 public final class ServerMetrics: HTTPObserver {
     /// Upper bounds (seconds) of the latency histogram's buckets.
     static let buckets: [Double] = [0.0005, 0.001, 0.0025, 0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1, 2.5]
+    /// The buckets' bounds as the exposition writes them (`1`, not `1.0`).
+    static let bucketLabels = buckets.map { $0 == $0.rounded() ? String(Int($0)) : String($0) }
     /// Venues counted separately at most (bounded label sets; the rest add up under "other").
     static let venueLimit = 1000
 
@@ -60,8 +62,7 @@ public final class ServerMetrics: HTTPObserver {
         counters.withLock { $0.rateLimited += 1 }
     }
 
-    public func answered(_ request: HTTPRequest, _ response: HTTPResponse, milliseconds: Int64) {
-        let seconds = Double(milliseconds) / 1000
+    public func answered(_ request: HTTPRequest, _ response: HTTPResponse, seconds: Double) {
         let bucket = Self.buckets.firstIndex { seconds <= $0 } ?? Self.buckets.count
         counters.withLock { counters in
             counters.responses[response.status, default: 0] += 1
@@ -111,7 +112,7 @@ public final class ServerMetrics: HTTPObserver {
         }
         family("request_duration_seconds", "histogram", "Time from a request's last byte to its response.")
         var cumulative = 0
-        for (index, bound) in Self.buckets.enumerated() {
+        for (index, bound) in Self.bucketLabels.enumerated() {
             cumulative += counters.latency[index]
             text += "qrcheckin_server_request_duration_seconds_bucket{le=\"\(bound)\"} \(cumulative)\n"
         }

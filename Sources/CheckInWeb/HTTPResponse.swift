@@ -41,6 +41,6 @@ public protocol HTTPHandler: Sendable {
 
 /// Told about every answered request (metrics).
 public protocol HTTPObserver: Sendable {
-    /// `request` was answered with `response` after `milliseconds`.
-    func answered(_ request: HTTPRequest, _ response: HTTPResponse, milliseconds: Int64)
+    /// `request` was answered with `response` after `seconds` (from its last byte in).
+    func answered(_ request: HTTPRequest, _ response: HTTPResponse, seconds: Double)
 }
