@@ -1,4 +1,5 @@
 import CheckInCLI
+import CheckInDomain
 import Glibc
 
 /// Where the visitor log lives: `sqlite:PATH`, the embedded default.
@@ -27,14 +28,14 @@ enum DatabaseLocation: Equatable {
         if text.hasPrefix("sqlite:") {
             let path = String(text.dropFirst("sqlite:".count))
             guard !path.isEmpty, !path.contains("\0"), !path.hasPrefix("//") else {
-                throw source.error("must be sqlite:PATH with a file path (sqlite:/var/lib/qrcheckin-server/checkins.db), got '\(text)'")
+                throw source.error("must be sqlite:PATH with a file path (sqlite:/var/lib/qrcheckin-server/checkins.db), got \(Quoted(text))")
             }
             return .sqlite(path: path, isDefault: false)
         }
         if text.hasPrefix("postgresql:") || text.hasPrefix("postgres:") {
             throw source.error("PostgreSQL is not supported by this build of qrcheckin-server; use sqlite:PATH")
         }
-        throw source.error("must be sqlite:PATH, got '\(text)'")
+        throw source.error("must be sqlite:PATH, got \(Quoted(text))")
     }
 
     /// The setting's text.
