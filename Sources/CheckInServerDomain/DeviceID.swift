@@ -1,0 +1,29 @@
+/// A pseudonymous id of one phone (or browser): what duplicates are decided by.
+///
+/// The HTTP adapter derives it from the device cookie; the ledger stores only this id, never the
+/// cookie itself. Text of 1-64 characters of `0-9 a-z A-Z - _`, so it is safe in any column,
+/// log field or file name.
+public struct DeviceID: Hashable, Sendable, CustomStringConvertible {
+    /// The id's text.
+    public let rawValue: String
+
+    /// The longest id accepted.
+    public static let maximumLength = 64
+
+    /// Validates `text`; nil when it is empty, too long or has another character.
+    public init?(_ text: String) {
+        guard !text.isEmpty, text.utf8.count <= Self.maximumLength,
+              text.utf8.allSatisfy({ Self.isAllowed($0) }) else { return nil }
+        rawValue = text
+    }
+
+    public var description: String { rawValue }
+
+    private static func isAllowed(_ byte: UInt8) -> Bool {
+        switch byte {
+        case UInt8(ascii: "0")...UInt8(ascii: "9"), UInt8(ascii: "a")...UInt8(ascii: "z"),
+             UInt8(ascii: "A")...UInt8(ascii: "Z"), UInt8(ascii: "-"), UInt8(ascii: "_"): true
+        default: false
+        }
+    }
+}
