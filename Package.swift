@@ -64,7 +64,7 @@ let package = Package(
         .testTarget(name: "CheckInDomainTests", dependencies: ["CheckInDomain"]),
         .testTarget(name: "CheckInDataTests", dependencies: ["CheckInData", "CheckInDomain"]),
         .testTarget(name: "CheckInCLITests", dependencies: ["CheckInCLI"]),
-        .testTarget(name: "CheckInSQLiteTests", dependencies: ["CheckInSQLite", "CheckInLedgerContract", "CheckInServerDomain", "CheckInDomain", "CSQLite"]),
+        .testTarget(name: "CheckInSQLiteTests", dependencies: ["CheckInSQLite", "CheckInLedgerContract", "CheckInLedgerSQL", "CheckInServerDomain", "CheckInDomain", "CSQLite"]),
         .testTarget(name: "CheckInServerDomainTests",
                     dependencies: ["CheckInServerDomain", "CheckInLedgerContract", "CheckInLedgerSQL", "CheckInDomain", "CheckInData"]),
         .testTarget(name: "CheckInPresentationTests", dependencies: ["CheckInPresentation", "CheckInDomain", "CheckInJSON"]),
