@@ -109,8 +109,9 @@ public final class SQLiteLedger: CheckInLedger {
             let select = try connection.statement(sql)
             defer { select.reset() }
             try bind(select)
+            var venues = VenueCache()
             while try select.step() {
-                guard body(try SQLiteRows.checkIn(select)) else { break }
+                guard body(try SQLiteRows.checkIn(select, venues: &venues)) else { break }
             }
         }
     }
