@@ -208,7 +208,7 @@ public final class SQLiteLedger: CheckInLedger {
     }
 
     public func erase(_ subject: ErasureSubject) throws(LedgerError) -> Int {
-        try writer.perform { connection throws(LedgerError) in
+        let erased = try writer.perform { connection throws(LedgerError) in
             let (column, value) = switch subject {
             case .device(let device): ("device", device.rawValue)
             case .phone(let phone): ("visitor_phone", phone)
@@ -221,8 +221,15 @@ public final class SQLiteLedger: CheckInLedger {
             let delete = try connection.statement("DELETE FROM checkins WHERE \(column) = ?1")
             try delete.bind(1, value)
             try delete.run()
-            return connection.changes
+            let erased = connection.changes
+            if erased > 0, try connection.integer("PRAGMA auto_vacuum") == Self.incrementalVacuum {
+                try connection.execute("PRAGMA incremental_vacuum")
+            }
+            return erased
         }
+        // The visitor's rows must not linger in the write-ahead log either.
+        if erased > 0 { compact() }
+        return erased
     }
 
     private static func delete(_ table: String, before cutoff: WallTime, dryRun: Bool, _ connection: SQLiteConnection) throws(LedgerError) -> Int {

@@ -18,6 +18,8 @@ struct ServerConfiguration {
     var trustedProxies: [IPNetwork]
     var limits: HTTPServerLimits
     var safeNumberTries: Int
+    /// How long check-ins and refused scans are kept (enforced daily by `serve`).
+    var retention: RetentionPolicy
 
     /// The options: `--config`, then every setting as a flag (`--secret-file` repeatable).
     static let options: [OptionSpec] = [
@@ -78,6 +80,7 @@ struct ServerConfiguration {
             try Self.number(text, 0...100_000, source)
         } ?? limits.connectionsPerClient
         safeNumberTries = try layers.value("safe-number-tries") { text, source throws(CommandError) in try Self.number(text, 1...100, source) } ?? 5
+        retention = try RetentionSettings.policy(layers)
     }
 
     /// The settings a config file may set per venue.
