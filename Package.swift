@@ -68,6 +68,8 @@ let package = Package(
         .testTarget(name: "CheckInServerDomainTests",
                     dependencies: ["CheckInServerDomain", "CheckInLedgerContract", "CheckInLedgerSQL", "CheckInDomain", "CheckInData"]),
         .testTarget(name: "CheckInPresentationTests", dependencies: ["CheckInPresentation", "CheckInDomain", "CheckInJSON"]),
+        .testTarget(name: "CheckInServerPresentationTests",
+                    dependencies: ["CheckInServerPresentation", "CheckInServerDomain", "CheckInDomain", "CheckInJSON"]),
     ],
     swiftLanguageModes: [.v6]
 )
