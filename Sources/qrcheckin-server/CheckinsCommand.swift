@@ -21,7 +21,7 @@ struct CheckinsCommand: Command {
             OptionSpec("device", value: "ID", help: "Only this device's (its pseudonymous id, as the device column shows it)."),
             OptionSpec("limit", value: "N", help: "At most N, the oldest first."),
             OptionSpec("count", help: "Print how many instead of the rows (the total alone, or per group with --by)."),
-            OptionSpec("by", value: "KEYS", help: "Count per venue, day or hour (local), or several: venue,day (implies --count)."),
+            OptionSpec("by", value: "KEYS", help: "venue, day or hour (local), or several (venue,day): count per group (implies --count)."),
             OptionSpec("kept", help: "With --count: add the daily counts kept after their check-ins were purged."),
         ],
         discussion: """
