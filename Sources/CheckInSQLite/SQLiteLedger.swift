@@ -9,8 +9,8 @@ import Glibc
 public final class SQLiteLedger: CheckInLedger {
     /// The database file.
     public let path: String
-    private let writer: SQLiteWriter
-    private let readers: SQLiteReaders
+    let writer: SQLiteWriter
+    let readers: SQLiteReaders
 
     /// Opens the ledger at `path`, creating it (mode 0600: a visitor log is personal data)
     /// when `create` is true, and brings its schema up to date. A symbolic link is refused.
@@ -128,85 +128,6 @@ public final class SQLiteLedger: CheckInLedger {
         }
     }
 
-    public func purge(_ request: PurgeRequest) throws(LedgerError) -> PurgeReport {
-        if request.dryRun {
-            // A dry run reads: it takes no lock and cannot change a byte.
-            return try readers.read { connection throws(LedgerError) in
-                PurgeReport(checkIns: try Self.delete("checkins", before: request.checkInsBefore, dryRun: true, connection),
-                            refusals: try Self.delete("refusals", before: request.refusalsBefore, dryRun: true, connection))
-            }
-        }
-        let report = try writer.perform { connection throws(LedgerError) in
-            if request.keepsCounts {
-                let keep = try connection.statement(Self.keepDailyCounts)
-                try keep.bind(1, request.checkInsBefore.milliseconds)
-                try keep.bind(2, Int64(request.dayOffsetSeconds) * 1000)
-                try keep.run()
-            }
-            let checkIns = try Self.delete("checkins", before: request.checkInsBefore, dryRun: false, connection)
-            let refusals = try Self.delete("refusals", before: request.refusalsBefore, dryRun: false, connection)
-            _ = try Self.delete("presence", before: request.checkInsBefore, dryRun: false, connection)
-            // secure_delete has overwritten the deleted rows; hand their pages back to the file
-            // system (the file shrinks at the checkpoint after the commit).
-            if checkIns + refusals > 0, try connection.integer("PRAGMA auto_vacuum") == Self.incrementalVacuum {
-                try connection.execute("PRAGMA incremental_vacuum")
-            }
-            return PurgeReport(checkIns: checkIns, refusals: refusals)
-        }
-        if report.checkIns + report.refusals > 0 { compact() }
-        return report
-    }
-
-    /// After a purge's commit: copies the WAL into the database and truncates both, so the
-    /// deleted rows' pages leave the WAL and the file shrinks now rather than at some later
-    /// checkpoint. A database made without incremental auto-vacuum is vacuumed whole. Best
-    /// effort: the rows are already gone; a reader in the middle of a long export only delays
-    /// the shrinking until the next checkpoint.
-    private func compact() {
-        guard let connection = try? SQLiteConnection(path: path, create: false) else { return }
-        try? connection.execute("PRAGMA secure_delete = ON")
-        if let mode = try? connection.integer("PRAGMA auto_vacuum"), mode != Self.incrementalVacuum {
-            try? connection.execute("VACUUM")
-        }
-        try? connection.execute("PRAGMA wal_checkpoint(TRUNCATE)")
-    }
-
-    public func tally(_ query: CheckInQuery) throws(LedgerError) -> [CheckInTally] {
-        var unlimited = query
-        unlimited.limit = nil
-        return try readers.read { connection throws(LedgerError) in
-            let (sql, bind) = Self.selection(unlimited, columns: "venue, \(LedgerSchema.quarterOfRow), count(*)", ordered: false)
-            let select = try connection.statement(sql + " GROUP BY 1, 2")
-            defer { select.reset() }
-            try bind(select)
-            var tallies: [CheckInTally] = []
-            while try select.step() {
-                guard let venue = select.text(0).flatMap({ try? VenueID($0) }), let quarter = select.int64(1) else {
-                    throw LedgerError(.corrupt, "\(path): a check-in has a venue no ledger writes")
-                }
-                tallies.append(CheckInTally(venue: venue, quarter: WallTime(milliseconds: quarter * CheckInTally.quarterMilliseconds),
-                                            count: Int(select.int64(2) ?? 0)))
-            }
-            return tallies
-        }
-    }
-
-    public func keptCounts(venue: VenueID?) throws(LedgerError) -> [DailyCount] {
-        try readers.read { connection throws(LedgerError) in
-            let select = try connection.statement(Self.selectKeptCounts)
-            defer { select.reset() }
-            try select.bind(1, venue?.rawValue)
-            var counts: [DailyCount] = []
-            while try select.step() {
-                guard let venue = select.text(0).flatMap({ try? VenueID($0) }), let day = select.int64(1) else {
-                    throw LedgerError(.corrupt, "\(path): a kept count has a venue no ledger writes")
-                }
-                counts.append(DailyCount(venue: venue, day: CalendarDay(daysSince1970: day), count: Int(select.int64(2) ?? 0)))
-            }
-            return counts
-        }
-    }
-
     public func erase(_ subject: ErasureSubject) throws(LedgerError) -> Int {
         let erased = try writer.perform { connection throws(LedgerError) in
             let (column, value) = switch subject {
@@ -232,7 +153,7 @@ public final class SQLiteLedger: CheckInLedger {
         return erased
     }
 
-    private static func delete(_ table: String, before cutoff: WallTime, dryRun: Bool, _ connection: SQLiteConnection) throws(LedgerError) -> Int {
+    static func delete(_ table: String, before cutoff: WallTime, dryRun: Bool, _ connection: SQLiteConnection) throws(LedgerError) -> Int {
         let statement = try connection.statement(dryRun ? "SELECT count(*) FROM \(table) WHERE at_ms < ?1" : "DELETE FROM \(table) WHERE at_ms < ?1")
         defer { statement.reset() }
         try statement.bind(1, cutoff.milliseconds)
@@ -242,7 +163,7 @@ public final class SQLiteLedger: CheckInLedger {
     }
 
     /// The SELECT for `query` and a function binding its parameters.
-    private static func selection(_ query: CheckInQuery, columns: String, ordered: Bool)
+    static func selection(_ query: CheckInQuery, columns: String, ordered: Bool)
         -> (String, (SQLiteStatement) throws(LedgerError) -> Void) {
         // Fixed parameter numbers, absent bounds as NULL: one statement text (and one cached
         // prepared statement) serves every combination of bounds.
@@ -264,8 +185,6 @@ public final class SQLiteLedger: CheckInLedger {
     private static let claimPresence = SQLDialect.sqlite.render(LedgerSchema.claimPresence)
     private static let insertCheckIn = SQLDialect.sqlite.render(LedgerSchema.insertCheckIn)
     private static let earlierCheckIn = SQLDialect.sqlite.render(LedgerSchema.earlierCheckIn)
-    private static let keepDailyCounts = SQLDialect.sqlite.render(LedgerSchema.keepDailyCounts)
-    private static let selectKeptCounts = SQLDialect.sqlite.render(LedgerSchema.selectKeptCounts)
     /// `PRAGMA auto_vacuum`'s value for INCREMENTAL.
-    private static let incrementalVacuum: Int64 = 2
+    static let incrementalVacuum: Int64 = 2
 }

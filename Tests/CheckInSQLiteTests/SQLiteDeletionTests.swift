@@ -76,6 +76,25 @@ struct SQLiteDeletionTests {
         #expect(try SQLiteLedgerTests.query(path, "PRAGMA integrity_check") == "ok")
     }
 
+    @Test func aLargePurgeGoesInBatchesAndKeepsEveryCountOnce() throws {
+        let directory = TemporaryDirectory()
+        let path = directory.file("checkins.db")
+        let ledger = try SQLiteLedger(path: path, create: true, durability: .normal, clock: FixedClock())
+        // 25,000 check-ins, the first 12,000 in one millisecond (a batch ends after a whole
+        // millisecond), then one a millisecond, and one after the cutoff.
+        try SQLiteLedgerTests.query(path, """
+            WITH RECURSIVE n(i) AS (SELECT 1 UNION ALL SELECT i + 1 FROM n WHERE i < 25000)
+            INSERT INTO checkins (venue, at_ms, method, device) SELECT 'HALL-1', CASE WHEN i <= 12000 THEN 1000 ELSE 1000 + i END, 'qr', 'd' || i FROM n
+            """)
+        try SQLiteLedgerTests.query(path, "INSERT INTO checkins (venue, at_ms, method) VALUES ('HALL-1', 90000000, 'staff')")
+        #expect(SQLiteLedger.purgeBatch < 12_000)
+        let report = try ledger.purge(PurgeRequest(checkInsBefore: WallTime(milliseconds: 86_400_000), refusalsBefore: WallTime(seconds: 0),
+                                                   keepsCounts: true))
+        #expect(report.checkIns == 25_000)
+        #expect(try ledger.count(CheckInQuery()) == 1)
+        #expect(try ledger.keptCounts(venue: nil) == [DailyCount(venue: Self.hall, day: CalendarDay(daysSince1970: 0), count: 25_000)])
+    }
+
     @Test func anErasureLeavesNoTraceOfTheVisitor() throws {
         let directory = TemporaryDirectory()
         let ledger = try Self.filled(directory, count: 1000)
