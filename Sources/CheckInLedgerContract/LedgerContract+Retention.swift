@@ -89,7 +89,9 @@ extension LedgerContract {
 /// A clock the retention cases move by hand.
 final class ContractClock: WallClock {
     private let current: Mutex<WallTime>
+    /// A clock standing at `time`.
     init(_ time: WallTime) { current = Mutex(time) }
     func now() -> WallTime { current.withLock { $0 } }
+    /// Moves the clock by `seconds` (back when negative).
     func advance(seconds: Int64) { current.withLock { $0 = WallTime(milliseconds: $0.milliseconds + seconds * 1000) } }
 }

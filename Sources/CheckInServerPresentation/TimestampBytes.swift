@@ -75,6 +75,7 @@ enum TimestampBytes {
         }
     }
 
+    /// Quotient and remainder rounded towards minus infinity (times before 1970 too).
     static func floorDivide(_ a: Int64, _ b: Int64) -> (Int64, Int64) {
         let (quotient, remainder) = a.quotientAndRemainder(dividingBy: b)
         return remainder < 0 ? (quotient - 1, remainder + b) : (quotient, remainder)

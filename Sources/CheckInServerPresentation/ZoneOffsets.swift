@@ -8,6 +8,7 @@ struct ZoneOffsets {
     private var quarter: Int64 = .min
     private var offset = 0
 
+    /// Offsets of `zone`, none asked yet.
     init(_ zone: any LocalTimeZone) {
         self.zone = zone
     }

@@ -88,7 +88,9 @@ struct ServeCommand: Command {
             metrics.countPurge(purge)
             switch purge.result {
             case .success(let report):
-                logger.notice("retention: " + PurgeSummary(request: purge.request, report: report, policy: configuration.retention, zone: zone).text)
+                // A purge that found nothing is routine; one that deleted is worth a notice.
+                let text = "retention: " + PurgeSummary(request: purge.request, report: report, policy: configuration.retention, zone: zone).text
+                if report.checkIns + report.refusals > 0 { logger.notice(text) } else { logger.info(text) }
             case .failure(let error):
                 logger.error("retention: the purge failed, trying again within the hour: \(error.message)")
             }
