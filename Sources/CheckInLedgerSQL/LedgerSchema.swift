@@ -112,8 +112,9 @@ public enum LedgerSchema {
         ON CONFLICT (venue, day) DO UPDATE SET checkins = daily_counts.checkins + excluded.checkins
         """
 
-    /// The kept counts, of venue $1 or (NULL) of every venue: venue, day, checkins.
-    public static let selectKeptCounts = "SELECT venue, day, checkins FROM daily_counts WHERE $1 IS NULL OR venue = $1"
+    /// The kept counts, of venue $1 or (NULL) of every venue: venue, day, checkins. The CAST
+    /// tells PostgreSQL the type of a parameter that may be NULL.
+    public static let selectKeptCounts = "SELECT venue, day, checkins FROM daily_counts WHERE CAST($1 AS TEXT) IS NULL OR venue = $1"
 
     /// The tally's bucket of a row: its quarter hour, as milliseconds since the epoch divided by
     /// 900000 (`CheckInTally.quarterMilliseconds`). Ledgers group by `venue, \(quarterOfRow)`.
