@@ -17,6 +17,7 @@ let package = Package(
         // The server's C libraries; only qrcheckin-server links them.
         .systemLibrary(name: "CSQLite", pkgConfig: "sqlite3", providers: [.apt(["libsqlite3-dev"])]),
         .systemLibrary(name: "CMicroHTTPD", pkgConfig: "libmicrohttpd", providers: [.apt(["libmicrohttpd-dev"])]),
+        .systemLibrary(name: "CPostgres", pkgConfig: "libpq", providers: [.apt(["libpq-dev"])]),
 
         // Domain: entities, use cases and ports. Swift stdlib only.
         .target(name: "CheckInDomain"),
@@ -37,6 +38,8 @@ let package = Package(
         .target(name: "CheckInLedgerSQL"),
         // The embedded ledger: SQLite in WAL mode with group commit.
         .target(name: "CheckInSQLite", dependencies: ["CheckInServerDomain", "CheckInLedgerSQL", "CheckInDomain", "CSQLite"]),
+        // The shared ledger: PostgreSQL through libpq, for several servers (issue 21).
+        .target(name: "CheckInPostgres", dependencies: ["CheckInServerDomain", "CheckInLedgerSQL", "CheckInDomain", "CPostgres"]),
         // The rules every ledger passes, run by each ledger's tests against a fresh ledger.
         .target(name: "CheckInLedgerContract", dependencies: ["CheckInServerDomain", "CheckInDomain"]),
         // Application: CLI, one type per command, the composition root.
@@ -49,6 +52,8 @@ let package = Package(
         .testTarget(name: "CheckInDataTests", dependencies: ["CheckInData", "CheckInDomain"]),
         .testTarget(name: "CheckInCLITests", dependencies: ["CheckInCLI"]),
         .testTarget(name: "CheckInSQLiteTests", dependencies: ["CheckInSQLite", "CheckInLedgerContract", "CheckInServerDomain", "CheckInDomain", "CSQLite"]),
+        .testTarget(name: "CheckInPostgresTests",
+                    dependencies: ["CheckInPostgres", "CheckInLedgerContract", "CheckInServerDomain", "CheckInDomain", "CheckInSQLite", "CPostgres"]),
         .testTarget(name: "CheckInServerDomainTests",
                     dependencies: ["CheckInServerDomain", "CheckInLedgerContract", "CheckInLedgerSQL", "CheckInDomain", "CheckInData"]),
         .testTarget(name: "CheckInPresentationTests", dependencies: ["CheckInPresentation", "CheckInDomain", "CheckInJSON"]),

@@ -1,0 +1,135 @@
+import CheckInDomain
+import CheckInLedgerSQL
+import CheckInServerDomain
+
+/// The shared ledger: PostgreSQL through libpq, for several servers behind one load balancer.
+/// Every server is stateless; the database decides duplicates (the presence table's primary key
+/// and a conditional upsert, in the transaction that inserts the check-in) and a check-in is
+/// acknowledged only after its COMMIT returned. A small pool of connections; one that broke is
+/// replaced on the next call, so the ledger recovers by itself when the database returns.
+public final class PostgresLedger: CheckInLedger {
+    /// Connections kept open by default: a few per core of a typical server.
+    public static let defaultPoolSize = 8
+
+    /// What the ledger connects to (without the password: `description` is safe to log).
+    public let connectionString: PostgresConnectionString
+    private let pool: PostgresPool
+
+    /// Connects to `connectionString` (a pool of up to `poolSize`) and checks the schema; with
+    /// `migrate`, brings it to the newest version first (safe when several servers start at once).
+    public init(_ connectionString: PostgresConnectionString, poolSize: Int = defaultPoolSize, migrate: Bool = true,
+                clock: any WallClock) throws(LedgerError) {
+        self.connectionString = connectionString
+        pool = PostgresPool(connectionString, size: max(1, poolSize))
+        _ = try pool.withConnection { connection throws(LedgerError) in
+            try PostgresSchema.migrate(connection, at: clock.now(), apply: migrate)
+        }
+    }
+
+    /// Applies the missing schema steps (`qrcheckin-server migrate`): the versions before and after.
+    public static func migrate(_ connectionString: PostgresConnectionString, clock: any WallClock) throws(LedgerError) -> (from: Int, to: Int) {
+        try PostgresPool(connectionString, size: 1).withConnection { connection throws(LedgerError) in
+            try PostgresSchema.migrate(connection, at: clock.now(), apply: true)
+        }
+    }
+
+    public func record(_ checkIn: NewCheckIn, duplicateSeconds: Int64) throws(LedgerError) -> RecordOutcome {
+        try pool.withConnection { connection throws(LedgerError) in
+            try connection.transaction { () throws(LedgerError) in
+                if let device = checkIn.device {
+                    let claim = try connection.query(Self.claimPresence, [
+                        .text(checkIn.venue.rawValue), .text(device.rawValue), .int64(checkIn.time.milliseconds),
+                        .int64(duplicateSeconds.multipliedReportingOverflow(by: 1000).partialValue),
+                    ])
+                    if claim.rowCount == 0 {
+                        let earlier = try connection.query(Self.earlierCheckIn, [.text(checkIn.venue.rawValue), .text(device.rawValue)])
+                        guard earlier.rowCount == 1 else {
+                            throw LedgerError(.corrupt, "\(connection.target): a duplicate key names no check-in")
+                        }
+                        return .duplicate(of: try PostgresRows.checkIn(earlier, row: 0))
+                    }
+                }
+                let inserted = try connection.query(Self.insertCheckIn, PostgresRows.parameters(checkIn))
+                guard inserted.rowCount == 1, let id = try inserted.int64(0, 0) else {
+                    throw LedgerError(.failed, "\(connection.target): the insert returned no id")
+                }
+                return .recorded(CheckIn(id: id, entry: checkIn))
+            }
+        }
+    }
+
+    public func recordRefusal(_ refusal: Refusal) throws(LedgerError) {
+        try pool.withConnection { connection throws(LedgerError) in
+            _ = try connection.query("INSERT INTO refusals (venue, at_ms, reason, method) VALUES ($1, $2, $3, $4)", [
+                .text(refusal.venue?.rawValue), .int64(refusal.time.milliseconds), .text(refusal.reason.rawValue),
+                .text(refusal.method.rawValue),
+            ])
+        }
+    }
+
+    public func find(id: Int64) throws(LedgerError) -> CheckIn? {
+        try pool.withConnection { connection throws(LedgerError) in
+            let found = try connection.query("SELECT \(LedgerSchema.checkInColumns) FROM checkins WHERE id = $1", [.int64(id)], repeatable: true)
+            return found.rowCount == 0 ? nil : try PostgresRows.checkIn(found, row: 0)
+        }
+    }
+
+    public func export(_ query: CheckInQuery, _ body: (CheckIn) -> Bool) throws(LedgerError) {
+        let selection = PostgresSelection(query, columns: LedgerSchema.checkInColumns, ordered: true)
+        try pool.withConnection { connection throws(LedgerError) in
+            // One statement: one snapshot, however long the export runs; rows arrive one at a time.
+            try connection.stream(selection.sql, selection.parameters) { row throws(LedgerError) in
+                body(try PostgresRows.checkIn(row, row: 0))
+            }
+        }
+    }
+
+    public func count(_ query: CheckInQuery) throws(LedgerError) -> Int {
+        var unlimited = query
+        unlimited.limit = nil
+        let selection = PostgresSelection(unlimited, columns: "count(*)", ordered: false)
+        return try pool.withConnection { connection throws(LedgerError) in
+            Int(try connection.query(selection.sql, selection.parameters, repeatable: true).int64(0, 0) ?? 0)
+        }
+    }
+
+    public func purge(checkInsBefore: WallTime, refusalsBefore: WallTime, dryRun: Bool) throws(LedgerError) -> PurgeReport {
+        try pool.withConnection { connection throws(LedgerError) in
+            try connection.transaction { () throws(LedgerError) in
+                let checkIns = try Self.delete("checkins", before: checkInsBefore, dryRun: dryRun, connection)
+                let refusals = try Self.delete("refusals", before: refusalsBefore, dryRun: dryRun, connection)
+                if !dryRun { _ = try Self.delete("presence", before: checkInsBefore, dryRun: false, connection) }
+                return PurgeReport(checkIns: checkIns, refusals: refusals)
+            }
+        }
+    }
+
+    public func erase(_ subject: ErasureSubject) throws(LedgerError) -> Int {
+        let (column, value) = switch subject {
+        case .device(let device): ("device", device.rawValue)
+        case .phone(let phone): ("visitor_phone", phone)
+        }
+        return try pool.withConnection { connection throws(LedgerError) in
+            try connection.transaction { () throws(LedgerError) in
+                // The duplicate keys of the visitor's devices go with the rows that name them.
+                _ = try connection.query("""
+                    DELETE FROM presence WHERE EXISTS (SELECT 1 FROM checkins WHERE checkins.\(column) = $1
+                    AND checkins.venue = presence.venue AND checkins.device = presence.device)
+                    """, [.text(value)])
+                return try connection.query("DELETE FROM checkins WHERE \(column) = $1", [.text(value)]).changedRows
+            }
+        }
+    }
+
+    private static func delete(_ table: String, before cutoff: WallTime, dryRun: Bool, _ connection: PostgresConnection) throws(LedgerError) -> Int {
+        let parameters: [PostgresParameter] = [.int64(cutoff.milliseconds)]
+        if dryRun {
+            return Int(try connection.query("SELECT count(*) FROM \(table) WHERE at_ms < $1", parameters).int64(0, 0) ?? 0)
+        }
+        return try connection.query("DELETE FROM \(table) WHERE at_ms < $1", parameters).changedRows
+    }
+
+    private static let claimPresence = SQLDialect.postgresql.render(LedgerSchema.claimPresence)
+    private static let insertCheckIn = SQLDialect.postgresql.render(LedgerSchema.insertCheckIn)
+    private static let earlierCheckIn = SQLDialect.postgresql.render(LedgerSchema.earlierCheckIn)
+}
