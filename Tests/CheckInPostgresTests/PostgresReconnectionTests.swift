@@ -1,0 +1,90 @@
+import CheckInDomain
+import CheckInPostgres
+import CheckInServerDomain
+import Dispatch
+import Glibc
+import Synchronization
+import Testing
+
+/// The ledger rides out the database going away: while it is down every call fails as
+/// `unavailable` (the server's 503) and nothing is acknowledged; once it is back the next calls
+/// succeed on new connections, without restarting anything. Each test has its own cluster (it
+/// restarts it).
+struct PostgresReconnectionTests {
+    static func ledger(_ cluster: PostgresCluster, poolSize: Int = 4) throws -> PostgresLedger {
+        let database = try cluster.createDatabase()
+        return try PostgresLedger(PostgresConnectionString(cluster.uri(database)), poolSize: poolSize, clock: FixedClock())
+    }
+
+    static func entry(_ index: Int, device: Bool = true) -> NewCheckIn {
+        NewCheckIn(venue: PostgresLedgerTests.hall, time: WallTime(seconds: 1000 + Int64(index)), method: device ? .qr : .staff,
+                   windowAge: device ? 0 : nil, device: device ? DeviceID("d\(index)") : nil, operatorName: device ? nil : "staff")
+    }
+
+    /// Records from 8 threads at once, so the pool has opened all its connections.
+    static func warm(_ ledger: PostgresLedger, from first: Int) throws {
+        let failures = Mutex(0)
+        DispatchQueue.concurrentPerform(iterations: 8) { index in
+            if (try? ledger.record(entry(first + index), duplicateSeconds: 60)) == nil { failures.withLock { $0 += 1 } }
+        }
+        #expect(failures.withLock { $0 } == 0)
+    }
+
+    @Test func aRestartThatIsOverCostsNoCall() throws {
+        let cluster = try PostgresCluster()
+        defer { cluster.close() }
+        let ledger = try Self.ledger(cluster)
+        try Self.warm(ledger, from: 0)
+        try cluster.stop()
+        try cluster.start()
+        // Every pooled connection is stale now; each call must still succeed, reads and writes,
+        // one at a time and all at once.
+        #expect(try ledger.count(CheckInQuery()) == 8)
+        _ = try ledger.record(Self.entry(100, device: false), duplicateSeconds: 0)
+        try Self.warm(ledger, from: 200)
+        #expect(try ledger.count(CheckInQuery()) == 17)
+    }
+
+    @Test func whileTheDatabaseIsDownCallsAreUnavailableAndItRecoversByItself() throws {
+        let cluster = try PostgresCluster()
+        defer { cluster.close() }
+        let ledger = try Self.ledger(cluster)
+        try Self.warm(ledger, from: 0)
+        try cluster.stop()
+        for index in 0..<5 {
+            do {
+                _ = try ledger.record(Self.entry(100 + index), duplicateSeconds: 60)
+                Issue.record("a check-in was acknowledged while the database was down")
+            } catch {
+                #expect(error.kind == .unavailable, "\(error.message)")
+            }
+        }
+        #expect { try ledger.count(CheckInQuery()) } throws: { ($0 as? LedgerError)?.kind == .unavailable }
+        try cluster.start()
+        // Back within a second: the pool retries connecting after a quarter of a second.
+        let deadline = ContinuousClock.now + .seconds(5)
+        var recovered: ContinuousClock.Instant?
+        while ContinuousClock.now < deadline {
+            if (try? ledger.record(Self.entry(200), duplicateSeconds: 60)) != nil {
+                recovered = ContinuousClock.now
+                break
+            }
+        }
+        #expect(recovered != nil, "the ledger did not recover within 5 s of the database's return")
+        #expect(try ledger.count(CheckInQuery()) == 9, "only the check-ins that were acknowledged are there")
+    }
+
+    @Test func connectionsTheDatabaseTerminatedAreReplaced() throws {
+        let cluster = try PostgresCluster()
+        defer { cluster.close() }
+        let database = try cluster.createDatabase()
+        let ledger = try PostgresLedger(PostgresConnectionString(cluster.uri(database)), poolSize: 4, clock: FixedClock())
+        try Self.warm(ledger, from: 0)
+        let terminated = try cluster.execute(
+            "SELECT count(*) FROM (SELECT pg_terminate_backend(pid) FROM pg_stat_activity WHERE datname = '\(database)' AND pid <> pg_backend_pid()) AS t",
+            in: "postgres")
+        #expect(Int(terminated ?? "") ?? 0 >= 1, "the ledger's connections were terminated")
+        try Self.warm(ledger, from: 100)
+        #expect(try ledger.count(CheckInQuery()) == 16)
+    }
+}
