@@ -33,6 +33,11 @@ public final class PostgresLedger: CheckInLedger {
         }
     }
 
+    /// Runs `body` on a pooled connection (the copy of another ledger's history uses it).
+    func withConnection<T>(_ body: (PostgresConnection) throws(LedgerError) -> T) throws(LedgerError) -> T {
+        try pool.withConnection(body)
+    }
+
     public func record(_ checkIn: NewCheckIn, duplicateSeconds: Int64) throws(LedgerError) -> RecordOutcome {
         try pool.withConnection { connection throws(LedgerError) in
             try connection.transaction { () throws(LedgerError) in

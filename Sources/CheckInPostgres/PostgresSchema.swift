@@ -9,6 +9,8 @@ import CheckInServerDomain
 enum PostgresSchema {
     /// The advisory lock of migrations ("QRCI" and 1).
     static let migrationLock: Int64 = 0x5152_4349_0000_0001
+    /// The advisory lock of copies of another ledger's history ("QRCI" and 2).
+    static let copyLock: Int64 = 0x5152_4349_0000_0002
     /// The comment on `schema_migrations` that marks it as ours (other frameworks keep a table of
     /// that name too; theirs is never touched).
     static let marker = "qrcheckin-server ledger"
