@@ -7,6 +7,7 @@ let package = Package(
     name: "qrcheckin",
     products: [
         .executable(name: "qrcheckin", targets: ["qrcheckin"]),
+        .executable(name: "qrcheckin-server", targets: ["qrcheckin-server"]),
     ],
     targets: [
         // System libraries: one module per C library, shims for macros and setjmp-guarded calls.
@@ -40,12 +41,27 @@ let package = Package(
         .target(name: "CheckInSQLite", dependencies: ["CheckInServerDomain", "CheckInLedgerSQL", "CheckInDomain", "CSQLite"]),
         // The shared ledger: PostgreSQL through libpq, for several servers (issue 21).
         .target(name: "CheckInPostgres", dependencies: ["CheckInServerDomain", "CheckInLedgerSQL", "CheckInDomain", "CPostgres"]),
+        // Plain HTTP request and response values between the adapter and the site. Swift stdlib only.
+        .target(name: "CheckInWeb"),
+        // The HTTP adapter: libmicrohttpd in, plain values out; listening sockets, proxies.
+        .target(name: "CheckInHTTP", dependencies: ["CheckInWeb", "CheckInDomain", "CMicroHTTPD"]),
+        // The site: pages in Korean and English, cookies, rate limits, metrics; request in,
+        // response out. Swift stdlib, the Domains, and the kiosk's words (Vocabulary).
+        .target(name: "CheckInServerPresentation",
+                dependencies: ["CheckInServerDomain", "CheckInDomain", "CheckInWeb", "CheckInPresentation", "CheckInJSON"]),
         // The rules every ledger passes, run by each ledger's tests against a fresh ledger.
         .target(name: "CheckInLedgerContract", dependencies: ["CheckInServerDomain", "CheckInDomain"]),
         // Application: CLI, one type per command, the composition root.
         .executableTarget(
             name: "qrcheckin",
             dependencies: ["CheckInCLI", "CheckInDomain", "CheckInJSON", "CheckInData", "CheckInPresentation"]
+        ),
+
+        // The check-in server's composition root: `serve`, `checkins`.
+        .executableTarget(
+            name: "qrcheckin-server",
+            dependencies: ["CheckInCLI", "CheckInDomain", "CheckInData", "CheckInServerDomain", "CheckInSQLite",
+                           "CheckInHTTP", "CheckInServerPresentation"]
         ),
 
         .testTarget(name: "CheckInDomainTests", dependencies: ["CheckInDomain"]),

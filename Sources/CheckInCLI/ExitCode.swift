@@ -19,6 +19,8 @@ public enum ExitCode: Int32, Sendable {
     case cannotCreate = 73
     /// EX_IOERR: an I/O error.
     case ioError = 74
+    /// EX_TEMPFAIL: try again later (the database is locked by another writer).
+    case tempFail = 75
     /// EX_NOPERM: permission denied (socket peer refused, unsafe secret file).
     case noPermission = 77
     /// EX_CONFIG: the configuration is invalid.

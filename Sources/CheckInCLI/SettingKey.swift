@@ -9,13 +9,17 @@ public struct SettingKey: Sendable {
     public let help: String
     /// What the environment variable's name starts with (`QRCHECKIN_`).
     public let environmentPrefix: String
+    /// Whether a config file may also set it for one thing, as `NAME.SCOPE = value`
+    /// (`duplicate-time.HALL-1 = 1h`): per-venue settings. Only files carry scoped keys.
+    public let scoped: Bool
 
     /// A setting whose variable is `environmentPrefix` + the name in upper case.
-    public init(name: String, value: String, help: String, environmentPrefix: String) {
+    public init(name: String, value: String, help: String, environmentPrefix: String, scoped: Bool = false) {
         self.name = name
         self.value = value
         self.help = help
         self.environmentPrefix = environmentPrefix
+        self.scoped = scoped
     }
 
     /// The environment variable (`QRCHECKIN_BASE_URL`).
@@ -33,6 +37,14 @@ public struct SettingCatalog: Sendable {
     public let keys: [SettingKey]
     /// The variable naming the config files when no `--config` is given (`QRCHECKIN_CONFIG`).
     public let configVariable: String
+
+    /// Whether a config file may use `key`: a setting's name, or `NAME.SCOPE` of a scoped one.
+    public func knows(_ key: String) -> Bool {
+        if keys.contains(where: { $0.name == key }) { return true }
+        guard let dot = key.firstIndex(of: "."), key.index(after: dot) < key.endIndex else { return false }
+        let name = key[..<dot]
+        return keys.contains { $0.scoped && $0.name == name }
+    }
 
     /// A catalog of `keys`, config files from `configVariable`.
     public init(keys: [SettingKey], configVariable: String) {

@@ -44,6 +44,18 @@ public struct SettingLayers: Sendable {
         for entry in entries[name] ?? [] { result = try parse(entry.value, entry.source) }
         return result
     }
+
+    /// The scopes a scoped setting is set for in the config files (`HALL-1` of
+    /// `duplicate-time.HALL-1`), sorted.
+    public func scopes(of name: String) -> [String] {
+        let prefix = name + "."
+        return entries.keys.filter { $0.hasPrefix(prefix) }.map { String($0.dropFirst(prefix.count)) }.sorted()
+    }
+
+    /// The value of setting `name` for `scope` (`NAME.SCOPE`), or nil; parsed like `value`.
+    public func value<T>(_ name: String, scope: String, _ parse: (String, SettingSource) throws(CommandError) -> T) throws(CommandError) -> T? {
+        try value(name + "." + scope, parse)
+    }
 }
 
 /// The config file: `key = value` lines with known, unrepeated keys.
@@ -72,8 +84,7 @@ public enum ConfigFile {
             }
             seen[entry.key] = entry.line
         }
-        let known = Set(catalog.keys.map(\.name))
-        if let unknown = entries.first(where: { !known.contains($0.key) }) {
+        if let unknown = entries.first(where: { !catalog.knows($0.key) }) {
             throw CommandError(.config, "\(path):\(unknown.line): unknown key '\(unknown.key)' (known: \(catalog.keys.map(\.name).joined(separator: ", ")))")
         }
         return entries

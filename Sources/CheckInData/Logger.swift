@@ -10,24 +10,27 @@ public struct Logger: Sendable {
     }
 
     private let journal: Bool
+    private let program: String
     private let write: @Sendable (String) -> Void
 
-    /// A logger for this process's environment.
-    public init(environment: [String: String]) {
+    /// A logger for this process's environment; lines outside journald start with `program`.
+    public init(environment: [String: String], program: String = "qrcheckin") {
         journal = !(environment["JOURNAL_STREAM"] ?? "").isEmpty
+        self.program = program
         write = { StandardStream.error.write($0) }
     }
 
     /// A logger writing to `sink` (for tests).
-    public init(journal: Bool, sink: @escaping @Sendable (String) -> Void) {
+    public init(journal: Bool, program: String = "qrcheckin", sink: @escaping @Sendable (String) -> Void) {
         self.journal = journal
+        self.program = program
         write = sink
     }
 
     /// Logs one line at `priority`; newlines inside `message` are flattened so a line stays a line.
     public func log(_ priority: Priority, _ message: String) {
         let flat = message.split(omittingEmptySubsequences: false, whereSeparator: \.isNewline).joined(separator: " ")
-        write(journal ? "<\(priority.rawValue)>\(flat)\n" : "qrcheckin: \(flat)\n")
+        write(journal ? "<\(priority.rawValue)>\(flat)\n" : "\(program): \(flat)\n")
     }
 
     public func error(_ message: String) { log(.error, message) }

@@ -1,0 +1,45 @@
+import CheckInCLI
+
+/// qrcheckin-server: the check-in server's commands and its `--help`.
+enum ServerProgram {
+    static let version = "0.1.0"
+
+    /// The program as a command-line tool.
+    static let tool = CommandLineTool(
+        name: "qrcheckin-server", version: version,
+        about: "The check-in server: turns a scanned qrcheckin code into a recorded check-in.",
+        commands: [ServeCommand.self, CheckinsCommand.self],
+        examples: [
+            "qrcheckin-server serve                          # 127.0.0.1:8080, every venue the secret signs",
+            "qrcheckin-server serve --listen 0.0.0.0:8080 --secret-file /etc/qrcheckin/secret",
+            "qrcheckin-server checkins --format csv > visitors.csv",
+        ])
+}
+
+extension CommandSpec {
+    /// A qrcheckin-server command, its examples from `ServerExamples`.
+    init(name: String, summary: String, usage: String, options: [OptionSpec] = [],
+         positionals: ClosedRange<Int> = 0...0, discussion: String = "") {
+        self.init(program: "qrcheckin-server", name: name, summary: summary, usage: usage, options: options,
+                  positionals: positionals, discussion: discussion, examples: ServerExamples.examples(for: name))
+    }
+}
+
+/// The 2-4 examples that end each command's `--help`.
+enum ServerExamples {
+    static func examples(for name: String) -> [String] {
+        switch name {
+        case "serve": [
+            "qrcheckin-server serve                                   # defaults: see SETTINGS",
+            "qrcheckin-server serve --listen 127.0.0.1:8080 --database sqlite:/tmp/c.db --secret-file secret",
+            "qrcheckin-server serve -c /etc/qrcheckin/server.conf      # settings from a file",
+        ]
+        case "checkins": [
+            "qrcheckin-server checkins                                # the log as a table",
+            "qrcheckin-server checkins --format csv > visitors.csv",
+            "qrcheckin-server checkins --venue HALL-1 --from 2026-11-30T18:00:00+09:00 --format jsonl",
+        ]
+        default: []
+        }
+    }
+}
