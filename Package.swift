@@ -61,7 +61,7 @@ let package = Package(
         .executableTarget(
             name: "qrcheckin-server",
             dependencies: ["CheckInCLI", "CheckInDomain", "CheckInData", "CheckInServerDomain", "CheckInSQLite",
-                           "CheckInHTTP", "CheckInServerPresentation"]
+                           "CheckInPostgres", "CheckInLedgerSQL", "CheckInHTTP", "CheckInServerPresentation"]
         ),
 
         .testTarget(name: "CheckInDomainTests", dependencies: ["CheckInDomain"]),

@@ -28,6 +28,9 @@ final class PostgresConnection: @unchecked Sendable {
             PQfinish(connection)
             throw LedgerError(PostgresError.connectKind(message), "cannot connect to \(target): \(message)")
         }
+        // libpq prints notices and the server's farewell ("terminating connection due to
+        // administrator command") to stderr by default; the failure reaches the caller anyway.
+        PQsetNoticeProcessor(connection, { _, _ in }, nil)
         handle = connection
     }
 

@@ -54,7 +54,10 @@ struct ServeCommand: Command {
         let logger = Logger(environment: context.environment, program: "qrcheckin-server")
         let clock = SystemClock()
         let keys = try ServerKeys.load(configuration.secretFiles, environment: context.environment)
-        let ledger = try LedgerOpener.open(configuration.database, create: true, durability: configuration.durability, clock: clock)
+        let ledger = WatchedLedger(
+            try LedgerOpener.open(configuration.database, create: true, durability: configuration.durability,
+                                  poolSize: configuration.databasePool, clock: clock),
+            now: { MonotonicClock().now().milliseconds }, report: { LedgerOutageLog.write($0, to: logger) })
         let listener: Int32
         do throws(ListenSocketError) {
             if let inherited = try ListenSocket.inherited(environment: context.environment) {
@@ -85,7 +88,9 @@ struct ServeCommand: Command {
             tickets: VisitorTickets(key: SecureRandom.bytes(32), authenticator: authenticator),
             metrics: metrics,
             ledgerFailed: { error in
-                // Once a minute at most: an outage is one line (and a count), not one per request.
+                // An outage (the database unreachable, busy or full) is logged by the watched
+                // ledger as it begins and ends; other failures once a minute at most.
+                guard !LedgerHealth.isOutage(error.kind) else { return }
                 if let skipped = failures.withLock({ $0.admit(now: MonotonicClock().now()) }) {
                     logger.error("the ledger failed, check-ins are answered with 503: \(error.message)"
                                  + (skipped > 0 ? " (\(skipped) more failures since the last report)" : ""))

@@ -8,7 +8,7 @@ enum ServerProgram {
     static let tool = CommandLineTool(
         name: "qrcheckin-server", version: version,
         about: "The check-in server: turns a scanned qrcheckin code into a recorded check-in.",
-        commands: [ServeCommand.self, CheckinsCommand.self],
+        commands: [ServeCommand.self, CheckinsCommand.self, MigrateCommand.self, ImportCommand.self],
         examples: [
             "qrcheckin-server serve                          # 127.0.0.1:8080, every venue the secret signs",
             "qrcheckin-server serve --listen 0.0.0.0:8080 --secret-file /etc/qrcheckin/secret",
@@ -38,6 +38,14 @@ enum ServerExamples {
             "qrcheckin-server checkins                                # the log as a table",
             "qrcheckin-server checkins --format csv > visitors.csv",
             "qrcheckin-server checkins --venue HALL-1 --from 2026-11-30T18:00:00+09:00 --format jsonl",
+        ]
+        case "migrate": [
+            "qrcheckin-server migrate                                 # the database serve would use",
+            "qrcheckin-server migrate --database postgresql://checkin@db.example/checkins?sslmode=verify-full",
+        ]
+        case "import": [
+            "qrcheckin-server import --from sqlite:/var/lib/qrcheckin-server/checkins.db",
+            "qrcheckin-server import --from sqlite:hall.db --venue HALL-1 --database 'postgresql:host=/run/postgresql dbname=checkins'",
         ]
         default: []
         }
