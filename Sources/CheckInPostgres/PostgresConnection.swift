@@ -63,7 +63,10 @@ final class PostgresConnection: @unchecked Sendable {
     /// word from the server waiting (a restarting server tells its clients before it closes).
     var isHealthy: Bool {
         guard !abandoned, PQstatus(handle) == CONNECTION_OK, PQtransactionStatus(handle) == PQTRANS_IDLE else { return false }
-        return PQconsumeInput(handle) == 1 && PQstatus(handle) == CONNECTION_OK && PQisBusy(handle) == 0
+        // An idle connection is sent nothing (no LISTEN, no query running): anything readable is
+        // the server's farewell or the end of the connection. One poll, no wait.
+        var socket = pollfd(fd: PQsocket(handle), events: Int16(POLLIN), revents: 0)
+        return poll(&socket, 1, 0) == 0
     }
 
     /// Whether the connection broke or was abandoned (the pool then closes it).

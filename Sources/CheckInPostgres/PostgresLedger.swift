@@ -40,27 +40,33 @@ public final class PostgresLedger: CheckInLedger {
 
     public func record(_ checkIn: NewCheckIn, duplicateSeconds: Int64) throws(LedgerError) -> RecordOutcome {
         try pool.withConnection { connection throws(LedgerError) in
-            try connection.transaction { () throws(LedgerError) in
-                if let device = checkIn.device {
-                    let claim = try connection.query(Self.claimPresence, [
-                        .text(checkIn.venue.rawValue), .text(device.rawValue), .int64(checkIn.time.milliseconds),
-                        .int64(duplicateSeconds.multipliedReportingOverflow(by: 1000).partialValue),
-                    ])
-                    if claim.rowCount == 0 {
-                        let earlier = try connection.query(Self.earlierCheckIn, [.text(checkIn.venue.rawValue), .text(device.rawValue)])
-                        guard earlier.rowCount == 1 else {
-                            throw LedgerError(.corrupt, "\(connection.target): a duplicate key names no check-in")
-                        }
-                        return .duplicate(of: try PostgresRows.checkIn(earlier, row: 0))
-                    }
-                }
-                let inserted = try connection.query(Self.insertCheckIn, PostgresRows.parameters(checkIn))
-                guard inserted.rowCount == 1, let id = try inserted.int64(0, 0) else {
-                    throw LedgerError(.failed, "\(connection.target): the insert returned no id")
-                }
-                return .recorded(CheckIn(id: id, entry: checkIn))
+            guard let device = checkIn.device else {
+                return .recorded(CheckIn(id: try Self.id(of: connection.query(Self.insertCheckIn, PostgresRows.parameters(checkIn)), connection),
+                                         entry: checkIn))
             }
+            // The claim and the insert in one statement (one round trip, one transaction).
+            let inserted = try connection.query(Self.claimAndInsert, [
+                .text(checkIn.venue.rawValue), .text(device.rawValue), .int64(checkIn.time.milliseconds),
+                .int64(duplicateSeconds.multipliedReportingOverflow(by: 1000).partialValue), .text(checkIn.method.rawValue),
+                .int64(checkIn.windowAge.map(Int64.init)), .text(checkIn.visitor?.name), .text(checkIn.visitor?.phone),
+                .text(checkIn.operatorName),
+            ])
+            if inserted.rowCount == 1 { return .recorded(CheckIn(id: try Self.id(of: inserted, connection), entry: checkIn)) }
+            // A duplicate: the claim's row was locked until the check-in holding it committed, so
+            // this statement (a new snapshot) sees that check-in.
+            let earlier = try connection.query(Self.earlierCheckIn, [.text(checkIn.venue.rawValue), .text(device.rawValue)], repeatable: true)
+            guard earlier.rowCount == 1 else {
+                throw LedgerError(.corrupt, "\(connection.target): a duplicate key names no check-in")
+            }
+            return .duplicate(of: try PostgresRows.checkIn(earlier, row: 0))
         }
+    }
+
+    private static func id(of inserted: PostgresResult, _ connection: PostgresConnection) throws(LedgerError) -> Int64 {
+        guard inserted.rowCount == 1, let id = try inserted.int64(0, 0) else {
+            throw LedgerError(.failed, "\(connection.target): the insert returned no id")
+        }
+        return id
     }
 
     public func recordRefusal(_ refusal: Refusal) throws(LedgerError) {
@@ -134,7 +140,17 @@ public final class PostgresLedger: CheckInLedger {
         return try connection.query("DELETE FROM \(table) WHERE at_ms < $1", parameters).changedRows
     }
 
-    private static let claimPresence = SQLDialect.postgresql.render(LedgerSchema.claimPresence)
+    /// `LedgerSchema.claimPresence` ($1 venue, $2 device, $3 time, $4 the duplicate time) and,
+    /// when it took the claim, `insertCheckIn`'s insert ($5 method, $6 window age, $7 name,
+    /// $8 phone, $9 operator) in one statement: the claim's row stays locked until the commit,
+    /// so a second server claiming the same device waits and then finds it claimed. Returns
+    /// the new id, or no row for a duplicate.
+    static let claimAndInsert = """
+        WITH claim AS (\(SQLDialect.postgresql.render(LedgerSchema.claimPresence)))
+        INSERT INTO checkins (venue, at_ms, method, window_age, device, visitor_name, visitor_phone, operator)
+        SELECT $1, $3, $5, $6, $2, $7, $8, $9 WHERE EXISTS (SELECT 1 FROM claim)
+        RETURNING id
+        """
     private static let insertCheckIn = SQLDialect.postgresql.render(LedgerSchema.insertCheckIn)
     private static let earlierCheckIn = SQLDialect.postgresql.render(LedgerSchema.earlierCheckIn)
 }

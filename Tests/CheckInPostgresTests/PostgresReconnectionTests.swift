@@ -1,5 +1,5 @@
 import CheckInDomain
-import CheckInPostgres
+@testable import CheckInPostgres
 import CheckInServerDomain
 import Dispatch
 import Glibc
@@ -86,5 +86,24 @@ struct PostgresReconnectionTests {
         #expect(Int(terminated ?? "") ?? 0 >= 1, "the ledger's connections were terminated")
         try Self.warm(ledger, from: 100)
         #expect(try ledger.count(CheckInQuery()) == 16)
+    }
+}
+
+/// The pool's check of an idle connection before it hands it out.
+struct PostgresConnectionHealthTests {
+    @Test func anIdleConnectionKnowsWhenTheServerHasGoneAway() throws {
+        let cluster = try PostgresCluster()
+        defer { cluster.close() }
+        let database = try cluster.createDatabase()
+        let parameters = try PostgresConnectionString(cluster.uri(database)).libpqParameters
+        let connection = try PostgresConnection(keywords: parameters.keywords, values: parameters.values)
+        _ = try connection.query("SELECT 1")
+        #expect(connection.isHealthy)
+        try cluster.stop()
+        try cluster.start()
+        // Nothing was sent on it since: only the check can tell, before a write is lost to it.
+        #expect(!connection.isHealthy)
+        let fresh = try PostgresConnection(keywords: parameters.keywords, values: parameters.values)
+        #expect(fresh.isHealthy)
     }
 }
