@@ -33,14 +33,19 @@ struct ServeCommand: Command {
 
             FILES: the database defaults to $STATE_DIRECTORY/checkins.db, else
             /var/lib/qrcheckin-server/checkins.db (root), else
-            ~/.local/state/qrcheckin-server/checkins.db; it is created with mode 0600. See
+            ~/.local/state/qrcheckin-server/checkins.db; it is created with mode 0600. Several
+            servers share one PostgreSQL database instead: database = postgresql://… (a libpq
+            URI; postgresql:KEY=VALUE … for libpq's pairs; sslmode and the rest as libpq
+            documents them), its schema brought up to date at start. While it cannot be
+            reached, check-ins are answered 503 and the server reconnects by itself. See
             docs/SERVER.md.
 
             EXIT STATUS: 0 stopped by SIGTERM or SIGINT; 64 bad command line; 65 a bad key file
             or a database that is not a ledger; 66 the secret file is missing; 69 the address is
-            in use or cannot be listened on; 73 the database cannot be created; 77 permission
-            denied (secret file, database, a privileged port); 78 a bad setting in a config file
-            or the environment, or a ledger of a newer version.
+            in use or cannot be listened on, or PostgreSQL cannot be reached at start; 73 the
+            database cannot be created; 77 permission denied (secret file, database, a
+            privileged port); 78 a bad setting in a config file or the environment, or a
+            ledger of a newer version.
             """
     )
 
