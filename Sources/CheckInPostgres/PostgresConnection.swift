@@ -6,9 +6,11 @@ import Glibc
 /// (the pool hands it out). Statements with values run as prepared statements, prepared once
 /// per connection and kept by their text; values travel as binary parameters.
 final class PostgresConnection: @unchecked Sendable {
+    /// The C connection; valid for the object's life.
     private let handle: OpaquePointer
     /// The database, for messages: its name and host, never the password.
     let target: String
+    /// Prepared statements by their text: their names on this connection.
     private var prepared: [String: String] = [:]
     /// Commands sent since the pool handed the connection out, and whether the first of them
     /// could be sent again on another connection without doing anything twice.

@@ -9,6 +9,7 @@ enum PostgresError {
         LedgerError(kind(sqlState: sqlState, connectionLost: connectionLost), message)
     }
 
+    /// The kind of a failure with `sqlState`, or of a broken connection without one.
     static func kind(sqlState: String?, connectionLost: Bool) -> LedgerError.Kind {
         guard let state = sqlState, state.utf8.count == 5 else { return connectionLost ? .unavailable : .failed }
         switch state {

@@ -24,6 +24,7 @@ final class PostgresPool: Sendable {
     private let slots: DispatchSemaphore
     private let state = Mutex(State())
 
+    /// A pool of at most `size` connections to `connectionString`; none is opened yet.
     init(_ connectionString: PostgresConnectionString, size: Int) {
         precondition(size > 0, "a pool needs a connection")
         self.size = size

@@ -4,8 +4,10 @@ import CPostgres
 /// One result of libpq, cleared in `deinit`. Columns arrive in binary format: integers in
 /// network byte order, text as its bytes with their length (binary-safe).
 final class PostgresResult {
+    /// The C result; valid for the object's life.
     let handle: OpaquePointer
 
+    /// Takes ownership of `handle`.
     init(_ handle: OpaquePointer) {
         self.handle = handle
     }
