@@ -84,6 +84,13 @@ struct PostgresReconnectionTests {
             "SELECT count(*) FROM (SELECT pg_terminate_backend(pid) FROM pg_stat_activity WHERE datname = '\(database)' AND pid <> pg_backend_pid()) AS t",
             in: "postgres")
         #expect(Int(terminated ?? "") ?? 0 >= 1, "the ledger's connections were terminated")
+        // pg_terminate_backend only signals: wait until the backends are gone (and have said so
+        // on their sockets). A call racing a termination may fail; one after it must not.
+        let deadline = ContinuousClock.now + .seconds(10)
+        while try cluster.execute("SELECT count(*) FROM pg_stat_activity WHERE datname = '\(database)'", in: "postgres") != "0" {
+            try #require(ContinuousClock.now < deadline, "the terminated backends did not exit")
+            usleep(20_000)
+        }
         try Self.warm(ledger, from: 100)
         #expect(try ledger.count(CheckInQuery()) == 16)
     }
