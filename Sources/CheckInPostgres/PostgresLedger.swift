@@ -16,6 +16,8 @@ public final class PostgresLedger: CheckInLedger {
     /// What the ledger connects to (without the password: `description` is safe to log).
     public let connectionString: PostgresConnectionString
     private let pool: PostgresPool
+    /// The threads of the calls that answer through a completion.
+    private let workers: PostgresWorkers
 
     /// Connects to `connectionString` (a pool of up to `poolSize`) and checks the schema; with
     /// `migrate`, brings it to the newest version first (safe when several servers start at once).
@@ -23,6 +25,7 @@ public final class PostgresLedger: CheckInLedger {
                 clock: any WallClock) throws(LedgerError) {
         self.connectionString = connectionString
         pool = PostgresPool(connectionString, size: max(1, poolSize))
+        workers = PostgresWorkers(count: max(1, poolSize))
         _ = try pool.withConnection { connection throws(LedgerError) in
             try PostgresSchema.migrate(connection, at: clock.now(), apply: migrate)
         }
@@ -62,6 +65,21 @@ public final class PostgresLedger: CheckInLedger {
             }
             return .duplicate(of: try PostgresRows.checkIn(earlier, row: 0))
         }
+    }
+
+    /// Records like `record(_:duplicateSeconds:)` on one of the ledger's threads and hands the
+    /// outcome to `completion` after the commit: the caller's thread goes on at once.
+    public func record(_ checkIn: NewCheckIn, duplicateSeconds: Int64,
+                       completion: @escaping @Sendable (Result<RecordOutcome, LedgerError>) -> Void) {
+        workers.submit {
+            completion(Result { () throws(LedgerError) in try self.record(checkIn, duplicateSeconds: duplicateSeconds) })
+        }
+    }
+
+    /// Keeps a refused scan on one of the ledger's threads; a failure is dropped (nothing was
+    /// promised to anyone about a refusal).
+    public func recordRefusalLater(_ refusal: Refusal) {
+        workers.submit { try? self.recordRefusal(refusal) }
     }
 
     private static func id(of inserted: PostgresResult, _ connection: PostgresConnection) throws(LedgerError) -> Int64 {

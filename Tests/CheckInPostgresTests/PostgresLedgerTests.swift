@@ -55,6 +55,26 @@ struct PostgresLedgerTests {
         #expect(try cluster.execute("SELECT count(*) FROM checkins", in: database) == "1")
     }
 
+    @Test func recordsAnsweredThroughACompletionRunOnTheLedgersThreadsAndCommitFirst() throws {
+        let (ledger, database) = try Self.freshLedger(poolSize: 4)
+        let outcomes = Mutex<[Result<RecordOutcome, LedgerError>]>([])
+        let done = DispatchSemaphore(value: 0)
+        for index in 0..<200 {
+            // Half of them one device (one check-in), the rest a device each.
+            let device = index % 2 == 0 ? "shared" : "d\(index)"
+            ledger.record(Self.entry(device, at: 1000), duplicateSeconds: 3600) { result in
+                outcomes.withLock { $0.append(result) }
+                done.signal()
+            }
+        }
+        for _ in 0..<200 { #expect(done.wait(timeout: .now() + 60) == .success) }
+        let results = outcomes.withLock { $0 }
+        #expect(results.count == 200, "every completion ran once")
+        #expect(results.filter { if case .success(.recorded) = $0 { true } else { false } }.count == 101)
+        // Each completion ran after its commit: the rows are there now.
+        #expect(try cluster.execute("SELECT count(*) FROM checkins", in: database) == "101")
+    }
+
     @Test func serversStartingTogetherMigrateOnce() throws {
         let cluster = PostgresCluster.shared
         let database = try cluster.createDatabase()
