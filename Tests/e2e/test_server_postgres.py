@@ -5,7 +5,6 @@ row; kill -9 of one server loses no check-in that got its 303; a PostgreSQL rest
 database's return, without being restarted. The cluster is the tests' own (pgcluster)."""
 import re
 import secrets
-import shutil
 import subprocess
 import threading
 import time
@@ -16,15 +15,13 @@ import pytest
 from conftest import BIN
 from daemonutil import wait_until
 from pgcluster import PostgresCluster
-from serverutil import Server, code, server_run
+from serverutil import Server, server_run
 
 LOAD_SCRIPT = Path(__file__).with_name("checkin_load.lua")
 # A receipt: `?again=1` when it is the device's earlier check-in ("already checked in").
 RECEIPT = re.compile(r"/C/([A-Z0-9.-]+)/receipt/(\d+)(\?again=1)?")
 # Long windows: a code taken before the load is still good when it ends.
 PERIOD = "300"
-
-pytestmark = pytest.mark.skipif(shutil.which("wrk") is None, reason="wrk missing: scripts/install-deps --test")
 
 
 @pytest.fixture(scope="module")
@@ -63,9 +60,6 @@ class PostgresServer(Server):
         command = super().command()
         command[command.index("--database") + 1] = self.uri
         return command
-
-    def path(self, venue):
-        return "/" + code(self.secret, venue, self.port, at=None)["url"].split("/", 3)[3]
 
 
 def code_path(secret, venue, port):
@@ -125,7 +119,7 @@ def stored_ids(postgres, uri):
     return {int(row[0]) for row in postgres.sql(database, "SELECT id FROM checkins")}
 
 
-def check_in_new_device(server, path, timeout=5):
+def check_in_new_device(server, path):
     """One check-in of a new device; (status, receipt id or None)."""
     status, headers, _ = server.get(path)
     match = RECEIPT.fullmatch(headers.get("location", "")) if status == 303 else None
