@@ -15,6 +15,8 @@ let package = Package(
         .systemLibrary(name: "CPNG", pkgConfig: "libpng", providers: [.apt(["libpng-dev"])]),
         .systemLibrary(name: "CSodium", pkgConfig: "libsodium", providers: [.apt(["libsodium-dev"])]),
         .systemLibrary(name: "CLinux"),
+        // The command line as the kernel passed it, kept by an ELF constructor (no /proc needed).
+        .target(name: "CProcessArguments"),
         // The server's C libraries; only qrcheckin-server links them.
         .systemLibrary(name: "CSQLite", pkgConfig: "sqlite3", providers: [.apt(["libsqlite3-dev"])]),
         .systemLibrary(name: "CMicroHTTPD", pkgConfig: "libmicrohttpd", providers: [.apt(["libmicrohttpd-dev"])]),
@@ -26,7 +28,7 @@ let package = Package(
         // control socket's replies. Swift stdlib only.
         .target(name: "CheckInJSON"),
         // Data: adapters behind the Domain's ports (C libraries, files, sockets, systemd).
-        .target(name: "CheckInData", dependencies: ["CheckInDomain", "CheckInJSON", "CQRencode", "CPNG", "CSodium", "CLinux"]),
+        .target(name: "CheckInData", dependencies: ["CheckInDomain", "CheckInJSON", "CQRencode", "CPNG", "CSodium", "CLinux", "CProcessArguments"]),
         // Presentation: the view model and the views that render its state.
         .target(name: "CheckInPresentation", dependencies: ["CheckInDomain", "CheckInJSON"]),
         // The command-line framework every executable shares: options, subcommands, help,
@@ -67,6 +69,9 @@ let package = Package(
         .testTarget(name: "CheckInDomainTests", dependencies: ["CheckInDomain"]),
         .testTarget(name: "CheckInDataTests", dependencies: ["CheckInData", "CheckInDomain"]),
         .testTarget(name: "CheckInCLITests", dependencies: ["CheckInCLI"]),
+        .testTarget(name: "CheckInServerPresentationTests",
+                    dependencies: ["CheckInServerPresentation", "CheckInServerDomain", "CheckInDomain", "CheckInWeb", "CheckInData", "CheckInPresentation"]),
+        .testTarget(name: "CheckInHTTPTests", dependencies: ["CheckInHTTP"]),
         .testTarget(name: "CheckInSQLiteTests", dependencies: ["CheckInSQLite", "CheckInLedgerContract", "CheckInServerDomain", "CheckInDomain", "CSQLite"]),
         .testTarget(name: "CheckInPostgresTests",
                     dependencies: ["CheckInPostgres", "CheckInLedgerContract", "CheckInServerDomain", "CheckInDomain", "CheckInSQLite", "CPostgres"]),

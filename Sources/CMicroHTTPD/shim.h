@@ -1,5 +1,8 @@
 #ifndef CMICROHTTPD_SHIM_H
 #define CMICROHTTPD_SHIM_H
+#ifndef _GNU_SOURCE
+#define _GNU_SOURCE  /* POLLRDHUP */
+#endif
 #include <stdarg.h>
 #include <stdint.h>
 #include <string.h>
@@ -8,6 +11,7 @@
 #include <sys/socket.h>
 #include <netinet/in.h>
 #include <arpa/inet.h>
+#include <poll.h>
 #include <microhttpd.h>
 
 /* What qrcheckin-server sets when it starts libmicrohttpd. MHD_start_daemon is variadic,
@@ -18,7 +22,8 @@ struct cmhd_settings {
     unsigned int per_client_limit;    /* connections at once from one address; 0: no limit */
     unsigned int timeout_seconds;     /* an idle connection is closed after this */
     size_t memory_limit;              /* bytes per connection: request line, headers, buffers */
-    size_t stack_size;                /* bytes of stack per connection thread; 0: default */
+    size_t stack_size;                /* bytes of stack per thread; 0: default */
+    unsigned int threads;             /* threads polling connections (epoll, one pool) */
 };
 
 static inline struct MHD_Daemon *cmhd_start(const struct cmhd_settings *settings,
@@ -32,11 +37,13 @@ static inline struct MHD_Daemon *cmhd_start(const struct cmhd_settings *settings
         { MHD_OPTION_CONNECTION_MEMORY_LIMIT, (intptr_t) settings->memory_limit, NULL },
         { MHD_OPTION_THREAD_STACK_SIZE, (intptr_t) settings->stack_size, NULL },
         { MHD_OPTION_NOTIFY_COMPLETED, (intptr_t) completed, completed_context },
+        { settings->threads > 1 ? MHD_OPTION_THREAD_POOL_SIZE : MHD_OPTION_END, settings->threads, NULL },
         { MHD_OPTION_END, 0, NULL },
     };
-    /* One thread per connection: a check-in waits for its commit without stalling others,
-       and the commits of connections waiting together are grouped (one fsync for many). */
-    unsigned int flags = MHD_USE_THREAD_PER_CONNECTION | MHD_USE_INTERNAL_POLLING_THREAD | MHD_USE_POLL;
+    /* A few threads (epoll) serve every connection; a check-in waiting for its commit is
+       suspended, not waited for, so its thread serves others meanwhile, and the commits of
+       check-ins waiting together are grouped (one fsync for many). */
+    unsigned int flags = MHD_USE_INTERNAL_POLLING_THREAD | MHD_USE_EPOLL | MHD_ALLOW_SUSPEND_RESUME;
     return MHD_start_daemon(flags, 0, NULL, NULL, handler, handler_context,
                             MHD_OPTION_ARRAY, options, MHD_OPTION_END);
 }
@@ -55,6 +62,17 @@ static inline void cmhd_client_address(struct MHD_Connection *connection, char *
         if (IN6_IS_ADDR_V4MAPPED(v6)) inet_ntop(AF_INET, &v6->s6_addr[12], buffer, (socklen_t) size);
         else inet_ntop(AF_INET6, v6, buffer, (socklen_t) size);
     }
+}
+
+/* Whether the client has already shut down its sending side (its FIN has arrived, perhaps
+   behind more bytes): libmicrohttpd 0.9.75 reads that end of stream when a suspended connection
+   resumes and closes it without its response, so the adapter does not suspend such a one.
+   poll(POLLRDHUP) with no wait: nothing is read. */
+static inline int cmhd_peer_finished_sending(struct MHD_Connection *connection) {
+    const union MHD_ConnectionInfo *info = MHD_get_connection_info(connection, MHD_CONNECTION_INFO_CONNECTION_FD);
+    if (info == NULL) return 0;
+    struct pollfd probe = { .fd = info->connect_fd, .events = POLLRDHUP, .revents = 0 };
+    return poll(&probe, 1, 0) == 1 && (probe.revents & (POLLRDHUP | POLLHUP | POLLERR)) != 0;
 }
 
 /* Whether text is an IPv4 (4) or IPv6 (6) address, else 0; writes its 16 bytes (IPv4 as

@@ -62,8 +62,18 @@ public struct CommandContext: Sendable {
         StandardStream.output.write(bytes)
     }
 
-    /// Writes a one-line diagnostic to standard error, prefixed with the program name.
-    public func warn(_ message: String) {
-        StandardStream.error.write("\(program): \(message)\n")
+    /// Where diagnostics go: standard error, with journald's priority prefixes when it is the
+    /// journal (`Logger`); lines elsewhere start with the program's name.
+    public var logger: Logger { Logger(environment: environment, program: program) }
+
+    /// Reports a command's failure: one line on standard error, prefixed with the program name
+    /// (journald priority 3 under systemd, so `journalctl -p err` shows it).
+    public func error(_ message: String) {
+        logger.error(message)
+    }
+
+    /// Shows the usage line that follows a usage error (at the error's priority).
+    public func usage(_ line: String) {
+        logger.continuation(.error, line)
     }
 }

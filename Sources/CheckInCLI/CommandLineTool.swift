@@ -1,5 +1,5 @@
 import CheckInData
-import Glibc
+import CheckInDomain
 
 /// A program made of subcommands (`qrcheckin`, `qrcheckin-server`): its top-level help, the
 /// choice of subcommand, and failures mapped to exit statuses, the same for every program.
@@ -66,7 +66,7 @@ public struct CommandLineTool: Sendable {
     public func main(_ arguments: [String], context: CommandContext) -> ExitCode {
         let status = dispatch(arguments, context: context)
         if let failure = StandardStream.outputFailure, status != .ioError {
-            context.warn(failure.description)
+            context.error(failure.description)
             return .ioError
         }
         return status
@@ -74,8 +74,8 @@ public struct CommandLineTool: Sendable {
 
     private func dispatch(_ arguments: [String], context: CommandContext) -> ExitCode {
         guard let first = arguments.first else {
-            context.warn("no command given (see \(name) --help)")
-            StandardStream.error.write(usageLine + "\n")
+            context.error("no command given (see \(name) --help)")
+            context.usage(usageLine)
             return .usage
         }
         switch first {
@@ -85,8 +85,8 @@ public struct CommandLineTool: Sendable {
                 return .success
             }
             guard let type = command(named: arguments[1]) else {
-                context.warn("unknown command '\(arguments[1])' (see \(name) --help)")
-                StandardStream.error.write(usageLine + "\n")
+                context.error("unknown command \(Quoted(arguments[1])) (see \(name) --help)")
+                context.usage(usageLine)
                 return .usage
             }
             context.print(type.spec.helpText)
@@ -98,8 +98,8 @@ public struct CommandLineTool: Sendable {
             break
         }
         guard let type = command(named: first) else {
-            context.warn("unknown command '\(first)' (see \(name) --help)")
-            StandardStream.error.write(usageLine + "\n")
+            context.error("unknown command \(Quoted(first)) (see \(name) --help)")
+            context.usage(usageLine)
             return .usage
         }
         do {
@@ -111,27 +111,21 @@ public struct CommandLineTool: Sendable {
             let command = try type.init(parsed, context: context)
             return try command.run(context)
         } catch {
-            context.warn(error.message)
+            context.error(error.message)
             // A usage error shows what the command accepts, so the next try can be right.
-            if error.code == .usage { StandardStream.error.write(type.spec.usageLine + "\n") }
+            if error.code == .usage { context.usage(type.spec.usageLine) }
             return error.code
         }
     }
 
-    /// The process's arguments (without the program name) as raw bytes checked for UTF-8:
-    /// Swift's CommandLine.arguments would silently repair invalid UTF-8, and commands must
-    /// report it instead. Nil (after a message) when one is not UTF-8 (exit 65).
-    public func processArguments() -> [String]? {
-        var arguments = [String]()
-        for index in 1..<max(1, Int(CommandLine.argc)) {
-            let raw = CommandLine.unsafeArgv[index]!
-            let bytes = UnsafeBufferPointer(start: UnsafeRawPointer(raw).assumingMemoryBound(to: UInt8.self), count: strlen(raw))
-            guard let argument = String(validating: bytes, as: UTF8.self) else {
-                StandardStream.error.write("\(name): argument \(index) is not valid UTF-8\n")
-                return nil
-            }
-            arguments.append(argument)
+    /// The process's arguments (without the program name), checked for UTF-8
+    /// (`ProcessArguments`). Nil, after a message, when one is not UTF-8 (exit 65).
+    public func processArguments(_ context: CommandContext) -> [String]? {
+        do {
+            return try ProcessArguments.current()
+        } catch {
+            context.error("argument \(error.index) is not valid UTF-8")
+            return nil
         }
-        return arguments
     }
 }

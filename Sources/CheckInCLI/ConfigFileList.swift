@@ -19,11 +19,17 @@ public struct ConfigFileList: Sendable, Equatable {
     /// The files, in the order they are layered.
     public let files: [File]
 
-    /// The list from the flags when any were given, else from the environment.
-    public init(flags: [String], environment: [String: String], variable: String) {
-        let texts = flags.isEmpty
-            ? (environment[variable] ?? "").split(separator: ":").map(String.init)
-            : flags
+    /// The list from the flags when any were given, else from the environment's `variable`
+    /// (set but empty: no file), else `installed`, each optional: the installed service's files,
+    /// which `code` and `verify` read when the service is there for them (`InstalledService`).
+    public init(flags: [String], environment: [String: String], variable: String, installed: [String] = []) {
+        let texts = if !flags.isEmpty {
+            flags
+        } else if let value = environment[variable] {
+            value.split(separator: ":").map(String.init)
+        } else {
+            installed.map { "-" + $0 }
+        }
         files = texts.compactMap { text in
             let optional = text.hasPrefix("-") && text.count > 1
             let path = optional ? String(text.dropFirst()) : text

@@ -1,4 +1,5 @@
 import CheckInData
+import CheckInDomain
 
 /// The raw text of every setting in each layer that sets it (config file, then environment,
 /// then flags), read once. A typed value is parsed from it per setting, on demand: a command
@@ -85,7 +86,7 @@ public enum ConfigFile {
             seen[entry.key] = entry.line
         }
         if let unknown = entries.first(where: { !catalog.knows($0.key) }) {
-            throw CommandError(.config, "\(path):\(unknown.line): unknown key '\(unknown.key)' (known: \(catalog.keys.map(\.name).joined(separator: ", ")))")
+            throw CommandError(.config, "\(path):\(unknown.line): unknown key \(Quoted(unknown.key)) (known: \(catalog.keys.map(\.name).joined(separator: ", ")))")
         }
         return entries
     }

@@ -14,6 +14,9 @@ public struct HTTPServerLimits: Sendable, Equatable {
     public var bodyBytes: Int = 8 * 1024
     /// Form fields accepted in one body.
     public var formFields: Int = 16
+    /// Threads serving connections (each with its own epoll set); a check-in waiting for its
+    /// commit holds none. One per core is enough.
+    public var threads: Int = 2
 
     /// The defaults above.
     public init() {}

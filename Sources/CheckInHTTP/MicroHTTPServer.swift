@@ -3,9 +3,10 @@ import CheckInWeb
 import CMicroHTTPD
 import Glibc
 
-/// The HTTP adapter: GNU libmicrohttpd parses HTTP and runs one thread per connection; each
-/// request becomes a plain `HTTPRequest`, the handler answers with a plain `HTTPResponse`,
-/// which goes back to libmicrohttpd as it is. No business rules here.
+/// The HTTP adapter: GNU libmicrohttpd parses HTTP on a few epoll threads; each request becomes
+/// a plain `HTTPRequest`, the handler answers with a plain `HTTPResponse` (at once, or after a
+/// commit while the connection is suspended), which goes back to libmicrohttpd as it is. No
+/// business rules here.
 public final class MicroHTTPServer: @unchecked Sendable {
     private let handler: any HTTPHandler
     private let resolver: ClientResolver
@@ -23,7 +24,7 @@ public final class MicroHTTPServer: @unchecked Sendable {
         var settings = cmhd_settings(
             listen_fd: listener, connection_limit: UInt32(limits.connections),
             per_client_limit: UInt32(limits.connectionsPerClient), timeout_seconds: UInt32(limits.idleSeconds),
-            memory_limit: limits.connectionMemory, stack_size: 512 * 1024)
+            memory_limit: limits.connectionMemory, stack_size: 512 * 1024, threads: UInt32(max(1, limits.threads)))
         let context = Unmanaged.passUnretained(self).toOpaque()
         daemon = cmhd_start(&settings, accessHandler, context, completedHandler, context)
         guard daemon != nil else { throw HTTPServerError("libmicrohttpd could not start on the listening socket") }
@@ -60,11 +61,54 @@ public final class MicroHTTPServer: @unchecked Sendable {
             uploadSize.pointee = 0
             return .YES
         }
-        let started = MonotonicNow.nanoseconds()
+        // A call after the site answered a suspended request: libmicrohttpd resumed it.
+        let ready: HTTPResponse? = state.answer.withLock { answer in
+            guard case .ready(let response) = answer else { return nil }
+            answer = .queued
+            return response
+        }
+        if let ready { return finish(ready, state: state, connection: connection) }
+        guard case .notAsked = state.answer.withLock({ $0 }) else { return .YES }
+        state.started = MonotonicNow.nanoseconds()
         let request = makeRequest(connection, url: url, method: method, state: state)
-        let response = handler.respond(to: request)
+        state.request = request
+        state.answer.withLock { $0 = .pending(suspended: false) }
+        let handle = ConnectionHandle(connection)
+        handler.respond(to: request) { response in
+            // Any thread, once: keep the response; wake the connection if it sleeps.
+            state.answer.withLock { answer in
+                let suspended = if case .pending(true) = answer { true } else { false }
+                answer = .ready(response)
+                if suspended { MHD_resume_connection(handle.pointer) }
+            }
+            state.answered.signal()
+        }
+        // Answered at once (most pages): queue it now. Else sleep until the answer comes; the
+        // lock orders the suspend before any resume. A client that already shut down its
+        // sending side would lose a suspended answer (libmicrohttpd closes such a connection
+        // on resume): this thread waits for it instead (rare: browsers and proxies never do).
+        if cmhd_peer_finished_sending(connection) != 0 {
+            let response = state.waitForAnswer()
+            return finish(response, state: state, connection: connection)
+        }
+        let now: HTTPResponse? = state.answer.withLock { answer in
+            if case .ready(let response) = answer {
+                answer = .queued
+                return response
+            }
+            answer = .pending(suspended: true)
+            MHD_suspend_connection(connection)
+            return nil
+        }
+        guard let now else { return .YES }
+        return finish(now, state: state, connection: connection)
+    }
+
+    private func finish(_ response: HTTPResponse, state: RequestState, connection: OpaquePointer) -> MHD_Result {
         let queued = queue(response, on: connection)
-        observer?.answered(request, response, seconds: Double(MonotonicNow.nanoseconds() - started) / 1e9)
+        if let observer, let request = state.request {
+            observer.answered(request, response, seconds: Double(MonotonicNow.nanoseconds() - state.started) / 1e9)
+        }
         return queued
     }
 
@@ -73,9 +117,10 @@ public final class MicroHTTPServer: @unchecked Sendable {
         func value(_ kind: MHD_ValueKind, _ key: String) -> String? {
             MHD_lookup_connection_value(connection, kind, key).map { String(decoding: UnsafeRawBufferPointer(start: $0, count: strlen($0)).bindMemory(to: UInt8.self), as: UTF8.self) }
         }
-        var peerBuffer = [CChar](repeating: 0, count: 64)
-        cmhd_client_address(connection, &peerBuffer, peerBuffer.count)
-        let peer = String(cString: peerBuffer)
+        let peer = withUnsafeTemporaryAllocation(of: CChar.self, capacity: 64) { buffer in
+            cmhd_client_address(connection, buffer.baseAddress!, buffer.count)
+            return String(decoding: UnsafeRawBufferPointer(start: buffer.baseAddress, count: strlen(buffer.baseAddress!)).bindMemory(to: UInt8.self), as: UTF8.self)
+        }
         let resolved = resolver.resolve(peer: peer, forwardedFor: value(.HEADER_KIND, "X-Forwarded-For"),
                                         forwardedProto: value(.HEADER_KIND, "X-Forwarded-Proto"))
         var headers: [String: String] = [:]
@@ -116,6 +161,12 @@ public enum HTTPRequestQuery {
     public static let names = ["lang", "again"]
     /// Cookie names.
     public static let cookieNames = ["qrcheckin_device", "qrcheckin_visitor"]
+}
+
+/// A libmicrohttpd connection handed to the thread that resumes it.
+private struct ConnectionHandle: @unchecked Sendable {
+    let pointer: OpaquePointer
+    init(_ pointer: OpaquePointer) { self.pointer = pointer }
 }
 
 /// The server failed to start.

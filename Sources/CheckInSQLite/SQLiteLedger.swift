@@ -50,45 +50,60 @@ public final class SQLiteLedger: CheckInLedger {
     }
 
     public func record(_ checkIn: NewCheckIn, duplicateSeconds: Int64) throws(LedgerError) -> RecordOutcome {
-        try writer.perform { connection throws(LedgerError) in
-            if let device = checkIn.device {
-                let claim = try connection.statement(Self.claimPresence)
-                try claim.bind(1, checkIn.venue.rawValue)
-                try claim.bind(2, device.rawValue)
-                try claim.bind(3, checkIn.time.milliseconds)
-                try claim.bind(4, duplicateSeconds.multipliedReportingOverflow(by: 1000).partialValue)
-                let claimed = try claim.step()
-                claim.reset()
-                if !claimed {
-                    let earlier = try connection.statement(Self.earlierCheckIn)
-                    defer { earlier.reset() }
-                    try earlier.bind(1, checkIn.venue.rawValue)
-                    try earlier.bind(2, device.rawValue)
-                    guard try earlier.step() else {
-                        throw LedgerError(.corrupt, "\(connection.path): a duplicate key names no check-in")
-                    }
-                    return .duplicate(of: try SQLiteRows.checkIn(earlier))
+        try writer.perform { connection throws(LedgerError) in try Self.record(checkIn, duplicateSeconds: duplicateSeconds, connection) }
+    }
+
+    public func record(_ checkIn: NewCheckIn, duplicateSeconds: Int64,
+                       completion: @escaping @Sendable (Result<RecordOutcome, LedgerError>) -> Void) {
+        writer.submit({ connection throws(LedgerError) in try Self.record(checkIn, duplicateSeconds: duplicateSeconds, connection) },
+                      completion: completion)
+    }
+
+    /// The statements of one check-in, inside the writer's transaction.
+    private static func record(_ checkIn: NewCheckIn, duplicateSeconds: Int64, _ connection: SQLiteConnection) throws(LedgerError) -> RecordOutcome {
+        if let device = checkIn.device {
+            let claim = try connection.statement(Self.claimPresence)
+            try claim.bind(1, checkIn.venue.rawValue)
+            try claim.bind(2, device.rawValue)
+            try claim.bind(3, checkIn.time.milliseconds)
+            try claim.bind(4, duplicateSeconds.multipliedReportingOverflow(by: 1000).partialValue)
+            let claimed = try claim.step()
+            claim.reset()
+            if !claimed {
+                let earlier = try connection.statement(Self.earlierCheckIn)
+                defer { earlier.reset() }
+                try earlier.bind(1, checkIn.venue.rawValue)
+                try earlier.bind(2, device.rawValue)
+                guard try earlier.step() else {
+                    throw LedgerError(.corrupt, "\(connection.path): a duplicate key names no check-in")
                 }
+                return .duplicate(of: try SQLiteRows.checkIn(earlier))
             }
-            let insert = try connection.statement(Self.insertCheckIn)
-            defer { insert.reset() }
-            try SQLiteRows.bind(checkIn, to: insert)
-            guard try insert.step(), let id = insert.int64(0) else {
-                throw LedgerError(.failed, "\(connection.path): the insert returned no id")
-            }
-            return .recorded(CheckIn(id: id, entry: checkIn))
         }
+        let insert = try connection.statement(Self.insertCheckIn)
+        defer { insert.reset() }
+        try SQLiteRows.bind(checkIn, to: insert)
+        guard try insert.step(), let id = insert.int64(0) else {
+            throw LedgerError(.failed, "\(connection.path): the insert returned no id")
+        }
+        return .recorded(CheckIn(id: id, entry: checkIn))
     }
 
     public func recordRefusal(_ refusal: Refusal) throws(LedgerError) {
-        try writer.perform { connection throws(LedgerError) in
-            let insert = try connection.statement("INSERT INTO refusals (venue, at_ms, reason, method) VALUES (?1, ?2, ?3, ?4)")
-            try insert.bind(1, refusal.venue?.rawValue)
-            try insert.bind(2, refusal.time.milliseconds)
-            try insert.bind(3, refusal.reason.rawValue)
-            try insert.bind(4, refusal.method.rawValue)
-            try insert.run()
-        }
+        try writer.perform { connection throws(LedgerError) in try Self.insert(refusal, connection) }
+    }
+
+    public func recordRefusalLater(_ refusal: Refusal) {
+        writer.submit({ connection throws(LedgerError) in try Self.insert(refusal, connection) }, completion: { _ in })
+    }
+
+    private static func insert(_ refusal: Refusal, _ connection: SQLiteConnection) throws(LedgerError) {
+        let insert = try connection.statement("INSERT INTO refusals (venue, at_ms, reason, method) VALUES (?1, ?2, ?3, ?4)")
+        try insert.bind(1, refusal.venue?.rawValue)
+        try insert.bind(2, refusal.time.milliseconds)
+        try insert.bind(3, refusal.reason.rawValue)
+        try insert.bind(4, refusal.method.rawValue)
+        try insert.run()
     }
 
     public func find(id: Int64) throws(LedgerError) -> CheckIn? {

@@ -26,14 +26,22 @@ final class SQLiteWriter: Sendable {
 
     /// Runs `work` inside a write transaction and returns its value once that has committed.
     func perform<T: Sendable>(_ work: @escaping @Sendable (SQLiteConnection) throws(LedgerError) -> T) throws(LedgerError) -> T {
-        let job = Job(work)
+        let waiter = Waiter<T>()
+        submit(work) { waiter.deliver($0) }
+        return try waiter.wait()
+    }
+
+    /// Runs `work` inside a write transaction and hands its value (or the failure) to
+    /// `completion` once that transaction has committed (or failed), on the writer's thread.
+    func submit<T: Sendable>(_ work: @escaping @Sendable (SQLiteConnection) throws(LedgerError) -> T,
+                             completion: @escaping @Sendable (Result<T, LedgerError>) -> Void) {
+        let job = Job(work, completion: completion)
         let startsDrain = pending.withLock { pending in
             pending.jobs.append(job)
             defer { pending.draining = true }
             return !pending.draining
         }
         if startsDrain { queue.async { self.drain() } }
-        return try job.wait()
     }
 
     /// Commits batches until nothing is pending.
@@ -76,16 +84,17 @@ private protocol WriteJob: AnyObject, Sendable {
     func finish(_ error: LedgerError?)
 }
 
-/// A write returning `T`: its value is released to the caller only after the commit.
+/// A write returning `T`: its value is released only after the commit.
 private final class Job<T: Sendable>: WriteJob, @unchecked Sendable {
     private let work: @Sendable (SQLiteConnection) throws(LedgerError) -> T
-    /// Written by the writer thread before `finish` signals; read by the caller after.
+    private let completion: @Sendable (Result<T, LedgerError>) -> Void
+    /// Written and read by the writer's thread only.
     private var value: T?
-    private var result: Result<T, LedgerError>?
-    private let done = DispatchSemaphore(value: 0)
 
-    init(_ work: @escaping @Sendable (SQLiteConnection) throws(LedgerError) -> T) {
+    init(_ work: @escaping @Sendable (SQLiteConnection) throws(LedgerError) -> T,
+         completion: @escaping @Sendable (Result<T, LedgerError>) -> Void) {
         self.work = work
+        self.completion = completion
     }
 
     func execute(_ connection: SQLiteConnection) throws(LedgerError) {
@@ -94,12 +103,23 @@ private final class Job<T: Sendable>: WriteJob, @unchecked Sendable {
 
     func finish(_ error: LedgerError?) {
         if let error {
-            result = .failure(error)
+            completion(.failure(error))
         } else if let value {
-            result = .success(value)
+            completion(.success(value))
         } else {
-            result = .failure(LedgerError(.failed, "a write of the batch did not run"))
+            completion(.failure(LedgerError(.failed, "a write of the batch did not run")))
         }
+    }
+}
+
+/// A caller blocked until its write's transaction is over.
+private final class Waiter<T: Sendable>: @unchecked Sendable {
+    /// Written by the writer's thread before `done` is signalled, read by the caller after.
+    private var result: Result<T, LedgerError>?
+    private let done = DispatchSemaphore(value: 0)
+
+    func deliver(_ result: Result<T, LedgerError>) {
+        self.result = result
         done.signal()
     }
 

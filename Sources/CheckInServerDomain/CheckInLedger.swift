@@ -12,8 +12,21 @@ public protocol CheckInLedger: Sendable {
     /// check-in without a device is always recorded. Returns only after the commit.
     func record(_ checkIn: NewCheckIn, duplicateSeconds: Int64) throws(LedgerError) -> RecordOutcome
 
+    /// Records like `record(_:duplicateSeconds:)`, answering through `completion` instead of
+    /// blocking the caller: an HTTP server's few threads serve other connections while the
+    /// commit is under way, and a ledger may commit many waiting check-ins together.
+    /// `completion` runs exactly once, after the commit, on any thread (possibly before this
+    /// returns). The default implementation calls the blocking one.
+    func record(_ checkIn: NewCheckIn, duplicateSeconds: Int64,
+                completion: @escaping @Sendable (Result<RecordOutcome, LedgerError>) -> Void)
+
     /// Keeps a refused scan (for the refusal log's shorter retention).
     func recordRefusal(_ refusal: Refusal) throws(LedgerError)
+
+    /// Keeps a refused scan without waiting for it: a flood of refusals must not hold the
+    /// server's threads. Nothing is promised to anyone about a refusal, so a failure is dropped.
+    /// The default calls the blocking one.
+    func recordRefusalLater(_ refusal: Refusal)
 
     /// The check-in with id `id`, if it is (still) recorded.
     func find(id: Int64) throws(LedgerError) -> CheckIn?
@@ -33,6 +46,17 @@ public protocol CheckInLedger: Sendable {
 
     /// Deletes every check-in of one visitor (and its duplicate keys); returns how many.
     func erase(_ subject: ErasureSubject) throws(LedgerError) -> Int
+}
+
+extension CheckInLedger {
+    public func recordRefusalLater(_ refusal: Refusal) {
+        try? recordRefusal(refusal)
+    }
+
+    public func record(_ checkIn: NewCheckIn, duplicateSeconds: Int64,
+                       completion: @escaping @Sendable (Result<RecordOutcome, LedgerError>) -> Void) {
+        completion(Result { () throws(LedgerError) in try record(checkIn, duplicateSeconds: duplicateSeconds) })
+    }
 }
 
 /// What `record` did.

@@ -23,18 +23,37 @@ public final class WatchedLedger: CheckInLedger {
     public var isInOutage: Bool { health.withLock { $0.outageStart != nil } }
 
     private func watch<T>(_ call: () throws(LedgerError) -> T) throws(LedgerError) -> T {
-        do throws(LedgerError) {
-            let value = try call()
-            if let change = health.withLock({ $0.succeeded(at: now()) }) { report(change) }
-            return value
-        } catch {
-            if let change = health.withLock({ $0.failed(error, at: now()) }) { report(change) }
-            throw error
+        let result = Result { () throws(LedgerError) in try call() }
+        note(result.map { _ in () })
+        return try result.get()
+    }
+
+    /// Tells the health about a call's result and reports a change.
+    private func note(_ result: Result<Void, LedgerError>) {
+        let change = health.withLock { health in
+            switch result {
+            case .success: health.succeeded(at: now())
+            case .failure(let error): health.failed(error, at: now())
+            }
         }
+        if let change { report(change) }
     }
 
     public func record(_ checkIn: NewCheckIn, duplicateSeconds: Int64) throws(LedgerError) -> RecordOutcome {
         try watch { () throws(LedgerError) in try ledger.record(checkIn, duplicateSeconds: duplicateSeconds) }
+    }
+
+    public func record(_ checkIn: NewCheckIn, duplicateSeconds: Int64,
+                       completion: @escaping @Sendable (Result<RecordOutcome, LedgerError>) -> Void) {
+        ledger.record(checkIn, duplicateSeconds: duplicateSeconds) { result in
+            self.note(result.map { _ in () })
+            completion(result)
+        }
+    }
+
+    public func recordRefusalLater(_ refusal: Refusal) {
+        // Its failure is dropped below this; a refusal never ends or begins an outage.
+        ledger.recordRefusalLater(refusal)
     }
 
     public func recordRefusal(_ refusal: Refusal) throws(LedgerError) {

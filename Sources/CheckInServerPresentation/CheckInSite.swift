@@ -45,8 +45,37 @@ public struct CheckInSite: HTTPHandler {
         self.parts = parts
     }
 
-    public func respond(to request: HTTPRequest) -> HTTPResponse {
+    public func respond(to request: HTTPRequest, reply: @escaping @Sendable (HTTPResponse) -> Void) {
         let context = RequestContext(request: request, parts: parts)
+        // Check-ins answer after the ledger's commit; every other page at once.
+        if let later = Self.checkIn(context) {
+            later(reply)
+            return
+        }
+        reply(route(context))
+    }
+
+    /// The answer of a check-in route (the scan, the safe-number form's and the visitor form's
+    /// posts), which comes after a commit; nil for every other route.
+    private static func checkIn(_ context: RequestContext) -> ((@escaping @Sendable (HTTPResponse) -> Void) -> Void)? {
+        let request = context.request
+        let prefix = context.parts.basePath + "/"
+        guard request.path.hasPrefix(prefix) else { return nil }
+        let segments = request.path.dropFirst(prefix.count).split(separator: "/", omittingEmptySubsequences: false).map(String.init)
+        switch (segments.count, request.method) {
+        case (1, "POST") where !segments[0].isEmpty:
+            return { context.safeNumber(venueText: segments[0], reply: $0) }
+        case (2, "POST") where segments[1] == "visitor":
+            return { context.visitor(venueText: segments[0], reply: $0) }
+        case (2, "GET") where segments[0] != "_" && segments[1] != "visitor":
+            return { context.scan(venueText: segments[0], token: segments[1], reply: $0) }
+        default:
+            return nil
+        }
+    }
+
+    private func route(_ context: RequestContext) -> HTTPResponse {
+        let request = context.request
         if request.path == "/metrics" {
             guard request.clientIsLocal, request.method == "GET" || request.method == "HEAD" else { return context.notFound() }
             return HTTPResponse(status: 200, headers: [("Content-Type", "text/plain; version=0.0.4; charset=utf-8"), ("Cache-Control", "no-store")],
@@ -61,14 +90,13 @@ public struct CheckInSite: HTTPHandler {
         case 1 where !segments[0].isEmpty:
             switch request.method {
             case "GET", "HEAD": return context.safeNumberForm(venueText: segments[0])
-            case "POST": return context.safeNumber(venueText: segments[0])
             default: return context.methodNotAllowed("GET, HEAD, POST")
             }
         case 2 where segments[1] == "visitor":
-            return request.method == "POST" ? context.visitor(venueText: segments[0]) : context.methodNotAllowed("POST")
+            return context.methodNotAllowed("POST")
         case 2:
             // Only GET checks in: HEAD (link checkers, previews) must not.
-            return request.method == "GET" ? context.scan(venueText: segments[0], token: segments[1]) : context.methodNotAllowed("GET")
+            return context.methodNotAllowed("GET")
         case 3 where segments[1] == "receipt":
             guard request.method == "GET" || request.method == "HEAD" else { return context.methodNotAllowed("GET, HEAD") }
             return context.receipt(venueText: segments[0], idText: segments[2])

@@ -3,7 +3,7 @@ import CheckInServerDomain
 import CheckInWeb
 
 /// One request being answered: its language, its device, and the responses the site gives.
-struct RequestContext {
+struct RequestContext: Sendable {
     let request: HTTPRequest
     let parts: CheckInSite.Parts
     let words: ServerWords
@@ -58,13 +58,14 @@ struct RequestContext {
     // MARK: check-ins
 
     /// `GET B/VENUE/TOKEN`: the scanned code.
-    func scan(venueText: String, token: String) -> HTTPResponse {
+    func scan(venueText: String, token: String, reply: @escaping @Sendable (HTTPResponse) -> Void) {
         let (device, setCookie) = device()
         let visitor = request.cookies[VisitorCookie.name].flatMap(VisitorCookie.visitor)
         let code = Scan.Code.token(token)
-        let outcome = parts.useCase.checkIn(Scan(venue: venueText, code: code, device: device, visitor: visitor))
-        parts.metrics.count(outcome, method: .qr)
-        return answer(outcome, code: code, extra: setCookie.map { [("Set-Cookie", $0)] } ?? [])
+        parts.useCase.checkIn(Scan(venue: venueText, code: code, device: device, visitor: visitor)) { outcome in
+            parts.metrics.count(outcome, method: .qr)
+            reply(answer(outcome, code: code, extra: setCookie.map { [("Set-Cookie", $0)] } ?? []))
+        }
     }
 
     /// The response to a use-case outcome: 303 to the receipt, a refusal, a form, or 503.
@@ -103,8 +104,9 @@ struct RequestContext {
     }
 
     /// 303 See Other: the token leaves the address bar, and a reload shows the receipt again.
+    /// `location` is made of the base path, a venue id, digits and `lang`/`again`: nothing to escape.
     func redirect(to location: String, extra: [(name: String, value: String)]) -> HTTPResponse {
-        let html = "<!doctype html><title>303</title><a href=\"\(HTML.escape(location))\">\(HTML.escape(location))</a>\n"
+        let html = "<!doctype html><title>303</title><a href=\"" + location + "\">" + location + "</a>\n"
         return page(303, html, extra: [("Location", location)] + extra)
     }
 
@@ -143,42 +145,44 @@ struct RequestContext {
     }
 
     /// `POST B/VENUE`: a typed safe number, limited per client.
-    func safeNumber(venueText: String) -> HTTPResponse {
-        guard !request.bodyTooLarge else { return page(413, pages.message(words.tooLarge, words.notFoundAdvice)) }
+    func safeNumber(venueText: String, reply: @escaping @Sendable (HTTPResponse) -> Void) {
+        guard !request.bodyTooLarge else { return reply(page(413, pages.message(words.tooLarge, words.notFoundAdvice))) }
         if let wait = parts.limiter.wait(for: request.clientKey) {
             parts.metrics.countRateLimited()
-            return page(429, pages.tooMany(retryAfter: wait), extra: [("Retry-After", "\(wait)")])
+            return reply(page(429, pages.tooMany(retryAfter: wait), extra: [("Retry-After", "\(wait)")]))
         }
         guard let venue = try? VenueID(venueText), parts.useCase.venues.profile(for: venue) != nil else {
-            return page(404, pages.refusal(.unknownVenue, venue: nil))
+            return reply(page(404, pages.refusal(.unknownVenue, venue: nil)))
         }
         let number = (request.form["safe-number"] ?? "").filter { !$0.isWhitespace }
         guard !number.isEmpty, number.count <= 16 else {
-            return page(400, pages.safeNumberForm(venue: venue, venueName: venueName(venue), message: words.wrongSafeNumber))
+            return reply(page(400, pages.safeNumberForm(venue: venue, venueName: venueName(venue), message: words.wrongSafeNumber)))
         }
         let (device, setCookie) = device()
         let visitor = request.cookies[VisitorCookie.name].flatMap(VisitorCookie.visitor)
         let code = Scan.Code.safeNumber(number)
-        let outcome = parts.useCase.checkIn(Scan(venue: venue.rawValue, code: code, device: device, visitor: visitor))
-        parts.metrics.count(outcome, method: .safeNumber)
-        let extra = setCookie.map { [("Set-Cookie", $0)] } ?? []
-        if case .refused(let reason, _) = outcome, reason == .badMAC || reason == .malformed {
-            // A wrong number: the form again, and one try less for this client.
-            parts.limiter.failed(request.clientKey)
-            return page(Self.status(of: reason), pages.safeNumberForm(venue: venue, venueName: venueName(venue), message: words.wrongSafeNumber), extra: extra)
+        parts.useCase.checkIn(Scan(venue: venue.rawValue, code: code, device: device, visitor: visitor)) { outcome in
+            parts.metrics.count(outcome, method: .safeNumber)
+            let extra = setCookie.map { [("Set-Cookie", $0)] } ?? []
+            if case .refused(let reason, _) = outcome, reason == .badMAC || reason == .malformed {
+                // A wrong number: the form again, and one try less for this client.
+                parts.limiter.failed(request.clientKey)
+                return reply(page(Self.status(of: reason),
+                                  pages.safeNumberForm(venue: venue, venueName: venueName(venue), message: words.wrongSafeNumber), extra: extra))
+            }
+            reply(answer(outcome, code: code, extra: extra))
         }
-        return answer(outcome, code: code, extra: extra)
     }
 
     // MARK: the visitor form
 
     /// `POST B/VENUE/visitor`: the visitor's fields for a scan the server verified moments ago.
-    func visitor(venueText: String) -> HTTPResponse {
-        guard !request.bodyTooLarge else { return page(413, pages.message(words.tooLarge, words.notFoundAdvice)) }
+    func visitor(venueText: String, reply: @escaping @Sendable (HTTPResponse) -> Void) {
+        guard !request.bodyTooLarge else { return reply(page(413, pages.message(words.tooLarge, words.notFoundAdvice))) }
         let now = parts.useCase.clock.now()
         guard let venue = try? VenueID(venueText), let profile = parts.useCase.venues.profile(for: venue),
               let ticket = request.form["ticket"], let pending = parts.tickets.redeem(ticket, venue: venue, now: now) else {
-            return page(400, pages.message(words.badRequestTitle, words.formExpired))
+            return reply(page(400, pages.message(words.badRequestTitle, words.formExpired)))
         }
         let name = request.form["name"].map { $0.trimmingCharacters() }
         let phone = request.form["phone"]
@@ -186,14 +190,17 @@ struct RequestContext {
         let nameOK = !profile.visitorFields.contains(.name)
             || (name.map { !$0.isEmpty && $0.count <= Visitor.maximumNameLength && !$0.unicodeScalars.contains { $0.properties.generalCategory == .control } } ?? false)
         guard nameOK, visitor.provides(profile.visitorFields) else {
-            return page(400, pages.visitorForm(venue: venue, venueName: venueName(venue), fields: profile.visitorFields, ticket: ticket, message: words.visitorInvalid))
+            return reply(page(400, pages.visitorForm(venue: venue, venueName: venueName(venue), fields: profile.visitorFields,
+                                                     ticket: ticket, message: words.visitorInvalid)))
         }
         let (device, setCookie) = device()
-        let outcome = parts.useCase.checkIn(Scan(venue: venue.rawValue, code: pending.code, device: device, visitor: visitor), verifiedAt: pending.verifiedAt)
-        parts.metrics.count(outcome, method: pending.code.method)
         var extra = setCookie.map { [("Set-Cookie", $0)] } ?? []
         extra.append(("Set-Cookie", "\(VisitorCookie.name)=\(VisitorCookie.value(visitor)); Path=\(cookiePath); Max-Age=\(DeviceCookies.maxAgeSeconds); HttpOnly; SameSite=Lax" + (request.secure ? "; Secure" : "")))
-        return answer(outcome, code: pending.code, extra: extra)
+        let cookies = extra
+        parts.useCase.checkIn(Scan(venue: venue.rawValue, code: pending.code, device: device, visitor: visitor), verifiedAt: pending.verifiedAt) { outcome in
+            parts.metrics.count(outcome, method: pending.code.method)
+            reply(answer(outcome, code: pending.code, extra: cookies))
+        }
     }
 
     // MARK: the rest

@@ -14,8 +14,14 @@ public final class ServerMetrics: HTTPObserver {
     /// Venues counted separately at most (bounded label sets; the rest add up under "other").
     static let venueLimit = 1000
 
+    /// A venue (or "other") and a method.
+    private struct VenueMethod: Hashable {
+        let venue: String
+        let method: CheckInMethod
+    }
+
     private struct Counters {
-        var checkIns: [String: Int] = [:]   // "venue\u{0}method"
+        var checkIns: [VenueMethod: Int] = [:]
         var duplicates: [String: Int] = [:]
         var refusals: [RefusalReason: Int] = [:]
         var rateLimited = 0
@@ -39,7 +45,7 @@ public final class ServerMetrics: HTTPObserver {
         counters.withLock { counters in
             switch outcome {
             case .checkedIn(let checkIn):
-                counters.checkIns[Self.venue(checkIn.venue, &counters.venues) + "\u{0}" + method.rawValue, default: 0] += 1
+                counters.checkIns[VenueMethod(venue: Self.venue(checkIn.venue, &counters.venues), method: method), default: 0] += 1
             case .alreadyCheckedIn(let checkIn):
                 counters.duplicates[Self.venue(checkIn.venue, &counters.venues), default: 0] += 1
             case .refused(let reason, _):
@@ -88,9 +94,8 @@ public final class ServerMetrics: HTTPObserver {
         family("start_time_seconds", "gauge", "When the server started, in Unix seconds.")
         text += "qrcheckin_server_start_time_seconds \(startedAt.seconds)\n"
         family("checkins_total", "counter", "Check-ins recorded, by venue and method.")
-        for (key, value) in counters.checkIns.sorted(by: { $0.key < $1.key }) {
-            let parts = key.split(separator: "\u{0}")
-            text += "qrcheckin_server_checkins_total{venue=\"\(parts[0])\",method=\"\(parts[1])\"} \(value)\n"
+        for (key, value) in counters.checkIns.sorted(by: { ($0.key.venue, $0.key.method.rawValue) < ($1.key.venue, $1.key.method.rawValue) }) {
+            text += "qrcheckin_server_checkins_total{venue=\"\(key.venue)\",method=\"\(key.method.rawValue)\"} \(value)\n"
         }
         family("duplicates_total", "counter", "Scans of a device already checked in at the venue.")
         for (venue, value) in counters.duplicates.sorted(by: { $0.key < $1.key }) {

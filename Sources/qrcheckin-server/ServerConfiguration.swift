@@ -4,6 +4,7 @@ import CheckInHTTP
 import CheckInPostgres
 import CheckInServerDomain
 import CheckInSQLite
+import Glibc
 
 /// The server's settings as one typed value, read from the layers (built-in defaults, config
 /// files, `QRCHECKIN_SERVER_*` variables, flags), each value checked where it came from: a bad
@@ -82,6 +83,8 @@ struct ServerConfiguration {
         limits.connectionsPerClient = try layers.value("max-connections-per-client") { text, source throws(CommandError) in
             try Self.number(text, 0...100_000, source)
         } ?? limits.connectionsPerClient
+        limits.threads = try layers.value("threads") { text, source throws(CommandError) in try Self.number(text, 1...64, source) }
+            ?? max(2, Int(sysconf(Int32(_SC_NPROCESSORS_ONLN))))
         safeNumberTries = try layers.value("safe-number-tries") { text, source throws(CommandError) in try Self.number(text, 1...100, source) } ?? 5
     }
 

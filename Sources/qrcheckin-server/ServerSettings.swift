@@ -26,6 +26,7 @@ extension SettingCatalog {
         SettingKey(server: "trusted-proxy", value: "LIST", help: "Proxies whose X-Forwarded-For/-Proto count: addresses or CIDR, comma-separated."),
         SettingKey(server: "max-connections", value: "N", help: "Connections at once, 1-100000 (default 1024)."),
         SettingKey(server: "max-connections-per-client", value: "N", help: "Connections at once from one address, 0 (no limit)-100000 (default 128)."),
+        SettingKey(server: "threads", value: "N", help: "Threads serving connections, 1-64 (default: one per core, at least 2)."),
         SettingKey(server: "safe-number-tries", value: "N", help: "Wrong safe numbers a client may type before 429, 1-100 (default 5); one more a minute."),
     ], configVariable: "QRCHECKIN_SERVER_CONFIG")
 }

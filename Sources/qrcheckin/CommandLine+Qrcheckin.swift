@@ -47,9 +47,9 @@ extension SettingLayers {
 }
 
 extension ConfigFileList {
-    /// qrcheckin's config files: `--config` flags, else `$QRCHECKIN_CONFIG`.
-    init(flags: [String], environment: [String: String]) {
-        self.init(flags: flags, environment: environment, variable: SettingCatalog.qrcheckin.configVariable)
+    /// qrcheckin's config files: `--config` flags, else `$QRCHECKIN_CONFIG`, else `installed`.
+    init(flags: [String], environment: [String: String], installed: [String] = []) {
+        self.init(flags: flags, environment: environment, variable: SettingCatalog.qrcheckin.configVariable, installed: installed)
     }
 
     /// Every file with its entries, checked against qrcheckin's settings.

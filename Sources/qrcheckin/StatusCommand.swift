@@ -12,7 +12,7 @@ struct StatusCommand: Command {
         summary: "Show the current code, its countdown, the modes and the daemon's health.",
         usage: "status",
         options: ClientOptions.specs + [
-            OptionSpec("all", help: "One line for every venue on this host (see README, Many venues)."),
+            OptionSpec("all", help: "One line for every venue on this host (see docs/VENUES.md)."),
             OptionSpec("json", help: "Print the report as JSON."),
             OptionSpec("watch", short: "w", help: "Update every second until interrupted."),
             OptionSpec("lang", value: "ko|en", help: "Language of the words (default: the locale's)."),
@@ -35,8 +35,9 @@ struct StatusCommand: Command {
 
             EXIT STATUS: 0 running and current (also when paused on purpose); 1 running but
             degraded; 3 not running, stopped, or stale; 64 bad command line; 74 standard
-            output cannot be written; 78 invalid configuration (the daemon's config file or
-            QRCHECKIN_* variables).
+            output cannot be written; 77 the daemon's directory fails the trust check (another
+            user could have made or changed it: nothing in it is believed; docs/STATE.md);
+            78 invalid configuration (the daemon's config file or QRCHECKIN_* variables).
             """
     )
 
@@ -72,6 +73,8 @@ struct StatusCommand: Command {
     private enum Evaluation {
         case report(StatusReport, pngPath: String, pngAgeSeconds: Int64?)
         case missing(String)
+        /// The directory (or the socket's) must not be believed: why.
+        case refused(String)
     }
 
     /// Prints one report (or the table of every venue) and returns its exit status.
@@ -80,6 +83,8 @@ struct StatusCommand: Command {
         switch evaluate(options.outputDirectory, socketPath: options.socketPath) {
         case .missing(let message):
             return try notRunning(context, message)
+        case .refused(let message):
+            throw CommandError(.noPermission, message)
         case .report(let report, let pngPath, let age):
             try context.output(json ? report.json(pngAgeSeconds: age).serialized + "\n" : report.text(language: language, pngPath: pngPath, pngAgeSeconds: age))
             return ExitCode(rawValue: report.verdict.exitStatus) ?? .failure
@@ -91,7 +96,7 @@ struct StatusCommand: Command {
         let rows = options.venues.all().map { entry -> VenueStatusTable.Row in
             let socket = entry.outputDirectory + "/control.sock"
             switch evaluate(entry.outputDirectory, socketPath: socket) {
-            case .missing(let message):
+            case .missing(let message), .refused(let message):
                 return .init(venue: entry.venueHint, outputDirectory: entry.outputDirectory, missing: message)
             case .report(let report, _, let age):
                 return .init(venue: entry.venueHint, outputDirectory: entry.outputDirectory, report: report, pngAgeSeconds: age)
@@ -102,17 +107,30 @@ struct StatusCommand: Command {
         return ExitCode(rawValue: table.verdict.exitStatus) ?? .failure
     }
 
-    /// Judges the daemon writing to `directory` with its socket at `socketPath`.
+    /// Judges the daemon writing to `directory` with its socket at `socketPath`, believing
+    /// nothing from a directory that fails the trust check (docs/STATE.md, Directory trust).
     private func evaluate(_ directory: String, socketPath: String) -> Evaluation {
         let jsonPath = directory + "/current.json"
         let pngPath = directory + "/current.png"
+        let held: TrustedDirectory?
+        let peer: ExpectedPeer?
+        do {
+            held = try DaemonDirectory.lookUp(directory)
+            let socketDirectory = PathName.directory(of: socketPath)
+            peer = try (socketDirectory == directory ? held : DaemonDirectory.lookUp(socketDirectory)).map { ExpectedPeer(directory: $0) }
+        } catch {
+            return .refused(DaemonDirectory.refusal(error))
+        }
         var document: StateDocument
         var live: StateDocument?
         do {
-            document = try StateDocument(parsing: TextFile.read(jsonPath, limit: 64 * 1024))
+            // By the descriptor that passed the check (by path only when there is none to check:
+            // then the read fails with its own reason).
+            let bytes = try held?.read("current.json", limit: 64 * 1024) ?? TextFile.read(jsonPath, limit: 64 * 1024)
+            document = try StateDocument(parsing: bytes)
         } catch {
             // No readable file: a daemon that could not write its first one may still answer.
-            live = liveDocument(socketPath)
+            live = liveDocument(socketPath, peer: peer)
             guard let live else {
                 let reason = (error as? SystemError).map { $0.code == ENOENT ? "no \(jsonPath)" : $0.description }
                 return .missing("not running: " + (reason ?? "\(jsonPath) is unreadable: \(error)"))
@@ -122,7 +140,7 @@ struct StatusCommand: Command {
         let alive = SignalProcessLiveness().isAlive(pid: document.pid)
         // The daemon's own word beats the file when this user may ask: a daemon that cannot
         // write its files says it is degraded at once instead of seconds later.
-        let answer = alive ? live ?? liveDocument(socketPath) : nil
+        let answer = alive ? live ?? liveDocument(socketPath, peer: peer) : nil
         if let answer { document = answer }
         // A socket that refuses connections has no listener: the daemon died (kill -9) even
         // if its pid lingers as a zombie or was reused. A stopped daemon removed its socket.
@@ -133,8 +151,8 @@ struct StatusCommand: Command {
         return .report(report, pngPath: pngPath, pngAgeSeconds: age)
     }
 
-    private func liveDocument(_ socketPath: String) -> StateDocument? {
-        (try? ControlClient.send("get", to: socketPath, timeoutMilliseconds: 500))
+    private func liveDocument(_ socketPath: String, peer: ExpectedPeer?) -> StateDocument? {
+        (try? ControlClient.send("get", to: socketPath, peer: peer, timeoutMilliseconds: 500))
             .flatMap { JSONValueReply(text: $0).state }
     }
 

@@ -50,6 +50,22 @@ struct WatchedLedgerTests {
         #expect(!ledger.isInOutage)
     }
 
+    @Test func checkInsAnsweredThroughACompletionAreWatchedToo() throws {
+        let inner = InMemoryLedger()
+        let recorder = Recorder()
+        let ledger = WatchedLedger(inner, now: recorder.now, report: { change in recorder.reports.withLock { $0.append(change) } })
+        let down = LedgerError(.unavailable, "connection refused")
+        inner.fail(with: down)
+        let results = Mutex<[Result<RecordOutcome, LedgerError>]>([])
+        ledger.record(Self.entry("a"), duplicateSeconds: 60) { result in results.withLock { $0.append(result) } }
+        #expect(recorder.all == [.outageBegan(down)])
+        inner.fail(with: nil)
+        recorder.advance(1000)
+        ledger.record(Self.entry("a"), duplicateSeconds: 60) { result in results.withLock { $0.append(result) } }
+        #expect(recorder.all == [.outageBegan(down), .outageEnded(failedCalls: 1, milliseconds: 1000)])
+        #expect(results.withLock { $0.count } == 2, "every completion is passed on")
+    }
+
     @Test func aFailureThatIsNotAnOutageIsNotReported() throws {
         let inner = InMemoryLedger()
         let recorder = Recorder()

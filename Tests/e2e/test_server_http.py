@@ -125,6 +125,30 @@ def test_the_visitor_log_form_is_asked_once_per_device(tmp_path, secret):
     assert len(rows) == 2 and all(",김민지,01012345678," in row for row in rows)
 
 
+def test_clients_that_half_close_after_a_check_in_still_get_their_303(tmp_path, secret):
+    """A client may shut down its sending side right after its request (HTTP/1.0 tools do):
+    the check-in is still answered, even while others wait for commits."""
+    from concurrent.futures import ThreadPoolExecutor
+    server = Server(tmp_path, secret).start()
+    try:
+        path = token_path(secret, "HALL-1", server.port)
+        request = f"GET {path} HTTP/1.1\r\nHost: x\r\nConnection: close\r\n\r\n".encode()
+
+        def one(_):
+            with socket.create_connection(("127.0.0.1", server.port), timeout=15) as connection:
+                connection.sendall(request)
+                connection.shutdown(socket.SHUT_WR)
+                data = b""
+                while chunk := connection.recv(4096):
+                    data += chunk
+            return data[:12]
+        with ThreadPoolExecutor(8) as pool:
+            answers = list(pool.map(one, range(400)))
+        assert answers.count(b"HTTP/1.1 303") == 400, {answer: answers.count(answer) for answer in set(answers)}
+    finally:
+        server.stop()
+
+
 def test_a_slowloris_cannot_starve_other_clients(tmp_path, secret):
     server = Server(tmp_path, secret, args=["--max-connections", "300", "--max-connections-per-client", "100"]).start()
     slow = []
