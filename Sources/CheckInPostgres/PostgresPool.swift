@@ -4,18 +4,22 @@ import Synchronization
 
 /// At most `size` connections, made when needed and kept for reuse. A connection that broke is
 /// closed and the next caller makes a new one, so the ledger reconnects by itself when the
-/// database comes back. While connecting fails, callers fail at once (for `retryInterval`)
-/// instead of each waiting for its own attempt: a 503 is immediate during an outage.
+/// database comes back. Once connecting has failed, one caller at a time tries again (at most
+/// every `retryInterval`) and the others fail at once instead of each waiting for its own
+/// attempt (up to `connect_timeout` on a host that does not answer): during an outage a 503 is
+/// immediate and the server's threads stay free.
 final class PostgresPool: Sendable {
     /// How long a caller waits for a free connection before `busy`.
     static let checkoutSeconds = 10
     /// How long after a failed attempt to connect callers fail without trying again.
-    static let retryInterval: Duration = .milliseconds(250)
+    let retryInterval: Duration
 
     private struct State: ~Copyable {
         var idle: [PostgresConnection] = []
         /// The last failure to connect and when to try again.
         var failure: (error: LedgerError, until: ContinuousClock.Instant)?
+        /// Whether a caller is trying to connect after a failure.
+        var probing = false
     }
 
     /// The most connections open at once.
@@ -24,10 +28,12 @@ final class PostgresPool: Sendable {
     private let slots: DispatchSemaphore
     private let state = Mutex(State())
 
-    /// A pool of at most `size` connections to `connectionString`; none is opened yet.
-    init(_ connectionString: PostgresConnectionString, size: Int) {
+    /// A pool of at most `size` connections to `connectionString`; none is opened yet. After a
+    /// failure to connect, no one tries again for `retryInterval`.
+    init(_ connectionString: PostgresConnectionString, size: Int, retryInterval: Duration = .milliseconds(250)) {
         precondition(size > 0, "a pool needs a connection")
         self.size = size
+        self.retryInterval = retryInterval
         self.connectionString = connectionString
         slots = DispatchSemaphore(value: size)
     }
@@ -64,17 +70,27 @@ final class PostgresPool: Sendable {
                 return (idle, true)
             }
         }
-        if let failure = state.withLock({ state in state.failure.flatMap { ContinuousClock.now < $0.until ? $0.error : nil } }) {
-            throw failure
+        let refused: LedgerError? = state.withLock { state in
+            guard let failure = state.failure else { return nil }
+            if state.probing || ContinuousClock.now < failure.until { return failure.error }
+            state.probing = true
+            return nil
         }
+        if let refused { throw refused }
         let parameters = connectionString.libpqParameters
         do throws(LedgerError) {
             let connection = try PostgresConnection(keywords: parameters.keywords, values: parameters.values)
-            state.withLock { $0.failure = nil }
+            state.withLock { state in
+                state.failure = nil
+                state.probing = false
+            }
             connection.checkedOut()
             return (connection, false)
         } catch {
-            state.withLock { $0.failure = (error, ContinuousClock.now + Self.retryInterval) }
+            state.withLock { state in
+                state.failure = (error, ContinuousClock.now + retryInterval)
+                state.probing = false
+            }
             throw error
         }
     }

@@ -114,3 +114,58 @@ struct PostgresConnectionHealthTests {
         #expect(fresh.isHealthy)
     }
 }
+
+/// The pool while the database does not answer at all.
+struct PostgresPoolOutageTests {
+    @Test func duringAnOutageOneCallerAtATimeWaitsForTheDatabase() throws {
+        let cluster = try PostgresCluster()
+        defer { cluster.close() }
+        let database = try cluster.createDatabase()
+        let pool = PostgresPool(try PostgresConnectionString(cluster.uri(database) + "&connect_timeout=2"), size: 8, retryInterval: .zero)
+        try pool.withConnection { connection throws(LedgerError) in try connection.execute("SELECT 1") }
+        try cluster.stop()
+        // The first failure: the socket is gone.
+        #expect(throws: LedgerError.self) { try pool.withConnection { connection throws(LedgerError) in try connection.execute("SELECT 1") } }
+        // Now a socket that takes connections and never answers, like a host that hangs.
+        let silent = try SilentListener(path: cluster.directory + "/.s.PGSQL.5432")
+        defer { silent.close() }
+        let failures = Mutex<[(message: String, at: ContinuousClock.Instant)]>([])
+        DispatchQueue.concurrentPerform(iterations: 8) { _ in
+            do throws(LedgerError) {
+                try pool.withConnection { connection throws(LedgerError) in try connection.execute("SELECT 1") }
+            } catch {
+                #expect(error.kind == .unavailable)
+                failures.withLock { $0.append((error.message, ContinuousClock.now)) }
+            }
+        }
+        let all = failures.withLock { $0 }
+        #expect(all.count == 8)
+        let waited = all.filter { $0.message.contains("timeout") }
+        #expect(waited.count == 1, "one caller tried to connect: \(all.map(\.message))")
+        // The seven others were answered at once, while it waited.
+        #expect(all.filter { !$0.message.contains("timeout") }.allSatisfy { $0.at < waited[0].at })
+    }
+}
+
+/// A Unix socket that accepts connections into its backlog and never reads or answers.
+final class SilentListener {
+    private let descriptor: Int32
+
+    init(path: String) throws {
+        descriptor = socket(AF_UNIX, Int32(SOCK_STREAM.rawValue), 0)
+        var address = sockaddr_un()
+        address.sun_family = sa_family_t(AF_UNIX)
+        let bytes = Array(path.utf8)
+        guard bytes.count < MemoryLayout.size(ofValue: address.sun_path) else { throw ClusterError("socket path too long") }
+        withUnsafeMutableBytes(of: &address.sun_path) { raw in
+            raw.copyBytes(from: bytes)
+            raw[bytes.count] = 0
+        }
+        let bound = withUnsafePointer(to: &address) {
+            $0.withMemoryRebound(to: sockaddr.self, capacity: 1) { bind(descriptor, $0, socklen_t(MemoryLayout<sockaddr_un>.size)) }
+        }
+        guard bound == 0, listen(descriptor, 64) == 0 else { throw ClusterError("cannot listen on \(path)") }
+    }
+
+    func close() { Glibc.close(descriptor) }
+}
