@@ -10,7 +10,7 @@ import CheckInServerDomain
 public final class PostgresLedger: CheckInLedger {
     /// Connections opened at most by default. Each check-in holds one for its round trip and
     /// its commit's WAL flush, so more connections commit more check-ins per flush: on the
-    /// benchmark's 2 cores 16 gave 1.5–2 times the check-ins/s of 8 (docs/BENCHMARKS.md).
+    /// benchmark's 2 cores the check-ins/s grew up to about 16 (docs/BENCHMARKS.md).
     public static let defaultPoolSize = 16
 
     /// What the ledger connects to (without the password: `description` is safe to log).
