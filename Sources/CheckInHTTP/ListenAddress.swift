@@ -1,3 +1,5 @@
+import CheckInDomain
+
 /// Where the server listens: `HOST:PORT` with a numeric host (`127.0.0.1:8080`,
 /// `[::1]:8080`, `0.0.0.0:80`, `[::]:443`). Port 0 asks the kernel for a free one.
 public struct ListenAddress: Hashable, Sendable, CustomStringConvertible {
@@ -35,6 +37,6 @@ public struct ListenAddressError: Error, CustomStringConvertible {
     public let text: String
     init(_ text: String) { self.text = text }
     public var description: String {
-        "must be HOST:PORT with a numeric address (127.0.0.1:8080, [::1]:8080, 0.0.0.0:80), got '\(text)'"
+        "must be HOST:PORT with a numeric address (127.0.0.1:8080, [::1]:8080, 0.0.0.0:80), got \(Quoted(text))"
     }
 }

@@ -1,4 +1,5 @@
 import CheckInCLI
+import CheckInDomain
 import CheckInPostgres
 import CheckInServerDomain
 import Glibc
@@ -32,7 +33,7 @@ enum DatabaseLocation {
         if text.hasPrefix("sqlite:") {
             let path = String(text.dropFirst("sqlite:".count))
             guard !path.isEmpty, !path.contains("\0"), !path.hasPrefix("//") else {
-                throw source.error("must be sqlite:PATH with a file path (sqlite:/var/lib/qrcheckin-server/checkins.db), got '\(text)'")
+                throw source.error("must be sqlite:PATH with a file path (sqlite:/var/lib/qrcheckin-server/checkins.db), got \(Quoted(text))")
             }
             return .sqlite(path: path, isDefault: false)
         }
@@ -41,7 +42,7 @@ enum DatabaseLocation {
         } catch {
             throw source.error(error.message)
         }
-        // The setting may hold a password: never repeated in a message.
+        // The setting may hold a password (another scheme's URL, a mistyped one): never repeated.
         throw source.error("must be sqlite:PATH, postgresql://… or postgresql:KEY=VALUE …")
     }
 

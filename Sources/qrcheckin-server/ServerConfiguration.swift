@@ -39,7 +39,7 @@ struct ServerConfiguration {
         } ?? (try! ListenAddress("127.0.0.1:8080"))
         database = try layers.value("database", DatabaseLocation.parse) ?? .standard(environment: environment)
         durability = try layers.value("durability") { text, source throws(CommandError) in
-            guard let value = SQLiteDurability(rawValue: text) else { throw source.error("must be full or normal, got '\(text)'") }
+            guard let value = SQLiteDurability(rawValue: text) else { throw source.error("must be full or normal, got \(Quoted(text))") }
             return value
         } ?? .full
         databasePool = try layers.value("database-pool") { text, source throws(CommandError) in try Self.number(text, 1...1000, source) }
@@ -73,7 +73,7 @@ struct ServerConfiguration {
         trustedProxies = try layers.value("trusted-proxy") { text, source throws(CommandError) in
             try text.split(separator: ",").map { item throws(CommandError) in
                 guard let network = IPNetwork(String(item).trimmed()) else {
-                    throw source.error("must be addresses or CIDR ranges (127.0.0.1, 10.0.0.0/8, ::1), comma-separated; got '\(item)'")
+                    throw source.error("must be addresses or CIDR ranges (127.0.0.1, 10.0.0.0/8, ::1), comma-separated; got \(Quoted(item))")
                 }
                 return network
             }
@@ -115,7 +115,7 @@ struct ServerConfiguration {
 
     static func number(_ text: String, _ range: ClosedRange<Int>, _ source: SettingSource) throws(CommandError) -> Int {
         guard let value = Int(text), range.contains(value), text.first != "+" else {
-            throw source.error("must be a whole number from \(range.lowerBound) to \(range.upperBound), got '\(text)'")
+            throw source.error("must be a whole number from \(range.lowerBound) to \(range.upperBound), got \(Quoted(text))")
         }
         return value
     }
@@ -132,7 +132,7 @@ struct ServerConfiguration {
         }
         guard !digits.isEmpty, digits.count <= 8, digits.allSatisfy({ $0.isASCII && $0.isNumber }), let value = Int64(digits),
               value * unit <= 30 * 86_400 else {
-            throw source.error("must be a duration of 0 to 30 days: 90s, 30m, 3h or 1d, got '\(text)'")
+            throw source.error("must be a duration of 0 to 30 days: 90s, 30m, 3h or 1d, got \(Quoted(text))")
         }
         return value * unit
     }
@@ -144,7 +144,7 @@ struct ServerConfiguration {
             switch item.trimmed() {
             case "name": fields.insert(.name)
             case "phone": fields.insert(.phone)
-            default: throw source.error("must be none, name, phone or name,phone, got '\(text)'")
+            default: throw source.error("must be none, name, phone or name,phone, got \(Quoted(text))")
             }
         }
         return fields
@@ -162,7 +162,7 @@ struct ServerConfiguration {
                               || (UInt8(ascii: "0")...UInt8(ascii: "9")).contains(byte) || "-._~".utf8.contains(byte)
                       }
               }) else {
-            throw source.error("must be / or a path like /C (letters, digits, - . _ ~; no trailing /), got '\(text)'")
+            throw source.error("must be / or a path like /C (letters, digits, - . _ ~; no trailing /), got \(Quoted(text))")
         }
         return text
     }

@@ -76,7 +76,7 @@ def test_help_texts_match_their_golden_files():
     (["serve", "--duplicate-time", "5y"], 64, "--duplicate-time: must be a duration"),
     (["serve", "--database", "mysql://x"], 64, "--database: must be sqlite:PATH"),
     (["serve", "--trusted-proxy", "10.0.0.0/33"], 64, "--trusted-proxy: must be addresses or CIDR"),
-    (["serve", "--nope"], 64, "unknown option --nope for 'serve' (see qrcheckin-server serve --help)"),
+    (["serve", "--nope"], 64, "unknown option '--nope' for 'serve' (see qrcheckin-server serve --help)"),
     (["frobnicate"], 64, "unknown command 'frobnicate'"),
     (["checkins", "--format", "xml"], 64, "--format must be one of table, csv, jsonl"),
     (["checkins", "--from", "yesterday"], 64, "--from must be Unix seconds"),
