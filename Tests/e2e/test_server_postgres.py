@@ -304,3 +304,12 @@ def test_import_refuses_what_is_not_sqlite_into_postgresql(tmp_path, database):
     missing = server_run("import", "--from", f"sqlite:{tmp_path}/none.db", "--database", database)
     assert missing.returncode == 66, missing.stderr
     assert not (tmp_path / "none.db").exists()
+
+
+@pytest.mark.parametrize("setting", ["mysql://user:hunter2@db/checkins", "postgresql://user:hunter2@db/checkins?sslmode=%zz",
+                                     "postgresql:host=db password=hunter2 sslmode"])
+def test_a_bad_database_setting_never_repeats_a_password(tmp_path, secret, setting):
+    result = server_run("serve", "--listen", "127.0.0.1:0", "--secret-file", str(secret), "--database", setting)
+    assert result.returncode == 64, result.stderr
+    assert "--database: " in result.stderr
+    assert "hunter2" not in result.stderr
