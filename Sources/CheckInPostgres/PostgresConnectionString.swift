@@ -20,7 +20,7 @@ public struct PostgresConnectionString: Sendable, CustomStringConvertible {
         guard let options = PQconninfoParse(text, &message) else {
             let reason = message.map { String(cString: $0).split(separator: "\n").first.map(String.init) ?? "" } ?? "out of memory"
             PQfreemem(message)
-            throw LedgerError(.failed, "not a PostgreSQL connection string: \(Self.redactingQuotes(reason))")
+            throw LedgerError(.failed, "not a PostgreSQL connection string: \(Self.mayHoldPassword(text) ? Self.redactingQuotes(reason) : reason)")
         }
         PQconninfoFree(options)
         self.text = text
@@ -65,6 +65,15 @@ public struct PostgresConnectionString: Sendable, CustomStringConvertible {
             option += 1
         }
         return parts.joined(separator: " ")
+    }
+
+    /// Whether `text` may hold a password: a `password` key (or `sslpassword`), or a URI with one
+    /// in its user part (`postgresql://user:secret@host`).
+    private static func mayHoldPassword(_ text: String) -> Bool {
+        if text.contains("password") { return true }
+        guard let scheme = text.firstRange(of: "://") else { return false }
+        let authority = text[scheme.upperBound...].prefix { $0 != "/" && $0 != "?" }
+        return authority.contains("@") && authority.prefix { $0 != "@" }.contains(":")
     }
 
     /// libpq quotes the part of the string it could not read, which may be a password.

@@ -147,11 +147,17 @@ struct PostgresLedgerTests {
         }
         #expect(!missing.description.contains("hunter2"))
         #expect(missing.description.contains("dbname=no_such_database"))
-        do {
-            _ = try PostgresConnectionString("postgresql://user:hunter2-secret@host/db?sslmode=%zz")
-            Issue.record("accepted a malformed URI")
-        } catch {
-            #expect(!error.message.contains("hunter2"))
+        for text in ["postgresql://user:hunter2-secret@host/db?sslmode=%zz", "host=db password=hunter2-secret sslmode"] {
+            do {
+                _ = try PostgresConnectionString(text)
+                Issue.record("accepted a malformed string")
+            } catch {
+                #expect(!error.message.contains("hunter2"))
+            }
+        }
+        // Without a password, libpq's words are kept whole: they name what is wrong.
+        #expect { try PostgresConnectionString("host=db sslmod=require") } throws: {
+            ($0 as? LedgerError)?.message.contains("\"sslmod\"") ?? false
         }
     }
 
