@@ -20,6 +20,7 @@ let package = Package(
         // The server's C libraries; only qrcheckin-server links them.
         .systemLibrary(name: "CSQLite", pkgConfig: "sqlite3", providers: [.apt(["libsqlite3-dev"])]),
         .systemLibrary(name: "CMicroHTTPD", pkgConfig: "libmicrohttpd", providers: [.apt(["libmicrohttpd-dev"])]),
+        .systemLibrary(name: "CPostgres", pkgConfig: "libpq", providers: [.apt(["libpq-dev"])]),
 
         // Domain: entities, use cases and ports. Swift stdlib only.
         .target(name: "CheckInDomain"),
@@ -40,6 +41,8 @@ let package = Package(
         .target(name: "CheckInLedgerSQL"),
         // The embedded ledger: SQLite in WAL mode with group commit.
         .target(name: "CheckInSQLite", dependencies: ["CheckInServerDomain", "CheckInLedgerSQL", "CheckInDomain", "CSQLite"]),
+        // The shared ledger: PostgreSQL through libpq, for several servers (issue 21).
+        .target(name: "CheckInPostgres", dependencies: ["CheckInServerDomain", "CheckInLedgerSQL", "CheckInDomain", "CPostgres"]),
         // Plain HTTP request and response values between the adapter and the site. Swift stdlib only.
         .target(name: "CheckInWeb"),
         // The HTTP adapter: libmicrohttpd in, plain values out; listening sockets, proxies.
@@ -60,7 +63,7 @@ let package = Package(
         .executableTarget(
             name: "qrcheckin-server",
             dependencies: ["CheckInCLI", "CheckInDomain", "CheckInData", "CheckInServerDomain", "CheckInSQLite",
-                           "CheckInHTTP", "CheckInServerPresentation"]
+                           "CheckInPostgres", "CheckInLedgerSQL", "CheckInHTTP", "CheckInServerPresentation"]
         ),
 
         .testTarget(name: "CheckInDomainTests", dependencies: ["CheckInDomain"]),
@@ -70,6 +73,8 @@ let package = Package(
                     dependencies: ["CheckInServerPresentation", "CheckInServerDomain", "CheckInDomain", "CheckInWeb", "CheckInData", "CheckInPresentation", "CheckInJSON"]),
         .testTarget(name: "CheckInHTTPTests", dependencies: ["CheckInHTTP"]),
         .testTarget(name: "CheckInSQLiteTests", dependencies: ["CheckInSQLite", "CheckInLedgerContract", "CheckInLedgerSQL", "CheckInServerDomain", "CheckInDomain", "CSQLite"]),
+        .testTarget(name: "CheckInPostgresTests",
+                    dependencies: ["CheckInPostgres", "CheckInLedgerContract", "CheckInServerDomain", "CheckInDomain", "CheckInSQLite", "CPostgres"]),
         .testTarget(name: "CheckInServerDomainTests",
                     dependencies: ["CheckInServerDomain", "CheckInLedgerContract", "CheckInLedgerSQL", "CheckInDomain", "CheckInData"]),
         .testTarget(name: "CheckInPresentationTests", dependencies: ["CheckInPresentation", "CheckInDomain", "CheckInJSON"]),

@@ -13,7 +13,7 @@ struct CheckinsCommand: Command {
         usage: "checkins [OPTIONS]",
         options: [
             OptionSpec("config", short: "c", value: "FILE", repeatable: true, help: "Read settings from FILE, as 'serve' does (default $QRCHECKIN_SERVER_CONFIG)."),
-            OptionSpec("database", value: "URL", help: "sqlite:PATH (default: as 'serve')."),
+            OptionSpec("database", value: "URL", help: "sqlite:PATH or postgresql://… (default: as 'serve')."),
             OptionSpec("format", short: "f", value: "FORMAT", help: "table, csv or jsonl (default table on a terminal, else csv)."),
             OptionSpec("venue", value: "VENUE", help: "Only this venue's check-ins."),
             OptionSpec("from", value: "TIME", help: "Only those at or after TIME: Unix seconds, @UNIX, ISO 8601 with a zone, or now."),

@@ -1,11 +1,16 @@
 import CheckInCLI
 import CheckInDomain
+import CheckInPostgres
+import CheckInServerDomain
 import Glibc
 
-/// Where the visitor log lives: `sqlite:PATH`, the embedded default.
-enum DatabaseLocation: Equatable {
+/// Where the visitor log lives: `sqlite:PATH`, the embedded default, or a PostgreSQL database
+/// several servers share (`postgresql://…`, or `postgresql:` and libpq's key=value pairs).
+enum DatabaseLocation {
     /// A SQLite file; `isDefault` when no setting named it (its directory is then created).
     case sqlite(path: String, isDefault: Bool)
+    /// A PostgreSQL database, as libpq connects to it.
+    case postgresql(PostgresConnectionString)
 
     /// The default: `$STATE_DIRECTORY/checkins.db` under systemd, else
     /// `/var/lib/qrcheckin-server/checkins.db` for root, else the user's state directory.
@@ -32,16 +37,20 @@ enum DatabaseLocation: Equatable {
             }
             return .sqlite(path: path, isDefault: false)
         }
-        if text.hasPrefix("postgresql:") || text.hasPrefix("postgres:") {
-            throw source.error("PostgreSQL is not supported by this build of qrcheckin-server; use sqlite:PATH")
+        do throws(LedgerError) {
+            if let connection = try PostgresConnectionString(databaseSetting: text) { return .postgresql(connection) }
+        } catch {
+            throw source.error(error.message)
         }
-        throw source.error("must be sqlite:PATH, got \(Quoted(text))")
+        // The setting may hold a password (another scheme's URL, a mistyped one): never repeated.
+        throw source.error("must be sqlite:PATH, postgresql://… or postgresql:KEY=VALUE …")
     }
 
-    /// The setting's text.
+    /// The setting for logs: a PostgreSQL string without its password.
     var description: String {
         switch self {
         case .sqlite(let path, _): "sqlite:" + path
+        case .postgresql(let connection): "postgresql: " + connection.description
         }
     }
 }

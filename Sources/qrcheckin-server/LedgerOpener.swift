@@ -1,6 +1,7 @@
 import CheckInCLI
 import CheckInData
 import CheckInDomain
+import CheckInPostgres
 import CheckInServerDomain
 import CheckInSQLite
 
@@ -8,10 +9,17 @@ import CheckInSQLite
 /// which adapters exist.
 enum LedgerOpener {
     /// The ledger at `location`; `create` makes a missing SQLite file (and, for the default
-    /// location, its directory, mode 0700).
+    /// location, its directory, mode 0700) or brings a PostgreSQL schema up to date (without it,
+    /// a schema behind this program is an error: run `migrate`).
     static func open(_ location: DatabaseLocation, create: Bool, durability: SQLiteDurability = .full,
-                     clock: any WallClock) throws(CommandError) -> any CheckInLedger {
+                     poolSize: Int = PostgresLedger.defaultPoolSize, clock: any WallClock) throws(CommandError) -> any CheckInLedger {
         switch location {
+        case .postgresql(let connection):
+            do throws(LedgerError) {
+                return try PostgresLedger(connection, poolSize: poolSize, migrate: create, clock: clock)
+            } catch {
+                throw CommandError(error)
+            }
         case .sqlite(let path, let isDefault):
             if create && isDefault, let slash = path.lastIndex(of: "/") {
                 // Made 0700 if missing, and held to the directory-trust rules (docs/STATE.md)

@@ -35,14 +35,19 @@ struct ServeCommand: Command {
 
             FILES: the database defaults to $STATE_DIRECTORY/checkins.db, else
             /var/lib/qrcheckin-server/checkins.db (root), else
-            ~/.local/state/qrcheckin-server/checkins.db; it is created with mode 0600. See
+            ~/.local/state/qrcheckin-server/checkins.db; it is created with mode 0600. Several
+            servers share one PostgreSQL database instead: database = postgresql://… (a libpq
+            URI; postgresql:KEY=VALUE … for libpq's pairs; sslmode and the rest as libpq
+            documents them), its schema brought up to date at start. While it cannot be
+            reached, check-ins are answered 503 and the server reconnects by itself. See
             docs/SERVER.md.
 
             EXIT STATUS: 0 stopped by SIGTERM or SIGINT; 64 bad command line; 65 a bad key file
             or a database that is not a ledger; 66 the secret file is missing; 69 the address is
-            in use or cannot be listened on; 73 the database cannot be created; 77 permission
-            denied (secret file, database, a privileged port); 78 a bad setting in a config file
-            or the environment, or a ledger of a newer version.
+            in use or cannot be listened on, or PostgreSQL cannot be reached at start; 73 the
+            database cannot be created; 77 permission denied (secret file, database, a
+            privileged port); 78 a bad setting in a config file or the environment, or a
+            ledger of a newer version.
             """
     )
 
@@ -56,7 +61,10 @@ struct ServeCommand: Command {
         let logger = Logger(environment: context.environment, program: "qrcheckin-server")
         let clock = SystemClock()
         let keys = try ServerKeys.load(configuration.secretFiles, environment: context.environment)
-        let ledger = try LedgerOpener.open(configuration.database, create: true, durability: configuration.durability, clock: clock)
+        let ledger = WatchedLedger(
+            try LedgerOpener.open(configuration.database, create: true, durability: configuration.durability,
+                                  poolSize: configuration.databasePool, clock: clock),
+            now: { MonotonicClock().now().milliseconds }, report: { LedgerOutageLog.write($0, to: logger) })
         let listener: Int32
         do throws(ListenSocketError) {
             if let inherited = try ListenSocket.inherited(environment: context.environment) {
@@ -103,7 +111,9 @@ struct ServeCommand: Command {
             tickets: VisitorTickets(key: SecureRandom.bytes(32), authenticator: authenticator),
             metrics: metrics,
             ledgerFailed: { error in
-                // Once a minute at most: an outage is one line (and a count), not one per request.
+                // An outage (the database unreachable, busy or full) is logged by the watched
+                // ledger as it begins and ends; other failures once a minute at most.
+                guard !LedgerHealth.isOutage(error.kind) else { return }
                 if let skipped = failures.withLock({ $0.admit(now: MonotonicClock().now()) }) {
                     logger.error("the ledger failed, check-ins are answered with 503: \(error.message)"
                                  + (skipped > 0 ? " (\(skipped) more failures since the last report)" : ""))

@@ -1,6 +1,7 @@
 import CheckInCLI
 import CheckInDomain
 import CheckInHTTP
+import CheckInPostgres
 import CheckInServerDomain
 import CheckInSQLite
 import Glibc
@@ -12,6 +13,8 @@ struct ServerConfiguration {
     var listen: ListenAddress
     var database: DatabaseLocation
     var durability: SQLiteDurability
+    /// PostgreSQL connections kept open at most.
+    var databasePool: Int
     /// Key files in the order tried; empty means qrcheckin's lookup (credentials, state dir).
     var secretFiles: [String]
     var basePath: String
@@ -41,6 +44,8 @@ struct ServerConfiguration {
             guard let value = SQLiteDurability(rawValue: text) else { throw source.error("must be full or normal, got \(Quoted(text))") }
             return value
         } ?? .full
+        databasePool = try layers.value("database-pool") { text, source throws(CommandError) in try Self.number(text, 1...1000, source) }
+            ?? PostgresLedger.defaultPoolSize
         let flagFiles = flags.all("secret-file")
         if !flagFiles.isEmpty {
             for file in flagFiles where file.isEmpty || file.contains("\0") { throw .usage("--secret-file: must be a path") }

@@ -8,7 +8,7 @@ enum ServerProgram {
     static let tool = CommandLineTool(
         name: "qrcheckin-server", version: version,
         about: "The check-in server: turns a scanned qrcheckin code into a recorded check-in.",
-        commands: [ServeCommand.self, CheckinsCommand.self, CheckinCommand.self, StatusCommand.self, PurgeCommand.self, EraseCommand.self],
+        commands: [ServeCommand.self, CheckinsCommand.self, CheckinCommand.self, StatusCommand.self, PurgeCommand.self, EraseCommand.self, MigrateCommand.self, ImportCommand.self],
         examples: [
             "qrcheckin-server serve                          # 127.0.0.1:8080, every venue the secret signs",
             "qrcheckin-server serve --listen 0.0.0.0:8080 --secret-file /etc/qrcheckin/secret",
@@ -59,6 +59,14 @@ enum ServerExamples {
             "qrcheckin-server erase --checkin 1234                    # the visitor of receipt 1234",
             "qrcheckin-server erase --phone 010-1234-5678",
             "qrcheckin-server erase --device Zq3v0p-Xw2LbN8aT1cQ9kE",
+        ]
+        case "migrate": [
+            "qrcheckin-server migrate                                 # the database serve would use",
+            "qrcheckin-server migrate --database postgresql://checkin@db.example/checkins?sslmode=verify-full",
+        ]
+        case "import": [
+            "qrcheckin-server import --from sqlite:/var/lib/qrcheckin-server/checkins.db",
+            "qrcheckin-server import --from sqlite:hall.db --venue HALL-1 --database 'postgresql:host=/run/postgresql dbname=checkins'",
         ]
         default: []
         }

@@ -12,8 +12,9 @@ extension SettingCatalog {
     /// config file (`duplicate-time.HALL-1 = 1h`).
     static let server = SettingCatalog(keys: [
         SettingKey(server: "listen", value: "ADDRESS", help: "HOST:PORT to listen on, numeric (default 127.0.0.1:8080); ignored under socket activation."),
-        SettingKey(server: "database", value: "URL", help: "sqlite:PATH (default sqlite:STATE/checkins.db; see FILES)."),
-        SettingKey(server: "durability", value: "full|normal", help: "Commit until fsync (full, default) or until in the WAL (normal)."),
+        SettingKey(server: "database", value: "URL", help: "sqlite:PATH (default sqlite:STATE/checkins.db; see FILES), or postgresql://… shared by several servers."),
+        SettingKey(server: "durability", value: "full|normal", help: "Commit until fsync (full, default) or until in the WAL (normal); SQLite only."),
+        SettingKey(server: "database-pool", value: "N", help: "PostgreSQL connections this server keeps open at most, 1-1000 (default 16)."),
         SettingKey(server: "secret-file", value: "FILE", help: "Master secret or venue key; the setting takes FILE:FILE… (default: as qrcheckin)."),
         SettingKey(server: "base-path", value: "PATH", help: "Path of the check-in URLs before /VENUE/TOKEN (default /C)."),
         SettingKey(server: "venues", value: "LIST", help: "Only these venues, comma-separated (default: every venue a key serves)."),

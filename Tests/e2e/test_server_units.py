@@ -49,8 +49,9 @@ def test_the_kiosk_package_ships_nothing_of_the_server():
 
     from conftest import BIN
     needed = lambda binary: subprocess.run(["readelf", "-d", binary], capture_output=True, text=True, check=True).stdout
-    assert "libmicrohttpd" not in needed(BIN) and "libsqlite3" not in needed(BIN)
-    assert "libmicrohttpd" in needed(SERVER_BIN) and "libsqlite3" in needed(SERVER_BIN)
+    assert "libmicrohttpd" not in needed(BIN) and "libsqlite3" not in needed(BIN) and "libpq" not in needed(BIN)
+    assert "libmicrohttpd" in needed(SERVER_BIN) and "libsqlite3" in needed(SERVER_BIN) and "libpq" in needed(SERVER_BIN)
     kiosk = closure("qrcheckin")
-    assert not kiosk & {"CMicroHTTPD", "CSQLite", "CheckInHTTP", "CheckInSQLite", "CheckInServerDomain"}, kiosk
-    assert {"CMicroHTTPD", "CSQLite"} <= closure("qrcheckin-server")
+    assert not kiosk & {"CMicroHTTPD", "CSQLite", "CPostgres", "CheckInHTTP", "CheckInSQLite", "CheckInPostgres",
+                        "CheckInServerDomain"}, kiosk
+    assert {"CMicroHTTPD", "CSQLite", "CPostgres"} <= closure("qrcheckin-server")
