@@ -74,7 +74,7 @@ let package = Package(
         .testTarget(name: "CheckInHTTPTests", dependencies: ["CheckInHTTP"]),
         .testTarget(name: "CheckInSQLiteTests", dependencies: ["CheckInSQLite", "CheckInLedgerContract", "CheckInLedgerSQL", "CheckInServerDomain", "CheckInDomain", "CSQLite"]),
         .testTarget(name: "CheckInPostgresTests",
-                    dependencies: ["CheckInPostgres", "CheckInLedgerContract", "CheckInServerDomain", "CheckInDomain", "CheckInSQLite", "CPostgres"]),
+                    dependencies: ["CheckInPostgres", "CheckInLedgerContract", "CheckInLedgerSQL", "CheckInServerDomain", "CheckInDomain", "CheckInSQLite", "CPostgres"]),
         .testTarget(name: "CheckInServerDomainTests",
                     dependencies: ["CheckInServerDomain", "CheckInLedgerContract", "CheckInLedgerSQL", "CheckInDomain", "CheckInData"]),
         .testTarget(name: "CheckInPresentationTests", dependencies: ["CheckInPresentation", "CheckInDomain", "CheckInJSON"]),
