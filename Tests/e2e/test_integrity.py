@@ -485,7 +485,8 @@ def test_a_read_only_output_directory_makes_replies_not_ok_and_status_names_the_
         assert daemon.document() == shown
     finally:
         subprocess.run(["mount", "-o", "remount,rw", str(small_tmpfs)], check=True)
-    wait_until(lambda: daemon.document()["seq"] > shown["seq"], 5, message="the retry writes the newest code")
+    wait_until(lambda: ((d := daemon.document())["window"], d["seq"]) > (shown["window"], shown["seq"]), 30,
+               message="the retry writes the newest code")
     assert ctl(daemon, "refresh", "now").returncode == 0
 
 
