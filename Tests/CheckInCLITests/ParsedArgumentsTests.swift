@@ -19,7 +19,7 @@ struct ParsedArgumentsTests {
         do {
             _ = try ParsedArguments(["--nope"], spec: Self.spec)
         } catch {
-            #expect(error.message == "unknown option --nope for 'list' (see tool list --help)")
+            #expect(error.message == "unknown option '--nope' for 'list' (see tool list --help)")
             #expect(error.code == .usage)
         }
         #expect(Self.spec.usageLine == "usage: tool list [-f FORMAT]")
