@@ -53,19 +53,15 @@ def test_the_kiosk_package_ships_nothing_of_the_server():
     assert "libmicrohttpd" not in needed(BIN) and "libsqlite3" not in needed(BIN) and "libpq" not in needed(BIN)
     assert "libmicrohttpd" in needed(SERVER_BIN) and "libsqlite3" in needed(SERVER_BIN) and "libpq" in needed(SERVER_BIN)
     kiosk = closure("qrcheckin")
-<<<<<<< HEAD
     assert not kiosk & {"CMicroHTTPD", "CSQLite", "CPostgres", "CheckInHTTP", "CheckInSQLite", "CheckInPostgres",
                         "CheckInServerDomain"}, kiosk
     assert {"CMicroHTTPD", "CSQLite", "CPostgres"} <= closure("qrcheckin-server")
-=======
-    assert not kiosk & {"CMicroHTTPD", "CSQLite", "CheckInHTTP", "CheckInSQLite", "CheckInServerDomain"}, kiosk
-    assert {"CMicroHTTPD", "CSQLite"} <= closure("qrcheckin-server")
 
 
 def test_the_server_package_builds_clean_and_depends_on_its_libraries(tmp_path):
     """The server's .deb (the one `make deb` wrote to $QRCHECKIN_DEB_DIR, else one built here by
     packaging/build-server-deb from the release binary; nothing is installed): lintian has nothing
-    to say, Depends names libmicrohttpd and SQLite, and the man page and completion are inside."""
+    to say, Depends names libmicrohttpd, SQLite and libpq, and the man page and completion are inside."""
     import os
     kiosk_dir = os.environ.get("QRCHECKIN_DEB_DIR")
     made = sorted(Path(kiosk_dir).glob("qrcheckin-server_*.deb")) if kiosk_dir else []
@@ -79,7 +75,7 @@ def test_the_server_package_builds_clean_and_depends_on_its_libraries(tmp_path):
         assert built.returncode == 0, built.stderr
         deb = built.stdout.strip()
     depends = subprocess.run(["dpkg-deb", "-f", deb, "Depends"], capture_output=True, text=True, check=True).stdout
-    assert "libmicrohttpd12" in depends and "libsqlite3-0" in depends, depends
+    assert "libmicrohttpd12" in depends and "libsqlite3-0" in depends and "libpq5" in depends, depends
     files = subprocess.run(["dpkg-deb", "-c", deb], capture_output=True, text=True, check=True).stdout
     for path in ("./usr/bin/qrcheckin-server", "./usr/lib/systemd/system/qrcheckin-server.socket",
                  "./usr/share/man/man1/qrcheckin-server.1.gz", "./usr/share/bash-completion/completions/qrcheckin-server",
@@ -90,5 +86,4 @@ def test_the_server_package_builds_clean_and_depends_on_its_libraries(tmp_path):
     if kiosk_dir:
         for kiosk in Path(kiosk_dir).glob("qrcheckin_*.deb"):
             kiosk_depends = subprocess.run(["dpkg-deb", "-f", str(kiosk), "Depends"], capture_output=True, text=True, check=True).stdout
-            assert "microhttpd" not in kiosk_depends and "sqlite" not in kiosk_depends, kiosk_depends
->>>>>>> refs/heads/server
+            assert "microhttpd" not in kiosk_depends and "sqlite" not in kiosk_depends and "libpq" not in kiosk_depends, kiosk_depends
