@@ -1,8 +1,5 @@
 #ifndef CMICROHTTPD_SHIM_H
 #define CMICROHTTPD_SHIM_H
-#ifndef _GNU_SOURCE
-#define _GNU_SOURCE  /* POLLRDHUP */
-#endif
 #include <stdarg.h>
 #include <stdint.h>
 #include <string.h>
@@ -12,6 +9,12 @@
 #include <netinet/in.h>
 #include <arpa/inet.h>
 #include <poll.h>
+/* POLLRDHUP is Linux's, declared only under _GNU_SOURCE; defining that here would change how
+   <sys/select.h> names fd_set's field, and the module would then disagree with SwiftGlibc's
+   (a build that fails or not depending on which module is compiled first). */
+#ifndef POLLRDHUP
+#define POLLRDHUP 0x2000
+#endif
 #include <microhttpd.h>
 
 /* What qrcheckin-server sets when it starts libmicrohttpd. MHD_start_daemon is variadic,

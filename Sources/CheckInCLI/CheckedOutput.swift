@@ -26,6 +26,13 @@ public struct CheckedOutput: ~Copyable {
         if buffer.count >= 60 * 1024 { try flush() }
     }
 
+    /// Lets `body` append bytes straight into the buffer (an export's rows: no array per row);
+    /// written at the next `flush`, or now when the buffer is large.
+    public mutating func append(writing body: (inout [UInt8]) -> Void) throws(CommandError) {
+        body(&buffer)
+        if buffer.count >= 60 * 1024 { try flush() }
+    }
+
     /// Writes everything buffered; a failure names the error once.
     public mutating func flush() throws(CommandError) {
         defer { buffer.removeAll(keepingCapacity: true) }

@@ -4,8 +4,10 @@
 ///
 /// Tables: `checkins` (the visitor log: one row per check-in), `presence` (one row per venue and
 /// device: the check-in that opened its current duplicate time; its primary key is what makes
-/// two servers agree on a duplicate), `refusals` (refused scans, no personal data), and
-/// `schema_migrations` (which steps ran). Times are Unix milliseconds (UTC).
+/// two servers agree on a duplicate), `refusals` (refused scans, no personal data),
+/// `daily_counts` (per venue and day, the number of check-ins purges deleted, when counts are
+/// kept: no personal data), and `schema_migrations` (which steps ran). Times are Unix
+/// milliseconds (UTC); `day` is days since 1970-01-01 in the zone of the purge that counted it.
 public enum LedgerSchema {
     /// The table that records applied steps; created before any migration runs.
     public static let migrationsTable = """
@@ -55,6 +57,16 @@ public enum LedgerSchema {
             """,
             "CREATE INDEX refusals_at ON refusals (at_ms)",
         ]),
+        Migration(version: 2, name: "daily counts kept after purges", statements: [
+            """
+            CREATE TABLE daily_counts (
+                venue TEXT NOT NULL,
+                day BIGINT NOT NULL,
+                checkins BIGINT NOT NULL,
+                PRIMARY KEY (venue, day)
+            )
+            """,
+        ]),
     ]
 
     /// The newest version this program knows; a database at a higher one is refused.
@@ -91,4 +103,21 @@ public enum LedgerSchema {
 
     /// The columns of `checkins`, in the order every ledger selects them.
     public static let checkInColumns = "id, venue, at_ms, method, window_age, device, visitor_name, visitor_phone, operator"
+
+    /// A purge's first step when counts are kept, in the transaction that then deletes: adds the
+    /// check-ins before $1 (ms), per venue and day, to `daily_counts`. $2 is the zone's offset
+    /// in ms (a day starts at local midnight). `WHERE` keeps SQLite from reading `ON` as a join.
+    public static let keepDailyCounts = """
+        INSERT INTO daily_counts (venue, day, checkins)
+        SELECT venue, (at_ms + $2) / 86400000, count(*) FROM checkins WHERE at_ms < $1 GROUP BY 1, 2
+        ON CONFLICT (venue, day) DO UPDATE SET checkins = daily_counts.checkins + excluded.checkins
+        """
+
+    /// The kept counts, of venue $1 or (NULL) of every venue: venue, day, checkins. The CAST
+    /// tells PostgreSQL the type of a parameter that may be NULL.
+    public static let selectKeptCounts = "SELECT venue, day, checkins FROM daily_counts WHERE CAST($1 AS TEXT) IS NULL OR venue = $1"
+
+    /// The tally's bucket of a row: its quarter hour, as milliseconds since the epoch divided by
+    /// 900000 (`CheckInTally.quarterMilliseconds`). Ledgers group by `venue, \(quarterOfRow)`.
+    public static let quarterOfRow = "at_ms / 900000"
 }

@@ -124,14 +124,54 @@ public final class PostgresLedger: CheckInLedger {
         }
     }
 
-    public func purge(checkInsBefore: WallTime, refusalsBefore: WallTime, dryRun: Bool) throws(LedgerError) -> PurgeReport {
+    /// Deletes what the request's cutoffs select in one transaction, first adding the deleted
+    /// check-ins to the kept per-day counts when asked; a dry run only counts.
+    public func purge(_ request: PurgeRequest) throws(LedgerError) -> PurgeReport {
         try pool.withConnection { connection throws(LedgerError) in
             try connection.transaction { () throws(LedgerError) in
-                let checkIns = try Self.delete("checkins", before: checkInsBefore, dryRun: dryRun, connection)
-                let refusals = try Self.delete("refusals", before: refusalsBefore, dryRun: dryRun, connection)
-                if !dryRun { _ = try Self.delete("presence", before: checkInsBefore, dryRun: false, connection) }
+                if request.keepsCounts && !request.dryRun {
+                    _ = try connection.query(Self.keepDailyCounts, [.int64(request.checkInsBefore.milliseconds),
+                                                                    .int64(Int64(request.dayOffsetSeconds) * 1000)])
+                }
+                let checkIns = try Self.delete("checkins", before: request.checkInsBefore, dryRun: request.dryRun, connection)
+                let refusals = try Self.delete("refusals", before: request.refusalsBefore, dryRun: request.dryRun, connection)
+                if !request.dryRun { _ = try Self.delete("presence", before: request.checkInsBefore, dryRun: false, connection) }
                 return PurgeReport(checkIns: checkIns, refusals: refusals)
             }
+        }
+    }
+
+    /// Check-ins per venue and quarter hour of what `query` selects (its limit ignored).
+    public func tally(_ query: CheckInQuery) throws(LedgerError) -> [CheckInTally] {
+        var unlimited = query
+        unlimited.limit = nil
+        let selection = PostgresSelection(unlimited, columns: "venue, \(LedgerSchema.quarterOfRow), count(*)", ordered: false)
+        return try pool.withConnection { connection throws(LedgerError) in
+            let rows = try connection.query(selection.sql + " GROUP BY 1, 2", selection.parameters, repeatable: true)
+            var tallies: [CheckInTally] = []
+            for row in 0..<rows.rowCount {
+                guard let venue = rows.text(row, 0).flatMap({ try? VenueID($0) }), let quarter = try rows.int64(row, 1) else {
+                    throw LedgerError(.corrupt, "a check-in has a venue no ledger writes")
+                }
+                tallies.append(CheckInTally(venue: venue, quarter: WallTime(milliseconds: quarter * CheckInTally.quarterMilliseconds),
+                                            count: Int(try rows.int64(row, 2) ?? 0)))
+            }
+            return tallies
+        }
+    }
+
+    /// The per-day counts kept of purged check-ins, of `venue` or of every venue.
+    public func keptCounts(venue: VenueID?) throws(LedgerError) -> [DailyCount] {
+        try pool.withConnection { connection throws(LedgerError) in
+            let rows = try connection.query(Self.selectKeptCounts, [.text(venue?.rawValue)], repeatable: true)
+            var counts: [DailyCount] = []
+            for row in 0..<rows.rowCount {
+                guard let venue = rows.text(row, 0).flatMap({ try? VenueID($0) }), let day = try rows.int64(row, 1) else {
+                    throw LedgerError(.corrupt, "a kept count has a venue no ledger writes")
+                }
+                counts.append(DailyCount(venue: venue, day: CalendarDay(daysSince1970: day), count: Int(try rows.int64(row, 2) ?? 0)))
+            }
+            return counts
         }
     }
 
@@ -172,5 +212,7 @@ public final class PostgresLedger: CheckInLedger {
         RETURNING id
         """
     private static let insertCheckIn = SQLDialect.postgresql.render(LedgerSchema.insertCheckIn)
+    private static let keepDailyCounts = SQLDialect.postgresql.render(LedgerSchema.keepDailyCounts)
+    private static let selectKeptCounts = SQLDialect.postgresql.render(LedgerSchema.selectKeptCounts)
     private static let earlierCheckIn = SQLDialect.postgresql.render(LedgerSchema.earlierCheckIn)
 }

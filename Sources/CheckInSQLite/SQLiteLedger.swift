@@ -12,8 +12,8 @@ public final class SQLiteLedger: CheckInLedger {
 
     /// The database file.
     public let path: String
-    private let writer: SQLiteWriter
-    private let readers: SQLiteReaders
+    let writer: SQLiteWriter
+    let readers: SQLiteReaders
 
     /// Opens the ledger at `path`, creating it (mode 0600: a visitor log is personal data)
     /// when `create` is true, and brings its schema up to date. A symbolic link is refused.
@@ -132,8 +132,9 @@ public final class SQLiteLedger: CheckInLedger {
             let select = try connection.statement(sql)
             defer { select.reset() }
             try bind(select)
+            var venues = VenueCache()
             while try select.step() {
-                guard body(try SQLiteRows.checkIn(select)) else { break }
+                guard body(try SQLiteRows.checkIn(select, venues: &venues)) else { break }
             }
         }
     }
@@ -150,17 +151,8 @@ public final class SQLiteLedger: CheckInLedger {
         }
     }
 
-    public func purge(checkInsBefore: WallTime, refusalsBefore: WallTime, dryRun: Bool) throws(LedgerError) -> PurgeReport {
-        try writer.perform { connection throws(LedgerError) in
-            let checkIns = try Self.delete("checkins", before: checkInsBefore, dryRun: dryRun, connection)
-            let refusals = try Self.delete("refusals", before: refusalsBefore, dryRun: dryRun, connection)
-            if !dryRun { _ = try Self.delete("presence", before: checkInsBefore, dryRun: false, connection) }
-            return PurgeReport(checkIns: checkIns, refusals: refusals)
-        }
-    }
-
     public func erase(_ subject: ErasureSubject) throws(LedgerError) -> Int {
-        try writer.perform { connection throws(LedgerError) in
+        let erased = try writer.perform { connection throws(LedgerError) in
             let (column, value) = switch subject {
             case .device(let device): ("device", device.rawValue)
             case .phone(let phone): ("visitor_phone", phone)
@@ -173,11 +165,18 @@ public final class SQLiteLedger: CheckInLedger {
             let delete = try connection.statement("DELETE FROM checkins WHERE \(column) = ?1")
             try delete.bind(1, value)
             try delete.run()
-            return connection.changes
+            let erased = connection.changes
+            if erased > 0, try connection.integer("PRAGMA auto_vacuum") == Self.incrementalVacuum {
+                try connection.execute("PRAGMA incremental_vacuum")
+            }
+            return erased
         }
+        // The visitor's rows must not linger in the write-ahead log either.
+        if erased > 0 { compact() }
+        return erased
     }
 
-    private static func delete(_ table: String, before cutoff: WallTime, dryRun: Bool, _ connection: SQLiteConnection) throws(LedgerError) -> Int {
+    static func delete(_ table: String, before cutoff: WallTime, dryRun: Bool, _ connection: SQLiteConnection) throws(LedgerError) -> Int {
         let statement = try connection.statement(dryRun ? "SELECT count(*) FROM \(table) WHERE at_ms < ?1" : "DELETE FROM \(table) WHERE at_ms < ?1")
         defer { statement.reset() }
         try statement.bind(1, cutoff.milliseconds)
@@ -187,7 +186,7 @@ public final class SQLiteLedger: CheckInLedger {
     }
 
     /// The SELECT for `query` and a function binding its parameters.
-    private static func selection(_ query: CheckInQuery, columns: String, ordered: Bool)
+    static func selection(_ query: CheckInQuery, columns: String, ordered: Bool)
         -> (String, (SQLiteStatement) throws(LedgerError) -> Void) {
         // Fixed parameter numbers, absent bounds as NULL: one statement text (and one cached
         // prepared statement) serves every combination of bounds.
@@ -209,4 +208,6 @@ public final class SQLiteLedger: CheckInLedger {
     private static let claimPresence = SQLDialect.sqlite.render(LedgerSchema.claimPresence)
     private static let insertCheckIn = SQLDialect.sqlite.render(LedgerSchema.insertCheckIn)
     private static let earlierCheckIn = SQLDialect.sqlite.render(LedgerSchema.earlierCheckIn)
+    /// `PRAGMA auto_vacuum`'s value for INCREMENTAL.
+    static let incrementalVacuum: Int64 = 2
 }

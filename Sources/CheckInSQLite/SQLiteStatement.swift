@@ -59,6 +59,12 @@ final class SQLiteStatement {
         sqlite3_column_type(handle, index) == SQLITE_NULL ? nil : sqlite3_column_int64(handle, index)
     }
 
+    /// Column `index`'s bytes, valid until the next step or reset; nil when NULL.
+    func bytes(_ index: Int32) -> UnsafeBufferPointer<UInt8>? {
+        guard let bytes = sqlite3_column_text(handle, index) else { return nil }
+        return UnsafeBufferPointer(start: bytes, count: Int(sqlite3_column_bytes(handle, index)))
+    }
+
     /// Column `index` as text; nil when NULL.
     func text(_ index: Int32) -> String? {
         guard let bytes = sqlite3_column_text(handle, index) else { return nil }

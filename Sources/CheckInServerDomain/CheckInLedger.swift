@@ -39,10 +39,19 @@ public protocol CheckInLedger: Sendable {
     /// How many check-ins `query` selects (its `limit` ignored).
     func count(_ query: CheckInQuery) throws(LedgerError) -> Int
 
-    /// Deletes check-ins recorded before `checkInsBefore` (with their device ids and visitor
-    /// fields, and the duplicate keys that name their devices) and refusals before
-    /// `refusalsBefore`; with `dryRun`, counts what would go and deletes nothing.
-    func purge(checkInsBefore: WallTime, refusalsBefore: WallTime, dryRun: Bool) throws(LedgerError) -> PurgeReport
+    /// Deletes check-ins recorded before `request.checkInsBefore` (with their device ids and
+    /// visitor fields, and the duplicate keys that name their devices) and refusals before
+    /// `request.refusalsBefore`, for real: the space is overwritten and handed back, not flagged.
+    /// With `keepsCounts`, the deleted check-ins' counts per venue and day are added to the kept
+    /// counts in the same transaction. With `dryRun`, counts what would go and changes nothing.
+    func purge(_ request: PurgeRequest) throws(LedgerError) -> PurgeReport
+
+    /// The check-ins `query` selects (its `limit` ignored), counted per venue and quarter hour
+    /// (`CheckInTally`), in no particular order: what counts by hour, day and venue add up.
+    func tally(_ query: CheckInQuery) throws(LedgerError) -> [CheckInTally]
+
+    /// The daily counts purges kept (of `venue`, or of every venue), in no particular order.
+    func keptCounts(venue: VenueID?) throws(LedgerError) -> [DailyCount]
 
     /// Deletes every check-in of one visitor (and its duplicate keys); returns how many.
     func erase(_ subject: ErasureSubject) throws(LedgerError) -> Int
@@ -56,6 +65,12 @@ extension CheckInLedger {
     public func record(_ checkIn: NewCheckIn, duplicateSeconds: Int64,
                        completion: @escaping @Sendable (Result<RecordOutcome, LedgerError>) -> Void) {
         completion(Result { () throws(LedgerError) in try record(checkIn, duplicateSeconds: duplicateSeconds) })
+    }
+
+    /// Deletes check-ins before `checkInsBefore` and refusals before `refusalsBefore`, keeping no
+    /// counts (`purge(_:)` with a plain request).
+    public func purge(checkInsBefore: WallTime, refusalsBefore: WallTime, dryRun: Bool) throws(LedgerError) -> PurgeReport {
+        try purge(PurgeRequest(checkInsBefore: checkInsBefore, refusalsBefore: refusalsBefore, dryRun: dryRun))
     }
 }
 

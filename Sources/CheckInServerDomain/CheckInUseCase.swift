@@ -111,8 +111,6 @@ extension CheckInUseCase {
     /// never a duplicate, recorded with the operator's name as the audit trail. Nil venue
     /// profile checks are skipped on purpose: staff may record any valid venue id.
     public func staffCheckIn(venue: VenueID, visitor: Visitor?, operatorName: String) throws(LedgerError) -> CheckIn {
-        let entry = NewCheckIn(venue: venue, time: clock.now(), method: .staff, windowAge: nil, device: nil,
-                               visitor: visitor, operatorName: operatorName)
-        return try ledger.record(entry, duplicateSeconds: 0).checkIn
+        try StaffCheckIn(ledger: ledger, clock: clock).record(venue: venue, visitor: visitor, operatorName: operatorName)
     }
 }

@@ -12,8 +12,18 @@ public struct DeviceID: Hashable, Sendable, CustomStringConvertible {
 
     /// Validates `text`; nil when it is empty, too long or has another character.
     public init?(_ text: String) {
-        guard !text.isEmpty, text.utf8.count <= Self.maximumLength,
-              text.utf8.allSatisfy({ Self.isAllowed($0) }) else { return nil }
+        var text = text
+        // An index loop: exports check a million of these.
+        let valid = text.withUTF8 { bytes in
+            guard !bytes.isEmpty, bytes.count <= Self.maximumLength else { return false }
+            var index = 0
+            while index < bytes.count {
+                if !Self.isAllowed(bytes[index]) { return false }
+                index += 1
+            }
+            return true
+        }
+        guard valid else { return nil }
         rawValue = text
     }
 

@@ -10,6 +10,8 @@ public final class InMemoryLedger: CheckInLedger {
         /// Per venue and device, the check-in that opened its current duplicate time.
         var presence: [PresenceKey: CheckIn] = [:]
         var nextID: Int64 = 1
+        /// Counts purges kept, by venue and day.
+        var kept: [DayKey: Int] = [:]
         /// A failure every call throws while set (a database that went away).
         var failure: LedgerError?
     }
@@ -17,6 +19,11 @@ public final class InMemoryLedger: CheckInLedger {
     private struct PresenceKey: Hashable {
         let venue: VenueID
         let device: DeviceID
+    }
+
+    private struct DayKey: Hashable {
+        let venue: VenueID
+        let day: CalendarDay
     }
 
     private let state = Mutex(State())
@@ -74,16 +81,44 @@ public final class InMemoryLedger: CheckInLedger {
         try locked { state throws(LedgerError) in state.checkIns.filter(query.matches).count }
     }
 
-    public func purge(checkInsBefore: WallTime, refusalsBefore: WallTime, dryRun: Bool) throws(LedgerError) -> PurgeReport {
+    public func purge(_ request: PurgeRequest) throws(LedgerError) -> PurgeReport {
         try locked { state throws(LedgerError) in
-            let report = PurgeReport(checkIns: state.checkIns.filter { $0.time < checkInsBefore }.count,
-                                     refusals: state.refusals.filter { $0.time < refusalsBefore }.count)
-            if !dryRun {
-                state.checkIns.removeAll { $0.time < checkInsBefore }
-                state.refusals.removeAll { $0.time < refusalsBefore }
-                state.presence = state.presence.filter { $0.value.time >= checkInsBefore }
+            let isOld: (CheckIn) -> Bool = { $0.time < request.checkInsBefore }
+            let report = PurgeReport(checkIns: state.checkIns.filter(isOld).count,
+                                     refusals: state.refusals.filter { $0.time < request.refusalsBefore }.count)
+            if !request.dryRun {
+                if request.keepsCounts {
+                    for checkIn in state.checkIns where isOld(checkIn) {
+                        state.kept[DayKey(venue: checkIn.venue, day: request.day(of: checkIn.time)), default: 0] += 1
+                    }
+                }
+                state.checkIns.removeAll(where: isOld)
+                state.refusals.removeAll { $0.time < request.refusalsBefore }
+                state.presence = state.presence.filter { $0.value.time >= request.checkInsBefore }
             }
             return report
+        }
+    }
+
+    public func tally(_ query: CheckInQuery) throws(LedgerError) -> [CheckInTally] {
+        try locked { state throws(LedgerError) in
+            var counts: [TallyKey: Int] = [:]
+            for checkIn in state.checkIns where query.matches(checkIn) {
+                counts[TallyKey(venue: checkIn.venue, quarter: CheckInTally.quarter(of: checkIn.time)), default: 0] += 1
+            }
+            return counts.map { CheckInTally(venue: $0.key.venue, quarter: $0.key.quarter, count: $0.value) }
+        }
+    }
+
+    private struct TallyKey: Hashable {
+        let venue: VenueID
+        let quarter: WallTime
+    }
+
+    public func keptCounts(venue: VenueID?) throws(LedgerError) -> [DailyCount] {
+        try locked { state throws(LedgerError) in
+            state.kept.filter { venue == nil || $0.key.venue == venue }
+                .map { DailyCount(venue: $0.key.venue, day: $0.key.day, count: $0.value) }
         }
     }
 

@@ -31,4 +31,11 @@ public struct RetentionPolicy: Hashable, Sendable {
     public func refusalCutoff(at now: WallTime) -> WallTime {
         WallTime(milliseconds: now.milliseconds - refusalSeconds * 1000)
     }
+
+    /// The purge this policy asks for at `now`: everything past its period, daily counts kept
+    /// when the policy keeps them (days of a zone `dayOffsetSeconds` east of UTC).
+    public func purgeRequest(at now: WallTime, dayOffsetSeconds: Int = 0, dryRun: Bool = false) -> PurgeRequest {
+        PurgeRequest(checkInsBefore: checkInCutoff(at: now), refusalsBefore: refusalCutoff(at: now), keepsCounts: keepsDailyCounts,
+                     dayOffsetSeconds: dayOffsetSeconds, dryRun: dryRun)
+    }
 }

@@ -72,8 +72,16 @@ public final class WatchedLedger: CheckInLedger {
         try watch { () throws(LedgerError) in try ledger.count(query) }
     }
 
-    public func purge(checkInsBefore: WallTime, refusalsBefore: WallTime, dryRun: Bool) throws(LedgerError) -> PurgeReport {
-        try watch { () throws(LedgerError) in try ledger.purge(checkInsBefore: checkInsBefore, refusalsBefore: refusalsBefore, dryRun: dryRun) }
+    public func purge(_ request: PurgeRequest) throws(LedgerError) -> PurgeReport {
+        try watch { () throws(LedgerError) in try ledger.purge(request) }
+    }
+
+    public func tally(_ query: CheckInQuery) throws(LedgerError) -> [CheckInTally] {
+        try watch { () throws(LedgerError) in try ledger.tally(query) }
+    }
+
+    public func keptCounts(venue: VenueID?) throws(LedgerError) -> [DailyCount] {
+        try watch { () throws(LedgerError) in try ledger.keptCounts(venue: venue) }
     }
 
     public func erase(_ subject: ErasureSubject) throws(LedgerError) -> Int {

@@ -5,7 +5,7 @@ import CheckInServerDomain
 
 /// The visitor log as text, one check-in at a time (so an export of any size runs in constant
 /// memory): CSV with a header line, JSON lines, or an aligned table for a terminal. The columns
-/// are the same in every format.
+/// are the same in every format. Rows are written as bytes into the caller's buffer.
 public struct CheckInExport: Sendable {
     /// The formats.
     public enum Format: String, CaseIterable, Sendable {
@@ -15,13 +15,14 @@ public struct CheckInExport: Sendable {
     /// The columns, as CSV names them (JSON uses the same names).
     public static let columns = ["id", "venue", "time", "local_time", "method", "window_age", "device", "name", "phone", "operator"]
 
+    /// The format rows are written in.
     public let format: Format
-    private let zone: any LocalTimeZone
+    private var offsets: ZoneOffsets
 
     /// An export in `format`, local times in `zone`.
     public init(format: Format, zone: any LocalTimeZone) {
         self.format = format
-        self.zone = zone
+        offsets = ZoneOffsets(zone)
     }
 
     /// The text before the first row (CSV's header, the table's head), or "".
@@ -29,60 +30,76 @@ public struct CheckInExport: Sendable {
         switch format {
         case .csv: Self.columns.joined(separator: ",") + "\r\n"
         case .jsonl: ""
-        case .table: Self.tableLine(["ID", "VENUE", "LOCAL TIME", "METHOD", "AGE", "DEVICE", "NAME", "PHONE", "OPERATOR"])
+        case .table: TextTable.line(["ID", "VENUE", "LOCAL TIME", "METHOD", "AGE", "DEVICE", "NAME", "PHONE", "OPERATOR"], widths: Self.widths)
         }
     }
 
-    /// One check-in's line, with its line end.
-    public func line(_ checkIn: CheckIn) -> String {
+    /// One check-in's line as text, with its line end.
+    public mutating func line(_ checkIn: CheckIn) -> String {
+        var bytes: [UInt8] = []
+        write(checkIn, to: &bytes)
+        return String(decoding: bytes, as: UTF8.self)
+    }
+
+    /// Appends one check-in's line, with its line end, to `out`.
+    public mutating func write(_ checkIn: CheckIn, to out: inout [UInt8]) {
         let entry = checkIn.entry
-        let utc = Self.utc(checkIn.time)
-        let local = LocalTime(checkIn.time, in: zone)
+        let offset = offsets.offsetSeconds(at: checkIn.time)
         switch format {
         case .csv:
-            let fields = ["\(checkIn.id)", checkIn.venue.rawValue, utc, local.iso8601, entry.method.rawValue,
-                          entry.windowAge.map(String.init) ?? "", entry.device?.rawValue ?? "", entry.visitor?.name ?? "",
-                          entry.visitor?.phone ?? "", entry.operatorName ?? ""]
-            return fields.map(Self.csvField).joined(separator: ",") + "\r\n"
+            TimestampBytes.appendDigits(checkIn.id, to: &out)
+            out.append(comma)
+            CSV.appendField(checkIn.venue.rawValue, to: &out)
+            out.append(comma)
+            TimestampBytes.appendUTC(checkIn.time, to: &out)
+            out.append(comma)
+            TimestampBytes.appendLocal(checkIn.time, offsetSeconds: offset, to: &out)
+            out.append(comma)
+            CSV.appendField(entry.method.rawValue, to: &out)
+            out.append(comma)
+            if let age = entry.windowAge { TimestampBytes.appendDigits(Int64(age), to: &out) }
+            out.append(comma)
+            if let device = entry.device { CSV.appendField(device.rawValue, to: &out) }
+            out.append(comma)
+            if let name = entry.visitor?.name { CSV.appendField(name, typedByPeople: true, to: &out) }
+            out.append(comma)
+            if let phone = entry.visitor?.phone { CSV.appendField(phone, to: &out) }
+            out.append(comma)
+            if let name = entry.operatorName { CSV.appendField(name, typedByPeople: true, to: &out) }
+            out.append(contentsOf: [13, 10])
         case .jsonl:
-            func text(_ value: String?) -> JSONValue { value.map(JSONValue.string) ?? .null }
-            let object = JSONValue.object([
-                ("id", .number(checkIn.id)), ("venue", .string(checkIn.venue.rawValue)), ("time", .string(utc)),
-                ("local_time", .string(local.iso8601)), ("method", .string(entry.method.rawValue)),
-                ("window_age", entry.windowAge.map { .number(Int64($0)) } ?? .null), ("device", text(entry.device?.rawValue)),
-                ("name", text(entry.visitor?.name)), ("phone", text(entry.visitor?.phone)), ("operator", text(entry.operatorName)),
-            ])
-            return object.serialized + "\n"
+            JSONLine.begin(&out)
+            JSONLine.number("id", checkIn.id, to: &out)
+            JSONLine.text("venue", checkIn.venue.rawValue, to: &out)
+            JSONLine.key("time", to: &out)
+            out.append(quote)
+            TimestampBytes.appendUTC(checkIn.time, to: &out)
+            out.append(quote)
+            JSONLine.key("local_time", to: &out)
+            out.append(quote)
+            TimestampBytes.appendLocal(checkIn.time, offsetSeconds: offset, to: &out)
+            out.append(quote)
+            JSONLine.text("method", entry.method.rawValue, to: &out)
+            JSONLine.number("window_age", entry.windowAge.map(Int64.init), to: &out)
+            JSONLine.text("device", entry.device?.rawValue, to: &out)
+            JSONLine.text("name", entry.visitor?.name, to: &out)
+            JSONLine.text("phone", entry.visitor?.phone, to: &out)
+            JSONLine.text("operator", entry.operatorName, to: &out)
+            JSONLine.end(&out)
         case .table:
-            return Self.tableLine(["\(checkIn.id)", checkIn.venue.rawValue, "\(local.date) \(local.second)", entry.method.rawValue,
-                                   entry.windowAge.map(String.init) ?? "-", entry.device.map { String($0.rawValue.prefix(8)) } ?? "-",
-                                   entry.visitor?.name ?? "-", entry.visitor?.phone ?? "-", entry.operatorName ?? "-"])
+            var local: [UInt8] = []
+            TimestampBytes.appendLocal(checkIn.time, offsetSeconds: offset, to: &local)
+            let localText = String(decoding: local.prefix(19), as: UTF8.self).replacing("T", with: " ")
+            let line = TextTable.line(["\(checkIn.id)", checkIn.venue.rawValue, localText, entry.method.rawValue,
+                                       entry.windowAge.map(String.init) ?? "-", entry.device.map { String($0.rawValue.prefix(8)) } ?? "-",
+                                       entry.visitor?.name ?? "-", entry.visitor?.phone ?? "-", entry.operatorName ?? "-"], widths: Self.widths)
+            out.append(contentsOf: line.utf8)
         }
     }
 
-    /// `2026-11-30T05:03:27.120Z`.
-    static func utc(_ time: WallTime) -> String {
-        let seconds = UTCTime.iso8601(time.seconds)
-        let millis = time.milliseconds - time.seconds * 1000
-        return seconds.dropLast() + "." + String(String(1000 + millis).dropFirst()) + "Z"
-    }
-
-    /// RFC 4180: quoted when it holds a comma, quote, CR or LF; quotes doubled.
-    static func csvField(_ text: String) -> String {
-        guard text.contains(where: { $0 == "," || $0 == "\"" || $0 == "\r" || $0 == "\n" || $0 == "\r\n" }) else { return text }
-        return "\"" + text.replacing("\"", with: "\"\"") + "\""
-    }
-
-    /// Fixed columns (a stream cannot measure its rows first), padded by display width so
-    /// Hangul names line up.
+    /// The table's columns (a stream cannot measure its rows first).
     static let widths = [7, 16, 19, 11, 3, 8, 16, 15, 0]
-    static func tableLine(_ cells: [String]) -> String {
-        var line = ""
-        for (cell, width) in zip(cells, widths) {
-            let flat = String(cell.map { $0.isNewline || $0 == "\t" ? " " : $0 })
-            line += flat
-            if width > 0 { line += String(repeating: " ", count: max(1, width - DisplayWidth.of(flat) + 1)) }
-        }
-        return line + "\n"
-    }
+
+    private var comma: UInt8 { UInt8(ascii: ",") }
+    private var quote: UInt8 { UInt8(ascii: "\"") }
 }

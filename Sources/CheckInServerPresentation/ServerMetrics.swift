@@ -30,14 +30,34 @@ public final class ServerMetrics: HTTPObserver {
         var latency = [Int](repeating: 0, count: ServerMetrics.buckets.count + 1)
         var latencySum = 0.0
         var venues: Set<String> = []
+        var purged = PurgeReport(checkIns: 0, refusals: 0)
+        var lastPurge: WallTime?
+        var purgeFailures = 0
     }
 
     private let counters = Mutex(Counters())
     private let startedAt: WallTime
+    /// Reads the live counts from the ledger at each scrape (nil when it cannot).
+    private let live: (@Sendable () -> LiveCounts?)?
 
-    /// Counters starting now.
-    public init(startedAt: WallTime) {
+    /// Counters starting now; `live` gives the gauges of today's and the last hour's check-ins.
+    public init(startedAt: WallTime, live: (@Sendable () -> LiveCounts?)? = nil) {
         self.startedAt = startedAt
+        self.live = live
+    }
+
+    /// Counts a purge of the retention service (what it deleted, or that it failed).
+    public func countPurge(_ purge: RetentionService.Purge) {
+        counters.withLock { counters in
+            switch purge.result {
+            case .success(let report):
+                counters.purged = PurgeReport(checkIns: counters.purged.checkIns + report.checkIns,
+                                              refusals: counters.purged.refusals + report.refusals)
+                counters.lastPurge = purge.at
+            case .failure:
+                counters.purgeFailures += 1
+            }
+        }
     }
 
     /// Counts the outcome of a check-in attempt.
@@ -115,6 +135,16 @@ public final class ServerMetrics: HTTPObserver {
         for (status, value) in counters.responses.sorted(by: { $0.key < $1.key }) {
             text += "qrcheckin_server_responses_total{status=\"\(status)\"} \(value)\n"
         }
+        family("purged_total", "counter", "Rows the retention deleted since the server started, by table.")
+        text += "qrcheckin_server_purged_total{what=\"checkins\"} \(counters.purged.checkIns)\n"
+        text += "qrcheckin_server_purged_total{what=\"refusals\"} \(counters.purged.refusals)\n"
+        family("purge_failures_total", "counter", "Retention purges that failed (tried again within the hour).")
+        text += "qrcheckin_server_purge_failures_total \(counters.purgeFailures)\n"
+        if let last = counters.lastPurge {
+            family("last_purge_time_seconds", "gauge", "When the retention last purged, in Unix seconds.")
+            text += "qrcheckin_server_last_purge_time_seconds \(last.seconds)\n"
+        }
+        if let counts = live?() { text += Self.render(counts) }
         family("request_duration_seconds", "histogram", "Time from a request's last byte to its response.")
         var cumulative = 0
         for (index, bound) in Self.bucketLabels.enumerated() {
@@ -125,6 +155,26 @@ public final class ServerMetrics: HTTPObserver {
         text += "qrcheckin_server_request_duration_seconds_bucket{le=\"+Inf\"} \(cumulative)\n"
         text += "qrcheckin_server_request_duration_seconds_sum \(counters.latencySum)\n"
         text += "qrcheckin_server_request_duration_seconds_count \(cumulative)\n"
+        return text
+    }
+
+    /// The live gauges: from the ledger, so every server sharing a log reports the same.
+    private static func render(_ counts: LiveCounts) -> String {
+        var text = ""
+        func family(_ name: String, _ help: String) {
+            text += "# HELP qrcheckin_server_\(name) \(help)\n# TYPE qrcheckin_server_\(name) gauge\n"
+        }
+        // As many venues as the counters label, the rest added up under "other".
+        let listed = counts.venues.prefix(venueLimit)
+        let rest = counts.venues.dropFirst(venueLimit)
+        family("checkins_today", "Check-ins since local midnight in the log, by venue.")
+        for venue in listed { text += "qrcheckin_server_checkins_today{venue=\"\(venue.venue.rawValue)\"} \(venue.today)\n" }
+        if !rest.isEmpty { text += "qrcheckin_server_checkins_today{venue=\"other\"} \(rest.reduce(0) { $0 + $1.today })\n" }
+        family("checkins_last_hour", "Check-ins in the last hour in the log, by venue.")
+        for venue in listed { text += "qrcheckin_server_checkins_last_hour{venue=\"\(venue.venue.rawValue)\"} \(venue.lastHour)\n" }
+        if !rest.isEmpty { text += "qrcheckin_server_checkins_last_hour{venue=\"other\"} \(rest.reduce(0) { $0 + $1.lastHour })\n" }
+        family("checkins_stored", "Check-ins the log holds (everything the retention keeps).")
+        text += "qrcheckin_server_checkins_stored \(counts.total)\n"
         return text
     }
 }

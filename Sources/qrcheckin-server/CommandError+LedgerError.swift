@@ -20,3 +20,12 @@ extension CommandError {
         self.init(code, error.message)
     }
 }
+
+/// The value of a ledger call, its failure as the command's (with the documented exit status).
+func ledgerCall<T>(_ body: () throws(LedgerError) -> T) throws(CommandError) -> T {
+    do throws(LedgerError) {
+        return try body()
+    } catch {
+        throw CommandError(error)
+    }
+}

@@ -22,7 +22,9 @@ struct ServeCommand: Command {
             check-in ("already checked in at 14:03"). BASE-PATH/VENUE is a form for the safe
             number, rate limited per client. Pages are Korean or English (Accept-Language, or
             ?lang=ko|en). Every venue a master secret signs is served unless venues limits them;
-            a venue key serves its venue only.
+            a venue key serves its venue only. At start and then daily the server deletes the
+            check-ins older than retention (28 days) and the refused scans older than
+            refusal-retention (7 days), as 'purge' does; see docs/PRIVACY.md.
 
             Settings come from the config files (--config, or $QRCHECKIN_SERVER_CONFIG, a list
             joined by ':'), then QRCHECKIN_SERVER_* variables (QRCHECKIN_SERVER_LISTEN…), then
@@ -84,10 +86,26 @@ struct ServeCommand: Command {
         let authenticator = SodiumAuthenticator()
         let useCase = CheckInUseCase(venues: configuration.venues, keys: keys.map(\.keys), authenticator: authenticator,
                                      ledger: ledger, clock: clock)
-        let metrics = ServerMetrics(startedAt: clock.now())
+        let zone = SystemZone()
+        let metrics = ServerMetrics(startedAt: clock.now(), live: {
+            let now = clock.now()
+            return try? LiveCounts.read(from: ledger, at: now, dayStart: CalendarDay(containing: now, in: zone).midnight(in: zone))
+        })
+        let retention = RetentionService(ledger: ledger, policy: configuration.retention, clock: clock,
+                                         dayOffset: { zone.offsetSeconds(at: $0) }, report: { purge in
+            metrics.countPurge(purge)
+            switch purge.result {
+            case .success(let report):
+                // A purge that found nothing is routine; one that deleted is worth a notice.
+                let text = "retention: " + PurgeSummary(request: purge.request, report: report, policy: configuration.retention, zone: zone).text
+                if report.checkIns + report.refusals > 0 { logger.notice(text) } else { logger.info(text) }
+            case .failure(let error):
+                logger.error("retention: the purge failed, trying again within the hour: \(error.message)")
+            }
+        })
         let failures = Mutex(LogRateLimiter(intervalMilliseconds: 60_000))
         let parts = CheckInSite.Parts(
-            useCase: useCase, basePath: configuration.basePath, zone: SystemZone(),
+            useCase: useCase, basePath: configuration.basePath, zone: zone,
             limiter: SafeNumberRateLimiter(tries: configuration.safeNumberTries, clock: clock),
             cookies: DeviceCookies(random: SecureRandom.bytes, hash: { GenericHash.digest($0) }),
             tickets: VisitorTickets(key: SecureRandom.bytes(32), authenticator: authenticator),
@@ -113,6 +131,8 @@ struct ServeCommand: Command {
             : configuration.venues.profiles.keys.map(\.rawValue).sorted().joined(separator: ", ")
         logger.notice("listening on \(address), base path \(configuration.basePath.isEmpty ? "/" : configuration.basePath), "
                       + "\(configuration.database.description), keys \(keys.map(\.path).joined(separator: ", ")); serving \(served)")
+        // At start, then daily: nothing is kept longer than the retention says.
+        let retentionTask = Task.detached { try? await retention.run(sleep: { try await Task.sleep(for: $0) }) }
         let notifier = SystemdNotifier(environment: context.environment)
         notifier.notify("READY=1\nSTATUS=listening on \(address)")
         while true {
@@ -125,6 +145,7 @@ struct ServeCommand: Command {
             if received.contains(SIGTERM) || received.contains(SIGINT) { break }
         }
         notifier.notify("STOPPING=1")
+        retentionTask.cancel()
         server.stop()
         logger.notice("stopped")
         return .success

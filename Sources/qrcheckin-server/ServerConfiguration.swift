@@ -22,6 +22,8 @@ struct ServerConfiguration {
     var trustedProxies: [IPNetwork]
     var limits: HTTPServerLimits
     var safeNumberTries: Int
+    /// How long check-ins and refused scans are kept (enforced daily by `serve`).
+    var retention: RetentionPolicy
 
     /// The options: `--config`, then every setting as a flag (`--secret-file` repeatable).
     static let options: [OptionSpec] = [
@@ -86,6 +88,7 @@ struct ServerConfiguration {
         limits.threads = try layers.value("threads") { text, source throws(CommandError) in try Self.number(text, 1...64, source) }
             ?? max(2, Int(sysconf(Int32(_SC_NPROCESSORS_ONLN))))
         safeNumberTries = try layers.value("safe-number-tries") { text, source throws(CommandError) in try Self.number(text, 1...100, source) } ?? 5
+        retention = try RetentionSettings.policy(layers)
     }
 
     /// The settings a config file may set per venue.

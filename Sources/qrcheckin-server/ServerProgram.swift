@@ -8,11 +8,13 @@ enum ServerProgram {
     static let tool = CommandLineTool(
         name: "qrcheckin-server", version: version,
         about: "The check-in server: turns a scanned qrcheckin code into a recorded check-in.",
-        commands: [ServeCommand.self, CheckinsCommand.self, MigrateCommand.self, ImportCommand.self],
+        commands: [ServeCommand.self, CheckinsCommand.self, CheckinCommand.self, StatusCommand.self, PurgeCommand.self, EraseCommand.self, MigrateCommand.self, ImportCommand.self],
         examples: [
             "qrcheckin-server serve                          # 127.0.0.1:8080, every venue the secret signs",
             "qrcheckin-server serve --listen 0.0.0.0:8080 --secret-file /etc/qrcheckin/secret",
             "qrcheckin-server checkins --format csv > visitors.csv",
+            "qrcheckin-server checkin --venue HALL-1 --name '김민지'     # a visitor without a phone",
+            "qrcheckin-server purge --dry-run                        # what the retention deletes now",
         ])
 }
 
@@ -37,7 +39,26 @@ enum ServerExamples {
         case "checkins": [
             "qrcheckin-server checkins                                # the log as a table",
             "qrcheckin-server checkins --format csv > visitors.csv",
-            "qrcheckin-server checkins --venue HALL-1 --from 2026-11-30T18:00:00+09:00 --format jsonl",
+            "qrcheckin-server checkins --venue HALL-1 --from 2026-11-30T18:00:00+09:00 --until 2026-11-30T20:00:00+09:00",
+            "qrcheckin-server checkins --count --by day,venue --kept  # counts, also of purged days",
+        ]
+        case "checkin": [
+            "qrcheckin-server checkin --venue HALL-1 --name '김민지'",
+            "sudo qrcheckin-server checkin --venue HALL-1 --name Lee --phone 010-1234-5678",
+        ]
+        case "status": [
+            "qrcheckin-server status                                  # today, the last hour, per venue",
+            "qrcheckin-server status --json | jq .today",
+        ]
+        case "purge": [
+            "qrcheckin-server purge --dry-run                         # what would be deleted now",
+            "qrcheckin-server purge                                   # delete it (the server does so daily)",
+            "qrcheckin-server purge --retention 14d --dry-run",
+        ]
+        case "erase": [
+            "qrcheckin-server erase --checkin 1234                    # the visitor of receipt 1234",
+            "qrcheckin-server erase --phone 010-1234-5678",
+            "qrcheckin-server erase --device Zq3v0p-Xw2LbN8aT1cQ9kE",
         ]
         case "migrate": [
             "qrcheckin-server migrate                                 # the database serve would use",

@@ -27,6 +27,9 @@ extension SettingCatalog {
         SettingKey(server: "max-connections", value: "N", help: "Connections at once, 1-100000 (default 1024)."),
         SettingKey(server: "max-connections-per-client", value: "N", help: "Connections at once from one address, 0 (no limit)-100000 (default 128)."),
         SettingKey(server: "threads", value: "N", help: "Threads serving connections, 1-64 (default: one per core, at least 2)."),
+        SettingKey(server: "retention", value: "PERIOD", help: "Keep check-ins (devices, visitor fields) this long: 28d (default), 4w, 36h; then deleted."),
+        SettingKey(server: "refusal-retention", value: "PERIOD", help: "Keep refused scans this long, at most retention (default 7d)."),
+        SettingKey(server: "keep-counts", value: "yes|no", help: "Keep per-day counts per venue of deleted check-ins (default yes)."),
         SettingKey(server: "safe-number-tries", value: "N", help: "Wrong safe numbers a client may type before 429, 1-100 (default 5); one more a minute."),
     ], configVariable: "QRCHECKIN_SERVER_CONFIG")
 }

@@ -1,5 +1,6 @@
 import CheckInDomain
 import CheckInLedgerContract
+import CheckInLedgerSQL
 import CheckInPostgres
 import CheckInServerDomain
 import Dispatch
@@ -87,7 +88,8 @@ struct PostgresLedgerTests {
             }
         }
         #expect(failures.withLock { $0 }.isEmpty)
-        #expect(try cluster.execute("SELECT count(*) FROM schema_migrations", in: database) == "1")
+        // Each migration applied once, however many servers raced to apply it.
+        #expect(try cluster.execute("SELECT count(*) FROM schema_migrations", in: database) == "\(LedgerSchema.migrations.count)")
     }
 
     @Test func valuesAreSentAsValuesWhateverTheirBytes() throws {

@@ -1,5 +1,6 @@
 import CheckInDomain
 import CheckInLedgerContract
+import CheckInLedgerSQL
 import CheckInServerDomain
 import CheckInSQLite
 import CSQLite
@@ -41,7 +42,7 @@ struct SQLiteLedgerTests {
         #expect(seen == ids)
         // The duplicate keys survive too: the same device within the time is still a duplicate.
         #expect(try again.record(Self.entry("d0", at: 130), duplicateSeconds: 60) == .duplicate(of: try again.find(id: ids[0])!))
-        #expect(try Self.query(path, "SELECT count(*) FROM schema_migrations") == "1")
+        #expect(try Self.query(path, "SELECT count(*) FROM schema_migrations") == "\(LedgerSchema.latestVersion)")
         #expect(try Self.query(path, "PRAGMA journal_mode") == "wal")
         #expect(try Self.query(path, "PRAGMA auto_vacuum") == "2")  // incremental
     }
