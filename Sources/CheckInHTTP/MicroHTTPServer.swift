@@ -2,6 +2,7 @@ import CheckInDomain
 import CheckInWeb
 import CMicroHTTPD
 import Glibc
+import Synchronization
 
 /// The HTTP adapter: GNU libmicrohttpd parses HTTP on a few epoll threads; each request becomes
 /// a plain `HTTPRequest`, the handler answers with a plain `HTTPResponse` (at once, or after a
@@ -13,6 +14,9 @@ public final class MicroHTTPServer: @unchecked Sendable {
     private let limits: HTTPServerLimits
     private let observer: (any HTTPObserver)?
     private var daemon: OpaquePointer?
+    /// Requests that were suspended (a check-in waiting for its commit) and have not completed,
+    /// and whether the server is stopping (then no request is suspended any more).
+    fileprivate let sleepers = Mutex((stopping: false, suspended: 0))
 
     /// Starts serving on `listener`, a bound, listening socket (which the server then owns).
     public init(listener: Int32, handler: any HTTPHandler, limits: HTTPServerLimits, resolver: ClientResolver,
@@ -32,8 +36,17 @@ public final class MicroHTTPServer: @unchecked Sendable {
 
     /// Stops accepting, finishes the requests under way and closes every connection.
     public func stop() {
-        if let daemon { MHD_stop_daemon(daemon) }
-        daemon = nil
+        guard let daemon else { return }
+        // libmicrohttpd aborts when stopped with a suspended connection (SIGTERM under load):
+        // stop accepting, let the check-ins under way commit and answer, then stop.
+        // Requests on connections already open are answered without suspension from now on.
+        let listener = MHD_quiesce_daemon(daemon)
+        sleepers.withLock { $0.stopping = true }
+        let deadline = MonotonicNow.nanoseconds() + 15_000_000_000
+        while sleepers.withLock({ $0.suspended }) > 0 && MonotonicNow.nanoseconds() < deadline { usleep(1000) }
+        MHD_stop_daemon(daemon)
+        if listener >= 0 { close(listener) }
+        self.daemon = nil
     }
 
     deinit { stop() }
@@ -87,7 +100,14 @@ public final class MicroHTTPServer: @unchecked Sendable {
         // lock orders the suspend before any resume. A client that already shut down its
         // sending side would lose a suspended answer (libmicrohttpd closes such a connection
         // on resume): this thread waits for it instead (rare: browsers and proxies never do).
-        if cmhd_peer_finished_sending(connection) != 0 {
+        // So does a server that is stopping (libmicrohttpd must not be stopped with a connection
+        // asleep).
+        let stopping = sleepers.withLock { sleepers in
+            if !sleepers.stopping { sleepers.suspended += 1 }
+            return sleepers.stopping
+        }
+        if stopping || cmhd_peer_finished_sending(connection) != 0 {
+            if !stopping { sleepers.withLock { $0.suspended -= 1 } }
             let response = state.waitForAnswer()
             return finish(response, state: state, connection: connection)
         }
@@ -97,10 +117,13 @@ public final class MicroHTTPServer: @unchecked Sendable {
                 return response
             }
             answer = .pending(suspended: true)
+            // Counted until libmicrohttpd says the request completed (after its resumption).
+            state.wasSuspended = true
             MHD_suspend_connection(connection)
             return nil
         }
         guard let now else { return .YES }
+        sleepers.withLock { $0.suspended -= 1 }
         return finish(now, state: state, connection: connection)
     }
 
@@ -194,9 +217,13 @@ private let accessHandler: MHD_AccessHandlerCallback = { server, connection, url
         .handle(connection, url: url, method: method, upload: upload, uploadSize: uploadSize, context: context)
 }
 
-private let completedHandler: MHD_RequestCompletedCallback = { _, _, context, _ in
+private let completedHandler: MHD_RequestCompletedCallback = { server, _, context, _ in
     guard let context, let state = context.pointee else { return }
-    Unmanaged<RequestState>.fromOpaque(state).release()
+    let request = Unmanaged<RequestState>.fromOpaque(state)
+    if request.takeUnretainedValue().wasSuspended, let server {
+        Unmanaged<MicroHTTPServer>.fromOpaque(server).takeUnretainedValue().sleepers.withLock { $0.suspended -= 1 }
+    }
+    request.release()
     context.pointee = nil
 }
 

@@ -23,6 +23,9 @@ final class RequestState: @unchecked Sendable {
     var started: Int64 = 0
     /// The request as the site saw it, for the observer.
     var request: HTTPRequest?
+    /// Whether the connection slept waiting for the answer (the server counts those until they
+    /// complete: it may stop only when none is left).
+    var wasSuspended = false
 
     /// Signalled each time the answer becomes ready (for the rare caller that waits).
     let answered = DispatchSemaphore(value: 0)

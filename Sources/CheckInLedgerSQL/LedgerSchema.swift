@@ -34,18 +34,18 @@ public enum LedgerSchema {
                 operator TEXT
             )
             """,
+            // Every index is written by every check-in: only those a check-in or an export needs.
+            // (Erasing one device and purging scan: they are rare and run in the background.)
             "CREATE INDEX checkins_at ON checkins (at_ms, id)",
             "CREATE INDEX checkins_venue_at ON checkins (venue, at_ms)",
-            "CREATE INDEX checkins_device ON checkins (device)",
             """
             CREATE TABLE presence (
                 venue TEXT NOT NULL,
                 device TEXT NOT NULL,
                 at_ms BIGINT NOT NULL,
                 PRIMARY KEY (venue, device)
-            )
+            ){keyed}
             """,
-            "CREATE INDEX presence_at ON presence (at_ms)",
             """
             CREATE TABLE refusals (
                 id {id},
@@ -93,7 +93,8 @@ public enum LedgerSchema {
         VALUES ($1, $2, $3, $4, $5, $6, $7, $8) RETURNING id
         """
 
-    /// A duplicate's earlier check-in: the one whose time the claim holds. $1 venue, $2 device.
+    /// A duplicate's earlier check-in: the one whose time the claim holds (found through
+    /// `checkins_venue_at`: venue and time to the millisecond). $1 venue, $2 device.
     public static let earlierCheckIn = """
         SELECT \(checkInColumns) FROM checkins
         WHERE venue = $1 AND device = $2 AND at_ms = (SELECT at_ms FROM presence WHERE venue = $1 AND device = $2)

@@ -14,6 +14,15 @@ public enum SQLDialect: String, Sendable, CaseIterable {
         }
     }
 
+    /// What ends a table keyed by its primary key alone: SQLite stores such a table as one
+    /// b-tree instead of a table and an index (`WITHOUT ROWID`); PostgreSQL needs nothing.
+    public var keyedTable: String {
+        switch self {
+        case .sqlite: " WITHOUT ROWID"
+        case .postgresql: ""
+        }
+    }
+
     /// The placeholder of the `index`-th parameter (1-based): `?1` or `$1`.
     public func parameter(_ index: Int) -> String {
         switch self {
@@ -22,9 +31,10 @@ public enum SQLDialect: String, Sendable, CaseIterable {
         }
     }
 
-    /// `text` with `{id}` replaced by `generatedID` and `$N` by this dialect's placeholder.
+    /// `text` with `{id}` replaced by `generatedID`, `{keyed}` by `keyedTable` and `$N` by this
+    /// dialect's placeholder.
     public func render(_ text: String) -> String {
-        var result = text.replacing("{id}", with: generatedID)
+        var result = text.replacing("{id}", with: generatedID).replacing("{keyed}", with: keyedTable)
         if self == .sqlite {
             // `$1` → `?1`, right to left so `$10` is not taken for `$1`.
             for index in stride(from: 32, through: 1, by: -1) {

@@ -7,6 +7,9 @@ import Glibc
 /// migrated on open, one writer with group commit. A check-in is acknowledged only after its
 /// transaction has committed (`SQLiteDurability` says how far).
 public final class SQLiteLedger: CheckInLedger {
+    /// The page size of a new database, in bytes.
+    static let pageSize = 1024
+
     /// The database file.
     public let path: String
     let writer: SQLiteWriter
@@ -23,13 +26,18 @@ public final class SQLiteLedger: CheckInLedger {
         }
         let connection = try SQLiteConnection(path: path, create: false)
         if try connection.integer("PRAGMA page_count") == 0 {
-            // Before the first table: purges can hand pages back (issue 22's retention).
-            try connection.execute("PRAGMA auto_vacuum = INCREMENTAL")
+            // Before the first table: purges can hand pages back (issue 22's retention), and
+            // small pages, because every commit writes each page it touched to the WAL whole:
+            // a check-in touches four or five scattered pages (its row, two indexes, its device's
+            // duplicate key), so 1 KB pages write a quarter of what 4 KB pages would.
+            try connection.execute("PRAGMA page_size = \(Self.pageSize); PRAGMA auto_vacuum = INCREMENTAL")  // in this order
         }
         guard try connection.text("PRAGMA journal_mode = WAL") == "wal" else {
             throw LedgerError(.failed, "\(path): cannot switch the database to WAL mode")
         }
-        try connection.execute("PRAGMA synchronous = \(durability.rawValue.uppercased()); PRAGMA secure_delete = ON")
+        // Checkpoints copy the WAL into the database inside a commit: fewer, larger ones cost
+        // less per check-in (4,000 pages, 16 MB of WAL, instead of SQLite's 1,000).
+        try connection.execute("PRAGMA synchronous = \(durability.rawValue.uppercased()); PRAGMA secure_delete = ON; PRAGMA wal_autocheckpoint = 4000")
         try SQLiteSchema.migrate(connection, at: clock.now())
         writer = SQLiteWriter(connection: connection)
         readers = SQLiteReaders(path: path)

@@ -15,5 +15,8 @@ struct LedgerSchemaTests {
         #expect(SQLDialect.sqlite.render(LedgerSchema.claimPresence).contains("VALUES (?1, ?2, ?3)"))
         #expect(SQLDialect.sqlite.render("$1 $10 $12") == "?1 ?10 ?12")
         #expect(SQLDialect.postgresql.render(LedgerSchema.claimPresence).contains("excluded.at_ms - $4"))
+        let presence = LedgerSchema.migrations[0].statements.first { $0.contains("CREATE TABLE presence") }!
+        #expect(SQLDialect.sqlite.render(presence).hasSuffix(") WITHOUT ROWID"))
+        #expect(SQLDialect.postgresql.render(presence).hasSuffix(")"))
     }
 }

@@ -2,6 +2,7 @@
 split: the kiosk's files never mention the server's libraries."""
 import re
 import subprocess
+from pathlib import Path
 
 from conftest import ROOT
 from serverutil import SERVER_BIN
@@ -55,3 +56,34 @@ def test_the_kiosk_package_ships_nothing_of_the_server():
     assert not kiosk & {"CMicroHTTPD", "CSQLite", "CPostgres", "CheckInHTTP", "CheckInSQLite", "CheckInPostgres",
                         "CheckInServerDomain"}, kiosk
     assert {"CMicroHTTPD", "CSQLite", "CPostgres"} <= closure("qrcheckin-server")
+
+
+def test_the_server_package_builds_clean_and_depends_on_its_libraries(tmp_path):
+    """The server's .deb (the one `make deb` wrote to $QRCHECKIN_DEB_DIR, else one built here by
+    packaging/build-server-deb from the release binary; nothing is installed): lintian has nothing
+    to say, Depends names libmicrohttpd, SQLite and libpq, and the man page and completion are inside."""
+    import os
+    kiosk_dir = os.environ.get("QRCHECKIN_DEB_DIR")
+    made = sorted(Path(kiosk_dir).glob("qrcheckin-server_*.deb")) if kiosk_dir else []
+    if made:
+        deb = str(made[-1])
+    else:
+        release = ROOT / ".build" / "release" / "qrcheckin-server"
+        assert release.exists(), f"{release} missing: make release (or make deb and set QRCHECKIN_DEB_DIR)"
+        built = subprocess.run([str(ROOT / "packaging" / "build-server-deb"), str(release), str(tmp_path)],
+                               capture_output=True, text=True, timeout=300)
+        assert built.returncode == 0, built.stderr
+        deb = built.stdout.strip()
+    depends = subprocess.run(["dpkg-deb", "-f", deb, "Depends"], capture_output=True, text=True, check=True).stdout
+    assert "libmicrohttpd12" in depends and "libsqlite3-0" in depends and "libpq5" in depends, depends
+    files = subprocess.run(["dpkg-deb", "-c", deb], capture_output=True, text=True, check=True).stdout
+    for path in ("./usr/bin/qrcheckin-server", "./usr/lib/systemd/system/qrcheckin-server.socket",
+                 "./usr/share/man/man1/qrcheckin-server.1.gz", "./usr/share/bash-completion/completions/qrcheckin-server",
+                 "./etc/qrcheckin-server/qrcheckin-server.conf", "./usr/share/doc/qrcheckin-server/examples/nginx-qrcheckin-server.conf"):
+        assert path in files, path
+    lint = subprocess.run(["lintian", "--fail-on", "error,warning", deb], capture_output=True, text=True, timeout=600)
+    assert lint.returncode == 0, lint.stdout + lint.stderr
+    if kiosk_dir:
+        for kiosk in Path(kiosk_dir).glob("qrcheckin_*.deb"):
+            kiosk_depends = subprocess.run(["dpkg-deb", "-f", str(kiosk), "Depends"], capture_output=True, text=True, check=True).stdout
+            assert "microhttpd" not in kiosk_depends and "sqlite" not in kiosk_depends and "libpq" not in kiosk_depends, kiosk_depends
