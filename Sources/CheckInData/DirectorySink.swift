@@ -5,15 +5,20 @@ import Glibc
 public struct DirectorySink: OutputSink {
     /// The output directory, re-checked before every write (`OutputDirectory`).
     public let directory: OutputDirectory
+    /// The code's files, published as one set (`current.png`, `current.txt`, `current.json`);
+    /// nil: every file replaced on its own.
+    public let generations: OutputGenerations?
 
-    /// A sink writing into `directory`.
-    public init(directory: OutputDirectory) {
+    /// A sink writing into `directory`, the files `generations.names` as one set.
+    public init(directory: OutputDirectory, generations: OutputGenerations? = nil) {
         self.directory = directory
+        self.generations = generations
     }
 
-    /// Prepares every file (written and synced temporaries), then renames them into place in
+    /// Prepares every file (synced temporaries for the files on their own, a synced generation
+    /// for the set), switches the set in with one rename, then renames the others into place in
     /// order and syncs the directory once. If any cannot be prepared, none is replaced: the
-    /// files on disk never disagree about the code (docs/STATE.md, "Outputs change together").
+    /// files on disk never disagree about the code (docs/STATE.md, "One code in all files").
     /// Every step goes through the directory's descriptor: nothing is written through a path
     /// that could change (docs/STATE.md, "Directory trust").
     public func replaceTogether(_ files: [OutputContent]) throws(OutputSinkError) {
@@ -24,26 +29,18 @@ public struct DirectorySink: OutputSink {
             guard case .untrusted(let path, let reason) = error else { throw OutputSinkError(error.description) }
             throw OutputSinkError("refusing to publish in \(path): \(reason)")
         }
+        let setNames = generations?.names ?? []
+        let inSet = files.filter { setNames.contains($0.name) }
         var prepared: [PreparedEntry] = []
         defer { prepared.forEach { $0.discard() } }  // no-ops once published
         do throws(SystemError) {
-            for file in files {
+            for file in files where !setNames.contains(file.name) {
                 prepared.append(try AtomicFile.prepare(file.bytes, as: file.name, in: target, mode: 0o644))
             }
-            // Between the first rename and the last, a reader can see the new image beside the
-            // old current.json. The renames take microseconds, unless the scheduler preempts us
-            // among them: the names are made C strings beforehand, so the renames run back to
-            // back with no allocation between them, and yielding first starts them on a fresh
-            // time slice. That makes it rare enough that a minute of hammering readers did not
-            // see it (the soak test); three renames cannot be one atomic step.
-            let names = prepared.map { (Array($0.temporary.utf8CString), Array($0.name.utf8CString)) }
-            let fd = target.descriptor
-            sched_yield()
+            if let generations, !inSet.isEmpty { try generations.publish(inSet, in: target) }
             // Renames in one directory on one file system fail only if the directory itself
             // went away meanwhile; then the files that were renamed are gone with it.
-            for (index, (temporary, name)) in names.enumerated() where renameat(fd, temporary, fd, name) != 0 {
-                throw SystemError("replace", path: target.pathOf(prepared[index].name))
-            }
+            for file in prepared { try file.publish() }
         } catch {
             throw OutputSinkError(error.description)
         }

@@ -58,6 +58,8 @@ public struct MetricsDocument: Sendable {
                RotationCause.allCases.map { ("cause=\"\($0.rawValue)\"", String(counters.rotations[$0] ?? 0)) })
         one("qrcheckin_output_write_failures_total", "counter", "Attempts to put the outputs in place that failed (nothing was replaced).",
             String(counters.writeFailures))
+        one("qrcheckin_state_save_failures_total", "counter", "Saves of the settings and issue record that failed (codes pause until one succeeds).",
+            String(counters.saveFailures))
         one("qrcheckin_control_requests_total", "counter", "Control socket requests answered, including malformed ones.",
             String(counters.requests))
         one("qrcheckin_control_refusals_total", "counter", "Peers the control socket turned away (not root, the daemon's user or the ops group).",

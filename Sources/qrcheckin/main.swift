@@ -1,15 +1,10 @@
-import CheckInData
+import CheckInCLI
 import Glibc
 
-let arguments: [String]
-do {
-    arguments = try ProcessArguments.current()
-} catch {
-    CommandContext.current().error("argument \(error.index) is not valid UTF-8")
-    exit(ExitCode.dataError.rawValue)
-}
+let context = CommandContext.current(program: Program.tool.name)
+guard let arguments = Program.tool.processArguments(context) else { exit(ExitCode.dataError.rawValue) }
 // A reader that goes away (`status --watch | head`) is a write error every command reports with
 // exit 74 (README), not a death by SIGPIPE: the signal is ignored and write(2) says EPIPE.
 signal(SIGPIPE, SIG_IGN)
-let status = Program.main(arguments, context: .current())
+let status = Program.tool.main(arguments, context: context)
 exit(status.rawValue)

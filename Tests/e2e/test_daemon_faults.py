@@ -192,11 +192,11 @@ def assert_degraded_then_recovers(daemon, reason_text, break_it, repair):
 
     break_it()
     reply = request(daemon.socket, "refresh now")  # a forced rotation must now fail to write
-    assert reply["ok"] and reply["state"]["health"] == "degraded", reply
+    assert not reply["ok"] and reply["code"] == "not-written" and reply["state"]["health"] == "degraded", reply
     assert reason_text in reply["state"]["reason"], reply["state"]["reason"]
-    # From here on nothing can be written: these are the last good files.
+    # From here on nothing can be written: these are the last good files, and the reply names them.
     good = daemon.document()
-    assert good["health"] == "ok" and good["url"] != reply["state"]["url"]
+    assert good["health"] == "ok" and good["url"] == reply["state"]["url"]
     good_files = {name: (out / name).read_bytes() for name in ("current.png", "current.txt", "current.json")}
     ctl = run("ctl", "--output-dir", str(out), "--json", "get")
     assert ctl.returncode == 0 and json.loads(ctl.stdout)["state"]["health"] == "degraded"
@@ -591,12 +591,13 @@ def free_pages(directory):
 
 
 def leave_free(filler, directory, pages):
-    """Shrinks the (full-disk) filler until exactly `pages` pages of the tmpfs are free."""
+    """Shrinks the (full-disk) filler until at least `pages` pages of the tmpfs are free (more
+    when the daemon removes an old set of its own meanwhile: then it has that room too)."""
     size = filler.stat().st_size
     while free_pages(directory) < pages and size > 0:
         size -= 4096
         os.truncate(filler, size)
-    assert free_pages(directory) == pages, free_pages(directory)
+    assert free_pages(directory) >= pages, free_pages(directory)
 
 
 def describe(out):
@@ -630,7 +631,7 @@ def test_a_partly_full_disk_replaces_no_output_and_says_degraded_in_current_json
     leave_free(filler, tmpfs, 1)  # one page: enough for the PNG or current.json, not the text
 
     reply = request(daemon.socket, "refresh now")
-    assert reply["ok"] and reply["state"]["health"] == "degraded", reply
+    assert not reply["ok"] and reply["code"] == "not-written" and reply["state"]["health"] == "degraded", reply
     assert "No space left on device" in reply["state"]["reason"]
     document, url, text = describe(tmpfs)
     assert_one_code(document, url, text)
@@ -672,15 +673,20 @@ def test_soak_readers_never_see_outputs_that_disagree_while_the_disk_fills_and_e
             if len(triples) > 200_000:
                 del triples[:100_000]  # bounded memory; the checks below sample
 
+    weather_failures = []
+
     def weather():
         rng = random.Random(14)
-        while not stop.is_set():
-            filler = fill(tmpfs)
-            if rng.random() < 0.6:
-                leave_free(filler, tmpfs, rng.choice([1, 2]))  # room for some files, not all
-            stop.wait(rng.uniform(0.5, 2.5))
-            filler.unlink()
-            stop.wait(rng.uniform(0.5, 2.0))
+        try:
+            while not stop.is_set():
+                filler = fill(tmpfs)
+                if rng.random() < 0.6:
+                    leave_free(filler, tmpfs, rng.choice([1, 2]))  # room for some files, not all
+                stop.wait(rng.uniform(0.5, 2.5))
+                filler.unlink()
+                stop.wait(rng.uniform(0.5, 2.0))
+        except Exception as error:  # a dead weather thread would leave the disk full: say so
+            weather_failures.append(repr(error))
 
     threads = [threading.Thread(target=reader), threading.Thread(target=weather)]
     for thread in threads:
@@ -701,6 +707,7 @@ def test_soak_readers_never_see_outputs_that_disagree_while_the_disk_fills_and_e
         for thread in threads:
             thread.join()
     assert daemon.process.poll() is None
+    assert not weather_failures, weather_failures
     assert len(triples) > 1000, len(triples)
     # Every distinct PNG is decoded once; every triple is checked against its JSON.
     decoded, mismatches, between_renames = {}, [], 0
