@@ -318,7 +318,7 @@ def test_kill_9_sweep_every_set_shows_one_code_and_no_code_is_issued_twice(base,
     kills, refreshes, at_rest = 0, 0, 0
     rng = random.Random(25)
     started = time.monotonic()
-    deadline = started + 85
+    deadline = started + 300  # 300 kills take about a minute; a loaded machine is given longer
     try:
         while kills < 300 and time.monotonic() < deadline and not failures:
             for _ in range(rng.randrange(3)):
