@@ -8,13 +8,6 @@
 #include <sys/socket.h>
 #include <netinet/in.h>
 #include <arpa/inet.h>
-#include <poll.h>
-/* POLLRDHUP is Linux's, declared only under _GNU_SOURCE; defining that here would change how
-   <sys/select.h> names fd_set's field, and the module would then disagree with SwiftGlibc's
-   (a build that fails or not depending on which module is compiled first). */
-#ifndef POLLRDHUP
-#define POLLRDHUP 0x2000
-#endif
 #include <microhttpd.h>
 
 /* What qrcheckin-server sets when it starts libmicrohttpd. MHD_start_daemon is variadic,
@@ -65,17 +58,6 @@ static inline void cmhd_client_address(struct MHD_Connection *connection, char *
         if (IN6_IS_ADDR_V4MAPPED(v6)) inet_ntop(AF_INET, &v6->s6_addr[12], buffer, (socklen_t) size);
         else inet_ntop(AF_INET6, v6, buffer, (socklen_t) size);
     }
-}
-
-/* Whether the client has already shut down its sending side (its FIN has arrived, perhaps
-   behind more bytes): libmicrohttpd 0.9.75 reads that end of stream when a suspended connection
-   resumes and closes it without its response, so the adapter does not suspend such a one.
-   poll(POLLRDHUP) with no wait: nothing is read. */
-static inline int cmhd_peer_finished_sending(struct MHD_Connection *connection) {
-    const union MHD_ConnectionInfo *info = MHD_get_connection_info(connection, MHD_CONNECTION_INFO_CONNECTION_FD);
-    if (info == NULL) return 0;
-    struct pollfd probe = { .fd = info->connect_fd, .events = POLLRDHUP, .revents = 0 };
-    return poll(&probe, 1, 0) == 1 && (probe.revents & (POLLRDHUP | POLLHUP | POLLERR)) != 0;
 }
 
 /* Whether text is an IPv4 (4) or IPv6 (6) address, else 0; writes its 16 bytes (IPv4 as

@@ -74,50 +74,70 @@ public final class MicroHTTPServer: @unchecked Sendable {
             uploadSize.pointee = 0
             return .YES
         }
-        // A call after the site answered a suspended request: libmicrohttpd resumed it.
-        let ready: HTTPResponse? = state.answer.withLock { answer in
+        // The request is complete. Its answer comes at once (most pages) or after a commit,
+        // and libmicrohttpd 0.9.75 must not read the connection while it waits: a connection
+        // resumed in its reading phase is read once, and a client that has shut down its sending
+        // side (HTTP/1.0 tools do, at any moment) is then closed without its answer. So a call
+        // that has no answer returns without one, which moves the connection out of its reading
+        // phase, and only the next call (libmicrohttpd makes it on its next loop) suspends.
+        switch state.answer.withLock({ $0 }) {
+        case .notAsked:
+            ask(connection, url: url, method: method, state: state)
+            return take(state).map { finish($0, state: state, connection: connection) } ?? .YES
+        case .awaited:
+            return sleepOrFinish(state: state, connection: connection)
+        case .ready:
+            return take(state).map { finish($0, state: state, connection: connection) } ?? .YES
+        case .sleeping, .queued:
+            return .YES
+        }
+    }
+
+    /// Asks the site for the request's answer, which it gives on any thread, once.
+    private func ask(_ connection: OpaquePointer, url: UnsafePointer<CChar>, method: UnsafePointer<CChar>,
+                     state: RequestState) {
+        state.started = MonotonicNow.nanoseconds()
+        let request = makeRequest(connection, url: url, method: method, state: state)
+        state.request = request
+        state.answer.withLock { $0 = .awaited }
+        let handle = ConnectionHandle(connection)
+        handler.respond(to: request) { response in
+            // Keep the response; wake the connection if it sleeps (the lock orders the suspend
+            // before any resume).
+            state.answer.withLock { answer in
+                let sleeping = if case .sleeping = answer { true } else { false }
+                answer = .ready(response)
+                if sleeping { MHD_resume_connection(handle.pointer) }
+            }
+            state.answered.signal()
+        }
+    }
+
+    /// The answer, if it is ready (then it is marked queued).
+    private func take(_ state: RequestState) -> HTTPResponse? {
+        state.answer.withLock { answer in
             guard case .ready(let response) = answer else { return nil }
             answer = .queued
             return response
         }
-        if let ready { return finish(ready, state: state, connection: connection) }
-        guard case .notAsked = state.answer.withLock({ $0 }) else { return .YES }
-        state.started = MonotonicNow.nanoseconds()
-        let request = makeRequest(connection, url: url, method: method, state: state)
-        state.request = request
-        state.answer.withLock { $0 = .pending(suspended: false) }
-        let handle = ConnectionHandle(connection)
-        handler.respond(to: request) { response in
-            // Any thread, once: keep the response; wake the connection if it sleeps.
-            state.answer.withLock { answer in
-                let suspended = if case .pending(true) = answer { true } else { false }
-                answer = .ready(response)
-                if suspended { MHD_resume_connection(handle.pointer) }
-            }
-            state.answered.signal()
-        }
-        // Answered at once (most pages): queue it now. Else sleep until the answer comes; the
-        // lock orders the suspend before any resume. A client that already shut down its
-        // sending side would lose a suspended answer (libmicrohttpd closes such a connection
-        // on resume): this thread waits for it instead (rare: browsers and proxies never do).
-        // So does a server that is stopping (libmicrohttpd must not be stopped with a connection
-        // asleep).
+    }
+
+    /// The second call for an answer still being made: suspend the connection until it is
+    /// ready (counted until libmicrohttpd says the request completed, after its resumption) —
+    /// unless the server is stopping, which must not happen with a connection asleep: then
+    /// this thread waits for the answer.
+    private func sleepOrFinish(state: RequestState, connection: OpaquePointer) -> MHD_Result {
         let stopping = sleepers.withLock { sleepers in
             if !sleepers.stopping { sleepers.suspended += 1 }
             return sleepers.stopping
         }
-        if stopping || cmhd_peer_finished_sending(connection) != 0 {
-            if !stopping { sleepers.withLock { $0.suspended -= 1 } }
-            let response = state.waitForAnswer()
-            return finish(response, state: state, connection: connection)
-        }
+        if stopping { return finish(state.waitForAnswer(), state: state, connection: connection) }
         let now: HTTPResponse? = state.answer.withLock { answer in
             if case .ready(let response) = answer {
                 answer = .queued
                 return response
             }
-            answer = .pending(suspended: true)
-            // Counted until libmicrohttpd says the request completed (after its resumption).
+            answer = .sleeping
             state.wasSuspended = true
             MHD_suspend_connection(connection)
             return nil

@@ -8,12 +8,19 @@ import Synchronization
 /// the connection's request context (retained there, released when libmicrohttpd says the
 /// request completed).
 final class RequestState: @unchecked Sendable {
-    /// Where the answer is: not asked yet, being made (the connection suspended, or about to
-    /// be), or made and not yet queued.
+    /// Where the answer is. A commit takes a while, so a check-in's request passes through
+    /// `awaited` (libmicrohttpd stops reading the connection, see `MicroHTTPServer.handle`) to
+    /// `sleeping` (suspended) before its answer is `ready`.
     enum Answer {
+        /// The site has not been asked yet.
         case notAsked
-        case pending(suspended: Bool)
+        /// The site is making the answer; the connection is awake.
+        case awaited
+        /// The site is making the answer; the connection is suspended until it is ready.
+        case sleeping
+        /// Made and not yet queued.
         case ready(HTTPResponse)
+        /// Handed to libmicrohttpd.
         case queued
     }
 
