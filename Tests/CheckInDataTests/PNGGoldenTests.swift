@@ -4,7 +4,9 @@ import Testing
 
 /// The PNG bytes for fixed inputs, captured from the one-module-at-a-time encoder (commit e1a6411)
 /// before `packedRows` was rewritten to fill whole bytes: the optimised encoder must write the same
-/// files. Digests are FNV-1a 64 of the whole file (a checksum for byte identity, not security).
+/// files. The scale-8 images were captured again when that scale moved to zlib level 4 with
+/// Z_FILTERED (issue 24: 243 → 239 and 437 → 426 bytes; bench/rotation_reference.c changed with
+/// them). Digests are FNV-1a 64 of the whole file (a checksum for byte identity, not security).
 @Suite struct PNGGoldenTests {
     /// A reproducible matrix with no QR structure: every module pattern shows up.
     static func noise(size: Int, seed: UInt64) -> QRMatrix {
@@ -25,7 +27,7 @@ import Testing
 
     @Test(arguments: [
         Case(size: 21, seed: 1, scale: 1, margin: 0, length: 152, digest: "97a8912fec6d91c2"),
-        Case(size: 21, seed: 2, scale: 8, margin: 4, length: 243, digest: "d40f0a8084741f1a"),
+        Case(size: 21, seed: 2, scale: 8, margin: 4, length: 239, digest: "8c7a4d036868ca23"),
         Case(size: 25, seed: 3, scale: 3, margin: 1, length: 301, digest: "69e225d8d2216a32"),
         Case(size: 29, seed: 4, scale: 5, margin: 2, length: 444, digest: "d233f5df5376acda"),
         Case(size: 33, seed: 5, scale: 7, margin: 3, length: 592, digest: "3989847b92c03801"),
@@ -48,13 +50,13 @@ import Testing
 
     static let url = "HTTPS://CHECKIN.EXAMPLE.ORG/C/DEMO/ABCDEFGHIJKLMNOPQRSTUVWXYZ234567ABCDEFGHIJKLMNOP"
     static let defaultPNG = ""
-        + "89504e470d0a1a0a0000000d49484452000001480000014801000000001a6f5a9e0000017c494441546881edd54176c34008"
-        + "0350ddffd2f4c5480c71db04bcd634cf7586ef2c348420a60b969696969677895ca117deaf80e54e2ada578d777181aa58ae"
-        + "24d2247ebd4f782a960f24b367f8e7002c1f4a287aa66ef950ca07b3d7b62a962ba95faedf7ffffdc6597e905a1a05d0ddad"
-        + "6839939c035551d8c1d861b99350ea512d8d36722dd7b2fa364beda1db0cb1fc2e034a9f3d4dafaae556aa7923d8c9bc3ded"
-        + "6cb99101a885f58fe5b716b71c49651ebd5e3568d3722a4b672347bb44cd07cba9bc182a6f4d04f5f17d86587e95a1ef7fd6"
-        + "72a39d82e54656ea6c5cdd4535b9e546063b586d8b38a9a39d8ee54c66b3be376ee1f661964349a06110d9d9b91561b99451"
-        + "f3206ff3c523c1f938cba9bc9f02f828c785e54a425785af0d3d63b992153d03ef917356582ee489f8aaf17ae62d2c7752d1"
-        + "8239836fa2f5b7e54256ee3c0280bbea63cb07f28a19d1fb59ed6df9442aee844c1d7f256ff951b69d2897cfa323cb918406"
-        + "02adda3adab6e5588e96a5a5a5a5655f3f60aa36b69fa64c900000000049454e44ae426082"
+        + "89504e470d0a1a0a0000000d49484452000001480000014801000000001a6f5a9e00000171494441546843edd1416e03310c"
+        + "43d17fff4bb30b5233d3a001e41445375406b62c3d79e1a06df05a781b959ba8dc44e5262a37f1671287e6737ead1855aea5"
+        + "b2824826e0d1a93c92d8188b8177a7f2036918e2b9cadf486c074fadf2548e97442624ee4ee59174e8875f3a95277202a539"
+        + "d94bf3dba1f2ad4421539c146717aadc499f30c7bbaba45d7926dd486130cc5a792285041276b37b73abf24822d2f1736718"
+        + "5f50792a05c8bdd9d236ae3c9120e4caddbf7a4cb1722b2f2dfceaf7e2a1ca132910a498148525af3c91cad13005c0fb98ca"
+        + "9d84bcbabc4f96be69e55a4a04219c5eafce98cab504bcba99e161f765954b1940bac27f03d2cc551e4809f148fdc9f3dcd7"
+        + "556e658c17bf7f0cc2a6722d9dc3cc318599a93c92132e23e48df0ca3389c3e65ae50a3e571e4865f54070d2c0ca13095c6d"
+        + "7c74d5bcf22329908d3ca7b9a0f2239914c3bcba61e5897c547439cff344952be910c1206473972bd77215959ba8dc44e526"
+        + "2a37f1bff20b60aa36b683395f070000000049454e44ae426082"
 }
