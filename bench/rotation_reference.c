@@ -4,7 +4,7 @@
  * A minimal daemon doing the same work as qrcheckin's rotation with the same libraries:
  * HKDF venue key (once), two HMAC-SHA256s (token, safe number) via libsodium, the URL,
  * libqrencode (8-bit hint, case-sensitive, level M), a 1-bit grayscale PNG via libpng
- * (no filtering, scale 8, margin 4, zlib level 4 with Z_FILTERED as PNGEncoder uses at scale 8),
+ * (no filtering, scale 8, margin 4; zlib level 4, Z_FILTERED, memLevel 6 as PNGEncoder at scale 8),
  * current.txt (UTF-8 half blocks, margin 2, safe number, expiry) and current.json (same keys),
  * each file replaced atomically (O_EXCL temporary, write, fchmod, fsync, rename, fsync of the
  * directory) in the order png, txt, json.
@@ -130,8 +130,9 @@ static void encode_png(const QRcode *qr, buffer *out) {
     png_set_IHDR(png, info, width, width, 1, PNG_COLOR_TYPE_GRAY, PNG_INTERLACE_NONE, PNG_COMPRESSION_TYPE_DEFAULT,
                  PNG_FILTER_TYPE_DEFAULT);
     png_set_filter(png, PNG_FILTER_TYPE_BASE, PNG_FILTER_NONE);
-    png_set_compression_level(png, 4);  /* PNGEncoder.compression(scale: 8) */
+    png_set_compression_level(png, 4);  /* PNGCompression.scaleEight */
     png_set_compression_strategy(png, Z_FILTERED);
+    png_set_compression_mem_level(png, 6);
     png_write_info(png, info);
     for (int my = 0; my < span; my++) {
         memset(row, 0xFF, stride);

@@ -17,28 +17,17 @@ public struct PNGEncoder: Sendable {
 
     /// The PNG file bytes for `matrix`.
     public func encode(_ matrix: QRMatrix) throws(PNGError) -> [UInt8] {
-        try encode(matrix, compression: Self.compression(scale: scale))
+        try encode(matrix, compression: .forScale(scale))
     }
 
-    /// The PNG file bytes for `matrix` with zlib's `level` and `strategy` (tests compare sizes).
-    func encode(_ matrix: QRMatrix, compression: (level: Int32, strategy: Int32)) throws(PNGError) -> [UInt8] {
+    /// The PNG file bytes for `matrix` with the given zlib settings (tests compare sizes).
+    func encode(_ matrix: QRMatrix, compression: PNGCompression) throws(PNGError) -> [UInt8] {
         let modulesPerSide = matrix.size + 2 * margin
         let width = modulesPerSide * scale
         guard width <= 1 << 16 else { throw PNGError(message: "image too large: \(width) pixels wide") }
         // No filtering: for 1-bit images it is what libpng (and so `qrencode`) picks by default,
         // and on 150 random check-in URLs it beat adaptive filtering every time (by 40 %).
-        return try write(packedRows(matrix, width: width), width: width, filters: PNG_FILTER_NONE,
-                         level: compression.level, strategy: compression.strategy)
-    }
-
-    /// zlib's level and strategy for a scale. Deflate is half of a rotation's instructions.
-    /// At scale 8 (the default: one byte a module) level 4 with Z_FILTERED (matches shorter
-    /// than 6 bytes written as literals) costs 40 % fewer deflate instructions than the default
-    /// level 6 and, over 200 check-in URLs of four venue lengths, gives PNGs 1.4 % smaller on
-    /// average (158 smaller, 37 larger by at most 16 bytes). At other scales it makes most of
-    /// them larger (+57 % at scale 16), so they keep zlib's default. docs/BENCHMARKS.md.
-    static func compression(scale: Int) -> (level: Int32, strategy: Int32) {
-        scale == 8 ? (4, Z_FILTERED) : (Z_DEFAULT_COMPRESSION, Z_DEFAULT_STRATEGY)
+        return try write(packedRows(matrix, width: width), width: width, filters: PNG_FILTER_NONE, compression: compression)
     }
 
     /// One packed row (1 bit a pixel, MSB first, 1 = white, unused low bits of the last byte 0)
@@ -108,11 +97,12 @@ public struct PNGEncoder: Sendable {
         }
     }
 
-    private func write(_ rows: [UInt8], width: Int, filters: Int32, level: Int32, strategy: Int32) throws(PNGError) -> [UInt8] {
+    private func write(_ rows: [UInt8], width: Int, filters: Int32, compression: PNGCompression) throws(PNGError) -> [UInt8] {
         var buffer = cpng_buffer()
         defer { cpng_buffer_free(&buffer) }
         let status = rows.withUnsafeBufferPointer {
-            cpng_write_gray1($0.baseAddress, UInt32(width), UInt32(width), filters, level, strategy, &buffer)
+            cpng_write_gray1($0.baseAddress, UInt32(width), UInt32(width), filters, compression.level,
+                             compression.strategy, compression.memoryLevel, &buffer)
         }
         guard status == 0, let data = buffer.data else {
             let message = withUnsafeBytes(of: buffer.message) { String(decoding: $0.prefix { $0 != 0 }, as: UTF8.self) }

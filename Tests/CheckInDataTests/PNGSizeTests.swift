@@ -1,5 +1,4 @@
 @testable import CheckInData
-import CPNG
 import CheckInDomain
 import Testing
 
@@ -23,13 +22,13 @@ import Testing
         for url in Self.urls(count: 100) {
             let matrix = try QRCodeEncoder().encode(url, level: .medium)
             chosen += try encoder.encode(matrix).count
-            standard += try encoder.encode(matrix, compression: (Z_DEFAULT_COMPRESSION, Z_DEFAULT_STRATEGY)).count
+            standard += try encoder.encode(matrix, compression: .zlibDefault).count
         }
         #expect(chosen <= standard, "level 4 + Z_FILTERED: \(chosen) bytes, zlib's default: \(standard)")
     }
 
     @Test(arguments: [1, 2, 3, 4, 5, 16])
     func otherScalesKeepZlibsDefault(scale: Int) {
-        #expect(PNGEncoder.compression(scale: scale) == (Z_DEFAULT_COMPRESSION, Z_DEFAULT_STRATEGY))
+        #expect(PNGCompression.forScale(scale) == .zlibDefault)
     }
 }
