@@ -3,8 +3,9 @@ import Glibc
 
 // Arguments are taken as raw bytes: Swift's CommandLine.arguments would silently repair
 // invalid UTF-8, and `encode` must report it instead.
+// argc can be 0 (execve with an empty argv): then there is no command, a usage error.
 var arguments = [String]()
-for index in 1..<Int(CommandLine.argc) {
+for index in stride(from: 1, to: Int(CommandLine.argc), by: 1) {
     let raw = CommandLine.unsafeArgv[index]!
     let bytes = UnsafeBufferPointer(start: UnsafeRawPointer(raw).assumingMemoryBound(to: UInt8.self), count: strlen(raw))
     guard let argument = String(validating: bytes, as: UTF8.self) else {
