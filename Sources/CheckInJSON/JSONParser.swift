@@ -123,15 +123,17 @@ public struct JSONParser {
     private mutating func string() throws(Failure) -> String {
         index += 1
         let start = index
+        var high: UInt8 = 0  // the bits of every byte so far: below 0x80, the run is ASCII
         while index < bytes.count {
             let byte = bytes[index]
             if byte == UInt8(ascii: "\\") { break }
             if byte == UInt8(ascii: "\"") {
-                let text = try text(start..<index)
+                let text = try text(start..<index, ascii: high < 0x80)
                 index += 1
                 return text
             }
             guard byte >= 0x20 else { throw failure("control character in a string") }
+            high |= byte
             index += 1
         }
         guard index < bytes.count else { throw failure("unterminated string") }
@@ -182,9 +184,13 @@ public struct JSONParser {
         throw failure("unterminated string")
     }
 
-    /// The UTF-8 bytes of `range` as a String, validated in one pass.
-    private func text(_ range: Range<Int>) throws(Failure) -> String {
-        let text = bytes.withUnsafeBufferPointer { String(validating: UnsafeBufferPointer(rebasing: $0[range]), as: UTF8.self) }
+    /// The UTF-8 bytes of `range` as a String, validated in one pass (ASCII needs none, and
+    /// `String(decoding:)` is the cheaper call: most of qrcheckin's strings are ASCII).
+    private func text(_ range: Range<Int>, ascii: Bool) throws(Failure) -> String {
+        let text = bytes.withUnsafeBufferPointer { all -> String? in
+            let run = UnsafeBufferPointer(rebasing: all[range])
+            return ascii ? String(decoding: run, as: UTF8.self) : String(validating: run, as: UTF8.self)
+        }
         guard let text else { throw Failure(offset: range.upperBound, message: "invalid UTF-8 in a string") }
         return text
     }

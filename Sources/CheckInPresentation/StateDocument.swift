@@ -123,6 +123,11 @@ public struct StateDocument: Equatable, Sendable {
         } catch {
             throw StateDocumentError(message: error.description)
         }
+        try self.init(value: value)
+    }
+
+    /// Reads a state already parsed (a control reply's `state`), with the same checks.
+    public init(value: JSONValue) throws(StateDocumentError) {
         func field<T>(_ key: String, _ read: (JSONValue) -> T?) throws(StateDocumentError) -> T {
             guard let member = value[key], let typed = read(member) else {
                 throw StateDocumentError(message: "field '\(key)' is missing or has the wrong type")
