@@ -36,7 +36,12 @@ struct VerificationStream {
             }
             chunk.withUnsafeBufferPointer { buffer in
                 var start = 0
-                while let newline = buffer[start..<count].firstIndex(of: UInt8(ascii: "\n")) {
+                // memchr: the C library's vectorised search, a line is ~80 bytes.
+                func nextNewline() -> Int? {
+                    guard start < count, let found = memchr(buffer.baseAddress! + start, 0x0A, count - start) else { return nil }
+                    return UnsafeRawPointer(found) - UnsafeRawPointer(buffer.baseAddress!)
+                }
+                while let newline = nextNewline() {
                     if overlong {
                         overlong = false
                     } else if pending.isEmpty {

@@ -14,47 +14,47 @@ struct VerificationWriter {
     }
 
     /// Appends `{"valid":…,"reason":…,"venue":…,"window":…,"seq":…,"issuedAt":…,"expiresAt":…,
-    /// "secondsLeft":…,"secretFile":…}` and a newline. Venue ids and reasons need no escaping.
+    /// "secondsLeft":…,"secretFile":…}` and a newline, written through one cursor and copied
+    /// once (a stream writes one per code). Venue ids and reasons need no escaping.
     func append(_ report: VerificationReport, to line: inout [UInt8]) {
-        func raw(_ text: StaticString) {
-            text.withUTF8Buffer { line.append(contentsOf: $0) }
-        }
-        func number(_ value: Int64?) {
-            guard let value else { return raw("null") }
-            if value < 0 { line.append(UInt8(ascii: "-")) }
-            // Digits of the magnitude, most significant first, without building a String.
-            var magnitude = value.magnitude, divisor: UInt64 = 1
-            while magnitude / divisor >= 10 { divisor *= 10 }
-            while divisor > 0 {
-                line.append(UInt8(ascii: "0") + UInt8(magnitude / divisor))
-                magnitude %= divisor
-                divisor /= 10
+        let file = report.keyIndex.map { quotedFiles[$0] }
+        // The fixed text, a venue id (≤ 16 bytes), a reason and five numbers, with room to spare.
+        let capacity = 256 + 5 * ByteCursor.maximumDecimalLength + (file?.count ?? 0)
+        line.append(capacity: capacity) { out in
+            func number(_ value: Int64?) {
+                guard let value else { return out.write("null") }
+                out.write(value)
             }
+            out.write(report.isValid ? "{\"valid\":true,\"reason\":" : "{\"valid\":false,\"reason\":")
+            if let reason = report.reason {
+                out.write(byte: UInt8(ascii: "\""))
+                out.write(utf8: reason.rawValue)
+                out.write(byte: UInt8(ascii: "\""))
+            } else {
+                out.write("null")
+            }
+            out.write(",\"venue\":")
+            if let venue = report.venue {
+                out.write(byte: UInt8(ascii: "\""))
+                out.write(utf8: venue.rawValue)
+                out.write(byte: UInt8(ascii: "\""))
+            } else {
+                out.write("null")
+            }
+            out.write(",\"window\":")
+            number(report.window)
+            out.write(",\"seq\":")
+            number(report.sequence.map(Int64.init))
+            out.write(",\"issuedAt\":")
+            number(report.issuedAt)
+            out.write(",\"expiresAt\":")
+            number(report.expiresAt)
+            out.write(",\"secondsLeft\":")
+            number(report.secondsLeft)
+            out.write(",\"secretFile\":")
+            if let file { out.write(file) } else { out.write("null") }
+            out.write("}\n")
         }
-        /// A string that needs no escaping (a reason code, a venue id), quoted; or null.
-        func word(_ value: String?) {
-            guard let value else { return raw("null") }
-            line.append(UInt8(ascii: "\""))
-            line.append(contentsOf: value.utf8)
-            line.append(UInt8(ascii: "\""))
-        }
-        raw(report.isValid ? "{\"valid\":true,\"reason\":" : "{\"valid\":false,\"reason\":")
-        word(report.reason?.rawValue)
-        raw(",\"venue\":")
-        word(report.venue?.rawValue)
-        raw(",\"window\":")
-        number(report.window)
-        raw(",\"seq\":")
-        number(report.sequence.map(Int64.init))
-        raw(",\"issuedAt\":")
-        number(report.issuedAt)
-        raw(",\"expiresAt\":")
-        number(report.expiresAt)
-        raw(",\"secondsLeft\":")
-        number(report.secondsLeft)
-        raw(",\"secretFile\":")
-        if let index = report.keyIndex { line.append(contentsOf: quotedFiles[index]) } else { raw("null") }
-        raw("}\n")
     }
 
     /// `valid: N seconds left (venue V, window W[, sequence S][, secret FILE])` or
