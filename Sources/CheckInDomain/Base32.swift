@@ -49,14 +49,14 @@ enum Base32 {
     static func decode(_ text: UnsafeBufferPointer<UInt8>, into output: UnsafeMutableBufferPointer<UInt8>) -> Bool {
         guard text.count % 8 == 0, text.count / 8 * 5 <= output.count else { return false }
         guard var input = text.baseAddress, var out = output.baseAddress else { return text.isEmpty }
-        return values.withUnsafeBufferPointer { values in
-            var outside: UInt8 = 0  // becomes 1 at the first character outside the alphabet
+        return digits.withUnsafeBufferPointer { digits in
+            var seen: UInt8 = 0  // every digit or'ed: its high bit is set once a character was outside
             for _ in 0..<(text.count / 8) {
                 var group: UInt64 = 0
                 for index in 0..<8 {
-                    let value = values[Int(input[index])]
-                    outside |= value == 0 ? 1 : 0
-                    group = group << 5 | UInt64(value &- 1 & 31)
+                    let digit = digits[Int(input[index])]
+                    seen |= digit
+                    group = group << 5 | UInt64(digit & 31)
                 }
                 out[0] = UInt8(truncatingIfNeeded: group >> 32)
                 out[1] = UInt8(truncatingIfNeeded: group >> 24)
@@ -66,13 +66,13 @@ enum Base32 {
                 input += 8
                 out += 5
             }
-            return outside == 0
+            return seen & 0x80 == 0
         }
     }
 
-    /// Character → value + 1, 0 for characters outside the alphabet: one load per character.
-    private static let values: [UInt8] = (0..<256).map { byte in
-        alphabet.firstIndex(of: UInt8(byte)).map { UInt8($0 + 1) } ?? 0
+    /// Character → its 5-bit value, or 0x80 for characters outside the alphabet.
+    private static let digits: [UInt8] = (0..<256).map { byte in
+        alphabet.firstIndex(of: UInt8(byte)).map { UInt8($0) } ?? 0x80
     }
 
     private static func value(of character: UInt8) -> UInt8? {

@@ -50,10 +50,10 @@ public final class CheckInVerificationSession {
 
     private func checkURL(_ input: UnsafeBufferPointer<UInt8>, expectedVenue: VenueID?, at unixTime: Int64) -> VerificationReport {
         // The query and fragment are not part of the path a server routes on.
-        let pathEnd = Self.firstQueryOrFragment(input) ?? input.endIndex
+        let pathEnd = ByteSearch.first(UInt8(ascii: "?"), or: UInt8(ascii: "#"), in: input) ?? input.endIndex
         let path = UnsafeBufferPointer(rebasing: input[..<pathEnd])
-        guard let lastSlash = path.lastIndex(of: UInt8(ascii: "/")),
-              let venueSlash = path[..<lastSlash].lastIndex(of: UInt8(ascii: "/")) else {
+        guard let lastSlash = ByteSearch.last(UInt8(ascii: "/"), in: path),
+              let venueSlash = ByteSearch.last(UInt8(ascii: "/"), in: UnsafeBufferPointer(rebasing: path[..<lastSlash])) else {
             return .rejected(.malformed, venue: nil)
         }
         let token = UnsafeBufferPointer(rebasing: path[(lastSlash + 1)...])
@@ -191,29 +191,6 @@ public final class CheckInVerificationSession {
             if case .failure(let reason) = parse(token, into: payload) { return reason }
             return nil
         }
-    }
-
-    /// The index of the first `?` or `#` in `bytes`, eight bytes at a time: a verifier reads
-    /// every URL whole for it, and a URL rarely has either.
-    private static func firstQueryOrFragment(_ bytes: UnsafeBufferPointer<UInt8>) -> Int? {
-        guard let base = UnsafeRawPointer(bytes.baseAddress) else { return nil }
-        let ones: UInt64 = 0x0101_0101_0101_0101, highs: UInt64 = 0x8080_8080_8080_8080
-        let question = ones &* UInt64(UInt8(ascii: "?")), hash = ones &* UInt64(UInt8(ascii: "#"))
-        var offset = 0
-        while offset + 8 <= bytes.count {
-            let word = base.loadUnaligned(fromByteOffset: offset, as: UInt64.self)
-            // A byte of `word ^ pattern` is zero where `word` has the pattern's byte.
-            let a = word ^ question, b = word ^ hash
-            let found = ((a &- ones) & ~a | (b &- ones) & ~b) & highs
-            if found != 0 { break }  // the byte loop below finds exactly where
-            offset += 8
-        }
-        while offset < bytes.count {
-            let byte = bytes[offset]
-            if byte == UInt8(ascii: "?") || byte == UInt8(ascii: "#") { return bytes.startIndex + offset }
-            offset += 1
-        }
-        return nil
     }
 
     /// Whether `count` bytes at `a` and `b` are equal (public data: no constant time needed).

@@ -26,6 +26,12 @@ struct CheckedOutput: ~Copyable {
         if buffer.count >= 60 * 1024 { try flush() }
     }
 
+    /// Appends bytes; written at the next `flush`.
+    mutating func append(bytes: ArraySlice<UInt8>) throws(CommandError) {
+        buffer.append(contentsOf: bytes)
+        if buffer.count >= 60 * 1024 { try flush() }
+    }
+
     /// Writes everything buffered; a failure names the error once.
     mutating func flush() throws(CommandError) {
         defer { buffer.removeAll(keepingCapacity: true) }
