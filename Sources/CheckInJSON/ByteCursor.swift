@@ -89,6 +89,42 @@ public struct ByteCursor {
 
     /// The most bytes `write(_: Int64)` writes.
     public static let maximumDecimalLength = 20
+
+    /// The most bytes `write(jsonString:)` writes for `text`: quotes, every byte a `\u00XX`.
+    public static func maximumJSONLength(of text: String) -> Int { 2 + 6 * text.utf8.count }
+
+    /// Writes `text` as a JSON string: quotes, `\"` `\\` `\n` `\r` `\t`, other control
+    /// characters as `\u00XX` (lower-case hex), everything else (UTF-8 included) as it is,
+    /// runs of plain bytes copied whole. Room: `maximumJSONLength(of:)`.
+    public mutating func write(jsonString text: String) {
+        write(byte: UInt8(ascii: "\""))
+        var text = text
+        text.withUTF8 { bytes in
+            var run = 0  // start of the pending run of plain bytes
+            for (index, byte) in bytes.enumerated() where byte < 0x20 || byte == UInt8(ascii: "\"") || byte == UInt8(ascii: "\\") {
+                write(UnsafeBufferPointer(rebasing: bytes[run..<index]))
+                run = index + 1
+                write(byte: UInt8(ascii: "\\"))
+                switch byte {
+                case UInt8(ascii: "\""): write(byte: UInt8(ascii: "\""))
+                case UInt8(ascii: "\\"): write(byte: UInt8(ascii: "\\"))
+                case UInt8(ascii: "\n"): write(byte: UInt8(ascii: "n"))
+                case UInt8(ascii: "\r"): write(byte: UInt8(ascii: "r"))
+                case UInt8(ascii: "\t"): write(byte: UInt8(ascii: "t"))
+                default:  // other control characters: \u00XX, lower-case hex
+                    Self.hexDigits.withUTF8Buffer { hex in
+                        write("u00")
+                        write(byte: hex[Int(byte >> 4)])
+                        write(byte: hex[Int(byte & 0xF)])
+                    }
+                }
+            }
+            write(UnsafeBufferPointer(rebasing: bytes[run...]))
+        }
+        write(byte: UInt8(ascii: "\""))
+    }
+
+    private static let hexDigits: StaticString = "0123456789abcdef"
 }
 
 extension Array where Element == UInt8 {
