@@ -55,6 +55,7 @@ SYSUSERSDIR ?= $(PREFIX)/lib/sysusers.d
 DOCDIR ?= $(PREFIX)/share/doc/qrcheckin
 MANDIR ?= $(PREFIX)/share/man
 COMPLETIONDIR ?= $(PREFIX)/share/bash-completion/completions
+NGINXSITE ?= /etc/nginx/sites-available/qrcheckin
 UNITS := $(notdir $(wildcard systemd/*.service))
 DOCS := README.md $(wildcard docs/*.md)
 define need_release
@@ -72,13 +73,16 @@ install:
 	packaging/gen-docs $(BIN_RELEASE) --man $(DESTDIR)$(MANDIR)/man1/qrcheckin.1 --completion $(DESTDIR)$(COMPLETIONDIR)/qrcheckin
 	chmod 0644 $(DESTDIR)$(MANDIR)/man1/qrcheckin.1 $(DESTDIR)$(COMPLETIONDIR)/qrcheckin
 	install -m 0644 $(DOCS) $(DESTDIR)$(DOCDIR)/
-	@# The web page and its nginx snippet, when the tree has them (see README).
-	@# Replaced whole (a second install must not nest copies); the nginx files name PREFIX's paths.
+	@# The web page and what its nginx site serves, when the tree has them (see README). Replaced
+	@# whole (a second install must not nest copies); the nginx files name PREFIX's paths. The site
+	@# itself (its CHANGE: lines are yours) is installed once, like the config.
 	if [ -d web ]; then rm -rf $(DESTDIR)$(PREFIX)/share/qrcheckin/web $(DESTDIR)$(PREFIX)/share/qrcheckin/nginx && \
 		install -d -m 0755 $(DESTDIR)$(PREFIX)/share/qrcheckin/web $(DESTDIR)$(PREFIX)/share/qrcheckin/nginx && \
 		install -m 0644 web/*.html web/*.css web/*.js $(DESTDIR)$(PREFIX)/share/qrcheckin/web/ && \
-		for file in web/nginx/*.conf; do sed 's#/usr/share/qrcheckin#$(PREFIX)/share/qrcheckin#g' $$file \
-			> $(DESTDIR)$(PREFIX)/share/qrcheckin/nginx/$${file##*/}; done; fi
+		sed 's#/usr/share/qrcheckin#$(PREFIX)/share/qrcheckin#g' web/nginx/qrcheckin-locations.conf \
+			> $(DESTDIR)$(PREFIX)/share/qrcheckin/nginx/qrcheckin-locations.conf && \
+		if [ ! -e $(DESTDIR)$(NGINXSITE) ]; then install -d -m 0755 $(dir $(DESTDIR)$(NGINXSITE)) && \
+			sed 's#/usr/share/qrcheckin#$(PREFIX)/share/qrcheckin#g' web/nginx/qrcheckin.conf > $(DESTDIR)$(NGINXSITE); fi; fi
 	test -e $(DESTDIR)/etc/qrcheckin/qrcheckin.conf || install -D -m 0644 docs/qrcheckin.conf $(DESTDIR)/etc/qrcheckin/qrcheckin.conf
 	@# The live system gets what the package's postinst does: the group and a secret for LoadCredential=.
 	@set -e; if [ -z "$(DESTDIR)" ]; then \
@@ -102,6 +106,11 @@ uninstall:
 	rm -rf $(DESTDIR)$(PREFIX)/share/qrcheckin
 	@# The config only when it is still the shipped example (an edited one is yours).
 	if cmp -s docs/qrcheckin.conf $(DESTDIR)/etc/qrcheckin/qrcheckin.conf; then rm -f $(DESTDIR)/etc/qrcheckin/qrcheckin.conf; fi
+	@# An enabled site would include what is gone: nginx would refuse to start.
+	if [ "$$(readlink -f $(DESTDIR)/etc/nginx/sites-enabled/qrcheckin)" = "$$(readlink -f $(DESTDIR)$(NGINXSITE))" ]; then \
+		rm -f $(DESTDIR)/etc/nginx/sites-enabled/qrcheckin; fi
+	if [ -d web ] && sed 's#/usr/share/qrcheckin#$(PREFIX)/share/qrcheckin#g' web/nginx/qrcheckin.conf | cmp -s - $(DESTDIR)$(NGINXSITE); then \
+		rm -f $(DESTDIR)$(NGINXSITE); rmdir -p $(dir $(DESTDIR)$(NGINXSITE)) 2>/dev/null || true; fi
 	@if [ -e $(DESTDIR)/etc/qrcheckin ]; then echo "kept $(DESTDIR)/etc/qrcheckin (the secret your check-in server shares, an edited config) and the group qrcheckin; remove them by hand"; fi
 
 # qrcheckin_VERSION_ARCH.deb in build/ (see packaging/build-deb); lintian build/*.deb checks it.

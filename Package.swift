@@ -14,8 +14,7 @@ let package = Package(
         .systemLibrary(name: "CPNG", pkgConfig: "libpng", providers: [.apt(["libpng-dev"])]),
         .systemLibrary(name: "CSodium", pkgConfig: "libsodium", providers: [.apt(["libsodium-dev"])]),
         .systemLibrary(name: "CLinux"),
-        // argv for Swift's CommandLine from glibc's initialiser arguments, instead of the static
-        // runtime's scan of /proc/self/maps (a third of --version's work).
+        // The command line as the kernel passed it, kept by an ELF constructor (no /proc needed).
         .target(name: "CProcessArguments"),
 
         // Domain: entities, use cases and ports. Swift stdlib only.
@@ -24,13 +23,13 @@ let package = Package(
         // control socket's replies. Swift stdlib only.
         .target(name: "CheckInJSON"),
         // Data: adapters behind the Domain's ports (C libraries, files, sockets, systemd).
-        .target(name: "CheckInData", dependencies: ["CheckInDomain", "CheckInJSON", "CQRencode", "CPNG", "CSodium", "CLinux"]),
+        .target(name: "CheckInData", dependencies: ["CheckInDomain", "CheckInJSON", "CQRencode", "CPNG", "CSodium", "CLinux", "CProcessArguments"]),
         // Presentation: the view model and the views that render its state.
         .target(name: "CheckInPresentation", dependencies: ["CheckInDomain", "CheckInJSON"]),
         // Application: CLI, one type per command, the composition root.
         .executableTarget(
             name: "qrcheckin",
-            dependencies: ["CheckInDomain", "CheckInJSON", "CheckInData", "CheckInPresentation", "CProcessArguments"]
+            dependencies: ["CheckInDomain", "CheckInJSON", "CheckInData", "CheckInPresentation"]
         ),
 
         .testTarget(name: "CheckInDomainTests", dependencies: ["CheckInDomain"]),

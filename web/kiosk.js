@@ -7,8 +7,9 @@
  * response, carried forward with the browser's monotonic clock, so a display whose own clock is
  * wrong still counts down right. A code is never shown more than GRACE_SECONDS past its expiry.
  *
- * Query parameters: `lang=en` (default Korean), `venue=V` (read `V/current.json`, for a
- * multi-venue output directory). Plain script, no build step, no request beyond this origin.
+ * Query parameters: `lang=en` (default Korean; any letter case), `venue=V` (read `V/current.json`,
+ * for a multi-venue output directory; venue ids are upper case, so `gate-1` means GATE-1). Plain
+ * script, no build step, no request beyond this origin.
  */
 "use strict";
 
@@ -79,9 +80,11 @@
   const VENUE = /^(?!\.+$)[0-9A-Z.-]{1,16}$/;
 
   const params = new URLSearchParams(location.search);
-  const lang = params.get("lang") === "en" ? "en" : "ko";
+  const lang = (params.get("lang") || "").toLowerCase() === "en" ? "en" : "ko";
   const words = WORDS[lang];
-  const venue = params.get("venue");
+  // Venue ids are upper case, as the daemon, the units and `qrcheckin --venue` spell them.
+  const typedVenue = params.get("venue");
+  const venue = typedVenue === null ? null : typedVenue.toUpperCase();
   const badVenue = venue !== null && !VENUE.test(venue);
   const base = venue && !badVenue ? encodeURIComponent(venue) + "/" : "";
 
@@ -131,7 +134,9 @@
   };
 
   const keyOf = (doc) => doc.window + "-" + doc.seq;
-  const iso = (seconds) => new Date(seconds * 1000).toISOString().replace(/\.\d{3}Z$/, "Z");
+  /** A moment as the people at the door read it: the display's local time, in the page's language. */
+  const localTime = (seconds) => new Date(seconds * 1000).toLocaleString(lang === "ko" ? "ko-KR" : "en-GB",
+    { dateStyle: "medium", timeStyle: "medium" });
   const isInt = (v) => Number.isInteger(v);
 
   /** Whether `doc` is a current.json this page understands (unknown extra keys are fine). */
@@ -145,6 +150,7 @@
   }
 
   async function poll() {
+    if (badVenue) { render(); return; } // nothing to read: no other venue's code below the message
     const controller = new AbortController();
     const timer = setTimeout(() => controller.abort(), FETCH_TIMEOUT_MS);
     const sent = performance.now();
@@ -303,7 +309,7 @@
     let warning = "";
     if (badVenue) {
       state = "unreadable";
-      setMessage(words.badVenue, venue);
+      setMessage(words.badVenue, typedVenue);
     } else if (model.error === "missing") {
       state = "stopped";
       setMessage(words.notRunning, words.missing);
@@ -322,7 +328,7 @@
       setMessage(words.waiting, words.waitingBody);
     } else if (doc.state === "stopped") {
       state = "stopped";
-      setMessage(words.notRunning, words.stoppedAt(iso(doc.updatedAt)));
+      setMessage(words.notRunning, words.stoppedAt(localTime(doc.updatedAt)));
     } else {
       const shown = model.shown;
       const live = shown && nowMs < (shown.expiresAt + GRACE_SECONDS) * 1000;
@@ -334,7 +340,7 @@
         else if (doc.clock && doc.clock.synchronized === false) warning = words.warning + words.clock(doc.clock.maxErrorSeconds);
       } else if (docExpired || model.error) {
         state = "stale";
-        setMessage(words.stale, model.error ? words.unreachable : words.staleExpired(iso(doc.updatedAt)));
+        setMessage(words.stale, model.error ? words.unreachable : words.staleExpired(localTime(doc.updatedAt)));
         if (doc.health === "degraded" && doc.reason) warning = words.warning + doc.reason;
       } else {
         state = "loading";
@@ -375,7 +381,7 @@
     }
     const doc = model.doc;
     const modes = doc ? [doc.venue, words.shake[doc.shake], words.refresh[doc.refresh]]
-      .filter(Boolean).join(" | ") : (venue || ""); // the separator of Vocabulary.modes
+      .filter(Boolean).join(" | ") : (badVenue ? "" : venue || ""); // the separator of Vocabulary.modes
     setText($("modes"), modes);
   }
 

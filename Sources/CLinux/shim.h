@@ -22,6 +22,14 @@ static inline int clinux_sfd_flags(void) { return SFD_CLOEXEC | SFD_NONBLOCK; }
 #endif
 static inline int clinux_so_peergroups(void) { return SO_PEERGROUPS; }
 
+/* open(2)'s O_PATH (a handle to walk paths with, needing only search permission); Glibc's
+   Swift module is built without _GNU_SOURCE, which declares it. The value is the kernel's
+   generic one (every architecture but alpha, parisc and sparc). */
+#ifndef O_PATH
+#define O_PATH 010000000
+#endif
+static inline int clinux_o_path(void) { return O_PATH; }
+
 /* The kernel's clock synchronisation, read-only (modes = 0: changes nothing, needs no
    capability). Returns 1 when synchronised, 0 when not (STA_UNSYNC or TIME_ERROR), and
    -errno when the call is refused (EPERM under a seccomp filter such as ProtectClock=yes). */

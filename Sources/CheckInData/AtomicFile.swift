@@ -10,7 +10,14 @@ public enum AtomicFile {
     /// Writes `bytes` to `path` with permission `mode`. With `replacing` false an existing file
     /// is never touched: the temporary is hard-linked into place instead of renamed, which fails
     /// with EEXIST if the name exists (O_EXCL semantics, and still no partial file ever visible).
-    public static func write(_ bytes: [UInt8], to path: String, mode: mode_t = 0o644, replacing: Bool = true) throws(SystemError) {
+    /// An existing path that is not a regular file is never replaced (`existing`).
+    public static func write(_ bytes: [UInt8], to requested: String, mode: mode_t = 0o644, replacing: Bool = true,
+                             existing: ExistingTarget = .refuseSpecialFiles) throws(SystemError) {
+        let path: String
+        switch try existing.plan(for: requested, replacing: replacing) {
+        case .inPlace(let device): return try ExistingTarget.writeInPlace(bytes, to: device)
+        case .replace(let target): path = target
+        }
         let prepared = try prepare(bytes, for: path, mode: mode)
         defer { prepared.discard() }  // after a rename there is nothing left to remove
         if replacing {

@@ -15,6 +15,8 @@ public enum ControlClient {
         /// The daemon runs but could not take this request now (its connection queue is full,
         /// or idle clients held every slot and this one was evicted): trying again may work.
         case busy(path: String, reason: String)
+        /// The process listening there is not one that may be the daemon (`ExpectedPeer`).
+        case unexpectedPeer(path: String, uid: uid_t)
 
         public var description: String {
             switch self {
@@ -22,12 +24,16 @@ public enum ControlClient {
             case .busy(let path, let reason): "the daemon is busy, try again (\(path): \(reason))"
             case .permissionDenied(let path): "permission denied on \(path): run as the daemon's user, root, or a member of its ops group"
             case .noReply(let path, let reason): "no reply from \(path): \(reason)"
+            case .unexpectedPeer(let path, let uid):
+                "refusing the answer on \(path): the process listening there runs as \(UserDatabase.describe(uid)), "
+                    + "not as root, you or the owner of its directory (the daemon's user)"
             }
         }
     }
 
-    /// Sends `request` and waits up to `timeoutMilliseconds` for the reply.
-    public static func send(_ request: String, to path: String, timeoutMilliseconds: Int32 = 3000) throws(Failure) -> String {
+    /// Sends `request` and waits up to `timeoutMilliseconds` for the reply; with `peer`, only
+    /// when the process listening is one it admits (nothing is sent to any other).
+    public static func send(_ request: String, to path: String, peer: ExpectedPeer?, timeoutMilliseconds: Int32 = 3000) throws(Failure) -> String {
         let address: UnixSocketAddress
         do {
             address = try UnixSocketAddress(path)
@@ -47,6 +53,12 @@ public enum ControlClient {
             // EAGAIN: a daemon listens, but its backlog stayed full for the whole send timeout.
             if code == EAGAIN { throw .busy(path: path, reason: "its connection queue stayed full for \(timeoutMilliseconds) ms") }
             throw .notRunning(path: path, reason: String(cString: strerror(code)))
+        }
+        if let peer {
+            guard let credentials = try? PeerCredentials(socket: socket.rawValue) else {
+                throw .noReply(path: path, reason: "cannot tell who listens there")
+            }
+            guard peer.admits(credentials) else { throw .unexpectedPeer(path: path, uid: credentials.uid) }
         }
         // send(MSG_NOSIGNAL), not write(2): a daemon that refuses a peer replies and closes at
         // once, and writing to it then must not kill us with SIGPIPE. If the write fails, the

@@ -44,6 +44,12 @@ public final class ControlServer {
 
     /// The socket's path.
     public let path: String
+    /// The directory the socket is in, held open: the file is removed through it, and only if
+    /// it is still this socket (a path swapped meanwhile must not make us remove another file).
+    private let directory: TrustedDirectory
+    /// The socket file's name in `directory` and its identity.
+    private let name: String
+    private let identity: TrustedDirectory.Identity
     private let listener: FileDescriptor
     private let ownUID: uid_t
     private let group: gid_t?
@@ -53,36 +59,40 @@ public final class ControlServer {
     /// A descriptor held in reserve for running out of them (see `acceptPending`).
     private var spare = ControlServer.openSpare()
 
-    /// Binds `path` (mode 0660, group `group` if given). Refuses when another daemon answers there.
-    public init(path: String, group: gid_t?) throws(SystemError) {
-        let address = try UnixSocketAddress(path)
-        if ControlSocketProbe.answers(path) { throw SystemError("listen on", path: path, code: EADDRINUSE) }
-        var status = stat()
-        if lstat(path, &status) == 0 {
-            guard status.st_mode & S_IFMT == S_IFSOCK else { throw SystemError("listen on", path: path, code: EEXIST) }
-            unlink(path)  // a stale socket from a daemon that died
+    /// Binds `path` (mode 0660, group `group` if given) in its directory, which must pass
+    /// `trust` (made with mode 0755 when missing). Refuses when another daemon answers there,
+    /// or when something that is not a socket has the name. Nothing is done by path: the
+    /// socket is bound where nobody else can reach it and renamed into the held directory
+    /// (`SocketBinding`), replacing a stale socket of a daemon that died.
+    public init(path: String, group: gid_t?, trust: DirectoryTrust = DirectoryTrust()) throws(SystemError) {
+        _ = try UnixSocketAddress(path)  // clients must be able to reach it by this path
+        do {
+            directory = try trust.open(PathName.directory(of: path), for: .publishing, creating: 0o755)
+        } catch {
+            throw SystemError("listen on", path: path, code: error.code, detail: error.description)
         }
+        name = PathName.base(of: path)
+        if ControlSocketProbe.answers(path) { throw SystemError("listen on", path: path, code: EADDRINUSE) }
+        if let status = directory.status(of: name), status.st_mode & S_IFMT != S_IFSOCK {
+            throw SystemError("listen on", path: path, code: EEXIST)
+        }
+        SocketBinding.removeStale(in: directory, for: name)
         let fd = socket(AF_UNIX, Int32(SOCK_STREAM.rawValue) | Int32(SOCK_NONBLOCK.rawValue) | Int32(SOCK_CLOEXEC.rawValue), 0)
         guard fd >= 0 else { throw SystemError("create socket", path: path) }
         listener = FileDescriptor(owning: fd)
-        // Bind with a tight umask so the socket is never briefly open to everyone.
-        let oldMask = umask(0o117)
-        let bound = address.withSocketAddress { bind(fd, $0, $1) }
-        umask(oldMask)
-        guard bound == 0 else { throw SystemError("bind", path: path) }
-        // From here on a failure must not leave the socket file behind (an init that throws
-        // runs no deinit).
-        var listening = false
-        defer { if !listening { unlink(path) } }
-        if let group, chown(path, uid_t.max, group) != 0 { throw SystemError("set the group of", path: path) }
-        guard chmod(path, 0o660) == 0 else { throw SystemError("set the mode of", path: path) }
-        // A deep backlog (capped by net.core.somaxconn): a client's connect(2) succeeds at once
-        // even during a flood, and its request waits in the kernel until it is accepted.
-        guard listen(fd, SOMAXCONN) == 0 else { throw SystemError("listen on", path: path) }
-        listening = true
+        identity = try SocketBinding.bind(fd, as: name, in: directory, group: group)
         self.path = path
         ownUID = getuid()
         self.group = group
+    }
+
+    /// Whether clients still reach this socket by its path: the file in the held directory is
+    /// this socket, and the path still leads to that directory (`trust` re-checks it). False
+    /// when someone removed or replaced the socket, or moved, replaced or loosened its directory.
+    public func isReachable(trust: DirectoryTrust = DirectoryTrust()) -> Bool {
+        guard !isShutDown, let status = directory.status(of: name), TrustedDirectory.Identity(status) == identity else { return false }
+        guard let current = try? trust.open(directory.path, for: .publishing) else { return false }
+        return current.identity == directory.identity
     }
 
     /// Descriptors to poll: every client, then the listener (always: a full server makes room
@@ -146,11 +156,14 @@ public final class ControlServer {
         }
     }
 
-    /// Closes every client and removes the socket file (once).
+    /// Closes every client and removes the socket file (once), if the file is still this
+    /// socket: a socket someone replaced, or moved into the directory's place, stays.
     public func shutdown() {
         for fd in clients.keys { close(fd) }
         clients = [:]
-        if !isShutDown { unlink(path) }
+        if !isShutDown, let status = directory.status(of: name), TrustedDirectory.Identity(status) == identity {
+            _ = unlinkat(directory.descriptor, name, 0)
+        }
         isShutDown = true
     }
 

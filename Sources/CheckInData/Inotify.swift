@@ -15,7 +15,8 @@ public final class Inotify {
     public enum Watched: Sendable {
         /// Files renamed in, written, or removed (a reader following a writer).
         case changes
-        /// Only removals: of files, and of the directory itself (a writer that puts them back).
+        /// Removals (of files, and of the directory itself) and changes of the directory's own
+        /// owner or mode: a writer that puts them back, and checks the directory again.
         case removals
     }
 
@@ -25,13 +26,15 @@ public final class Inotify {
         public var names: Set<String> = []
         /// The directory was removed or moved away: the watch is gone.
         public var lostDirectory = false
+        /// The directory's own owner, group or mode changed (`.removals` watches only).
+        public var changedDirectory = false
     }
 
     /// Creates an inotify instance for `directory` (not yet watching).
     public init(directory: String, events: Watched = .changes) throws(SystemError) {
         mask = switch events {
         case .changes: UInt32(IN_MOVED_TO | IN_CLOSE_WRITE | IN_DELETE | IN_MOVED_FROM | IN_DELETE_SELF | IN_MOVE_SELF | IN_ONLYDIR)
-        case .removals: UInt32(IN_DELETE | IN_DELETE_SELF | IN_MOVE_SELF | IN_ONLYDIR)
+        case .removals: UInt32(IN_DELETE | IN_DELETE_SELF | IN_MOVE_SELF | IN_ATTRIB | IN_ONLYDIR)
         }
         let fd = inotify_init1(Int32(IN_NONBLOCK | IN_CLOEXEC))
         guard fd >= 0 else { throw SystemError("create an inotify instance for", path: directory) }
@@ -83,6 +86,9 @@ public final class Inotify {
                         lostByKernel = true
                     } else if mask & UInt32(IN_DELETE_SELF | IN_MOVE_SELF) != 0 {
                         events.lostDirectory = true
+                    } else if mask & UInt32(IN_ATTRIB) != 0 {
+                        // A file's attributes (the writer's own fchmod) are no news; the directory's are.
+                        if nameBytes.isEmpty { events.changedDirectory = true }
                     } else if !nameBytes.isEmpty {
                         events.names.insert(String(decoding: nameBytes, as: UTF8.self))
                     }

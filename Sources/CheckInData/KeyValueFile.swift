@@ -22,21 +22,63 @@ public enum KeyValueFile {
     }
 
     /// Parses `text` into entries in file order.
+    ///
+    /// Only a newline ends a line (`\r\n` too: the `\r` is dropped); any other control
+    /// character (a vertical tab, a form feed, NEL U+0085, U+2028, a stray `\r`, ESC) is an
+    /// error, so no line can hide a second setting behind a character an editor shows as a
+    /// line break. A byte-order mark at the start (some Windows editors write one) is skipped.
+    /// A line that is not `key = value` is never quoted in the error: it could be a secret
+    /// (`--config` given the secret file by mistake), so the message names the line only.
     public static func parse(_ text: String) throws(SyntaxError) -> [Entry] {
         var entries: [Entry] = []
-        // `isNewline`, not "\n": Swift reads "\r\n" as one Character, so files written on
-        // Windows would otherwise fuse their lines.
-        for (index, raw) in text.split(omittingEmptySubsequences: false, whereSeparator: \.isNewline).enumerated() {
-            let line = raw.trimmingWhitespace()
+        var scalars = Substring(text).unicodeScalars
+        if scalars.first == "\u{FEFF}" { scalars = scalars.dropFirst() }
+        for (index, raw) in scalars.split(separator: "\n", omittingEmptySubsequences: false).enumerated() {
+            let number = index + 1
+            let scalars = raw.last == "\r" ? raw.dropLast() : raw
+            if let bad = scalars.firstIndex(where: isForbidden) {
+                let column = scalars.distance(from: scalars.startIndex, to: bad) + 1
+                throw SyntaxError(line: number, message: "\(describe(scalars[bad])) at column \(column): only a newline "
+                    + "ends a line, and no other control character may appear in one")
+            }
+            let line = String(String.UnicodeScalarView(scalars)).trimmingWhitespace()
             if line.isEmpty || line.hasPrefix("#") { continue }
             guard let equals = line.firstIndex(of: "=") else {
-                throw SyntaxError(line: index + 1, message: "expected 'key = value', got '\(line)'")
+                throw SyntaxError(line: number, message: looksLikeKey(line)
+                    ? "this looks like a secret or key file, not a file of 'key = value' lines (the line is not shown)"
+                    : "expected 'key = value', but the line has no '=' (it is not shown: it could be a secret)")
             }
             let key = line[..<equals].trimmingWhitespace()
-            guard !key.isEmpty else { throw SyntaxError(line: index + 1, message: "missing key before '='") }
-            entries.append(Entry(key: String(key), value: String(line[line.index(after: equals)...].trimmingWhitespace()), line: index + 1))
+            guard !key.isEmpty else { throw SyntaxError(line: number, message: "missing key before '='") }
+            entries.append(Entry(key: String(key), value: String(line[line.index(after: equals)...].trimmingWhitespace()), line: number))
         }
         return entries
+    }
+
+    /// A control character other than tab, or a line or paragraph separator.
+    private static func isForbidden(_ scalar: Unicode.Scalar) -> Bool {
+        if scalar == "\t" { return false }
+        switch scalar.properties.generalCategory {
+        case .control, .lineSeparator, .paragraphSeparator: return true
+        default: return false
+        }
+    }
+
+    /// A forbidden character's name and code point, for the message.
+    private static func describe(_ scalar: Unicode.Scalar) -> String {
+        let names: [UInt32: String] = [0x00: "a NUL byte", 0x0B: "a vertical tab", 0x0C: "a form feed",
+                                       0x0D: "a carriage return", 0x1B: "an escape character",
+                                       0x85: "a next-line character", 0x2028: "a line separator",
+                                       0x2029: "a paragraph separator"]
+        let digits = String(scalar.value, radix: 16, uppercase: true)
+        let code = "U+" + String(repeating: "0", count: max(0, 4 - digits.count)) + digits
+        return "\(names[scalar.value] ?? "a control character") (\(code))"
+    }
+
+    /// Whether a line without `=` is the content of a key file: a master secret (hex) or a
+    /// venue key (`QRCHECKIN-VENUE-KEY-…`).
+    private static func looksLikeKey(_ line: Substring) -> Bool {
+        line.uppercased().hasPrefix("QRCHECKIN-VENUE-KEY") || (line.count >= 32 && line.allSatisfy(\.isHexDigit))
     }
 
     /// Renders entries as file text with a leading comment.

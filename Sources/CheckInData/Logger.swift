@@ -1,20 +1,19 @@
+import CheckInDomain
 import Glibc
 
-/// Log lines on standard error. Under journald (`$JOURNAL_STREAM` set) each line starts with a
-/// syslog priority prefix (`<4>`) that journald turns into the entry's priority; elsewhere the
+/// Log lines on standard error. When standard error is the journal (systemd's `$JOURNAL_STREAM`
+/// names its device and inode) each line starts with journald's priority prefix (`<3>`), which
+/// journald turns into the entry's priority, so `journalctl -p err` finds errors; elsewhere the
 /// line is prefixed with the program name like any Unix tool. No timestamps: journald adds them.
+/// Every line stays one line: newlines in a message become spaces, and other control
+/// characters are escaped (`Quoted.escaping`), whatever text a message carries.
 public struct Logger: Sendable {
-    /// Syslog priorities used here.
-    public enum Priority: Int, Sendable {
-        case error = 3, warning = 4, notice = 5, info = 6, debug = 7
-    }
-
     private let journal: Bool
     private let write: @Sendable (String) -> Void
 
-    /// A logger for this process's environment.
+    /// A logger for this process: journal prefixes when standard error is the journal.
     public init(environment: [String: String]) {
-        journal = !(environment["JOURNAL_STREAM"] ?? "").isEmpty
+        journal = Self.standardErrorIsJournal(environment["JOURNAL_STREAM"])
         write = { StandardStream.error.write($0) }
     }
 
@@ -24,14 +23,42 @@ public struct Logger: Sendable {
         write = sink
     }
 
-    /// Logs one line at `priority`; newlines inside `message` are flattened so a line stays a line.
-    public func log(_ priority: Priority, _ message: String) {
-        let flat = message.split(omittingEmptySubsequences: false, whereSeparator: \.isNewline).joined(separator: " ")
-        write(journal ? "<\(priority.rawValue)>\(flat)\n" : "qrcheckin: \(flat)\n")
+    /// Whether `journalStream` (`$JOURNAL_STREAM`, `DEVICE:INODE`) is the file `descriptor` is
+    /// open on. systemd sets it for a service whose output goes to the journal; a child whose
+    /// standard error was redirected (`2>file`) inherits the variable but not the stream, and
+    /// must not write `<3>` into a file.
+    public static func standardErrorIsJournal(_ journalStream: String?, descriptor: Int32 = STDERR_FILENO) -> Bool {
+        guard let text = journalStream, let colon = text.firstIndex(of: ":"),
+              let device = UInt64(text[..<colon]), let inode = UInt64(text[text.index(after: colon)...]) else { return false }
+        var status = stat()
+        guard fstat(descriptor, &status) == 0 else { return false }
+        return UInt64(status.st_dev) == device && UInt64(status.st_ino) == inode
     }
 
+    /// Logs one line at `level`.
+    public func log(_ level: LogLevel, _ message: String) {
+        emit(level, prefix: "qrcheckin: ", message)
+    }
+
+    /// A line that belongs to the one before it (the usage line after a usage error): the same
+    /// priority, without the program name.
+    public func continuation(_ level: LogLevel, _ text: String) {
+        emit(level, prefix: "", text)
+    }
+
+    /// Logs at `.error`.
     public func error(_ message: String) { log(.error, message) }
+    /// Logs at `.warning`.
     public func warning(_ message: String) { log(.warning, message) }
+    /// Logs at `.notice`.
     public func notice(_ message: String) { log(.notice, message) }
+    /// Logs at `.info`.
     public func info(_ message: String) { log(.info, message) }
+
+    private func emit(_ level: LogLevel, prefix: String, _ message: String) {
+        let flat = message.split(omittingEmptySubsequences: false, whereSeparator: { $0 == "\n" || $0 == "\r\n" })
+            .joined(separator: " ")
+        let line = Quoted.escaping(flat)
+        write(journal ? "<\(level.rawValue)>\(line)\n" : "\(prefix)\(line)\n")
+    }
 }

@@ -1,14 +1,19 @@
+import CheckInDomain
 import Glibc
 
 /// Writes `metrics.prom`'s text into a node_exporter textfile-collector directory as
 /// `qrcheckin-VENUE.prom` (atomically: the collector reads `*.prom` and never sees the
 /// temporary, whose name ends in `.tmp`). One file per venue, so daemons of several venues can
 /// share the directory; a reload that changes the venue removes the old venue's file.
+///
+/// The directory is another program's (node_exporter's, often another user's): it must pass the
+/// directory-trust walk (docs/STATE.md) at every write, like a directory a client reads, and is
+/// written through its descriptor only.
 public final class MetricsDirectorySink {
     /// The textfile-collector directory.
     public let directory: String
     /// The file written last, removed when the venue changes.
-    private var lastPath: String?
+    private var lastName: String?
     /// Whether the last write failed (so failures are logged when they start and end only).
     private var failing = false
 
@@ -18,19 +23,30 @@ public final class MetricsDirectorySink {
     }
 
     /// The file for `venue`.
-    public func path(for venue: String) -> String { directory + "/qrcheckin-" + venue + ".prom" }
+    public func path(for venue: String) -> String { directory + "/" + name(for: venue) }
+
+    private func name(for venue: String) -> String { "qrcheckin-" + venue + ".prom" }
 
     /// Writes `bytes` for `venue`; returns a log line when writing starts or stops failing.
-    public func write(_ bytes: [UInt8], venue: String) -> (level: Logger.Priority, line: String)? {
-        let path = path(for: venue)
-        do {
-            try AtomicFile.write(bytes, to: path, mode: 0o644)
+    public func write(_ bytes: [UInt8], venue: String) -> (level: LogLevel, line: String)? {
+        let name = name(for: venue)
+        let target: TrustedDirectory
+        do throws(SystemError) {
+            do {
+                target = try DirectoryTrust().open(directory, for: .reading)
+            } catch {
+                throw SystemError("use", path: directory, code: error.code, detail: error.description)
+            }
+            let prepared = try AtomicFile.prepare(bytes, as: name, in: target, mode: 0o644)
+            defer { prepared.discard() }  // nothing left to remove once published
+            try prepared.publish()
+            target.sync()
         } catch {
             defer { failing = true }
             return failing ? nil : (.warning, "cannot write metrics into \(directory): \(error.description)")
         }
-        if let old = lastPath, old != path { unlink(old) }
-        lastPath = path
+        if let old = lastName, old != name { _ = unlinkat(target.descriptor, old, 0) }
+        lastName = name
         defer { failing = false }
         return failing ? (.notice, "metrics are written into \(directory) again") : nil
     }

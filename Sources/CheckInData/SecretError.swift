@@ -3,6 +3,9 @@
 public enum SecretError: Error, Equatable, Sendable, CustomStringConvertible {
     /// The file does not exist.
     case missing(path: String)
+    /// Nothing named a secret, this user's own (`own`) does not exist, and the installed
+    /// service's (`service`) is there but only root may read it.
+    case serviceSecretUnreadable(service: String, own: String)
     /// The file exists but cannot be opened or read.
     case unreadable(SystemError)
     /// The path is a directory, a device, a FIFO or a socket.
@@ -28,11 +31,16 @@ public enum SecretError: Error, Equatable, Sendable, CustomStringConvertible {
     case alreadyExists(path: String)
     /// The file or its directory cannot be created or written.
     case cannotCreate(SystemError)
+    /// Its directory cannot be made, or fails the directory-trust check (docs/STATE.md).
+    case untrustedDirectory(DirectoryTrustError)
 
     public var description: String {
         switch self {
         case .missing(let path):
             "secret file \(path) does not exist; create one with: qrcheckin keygen -o \(path)"
+        case .serviceSecretUnreadable(let service, let own):
+            "cannot read \(service), the secret of the installed qrcheckin service (run as root, or pass "
+                + "--secret-file), and this user has none of its own (\(own) does not exist)"
         case .unreadable(let error):
             "cannot read secret file \(error.path): \(error.reason)"
         case .notRegularFile(let path, let kind):
@@ -58,6 +66,8 @@ public enum SecretError: Error, Equatable, Sendable, CustomStringConvertible {
         case .alreadyExists(let path):
             "secret file \(path) already exists; refusing to replace it (keygen --force does)"
         case .cannotCreate(let error):
+            "cannot create secret file: \(error.description)"
+        case .untrustedDirectory(let error):
             "cannot create secret file: \(error.description)"
         }
     }

@@ -193,9 +193,13 @@ public enum SecretFile {
         }
     }
 
-    /// Like `resolve`, but the file found may also be a venue key.
+    /// Like `resolve`, but the file found may also be a venue key. `installed` (for `code` and
+    /// `verify`, never for `run`) is the packaged service's secret: when this user may read it,
+    /// it comes before the state directory's, so a developer secret `make run` once generated
+    /// as root never shadows the one the installed daemon signs with.
     public static func resolveKeySource(explicitPath: String?, environment: [String: String], locations: DefaultLocations,
-                                        createIfMissing: Bool) throws(SecretError) -> (keys: SigningKeySource, path: String) {
+                                        createIfMissing: Bool, installed: InstalledService.Secret? = nil)
+        throws(SecretError) -> (keys: SigningKeySource, path: String) {
         if let explicitPath {
             return (try loadKeySource(from: explicitPath), explicitPath)
         }
@@ -207,9 +211,15 @@ public enum SecretFile {
                 // The unit passes other credentials but not this one: fall through to the state directory.
             }
         }
+        if case .readable(let path)? = installed {
+            return (try loadKeySource(from: path), path)
+        }
         let path = locations.secretFile
         do {
             return (try loadKeySource(from: path), path)
+        } catch .missing(let missing) where !createIfMissing {
+            if case .unreadable(let service)? = installed { throw .serviceSecretUnreadable(service: service, own: missing) }
+            throw .missing(path: missing)
         } catch .missing(let missing) where createIfMissing {
             try makeDirectory(locations.stateDirectory)
             do {
@@ -222,12 +232,14 @@ public enum SecretFile {
     }
 
     /// Creates the state directory `path` with mode 0700 (missing parents get 0755, as with
-    /// `mkdir -p`, so a private state directory does not hide its neighbours).
+    /// `mkdir -p`, so a private state directory does not hide its neighbours), or finds it; in
+    /// both cases it must pass the directory-trust check (docs/STATE.md) before a secret goes
+    /// in it.
     public static func makeDirectory(_ path: String) throws(SecretError) {
         do {
-            try TextFile.makeDirectory(path, mode: 0o700)
+            _ = try DirectoryTrust().open(path, for: .publishing, creating: 0o700)
         } catch {
-            throw .cannotCreate(error)
+            throw .untrustedDirectory(error)
         }
     }
 

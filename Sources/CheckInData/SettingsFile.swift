@@ -31,17 +31,17 @@ public struct SettingsFile: SettingsStore {
             switch entry.key {
             case "shake":
                 guard let mode = ShakeMode(rawValue: entry.value) else {
-                    throw SettingsStoreError("\(path):\(entry.line): shake must be on or off, got '\(entry.value)'")
+                    throw SettingsStoreError("\(path):\(entry.line): shake must be on or off, got \(Quoted(entry.value))")
                 }
                 settings.shake = mode
             case "refresh":
                 // `pause` is how `ctl refresh pause` spells it; a hand-edited file may too.
                 guard let mode = RefreshMode(rawValue: entry.value == "pause" ? "paused" : entry.value) else {
-                    throw SettingsStoreError("\(path):\(entry.line): refresh must be auto or paused, got '\(entry.value)'")
+                    throw SettingsStoreError("\(path):\(entry.line): refresh must be auto or paused, got \(Quoted(entry.value))")
                 }
                 settings.refresh = mode
             default:
-                throw SettingsStoreError("\(path):\(entry.line): unknown key '\(entry.key)'")
+                throw SettingsStoreError("\(path):\(entry.line): unknown key \(Quoted(entry.key))")
             }
         }
         return settings

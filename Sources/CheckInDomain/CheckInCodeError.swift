@@ -14,13 +14,13 @@ public enum CheckInCodeError: Error, Equatable, Sendable, CustomStringConvertibl
     public var description: String {
         switch self {
         case .invalidVenue(let text, let reason):
-            "invalid venue id '\(text)': \(reason)"
+            "invalid venue id \(Quoted(text)): \(reason)"
         case .invalidPeriod(let seconds):
             "invalid rotation period \(seconds) s: it must be 1 to 3600 seconds"
         case .invalidSecretLength(let count):
             "a secret must be \(MasterSecret.minimumLength) to \(MasterSecret.maximumLength) bytes, got \(count)"
         case .invalidBaseURL(let text, let reason):
-            "invalid base URL '\(text)': \(reason)"
+            "invalid base URL \(Quoted(text)): \(reason)"
         case .invalidVenueKeyLength(let count):
             "a venue key must be \(VenueSigningKey.length) bytes, got \(count)"
         }

@@ -25,18 +25,30 @@ public final class CheckInVerificationSession {
         return text.withUTF8 { check(utf8: $0, expectedVenue: expectedVenue, at: unixTime) }
     }
 
-    /// Checks one input given as UTF-8 bytes (a line without its newline), as docs/TOKEN.md
-    /// "Verification" says: whitespace around it is ignored; text with a `/` is a URL (its query
-    /// and fragment ignored); text with a non-ASCII byte is a safe number; anything else a token.
+    /// Checks one input given as bytes (a line without its newline), as docs/TOKEN.md
+    /// "Verification" says: whitespace around it is ignored; what is left must be UTF-8 without
+    /// control characters (else malformed, whatever part holds them: the base URL is not signed,
+    /// but a line a server would log or route on must not carry them); text with a `/` is a URL
+    /// (its query and fragment ignored); text with a non-ASCII byte is a safe number; anything
+    /// else a token.
     public func check(utf8 raw: UnsafeBufferPointer<UInt8>, expectedVenue: VenueID?, at unixTime: Int64) -> VerificationReport {
         var start = raw.startIndex, end = raw.endIndex
         while start < end, Self.isSpace(raw[start]) { start += 1 }
         while end > start, Self.isSpace(raw[end - 1]) { end -= 1 }
         let input = UnsafeBufferPointer(rebasing: raw[start..<end])
-        if input.contains(UInt8(ascii: "/")) {
+        // One pass for what decides the kind of input and for bytes that make it malformed.
+        var hasSlash = false, hasNonASCII = false
+        for byte in input {
+            if byte < 0x20 || byte == 0x7F { return .rejected(.malformed, venue: nil) }
+            if byte == UInt8(ascii: "/") { hasSlash = true } else if byte >= 0x80 { hasNonASCII = true }
+        }
+        if hasNonASCII {
+            guard String(validating: input, as: UTF8.self) != nil else { return .rejected(.malformed, venue: nil) }
+        }
+        if hasSlash {
             return checkURL(input, expectedVenue: expectedVenue, at: unixTime)
         }
-        if input.contains(where: { $0 >= 0x80 }) {
+        if hasNonASCII {
             guard let venue = expectedVenue else { return .rejected(.noVenue, venue: nil) }
             return checkSafeNumber(String(decoding: input, as: UTF8.self), venue: venue, at: unixTime)
         }

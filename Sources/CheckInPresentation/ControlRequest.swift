@@ -30,8 +30,7 @@ public enum ControlRequest: Equatable, Sendable {
         case ["refresh", "pause"], ["refresh", "paused"]: self = .setRefresh(.paused)
         case ["refresh", "now"]: self = .refreshNow
         default:
-            let shown = line.unicodeScalars.prefix(40).map { $0.value < 0x20 || $0.value == 0x7F ? "?" : String($0) }.joined()
-            throw ControlRequestError(message: "unknown request '\(shown)' (expected: \(Self.grammar))")
+            throw ControlRequestError(message: "unknown request \(Quoted(line)) (expected: \(Self.grammar))")
         }
     }
 

@@ -22,6 +22,8 @@ public struct DaemonCore: Sendable {
     public private(set) var armed: WallTime?
     /// Whether the daemon is on its way out (SIGTERM or SIGINT arrived).
     public private(set) var isStopping = false
+    /// Shakes honoured at most once a second (`ShakeLimit`).
+    private var shakeLimit = ShakeLimit()
 
     private let issuers: any CodeIssuerMaking
     /// Where the clock's synchronisation is read (the kernel; a fake in tests).
@@ -56,8 +58,8 @@ public struct DaemonCore: Sendable {
     private var pingDue = false
     /// When the watchdog was last pinged (the daemon's start until the first tick).
     private var lastPing: WallTime?
-    /// The control socket's file is gone and the socket closed: rebound at the next tick.
-    private var socketDown = false
+    /// Whether the control socket is closed (its file went away) and when to bind it again.
+    private var socket = SocketRebinding()
     /// A request whose reply waits for the write it caused.
     private var pendingReply: ControlRequest?
     private var isReady = false
@@ -130,7 +132,7 @@ public struct DaemonCore: Sendable {
             healthUpdateFailed = false
             metricsUpdateFailed = false
             // A deleted socket comes back first, before any retry writes beside it.
-            if socketDown { step.effects.append(.rebindSocket) }
+            rebindIfDue(&step)
             checkClock(&step)
             step.forceWrite = model.outputsFailing  // retry the outputs
             pingDue = true
@@ -141,12 +143,14 @@ public struct DaemonCore: Sendable {
             do {
                 let request = try ControlRequest(line: line)
                 pendingReply = request
-                if let input = request.input {
+                if request == .shake && coalescesShake(at: step.now) {
+                    // Answered with the code the last shake issued, less than a second ago.
+                } else if let input = request.input {
                     // A request turned down (paused, shake off) is logged as the refusal it is.
                     if let refusal = ControlReply.refusal(for: request, settings: model.state.settings) {
-                        step.log(.info, "control: refused '\(line)' from uid \(peer.uid): \(refusal.message)")
+                        step.log(.info, "control: refused \(Quoted(line)) from uid \(peer.uid): \(refusal.message)")
                     } else {
-                        step.log(.info, "control: '\(line)' from uid \(peer.uid)")
+                        step.log(.info, "control: \(Quoted(line)) from uid \(peer.uid)")
                     }
                     apply(input, &step)
                 }
@@ -168,22 +172,31 @@ public struct DaemonCore: Sendable {
             // Someone removed files (or the directory): nothing is known to be on disk.
             onDisk = nil
             step.forceWrite = !isStopping
-            if socketDown && !isStopping { step.effects.append(.rebindSocket) }
+            if !isStopping { rebindIfDue(&step) }
         case .settingsNotSaved(let reason):
             step.log(.error, "settings changed but not saved: \(reason)")
         case .socketGone:
             // Closed now, rebound at the next tick: rebinding at once could race `rm -rf` of
             // the output directory (a new socket in it makes its rmdir fail).
-            if !isStopping && !socketDown {
-                socketDown = true
+            if !isStopping && socket.gone(at: step.now) {
                 step.effects.append(.closeSocket)
             }
         case .socketRebound:
-            socketDown = false
+            socket.rebound(at: step.now)
             step.log(.notice, "recreated the control socket \(setup.socketPath)")
+        case .socketRebindFailed(let reason):
+            let pause = (socket.nextAttempt?.milliseconds ?? step.now.milliseconds) - step.now.milliseconds
+            step.log(.warning, "cannot recreate the control socket: \(reason); trying again in \(max(1, (pause + 999) / 1000))s")
         }
         finish(&step)
         return step.effects
+    }
+
+    /// Asks for the socket to be bound again when it is down and an attempt is due.
+    private mutating func rebindIfDue(_ step: inout Step) {
+        guard socket.isDue(at: step.now) else { return }
+        socket.attempted(at: step.now)
+        step.effects.append(.rebindSocket)
     }
 
     // MARK: - Events
@@ -211,7 +224,7 @@ public struct DaemonCore: Sendable {
         case .hangup:
             if !isStopping { step.effects.append(.reloadConfiguration) }
         case .user1:
-            apply(.shakeRequested, &step)
+            if !coalescesShake(at: step.now) { apply(.shakeRequested, &step) }
         }
     }
 
@@ -301,6 +314,15 @@ public struct DaemonCore: Sendable {
         apply(.clockChecked(clockSync.read(), required: setup.requireClockSync), &step)
     }
 
+    /// Whether a shake at `now` is coalesced into the last one: only one that would be
+    /// honoured (shake mode on, codes shown) counts; a refused one is refused as before.
+    private mutating func coalescesShake(at now: WallTime) -> Bool {
+        guard model.state.settings.shake == .on, model.state.code != nil else { return false }
+        guard shakeLimit.coalesces(at: now) else { return false }
+        counters.coalescedShakes += 1
+        return true
+    }
+
     private mutating func apply(_ input: CheckInViewModelInput, _ step: inout Step) {
         notice(model.send(input, at: step.now), &step)
     }
@@ -317,8 +339,10 @@ public struct DaemonCore: Sendable {
                 counters.rotations[cause, default: 0] += 1
                 counters.lastRotation = step.now
                 // Regular rotations are the daemon's heartbeat, not news; the others are.
+                let coalesced = cause == .shake ? shakeLimit.honoured(at: step.now) : 0
                 if cause != .window {
-                    step.log(.info, "issued a fresh code (\(cause.rawValue), seq \(code.sequence))")
+                    let also = coalesced == 0 ? "" : "; \(coalesced) more shake\(coalesced == 1 ? "" : "s") within a second of the last were coalesced"
+                    step.log(.info, "issued a fresh code (\(cause.rawValue), seq \(code.sequence)\(also))")
                 }
             }
         }
@@ -413,9 +437,9 @@ public struct DaemonCore: Sendable {
     }
 
     /// The timer plan: the next window boundary; under a systemd watchdog also half its
-    /// interval after the last ping (`WatchdogSec=` / 2); and the next second while outputs are
-    /// failing or the socket is down, to retry soon. Nothing wakes the daemon every second:
-    /// `STATUS=` names the expiry time instead of counting down.
+    /// interval after the last ping (`WatchdogSec=` / 2); the next second while outputs are
+    /// failing, to retry soon; and the socket's next rebind attempt while it is down. Nothing
+    /// wakes the daemon every second: `STATUS=` names the expiry time instead of counting down.
     private mutating func armTimer(_ step: inout Step) {
         guard !isStopping else { return }
         var at = model.nextBoundary(after: step.now)
@@ -424,8 +448,12 @@ public struct DaemonCore: Sendable {
         }
         // Waiting for the clock: look again every second, so the first code follows the
         // synchronisation at once rather than at the next window boundary.
-        if model.outputsFailing || socketDown || model.state.phase == .waitingForClock {
+        if model.outputsFailing || model.state.phase == .waitingForClock {
             at = min(at, WallTime(seconds: step.now.seconds + 1))
+        }
+        // The socket's next rebind attempt (never sooner than the next second).
+        if socket.isDown, let next = socket.nextAttempt {
+            at = min(at, max(next, WallTime(seconds: step.now.seconds + 1)))
         }
         // Counters waiting for their once-a-second metrics write.
         if metricsPending, let last = lastMetricsWrite { at = min(at, WallTime(milliseconds: last.milliseconds + 1000)) }

@@ -17,7 +17,8 @@ public enum DaemonEffect: Equatable, Sendable {
     /// Close the control socket (its file is gone; an open socket would keep a removed output
     /// directory from being released).
     case closeSocket
-    /// Bind the control socket again (creating its directory); answer with `.socketRebound`.
+    /// Bind the control socket again (creating its directory); answer with `.socketRebound` or
+    /// `.socketRebindFailed`.
     case rebindSocket
     /// Save the operator settings; answer with `.settingsNotSaved` on failure.
     case saveSettings(OperatorSettings)
@@ -25,11 +26,6 @@ public enum DaemonEffect: Equatable, Sendable {
     case reloadConfiguration
     /// Close the socket and exit with status 0.
     case exit
-}
-
-/// A log line's priority (syslog numbering, as journald reads it).
-public enum LogLevel: Int, Equatable, Sendable {
-    case error = 3, warning = 4, notice = 5, info = 6
 }
 
 /// Counters the daemon keeps for monitoring (metrics.prom renders them).
@@ -44,6 +40,8 @@ public struct DaemonCounters: Equatable, Sendable {
     public var refusals = 0
     /// Shakes ignored because shake mode is off.
     public var ignoredShakes = 0
+    /// Shakes coalesced into the one before (within `ShakeLimit.intervalMilliseconds`).
+    public var coalescedShakes = 0
     /// When the last code was issued.
     public var lastRotation: WallTime?
 

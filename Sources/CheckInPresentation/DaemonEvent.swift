@@ -20,7 +20,8 @@ public enum DaemonEvent: Equatable, Sendable {
     case outputsWritten
     /// The last `.writeOutputs` replaced nothing; the reason names the file and the error.
     case outputsFailed(reason: String)
-    /// The output directory was removed by someone else (the shell has made it again, empty).
+    /// The output directory was removed, replaced, or had its owner or mode changed by someone
+    /// else: nothing is known to be on disk (the next write checks the directory again).
     case outputsGone
     /// The last `.saveSettings` failed.
     case settingsNotSaved(reason: String)
@@ -28,6 +29,8 @@ public enum DaemonEvent: Equatable, Sendable {
     case socketGone
     /// The control socket was bound again (after `.rebindSocket`).
     case socketRebound
+    /// Binding the control socket again failed (after `.rebindSocket`); the reason says why.
+    case socketRebindFailed(reason: String)
 }
 
 /// The signals the daemon handles.

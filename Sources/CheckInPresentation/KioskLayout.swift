@@ -68,7 +68,7 @@ public struct KioskLayout: Sendable {
             rows = [[KioskSpan(words.unreadableTitle, .bold)]]
         case .paused(let shake):
             rows = [[KioskSpan(words.pausedTitle, .bold)], [], [KioskSpan(words.pausedBody)], [],
-                    [KioskSpan(words.refresh(.paused) + " | " + words.shake(shake))]]
+                    [KioskSpan(words.modes(shake: shake, refresh: .paused))]]
         case .waitingForClock:
             rows = [[KioskSpan(words.waitingTitle, .bold)], [], [KioskSpan(words.waitingBody)]]
         case .stale(let reason):

@@ -63,6 +63,8 @@ public struct MetricsDocument: Sendable {
         one("qrcheckin_control_refusals_total", "counter", "Peers the control socket turned away (not root, the daemon's user or the ops group).",
             String(counters.refusals))
         one("qrcheckin_ignored_shakes_total", "counter", "Shakes ignored because shake mode is off.", String(counters.ignoredShakes))
+        one("qrcheckin_coalesced_shakes_total", "counter", "Shakes within a second of the last honoured one: answered with its code, nothing written.",
+            String(counters.coalescedShakes))
         one("qrcheckin_healthy", "gauge", "1 when the outputs are current, 0 when degraded (see current.json's reason).",
             flag(state.health == .ok))
         metric("qrcheckin_state", "gauge", "1 for the daemon's current state, 0 for the others.",

@@ -33,6 +33,6 @@ public enum StateChangeLog {
     /// The warning logged when the clock is (or becomes) unsynchronised.
     public static func clockUnsynchronized(_ clock: ClockSync) -> String {
         "the clock is not synchronised" + (clock.maxErrorSeconds.map { " (max error \($0)s)" } ?? "")
-            + ": verifiers may reject codes as expired; see README, Clock trust"
+            + ": verifiers may reject codes as expired; see docs/DAEMON.md, Clock trust"
     }
 }

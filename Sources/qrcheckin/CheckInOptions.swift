@@ -26,15 +26,24 @@ struct CheckInOptions {
         Settings come from the same places as for 'run': the config file (--config or
         $QRCHECKIN_CONFIG), then QRCHECKIN_SECRET_FILE, QRCHECKIN_VENUE, QRCHECKIN_PERIOD
         (and QRCHECKIN_BASE_URL), then flags. The secret is read from the secret-file setting,
-        else $CREDENTIALS_DIRECTORY/secret (systemd LoadCredential=), else the state
-        directory's secret file. It must be a regular file of this user's (or root's) that
-        only its owner can access (chmod 600): a master secret (hex, as 'qrcheckin keygen'
-        writes it) or a venue key ('keygen --venue'), which serves its venue only. Secrets are
-        never printed.
+        else $CREDENTIALS_DIRECTORY/secret (systemd LoadCredential=), else the installed
+        service's when this user may read it, else the state directory's secret file. It must
+        be a regular file of this user's (or root's) that only its owner can access (chmod
+        600): a master secret (hex, as 'qrcheckin keygen' writes it) or a venue key ('keygen
+        --venue'), which serves its venue only. Secrets are never printed.
+
+        INSTALLED SERVICE: where the package is installed and this user may read its secret
+        (root), what the service reads is used: /etc/qrcheckin/secret and, unless --config
+        or $QRCHECKIN_CONFIG names other files, /etc/qrcheckin/qrcheckin.conf. With --venue V
+        (or QRCHECKIN_VENUE) and /etc/qrcheckin/secrets/V or /etc/qrcheckin/V.conf present,
+        qrcheckin@V's: V.conf over the shared file, and secrets/V. So codes agree with the
+        running daemon, never with a secret 'make run' once generated.
         """
 
     /// The secret files given, in order; empty means the documented lookup.
     let secretFiles: [String]
+    /// The installed service's secret, if the service is installed (see `InstalledService`).
+    let installedSecret: InstalledService.Secret?
     /// The configured state directory (where `run` keeps the generated secret), if any.
     let stateDirectory: String?
     /// The configured venue, if any layer names one.
@@ -49,9 +58,15 @@ struct CheckInOptions {
     let hasExplicitTime: Bool
 
     /// Reads the layers; `usesBaseURL` is false for `verify`, which ignores the base URL (it is
-    /// not signed), so a bad one cannot stop it.
-    init(_ arguments: ParsedArguments, environment: [String: String], usesBaseURL: Bool) throws(CommandError) {
-        var layers = try Self.layers(arguments, environment: environment)
+    /// not signed), so a bad one cannot stop it. `service` is the installed service whose
+    /// config and secret are used when nothing names them and this user may read its secret.
+    init(_ arguments: ParsedArguments, environment: [String: String], usesBaseURL: Bool,
+         service: InstalledService = .system) throws(CommandError) {
+        // Which daemon's files: a venue given by flag or variable picks `qrcheckin@VENUE`'s.
+        let named = (arguments["venue"] ?? environment["QRCHECKIN_VENUE"]).flatMap { try? VenueID($0) }
+        installedSecret = service.secret(for: named)
+        var layers = try Self.layers(arguments, environment: environment,
+                                     installed: service.usableFiles(for: named)?.configFiles ?? [])
         if !usesBaseURL { layers["base-url"] = nil }
         let flagFiles = arguments.all("secret-file")
         if !flagFiles.isEmpty {
@@ -111,11 +126,12 @@ struct CheckInOptions {
     /// The values of the settings these commands use, per layer (file, environment, flags).
     /// The file is read by `ConfigFile.read`, so it is refused exactly as `run`
     /// refuses it (unknown or repeated keys).
-    private static func layers(_ arguments: ParsedArguments, environment: [String: String]) throws(CommandError)
+    private static func layers(_ arguments: ParsedArguments, environment: [String: String], installed: [String]) throws(CommandError)
         -> [String: [(String, SettingSource)]] {
         let used: Set<String> = ["secret-file", "state-dir", "venue", "period", "base-url"]
         var layers: [String: [(String, SettingSource)]] = [:]
-        for (path, entries) in try ConfigFileList(flags: arguments.all("config"), environment: environment).read() {
+        let files = ConfigFileList(flags: arguments.all("config"), environment: environment, installed: installed)
+        for (path, entries) in try files.read() {
             for entry in entries where used.contains(entry.key) {
                 layers[entry.key, default: []].append((entry.value, .file(path: path, line: entry.line, key: entry.key)))
             }
@@ -145,7 +161,7 @@ struct CheckInOptions {
             if secretFiles.isEmpty {
                 let found = try SecretFile.resolveKeySource(
                     explicitPath: nil, environment: context.environment,
-                    locations: locations(context.environment), createIfMissing: false)
+                    locations: locations(context.environment), createIfMissing: false, installed: installedSecret)
                 return [(found.keys, found.path)]
             }
             var loaded: [(keys: SigningKeySource, path: String)] = []

@@ -22,6 +22,8 @@ struct ClientOptions: Sendable {
     let socketPath: String
     /// Where venues are looked for (`--venue`, `status --all`).
     let venues: VenueDirectories
+    /// Who may answer on the socket (from its directory); nil while that directory is missing.
+    let socketPeer: ExpectedPeer?
 
     /// Resolves the daemon's directory; `allVenues` (`status --all`) refuses `--venue` and
     /// `--socket`, which name one daemon.
@@ -60,6 +62,18 @@ struct ClientOptions: Sendable {
             outputDirectory = configuration.outputDirectory
             socketPath = configuration.socketPath
         }
+        // Nothing in a directory another user could have made or changed is believed
+        // (docs/STATE.md, Directory trust); `--all` judges each venue's on its own line.
+        guard !allVenues else {
+            socketPeer = nil
+            return
+        }
+        do {
+            _ = try DaemonDirectory.lookUp(outputDirectory)
+            socketPeer = try DaemonDirectory.lookUp(PathName.directory(of: socketPath)).map { ExpectedPeer(directory: $0) }
+        } catch {
+            throw CommandError(.noPermission, DaemonDirectory.refusal(error))
+        }
     }
 
     /// The venue in `directory/current.json`, if it can be read.
@@ -71,11 +85,12 @@ struct ClientOptions: Sendable {
     func request(_ line: String) throws(CommandError) -> JSONValueReply {
         let text: String
         do {
-            text = try ControlClient.send(line, to: socketPath)
+            text = try ControlClient.send(line, to: socketPath, peer: socketPeer)
         } catch {
             switch error {
             case .notRunning: throw CommandError(.unavailable, error.description)
             case .permissionDenied: throw CommandError(.noPermission, Self.refusal(socketPath, fallback: error.description))
+            case .unexpectedPeer: throw CommandError(.noPermission, error.description)
             case .noReply: throw CommandError(.unavailable, error.description)
             case .busy: throw CommandError(.unavailable, error.description)
             }

@@ -53,8 +53,18 @@ struct CommandContext: Sendable {
         StandardStream.output.write(bytes)
     }
 
-    /// Writes a one-line diagnostic to standard error, prefixed with the program name.
-    func warn(_ message: String) {
-        StandardStream.error.write("qrcheckin: \(message)\n")
+    /// Where diagnostics go: standard error, with journald's priority prefixes when it is the
+    /// journal (`Logger`).
+    var logger: Logger { Logger(environment: environment) }
+
+    /// Reports a command's failure: one line on standard error, prefixed with the program name
+    /// (journald priority 3 under systemd, so `journalctl -p err` shows it).
+    func error(_ message: String) {
+        logger.error(message)
+    }
+
+    /// Shows the usage line that follows a usage error (at the error's priority).
+    func usage(_ line: String) {
+        logger.continuation(.error, line)
     }
 }

@@ -19,11 +19,17 @@ struct ConfigFileList: Sendable, Equatable {
     /// The files, in the order they are layered.
     let files: [File]
 
-    /// The list from the flags when any were given, else from the environment.
-    init(flags: [String], environment: [String: String]) {
-        let texts = flags.isEmpty
-            ? (environment["QRCHECKIN_CONFIG"] ?? "").split(separator: ":").map(String.init)
-            : flags
+    /// The list from the flags when any were given, else from the environment (set but empty:
+    /// no file), else `installed`, each optional: the installed service's files, which `code`
+    /// and `verify` read when the service is there for them (`InstalledService`).
+    init(flags: [String], environment: [String: String], installed: [String] = []) {
+        let texts = if !flags.isEmpty {
+            flags
+        } else if let variable = environment["QRCHECKIN_CONFIG"] {
+            variable.split(separator: ":").map(String.init)
+        } else {
+            installed.map { "-" + $0 }
+        }
         files = texts.compactMap { text in
             let optional = text.hasPrefix("-") && text.count > 1
             let path = optional ? String(text.dropFirst()) : text

@@ -1,3 +1,4 @@
+import CheckInDomain
 import CheckInPresentation
 
 /// `qrcheckin ctl`: steers a running daemon over its control socket.
@@ -20,7 +21,9 @@ struct CtlCommand: Command {
 
             EXIT STATUS: 0 done; 1 the daemon refused the request; 64 bad command line;
             69 the daemon is not running; 74 standard output cannot be written; 77
-            permission denied on the socket; 78 invalid configuration.
+            permission denied on the socket, or the daemon's directory fails the trust check
+            (another user could have made or changed it; docs/STATE.md) or another user's
+            process answers on its socket; 78 invalid configuration.
             """
     )
 
@@ -47,21 +50,21 @@ struct CtlCommand: Command {
             throw .usage("ctl needs a request: " + list.joined(separator: ", "))
         }
         guard let entry = expected.first(where: { $0.request == first }) else {
-            throw .usage("unknown request '\(first)': expected " + list.joined(separator: ", "))
+            throw .usage("unknown request \(Quoted(first)): expected " + list.joined(separator: ", "))
         }
         let choices = entry.words.joined(separator: "|")
         switch (entry.words.isEmpty, words.count) {
         case (true, 1):
             return
         case (true, _):
-            throw .usage("'ctl \(first)' takes no argument, got '\(words[1])'")
+            throw .usage("'ctl \(first)' takes no argument, got \(Quoted(words[1]))")
         case (false, 1):
             let hint = first == "shake" ? " (to shake, run 'qrcheckin shake')" : ""
             throw .usage("'ctl \(first)' expects \(choices)\(hint)")
         default:
             // 'paused' is how current.json spells the mode, so it is accepted too.
             guard entry.words.contains(words[1]) || words[1...] == ["paused"] && first == "refresh" else {
-                throw .usage("'ctl \(first)' expects \(choices), got '\(words[1])'")
+                throw .usage("'ctl \(first)' expects \(choices), got \(Quoted(words[1]))")
             }
         }
     }
@@ -73,7 +76,7 @@ struct CtlCommand: Command {
         } else if reply.ok {
             try context.output(reply.summary(.fromLocale(context.environment)) + "\n")
         }
-        guard reply.ok else { throw CommandError(.failure, "the daemon refused '\(request)': \(reply.error)") }
+        guard reply.ok else { throw CommandError(.failure, "the daemon refused \(Quoted(request)): \(reply.error)") }
         return .success
     }
 }

@@ -45,16 +45,14 @@ final class Daemon {
         notifier = SystemdNotifier(environment: environment)
         // First: a venue key for another venue is refused before anything is created.
         let setup = try configuration.setup(keys: keys.keys)
+        // Both directories pass the one trust check (docs/STATE.md, "Directory trust") before
+        // anything goes in them; the output directory is checked again before every write.
+        let outputs: OutputDirectory
         do {
-            try TextFile.makeDirectory(configuration.outputDirectory, mode: 0o755)
-            try TextFile.makeDirectory(configuration.stateDirectory, mode: 0o700)
+            outputs = try OutputDirectory(path: configuration.outputDirectory, mode: 0o755)
+            _ = try DirectoryTrust().open(configuration.stateDirectory, for: .publishing, creating: 0o700)
         } catch {
             throw CommandError(.cannotCreate, error.description)
-        }
-        for directory in [configuration.outputDirectory, configuration.stateDirectory] {
-            if let problem = TextFile.ownershipProblem(of: directory) {
-                throw CommandError(.cannotCreate, "refusing to use \(directory): \(problem)")
-            }
         }
         do {
             // The socket first: it refuses when another daemon serves here, whose temporaries
@@ -78,7 +76,7 @@ final class Daemon {
         outputWatch = try? Inotify(directory: configuration.outputDirectory, events: .removals)
         outputWatch?.watch()
         store = SettingsFile(path: configuration.stateDirectory + "/settings")
-        sink = DirectorySink(directory: configuration.outputDirectory)
+        sink = DirectorySink(directory: outputs)
         metricsSink = configuration.metricsDirectory.map { MetricsDirectorySink(directory: $0) }
         let saved: SavedSettings
         do {
@@ -143,24 +141,24 @@ final class Daemon {
         send(.refused(count: (notice.peer == nil ? 0 : 1) + notice.suppressed, notice: notice.description))
     }
 
-    /// One lstat a tick when all is well.
+    /// Once a tick: whether clients still reach the socket by its path (its file is ours and
+    /// its directory is still the trusted one there).
     private func checkSocket() {
-        var status = stat()
-        if isRunning && lstat(configuration.socketPath, &status) != 0 { send(.socketGone) }
+        if isRunning, let server, !server.isReachable() { send(.socketGone) }
     }
 
-    /// Someone removed the socket or the output directory: tell the core (putting the
-    /// directory back first).
+    /// Someone removed the socket, or removed, replaced or re-moded the output directory: tell
+    /// the core, whose next write walks the directory's path again (making it again when it is
+    /// gone, refusing it while it is not trustworthy).
     private func outputsChanged(_ events: Inotify.Events) {
         guard isRunning else { return }
         if PathName.directory(of: configuration.socketPath) == configuration.outputDirectory,
            events.names.contains(PathName.base(of: configuration.socketPath)) {
             send(.socketGone)
         }
-        guard events.lostDirectory else { return }
-        try? TextFile.makeDirectory(configuration.outputDirectory, mode: 0o755)
-        outputWatch?.watch()
+        guard events.lostDirectory || events.changedDirectory else { return }
         send(.outputsGone)
+        outputWatch?.watch()  // the write has made it again, if it was gone
         checkSocket()
     }
 
@@ -176,7 +174,7 @@ final class Daemon {
             case .notify(let message):
                 notifier.notify(message)
             case .log(let level, let line):
-                logger.log(Logger.Priority(rawValue: level.rawValue) ?? .notice, line)
+                logger.log(level, line)
             case .armTimer(let time):
                 do {
                     try timer.arm(at: time)
@@ -227,15 +225,14 @@ final class Daemon {
     }
 
     private func rebindSocket() {
+        server?.shutdown()
+        server = nil
         do {
-            try TextFile.makeDirectory(configuration.outputDirectory, mode: 0o755)
-            try TextFile.makeDirectory(PathName.directory(of: configuration.socketPath), mode: 0o755)
-            server?.shutdown()
-            server = nil
+            // Its directory passes the trust check first (made again when missing).
             server = try ControlServer(path: configuration.socketPath, group: configuration.opsGroup)
             send(.socketRebound)
         } catch {
-            // Still failing: the core keeps it down and the next tick tries again.
+            send(.socketRebindFailed(reason: error.description))
         }
     }
 

@@ -51,13 +51,13 @@ struct DaemonConfiguration: Sendable {
         stateDirectory = locations.stateDirectory
         secretFile = try layers.value("secret-file", Self.path)
         opsGroup = try layers.value("ops-group") { name, source throws(CommandError) in
-            guard let id = GroupDatabase.id(of: name) else { throw source.error("no such group '\(name)'") }
+            guard let id = GroupDatabase.id(of: name) else { throw source.error("no such group \(Quoted(name))") }
             return id
         }
         scale = try Self.number(layers, "scale", 1...64) ?? 8
         margin = try Self.number(layers, "margin", 1...64) ?? 4
         level = try layers.value("level") { value, source throws(CommandError) in
-            guard let level = ErrorCorrectionLevel(letter: value) else { throw source.error("must be L, M, Q or H, got '\(value)'") }
+            guard let level = ErrorCorrectionLevel(letter: value) else { throw source.error("must be L, M, Q or H, got \(Quoted(value))") }
             return level
         } ?? .medium
         metricsDirectory = try layers.value("metrics-dir", Self.path)
@@ -90,7 +90,7 @@ struct DaemonConfiguration: Sendable {
     private static func number(_ layers: SettingLayers, _ name: String, _ range: ClosedRange<Int>) throws(CommandError) -> Int? {
         try layers.value(name) { value, source throws(CommandError) in
             guard let number = Int(value), range.contains(number) else {
-                throw source.error("must be a whole number from \(range.lowerBound) to \(range.upperBound), got '\(value)'")
+                throw source.error("must be a whole number from \(range.lowerBound) to \(range.upperBound), got \(Quoted(value))")
             }
             return number
         }
@@ -101,7 +101,7 @@ struct DaemonConfiguration: Sendable {
         switch value.lowercased() {
         case "yes", "true", "on", "1": return true
         case "no", "false", "off", "0": return false
-        default: throw source.error("must be yes or no, got '\(value)'")
+        default: throw source.error("must be yes or no, got \(Quoted(value))")
         }
     }
 

@@ -62,7 +62,10 @@ struct EncodeCommand: Command {
             text is printed: ANSI (black on white, any theme) on a terminal unless NO_COLOR is
             set, UTF8 otherwise. A file given with -o is written to a temporary file beside it
             and renamed, so readers never see a partial file and a failed write leaves the old
-            file untouched. PNGs are 1-bit grayscale; with --foreground or --background they
+            file untouched (through a symbolic link, its target is replaced). A character
+            device or FIFO (-o /dev/null, -o /dev/stdout) is written in place, as qrencode
+            does; a directory, socket or block device is refused, never replaced. PNGs are
+            1-bit grayscale; with --foreground or --background they
             are a two-colour palette (with transparency for RRGGBBAA). SVGs are one path on an
             integer module grid, sharp at any size.
 
@@ -71,7 +74,7 @@ struct EncodeCommand: Command {
 
             EXIT STATUS: 0 written; 64 bad command line; 65 bad text (empty, not UTF-8, too
             long for the level and version); 66 the -r file cannot be read; 73 the output file
-            cannot be created or replaced; 74 standard output or the output file cannot be
+            cannot be created or replaced (or is a directory, socket or block device); 74 standard output or the output file cannot be
             written (a full disk: the old file is kept).
             """
     )
@@ -96,7 +99,7 @@ struct EncodeCommand: Command {
         if let name = arguments["type"] {
             guard let requested = OutputType(name: name) else {
                 let names = OutputType.allCases.map(\.displayName).joined(separator: ", ")
-                throw .usage("--type must be one of \(names), got '\(name)'")
+                throw .usage("--type must be one of \(names), got \(Quoted(name))")
             }
             type = requested
         } else if output != nil {
@@ -109,7 +112,7 @@ struct EncodeCommand: Command {
         minimumVersion = try arguments.integer("symversion", in: 1...40) ?? 0
         if let letter = arguments["level"] {
             guard let level = ErrorCorrectionLevel(letter: letter) else {
-                throw .usage("--level must be L, M, Q or H, got '\(letter)'")
+                throw .usage("--level must be L, M, Q or H, got \(Quoted(letter))")
             }
             self.level = level
         } else {
@@ -118,7 +121,7 @@ struct EncodeCommand: Command {
         func color(_ name: String) throws(CommandError) -> RGBAColor? {
             guard let text = arguments[name] else { return nil }
             guard let color = RGBAColor(hex: text) else {
-                throw .usage("--\(name) must be RRGGBB or RRGGBBAA in hex, got '\(text)'")
+                throw .usage("--\(name) must be RRGGBB or RRGGBBAA in hex, got \(Quoted(text))")
             }
             return color
         }
@@ -153,7 +156,7 @@ struct EncodeCommand: Command {
             return .success
         }
         do {
-            try AtomicFile.write(bytes, to: output)
+            try AtomicFile.write(bytes, to: output, existing: .writeSpecialFilesInPlace)
         } catch {
             // A file that could be created but not written (ENOSPC, EIO) is a write error,
             // like standard output's; one that cannot be created or put in place is 73.

@@ -17,7 +17,8 @@ struct KeygenCommand: Command {
         discussion: """
             Writes 32 bytes from the operating system's CSPRNG as 64 hex digits and a newline,
             mode 0600. An existing file is never replaced without --force, and the file appears
-            complete or not at all. Without -o it goes to the state directory (created with
+            complete or not at all; a path that is not a regular file (a device, FIFO, socket
+            or directory) is refused even with --force. Without -o it goes to the state directory (created with
             mode 0700), where 'qrcheckin run', 'code' and 'verify' look for it. The secret is
             never printed: copy the file to your check-in server, or load it in a systemd unit
             with LoadCredential=secret:FILE.

@@ -87,11 +87,22 @@ struct KioskSession {
         }
     }
 
-    /// Reads and parses `current.json`.
+    /// Reads and parses `current.json`, from a directory that passes the trust check each time
+    /// (docs/STATE.md, Directory trust): a kiosk must not show a code someone else planted.
     private func readDocument() -> KioskInput {
-        let bytes: [UInt8]
+        let held: TrustedDirectory?
         do {
-            bytes = try TextFile.read(documentPath, limit: 64 * 1024)
+            held = try DaemonDirectory.lookUp(options.outputDirectory)
+        } catch {
+            return .documentUnreadable(DaemonDirectory.refusal(error))
+        }
+        let bytes: [UInt8]
+        do throws(SystemError) {
+            if let held {
+                bytes = try held.read("current.json", limit: 64 * 1024)
+            } else {
+                bytes = try TextFile.read(documentPath, limit: 64 * 1024)  // fails with its own reason
+            }
         } catch {
             if error.code == ENOENT || error.code == ENOTDIR { return .documentMissing }
             return .documentUnreadable(error.description)

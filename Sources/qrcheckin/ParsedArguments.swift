@@ -1,3 +1,5 @@
+import CheckInDomain
+
 /// A command line split into option values, flags and positional arguments.
 struct ParsedArguments: Sendable, Equatable {
     /// Values of options that take one, by long name, in the order given (one unless the
@@ -37,10 +39,10 @@ struct ParsedArguments: Sendable, Equatable {
                 let body = argument.dropFirst(2)
                 let name = String(body.prefix { $0 != "=" })
                 guard let option = spec.options.first(where: { $0.long == name }) else {
-                    throw .usage("unknown option --\(name) for '\(spec.name)' (see qrcheckin \(spec.name) --help)")
+                    throw .usage("unknown option \(Quoted("--" + name)) for '\(spec.name)' (see qrcheckin \(spec.name) --help)")
                 }
                 if let equals = body.firstIndex(of: "=") {
-                    guard option.value != nil else { throw .usage("option --\(name) takes no value") }
+                    guard option.value != nil else { throw .usage("option \(Quoted("--" + name)) takes no value") }
                     try record(String(body[body.index(after: equals)...]), for: option)
                 } else if option.value != nil {
                     try record(try nextValue(for: option, spelled: argument), for: option)
@@ -52,7 +54,7 @@ struct ParsedArguments: Sendable, Equatable {
                 while let letter = letters.first {
                     letters = letters.dropFirst()
                     guard let option = spec.options.first(where: { $0.short == letter }) else {
-                        throw .usage("unknown option -\(letter) for '\(spec.name)' (see qrcheckin \(spec.name) --help)")
+                        throw .usage("unknown option \(Quoted("-" + String(letter))) for '\(spec.name)' (see qrcheckin \(spec.name) --help)")
                     }
                     guard option.value != nil else {
                         flags.insert(option.long)
@@ -87,7 +89,7 @@ struct ParsedArguments: Sendable, Equatable {
     func integer(_ name: String, in range: ClosedRange<Int>) throws(CommandError) -> Int? {
         guard let text = self[name] else { return nil }
         guard let number = Int(text), range.contains(number) else {
-            throw .usage("--\(name) must be a whole number from \(range.lowerBound) to \(range.upperBound), got '\(text)'")
+            throw .usage("--\(name) must be a whole number from \(range.lowerBound) to \(range.upperBound), got \(Quoted(text))")
         }
         return number
     }
@@ -98,7 +100,7 @@ struct ParsedArguments: Sendable, Equatable {
         guard let text = self[name] else { return nil }
         guard let value = T(rawValue: text) else {
             let names = T.allCases.map(\.rawValue).joined(separator: ", ")
-            throw .usage("--\(name) must be one of \(names), got '\(text)'")
+            throw .usage("--\(name) must be one of \(names), got \(Quoted(text))")
         }
         return value
     }

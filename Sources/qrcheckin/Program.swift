@@ -1,4 +1,5 @@
 import CheckInData
+import CheckInDomain
 import Glibc
 
 /// The top level: picks the subcommand, runs it, maps failures to exit statuses.
@@ -43,7 +44,7 @@ enum Program {
     static func main(_ arguments: [String], context: CommandContext) -> ExitCode {
         let status = dispatch(arguments, context: context)
         if let failure = StandardStream.outputFailure, status != .ioError {
-            context.warn(failure.description)
+            context.error(failure.description)
             return .ioError
         }
         return status
@@ -51,8 +52,8 @@ enum Program {
 
     private static func dispatch(_ arguments: [String], context: CommandContext) -> ExitCode {
         guard let first = arguments.first else {
-            context.warn("no command given (see qrcheckin --help)")
-            StandardStream.error.write(usageLine + "\n")
+            context.error("no command given (see qrcheckin --help)")
+            context.usage(usageLine)
             return .usage
         }
         switch first {
@@ -62,8 +63,8 @@ enum Program {
                 return .success
             }
             guard let type = CommandRegistry.command(named: arguments[1]) else {
-                context.warn("unknown command '\(arguments[1])' (see qrcheckin --help)")
-                StandardStream.error.write(usageLine + "\n")
+                context.error("unknown command \(Quoted(arguments[1])) (see qrcheckin --help)")
+                context.usage(usageLine)
                 return .usage
             }
             context.print(type.spec.helpText)
@@ -75,8 +76,8 @@ enum Program {
             break
         }
         guard let type = CommandRegistry.command(named: first) else {
-            context.warn("unknown command '\(first)' (see qrcheckin --help)")
-            StandardStream.error.write(usageLine + "\n")
+            context.error("unknown command \(Quoted(first)) (see qrcheckin --help)")
+            context.usage(usageLine)
             return .usage
         }
         do {
@@ -88,9 +89,9 @@ enum Program {
             let command = try type.init(parsed, context: context)
             return try command.run(context)
         } catch {
-            context.warn(error.message)
+            context.error(error.message)
             // A usage error shows what the command accepts, so the next try can be right.
-            if error.code == .usage { StandardStream.error.write(type.spec.usageLine + "\n") }
+            if error.code == .usage { context.usage(type.spec.usageLine) }
             return error.code
         }
     }

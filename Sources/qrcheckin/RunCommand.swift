@@ -27,8 +27,10 @@ struct RunCommand: Command {
             EXIT STATUS: 0 stopped by a signal; 64 bad flag; 65, 66, 77 secret file problems
             (bad content, missing, unsafe permissions); 69 another daemon owns the socket;
             70 the event loop failed; 73 the output or state directory or socket cannot be
-            created, or a directory is unsafe (a symlink, another user's, or writable by
-            anyone); 78 invalid config.
+            created, or a directory fails the trust check (another user could have made or
+            changed it or a directory on the way: docs/STATE.md, Directory trust); 78 invalid
+            config. A directory that fails it while running gets no more files (degraded,
+            with the reason) until a trustworthy one is back.
             """
     )
 

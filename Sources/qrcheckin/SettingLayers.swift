@@ -1,4 +1,5 @@
 import CheckInData
+import CheckInDomain
 
 /// The raw text of every setting in each layer that sets it (config file, then environment,
 /// then flags), read once. A typed value is parsed from it per setting, on demand: a command
@@ -72,7 +73,7 @@ enum ConfigFile {
         }
         let known = Set(SettingKey.all.map(\.name))
         if let unknown = entries.first(where: { !known.contains($0.key) }) {
-            throw CommandError(.config, "\(path):\(unknown.line): unknown key '\(unknown.key)' (known: \(SettingKey.all.map(\.name).joined(separator: ", ")))")
+            throw CommandError(.config, "\(path):\(unknown.line): unknown key \(Quoted(unknown.key)) (known: \(SettingKey.all.map(\.name).joined(separator: ", ")))")
         }
         return entries
     }

@@ -7,11 +7,15 @@ struct ShakeCommand: Command {
         options: ClientOptions.specs,
         discussion: """
             Same as sending SIGUSR1 to the daemon, but says what happened. Shake mode is set
-            with 'qrcheckin ctl shake on|off'.
+            with 'qrcheckin ctl shake on|off'. At most one shake a second is honoured: one
+            within a second of the last is answered with the code that shake issued (exit 0,
+            nothing written). 'ctl refresh now' is not limited.
 
             EXIT STATUS: 0 a fresh code is shown; 1 ignored because shake mode is off or
             refresh is paused; 69 the daemon is not running; 74 standard output cannot be
-            written; 77 permission denied on the socket; 78 invalid configuration.
+            written; 77 permission denied on the socket, or the daemon's directory fails the
+            trust check (docs/STATE.md) or another user's process answers on its socket; 78
+            invalid configuration.
             """
     )
 

@@ -32,9 +32,13 @@ struct ShowCommand: Command {
             Keys: q or Ctrl-C quits; Ctrl-L redraws. SIGTERM, SIGHUP and SIGINT quit too. The
             terminal is always restored.
 
+            The directory must pass the trust check (docs/STATE.md, Directory trust): one
+            another user could have made or changed is refused at start, and while running the
+            screen says so instead of showing its code.
+
             EXIT STATUS: 0 quit by key or signal; 64 bad command line, or standard input or
-            output is not a terminal; 74 an I/O error in the event loop; 78 invalid
-            configuration.
+            output is not a terminal; 74 an I/O error in the event loop; 77 the directory fails
+            the trust check; 78 invalid configuration.
             """
     )
 

@@ -11,7 +11,7 @@ struct StatusCommand: Command {
         summary: "Show the current code, its countdown, the modes and the daemon's health.",
         usage: "status",
         options: ClientOptions.specs + [
-            OptionSpec("all", help: "One line for every venue on this host (see README, Many venues)."),
+            OptionSpec("all", help: "One line for every venue on this host (see docs/VENUES.md)."),
             OptionSpec("json", help: "Print the report as JSON."),
             OptionSpec("watch", short: "w", help: "Update every second until interrupted."),
             OptionSpec("lang", value: "ko|en", help: "Language of the words (default: the locale's)."),
@@ -34,8 +34,9 @@ struct StatusCommand: Command {
 
             EXIT STATUS: 0 running and current (also when paused on purpose); 1 running but
             degraded; 3 not running, stopped, or stale; 64 bad command line; 74 standard
-            output cannot be written; 78 invalid configuration (the daemon's config file or
-            QRCHECKIN_* variables).
+            output cannot be written; 77 the daemon's directory fails the trust check (another
+            user could have made or changed it: nothing in it is believed; docs/STATE.md);
+            78 invalid configuration (the daemon's config file or QRCHECKIN_* variables).
             """
     )
 
@@ -71,6 +72,8 @@ struct StatusCommand: Command {
     private enum Evaluation {
         case report(StatusReport, pngPath: String, pngAgeSeconds: Int64?)
         case missing(String)
+        /// The directory (or the socket's) must not be believed: why.
+        case refused(String)
     }
 
     /// Prints one report (or the table of every venue) and returns its exit status.
@@ -79,6 +82,8 @@ struct StatusCommand: Command {
         switch evaluate(options.outputDirectory, socketPath: options.socketPath) {
         case .missing(let message):
             return try notRunning(context, message)
+        case .refused(let message):
+            throw CommandError(.noPermission, message)
         case .report(let report, let pngPath, let age):
             try context.output(json ? report.json(pngAgeSeconds: age).serialized + "\n" : report.text(language: language, pngPath: pngPath, pngAgeSeconds: age))
             return ExitCode(rawValue: report.verdict.exitStatus) ?? .failure
@@ -90,7 +95,7 @@ struct StatusCommand: Command {
         let rows = options.venues.all().map { entry -> VenueStatusTable.Row in
             let socket = entry.outputDirectory + "/control.sock"
             switch evaluate(entry.outputDirectory, socketPath: socket) {
-            case .missing(let message):
+            case .missing(let message), .refused(let message):
                 return .init(venue: entry.venueHint, outputDirectory: entry.outputDirectory, missing: message)
             case .report(let report, _, let age):
                 return .init(venue: entry.venueHint, outputDirectory: entry.outputDirectory, report: report, pngAgeSeconds: age)
@@ -101,21 +106,34 @@ struct StatusCommand: Command {
         return ExitCode(rawValue: table.verdict.exitStatus) ?? .failure
     }
 
-    /// Judges the daemon writing to `directory` with its socket at `socketPath`.
+    /// Judges the daemon writing to `directory` with its socket at `socketPath`, believing
+    /// nothing from a directory that fails the trust check (docs/STATE.md, Directory trust).
     private func evaluate(_ directory: String, socketPath: String) -> Evaluation {
         let jsonPath = directory + "/current.json"
         let pngPath = directory + "/current.png"
+        let held: TrustedDirectory?
+        let peer: ExpectedPeer?
+        do {
+            held = try DaemonDirectory.lookUp(directory)
+            let socketDirectory = PathName.directory(of: socketPath)
+            peer = try (socketDirectory == directory ? held : DaemonDirectory.lookUp(socketDirectory)).map { ExpectedPeer(directory: $0) }
+        } catch {
+            return .refused(DaemonDirectory.refusal(error))
+        }
         let report: StatusReport
         // The daemon's own word beats the file when this user may ask: a daemon that cannot
         // write its files says it is degraded at once instead of seconds later. It is asked
         // first, so the file is read and parsed only when the socket is not this user's (or
         // nobody answers): the reply is the same state, one parse instead of two.
-        if let live = liveDocument(socketPath) {
+        if let live = liveDocument(socketPath, peer: peer) {
             report = StatusReport(document: live, now: SystemClock().now(), processAlive: true, socketRefused: false)
         } else {
             let document: StateDocument
             do {
-                document = try StateDocument(parsing: TextFile.read(jsonPath, limit: 64 * 1024))
+                // By the descriptor that passed the check (by path only when there is none to check:
+                // then the read fails with its own reason).
+                let bytes = try held?.read("current.json", limit: 64 * 1024) ?? TextFile.read(jsonPath, limit: 64 * 1024)
+                document = try StateDocument(parsing: bytes)
             } catch {
                 let reason = (error as? SystemError).map { $0.code == ENOENT ? "no \(jsonPath)" : $0.description }
                 return .missing("not running: " + (reason ?? "\(jsonPath) is unreadable: \(error)"))
@@ -131,8 +149,8 @@ struct StatusCommand: Command {
         return .report(report, pngPath: pngPath, pngAgeSeconds: age)
     }
 
-    private func liveDocument(_ socketPath: String) -> StateDocument? {
-        (try? ControlClient.send("get", to: socketPath, timeoutMilliseconds: 500))
+    private func liveDocument(_ socketPath: String, peer: ExpectedPeer?) -> StateDocument? {
+        (try? ControlClient.send("get", to: socketPath, peer: peer, timeoutMilliseconds: 500))
             .flatMap { JSONValueReply(text: $0).state }
     }
 

@@ -14,13 +14,18 @@ enum TimeArgument {
         let rangeText = "within ±10^15 Unix seconds"
         if text == "now" { return now }
         let digits = text.hasPrefix("@") ? String(text.dropFirst()) : text
-        if let seconds = Int64(digits), digits.first != "+" {
-            guard range.contains(seconds) else { throw Invalid(reason: "\(rangeText), got '\(text)'") }
+        // Whole seconds, however many digits: one too large for Int64 is out of range, not
+        // of another format (`99999999999999999999` got the format message).
+        let unsigned = digits.hasPrefix("-") ? digits.dropFirst() : Substring(digits)
+        if !unsigned.isEmpty, unsigned.utf8.allSatisfy({ $0 >= UInt8(ascii: "0") && $0 <= UInt8(ascii: "9") }) {
+            guard let seconds = Int64(digits), range.contains(seconds) else {
+                throw Invalid(reason: "\(rangeText), got \(Quoted(text))")
+            }
             return seconds
         }
         if let seconds = iso8601(text) { return seconds }
         throw Invalid(reason: "Unix seconds (1700000000 or @1700000000), 'now', or an ISO 8601 time with a zone "
-            + "(2026-11-30T09:00:00Z, 2026-11-30T18:00:00+09:00) \(rangeText), got '\(text)'")
+            + "(2026-11-30T09:00:00Z, 2026-11-30T18:00:00+09:00) \(rangeText), got \(Quoted(text))")
     }
 
     /// A period: whole seconds, optionally with `s`, or whole minutes with `m`, 1-3600 seconds.
@@ -35,7 +40,7 @@ enum TimeArgument {
     /// one spelling rule and one message, naming where the bad value came from.
     static func period(_ text: String, from source: SettingSource) throws(CommandError) -> RotationPeriod {
         guard let period = period(text) else {
-            throw source.error("must be a whole number of seconds from 1 to 3600 (15, 15s or 1m), got '\(text)'")
+            throw source.error("must be a whole number of seconds from 1 to 3600 (15, 15s or 1m), got \(Quoted(text))")
         }
         return period
     }

@@ -26,9 +26,18 @@ struct SeededGenerator: RandomNumberGenerator {
     }
 }
 
-/// A fresh empty directory under the system's temporary directory.
+/// The one directory this test process makes its temporaries in, removed when the process exits,
+/// so a test run leaves nothing behind in /tmp however its tests end.
+let testRoot: String = {
+    let path = NSTemporaryDirectory() + "qrcheckin-tests-\(getpid())"
+    try! FileManager.default.createDirectory(atPath: path, withIntermediateDirectories: true)
+    atexit { try? FileManager.default.removeItem(atPath: testRoot) }
+    return path
+}()
+
+/// A fresh empty directory under this test process's `testRoot`.
 func temporaryDirectory(_ name: String) -> String {
-    let path = NSTemporaryDirectory() + "\(name)-\(UUID().uuidString)"
+    let path = testRoot + "/\(name)-\(UUID().uuidString)"
     try! FileManager.default.createDirectory(atPath: path, withIntermediateDirectories: true)
     return path
 }

@@ -16,7 +16,7 @@ import Testing
         #expect(document.clock == ClockSync(synchronized: false, maxErrorMicroseconds: 16_000_000))
         let json = String(decoding: shell.disk.files["current.json"]!, as: UTF8.self)
         #expect(json.hasSuffix(",\"clock\":{\"synchronized\":false,\"maxErrorSeconds\":16}}\n"))
-        #expect(TestShell.logs(started).contains("the clock is not synchronised (max error 16s): verifiers may reject codes as expired; see README, Clock trust"))
+        #expect(TestShell.logs(started).contains("the clock is not synchronised (max error 16s): verifiers may reject codes as expired; see docs/DAEMON.md, Clock trust"))
         #expect(TestShell.notifications(started).last?.hasSuffix("; warning: clock not synchronised") == true)
         #expect(shell.metrics?.contains("qrcheckin_clock_synchronized{venue=\"DEMO\"} 0\n") == true)
         #expect(shell.metrics?.contains("qrcheckin_clock_max_error_seconds{venue=\"DEMO\"} 16\n") == true)

@@ -79,7 +79,8 @@ final class TestShell {
                 let next = reloads.isEmpty ? nil : reloads.removeFirst()
                 perform(core.handle(next.map(DaemonEvent.reloaded) ?? .reloadFailed(message: "/etc/q.conf:2: period: bad"), at: clock.now()))
             case .rebindSocket:
-                if !socketRebindFails { perform(core.handle(.socketRebound, at: clock.now())) }
+                perform(core.handle(socketRebindFails ? .socketRebindFailed(reason: "cannot listen on /out/control.sock: refused")
+                                                      : .socketRebound, at: clock.now()))
             case .exit:
                 exited = true
             case .reply, .notify, .log, .armTimer, .closeSocket:

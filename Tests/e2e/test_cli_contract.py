@@ -1,5 +1,5 @@
 """One honest command-line contract (issue 10), checked on the built binary as a script would:
-nothing dies by a signal, every exit status is in README's table, every write failure is
+nothing dies by a signal, every exit status is in the man page's EXIT STATUS, every write failure is
 reported, usage errors teach, help texts are complete and match the golden files, every JSON
 output matches docs/qrcheckin.schema.json, and a dead daemon is reported at once."""
 import json
@@ -21,14 +21,14 @@ GOLDEN = ROOT / "Tests" / "e2e" / "golden" / "help"
 SCHEMA = json.loads((ROOT / "docs" / "qrcheckin.schema.json").read_text())
 
 
-def readme_exit_codes():
-    """The exit statuses README's table documents."""
-    text = (ROOT / "README.md").read_text()
-    table = text.split("## Exit status", 1)[1].split("\n## ", 1)[0]
-    return {int(code) for code in re.findall(r"^\| (\d+) \|", table, re.M)}
+def documented_exit_codes():
+    """The exit statuses the man page's EXIT STATUS section documents."""
+    text = (ROOT / "packaging" / "qrcheckin.1.sections").read_text()
+    section = text.split(".SH EXIT STATUS", 1)[1].split("\n.SH ", 1)[0]
+    return {int(code) for code in re.findall(r"^\.B (\d+)$", section, re.M)}
 
 
-EXIT_CODES = readme_exit_codes()
+EXIT_CODES = documented_exit_codes()
 
 
 def clean_env(**extra):
@@ -212,7 +212,7 @@ def test_a_usage_error_prints_the_commands_usage_line(command):
     result = execute([command, "--no-such-option"])
     assert result.returncode == 64
     lines = result.stderr.decode().splitlines()
-    assert lines[0].startswith("qrcheckin: unknown option --no-such-option")
+    assert lines[0].startswith("qrcheckin: unknown option '--no-such-option'")
     assert lines[1].startswith(f"usage: qrcheckin {command} "), lines
 
 

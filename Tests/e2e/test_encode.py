@@ -7,6 +7,7 @@ import os
 import pty
 import select
 import shutil
+import stat
 import struct
 import subprocess
 import threading
@@ -379,8 +380,8 @@ BAD_INPUTS = [
     ("too-long-H", ["-o", "{out}", "-l", "h", "a" * 1274], None, 65, ["1274 bytes", "at most 1273"]),
     ("too-long-hangul-M", ["-o", "{out}", "가" + "a" * 2328], None, 65, ["2331 bytes", "at most 2330"]),
     ("too-long-stdin", ["-o", "{out}"], b"a" * 2332 + b"\n", 65, ["2332 bytes", "at most 2331"]),
-    ("unknown-short-option", ["-o", "{out}", "-x", "hi"], None, 64, ["unknown option -x"]),
-    ("unknown-long-option", ["-o", "{out}", "--colour", "hi"], None, 64, ["unknown option --colour"]),
+    ("unknown-short-option", ["-o", "{out}", "-x", "hi"], None, 64, ["unknown option '-x'"]),
+    ("unknown-long-option", ["-o", "{out}", "--colour", "hi"], None, 64, ["unknown option '--colour'"]),
     ("bad-type", ["-o", "{out}", "-t", "EPS", "hi"], None, 64, ["--type", "EPS", "ASCIIi"]),
     ("bad-scale-zero", ["-o", "{out}", "-s", "0", "hi"], None, 64, ["--scale", "'0'"]),
     ("bad-scale-word", ["-o", "{out}", "-s", "big", "hi"], None, 64, ["--scale", "big"]),
@@ -440,12 +441,59 @@ def test_unwritable_output_path(workdir, case):
     target, words = {
         "missing-directory": (workdir / "nope" / "out.png", ["cannot create", "nope/out.png", "No such file"]),
         "parent-is-a-file": (workdir / "file" / "out.png", ["cannot create", "file/out.png", "Not a directory"]),
-        "target-is-a-directory": (workdir / "dir", ["cannot replace", str(workdir / "dir"), "Is a directory"]),
+        "target-is-a-directory": (workdir / "dir", ["cannot replace", str(workdir / "dir"),
+                                                    "it is a directory, not a regular file; refusing to replace it"]),
     }[case]
     before = snapshot(workdir)
     check_failure(run("encode", "-o", str(target), "hello"), 73, words)
     assert snapshot(workdir) == before
     assert not list(workdir.rglob(".*.tmp"))
+
+
+def null_device(directory):
+    """A character device like /dev/null (1, 3), made in the test's own directory with mknod:
+    never the real /dev/null, which an old build replaced with a regular file."""
+    path = directory / "null"
+    os.mknod(path, 0o666 | stat.S_IFCHR, os.makedev(1, 3))
+    return path
+
+
+def test_encode_writes_into_a_character_device_in_place(workdir):
+    device = null_device(workdir)
+    result = run("encode", "-o", str(device), "HELLO")
+    assert result.returncode == 0, result
+    assert stat.S_ISCHR(os.lstat(device).st_mode) and os.stat(device).st_rdev == os.makedev(1, 3)
+    assert sorted(p.name for p in workdir.iterdir()) == ["null"], "no temporary left beside it"
+    # Through a link, as -o /dev/stdout is one: the link and the device stay.
+    os.symlink(device, workdir / "stdout")
+    assert run("encode", "-o", str(workdir / "stdout"), "-t", "utf8", "HELLO").returncode == 0
+    assert os.path.islink(workdir / "stdout") and stat.S_ISCHR(os.lstat(device).st_mode)
+
+
+def test_encode_writes_into_a_fifo_for_its_reader(tools, workdir):
+    fifo = workdir / "fifo"
+    os.mkfifo(fifo)
+    received = []
+    reader = threading.Thread(target=lambda: received.append(fifo.read_bytes()))
+    reader.start()
+    result = run("encode", "-o", str(fifo), "HELLO")
+    reader.join(30)
+    assert result.returncode == 0, result
+    assert stat.S_ISFIFO(os.lstat(fifo).st_mode)
+    (workdir / "got.png").write_bytes(received[0])
+    assert zbar(workdir / "got.png") == b"HELLO"
+
+
+def test_keygen_refuses_a_character_device_and_keeps_it(workdir):
+    device = null_device(workdir)
+    result = run("keygen", "--force", "-o", str(device))
+    assert result.returncode == 73, result
+    assert result.stderr.decode() == (f"qrcheckin: cannot create secret file: cannot replace {device}: it is a "
+                                      "character device, not a regular file; refusing to replace it\n")
+    result = run("keygen", "-o", str(device))
+    assert result.returncode == 73 and b"already exists" in result.stderr, result
+    assert stat.S_ISCHR(os.lstat(device).st_mode) and os.stat(device).st_rdev == os.makedev(1, 3)
+    assert sorted(p.name for p in workdir.iterdir()) == ["null"]
 
 
 @pytest.fixture

@@ -14,36 +14,34 @@ import pytest
 
 from conftest import BIN
 
-HERE = Path(__file__).resolve().parent
 
 
 @pytest.fixture
 def accounts():
-    """An operators' group, a member of it, an outsider and a daemon user; deleted afterwards."""
+    """An operators' group, a member of it and an outsider; deleted afterwards."""
     if os.geteuid() != 0:
         pytest.fail("creates users: run as root (make test does)")
     tag = secrets.token_hex(3)
-    group, member, outsider, daemon = f"qrtops{tag}", f"qrtm{tag}", f"qrto{tag}", f"qrtd{tag}"
+    group, member, outsider = f"qrtops{tag}", f"qrtm{tag}", f"qrto{tag}"
     made = []
     try:
         subprocess.run(["groupadd", "--system", group], check=True)
         made.append(("groupdel", group))
-        for user, extra in ((member, ["-G", group]), (outsider, []), (daemon, [])):
+        for user, extra in ((member, ["-G", group]), (outsider, [])):
             subprocess.run(["useradd", "--system", "--no-create-home", "--home-dir", "/nonexistent",
                             "--shell", "/usr/sbin/nologin", *extra, user], check=True)
             made.insert(0, ("userdel", user))
-        yield group, member, outsider, daemon
+        yield group, member, outsider
     finally:
         for command, name in made:
             subprocess.run([command, name], capture_output=True)
 
 
-@pytest.mark.parametrize("sandbox", ["root", "private-users"])
-def test_outsider_gets_status_but_not_ctl_and_a_member_may_ctl(accounts, sandbox):
-    """root: the daemon as root, the simplest system daemon. private-users: as the packaged unit
-    runs it (its own user, primary group = operators' group, PrivateUsers=), where an operator's
-    uid reads as nobody and only SO_PEERGROUPS shows the membership."""
-    group, member, outsider, daemon_user = accounts
+def test_outsider_gets_status_but_not_ctl_and_a_member_may_ctl(accounts):
+    """The daemon run by root by hand, the simplest system daemon, with --ops-group. The packaged
+    unit (DynamicUser=, PrivateUsers=: an operator's uid reads as nobody and only SO_PEERGROUPS
+    shows the membership) is tested under a booted systemd in test_systemd_boot.py."""
+    group, member, outsider = accounts
     work = Path(tempfile.mkdtemp(prefix="qrcheckin-ops-", dir="/tmp"))
     try:
         work.chmod(0o755)
@@ -52,25 +50,16 @@ def test_outsider_gets_status_but_not_ctl_and_a_member_may_ctl(accounts, sandbox
         binary = work / "qrcheckin"
         shutil.copy(BIN, binary)
         binary.chmod(0o755)
-        if sandbox == "root":
-            launcher = "launch="
-        else:  # like RuntimeDirectory=/StateDirectory=: systemd hands the daemon its directories
-            launcher = (f"daemon_uid=$(id -u {daemon_user}); daemon_gid=$(getent group {group} | cut -d: -f3)\n"
-                        f"install -d -m 0755 -o $daemon_uid -g $daemon_gid /run/qrcheckin\n"
-                        f"install -d -m 0700 -o $daemon_uid -g $daemon_gid {work}/state\n"
-                        f"umask 0077\n"  # the unit's UMask=: outputs must still get their explicit modes
-                        f"launch=\"python3 {HERE}/private_users.py $daemon_uid $daemon_gid\"")
         script = work / "scenario.sh"
         script.write_text(f"""
 set -uo pipefail
 mount -t tmpfs -o size=1m,mode=0755 tmpfs /run || exit 90
-{launcher}
 as() {{  # as USER COMMAND...: a clean login-less environment, like a fresh ssh session
     local user=$1; shift
     setpriv --reuid "$user" --regid "$(id -g "$user")" --init-groups -- \\
         env -i PATH=/usr/bin:/bin HOME=/nonexistent LANG=C.UTF-8 "$@"
 }}
-env -u XDG_RUNTIME_DIR -u RUNTIME_DIRECTORY -u QRCHECKIN_OUTPUT_DIR $launch {binary} run \\
+env -u XDG_RUNTIME_DIR -u RUNTIME_DIRECTORY -u QRCHECKIN_OUTPUT_DIR {binary} run \\
     --output-dir /run/qrcheckin --state-dir {work}/state --ops-group {group} --period 5 2> {work}/daemon.log &
 daemon=$!
 for _ in $(seq 1 400); do

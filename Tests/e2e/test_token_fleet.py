@@ -190,6 +190,42 @@ def test_stdin_last_line_without_newline_and_no_venue(cli, secret_file):
     assert answers[0]["secretFile"] == str(secret_file) and answers[0]["secondsLeft"] == 25
 
 
+INVALID_UTF8 = [b"\x80", b"\xbf", b"\xc0\x80", b"\xc1\xbf", b"\xe0\x80\x80", b"\xed\xa0\x80", b"\xf4\x90\x80\x80",
+                b"\xf8\x88\x80\x80\x80", b"\xff", b"\xfe", b"\xe2\x82", b"\xf0\x9f\x98", b"\xc3"]
+
+
+def test_stdin_refuses_every_line_with_invalid_utf8_or_a_control_character(cli, secret_file):
+    """Lines with invalid UTF-8 or a NUL in the unsigned base URL were answered valid (1,210
+    cases in an adversarial run); TOKEN.md says malformed. Many generated cases, one stream."""
+    rng = __import__("random").Random(25)
+    url = ref.url(SECRET, "HALL-1", 15, 1700000000, 0).encode()
+    base_end = url.index(b"/HALL-1/")
+    bad = [bytes([c]) for c in list(range(0x00, 0x20)) + [0x7F] if c not in (0x0A,)] + INVALID_UTF8
+    lines = []
+    for _ in range(3000):
+        insert = rng.choice(bad)
+        where = rng.choice(["base", "query", "fragment", "venue", "token"])
+        if where == "base":
+            at = rng.randrange(1, base_end)        # inside the base URL, never first (whitespace is trimmed)
+            lines.append(url[:at] + insert + url[at:])
+        elif where == "query":
+            lines.append(url + b"?x=" + insert + b"y")
+        elif where == "fragment":
+            lines.append(url + b"#" + insert + b"z")
+        elif where == "venue":
+            at = base_end + 1 + rng.randrange(0, 6)
+            lines.append(url[:at] + insert + url[at:])
+        else:
+            lines.append(url[:-rng.randrange(1, 20)] + insert + url[-5:])
+    result = cli("verify", "--stdin", "--secret-file", str(secret_file), "--venue", "HALL-1", "--at", "1700000000",
+                 input=b"\n".join([url] + lines + [url]) + b"\n")
+    answers = [json.loads(line) for line in result.stdout.decode().splitlines()]
+    assert result.returncode == 0 and len(answers) == len(lines) + 2
+    assert answers[0]["valid"] and answers[-1]["valid"], "the clean URL before and after"
+    wrong = [(line, a["reason"]) for line, a in zip(lines, answers[1:-1]) if a["valid"] or a["reason"] != "malformed"]
+    assert not wrong, f"{len(wrong)} of {len(lines)} not malformed, e.g. {wrong[:3]}"
+
+
 def test_verify_json_shape(cli, secret_file):
     url = ref.url(SECRET, "DEMO", 15, 1700000000, 0)
     result = cli("verify", "--secret-file", str(secret_file), "--at", "1700000000", "--json", url)
@@ -308,6 +344,15 @@ def test_bad_at_is_64_never_a_signal(cli, secret_file, at, command):
     extra = ["X"] if command == "verify" else []
     result = cli(command, "--secret-file", str(secret_file), "--at", at, *extra)
     assert result.returncode == 64 and "--at must be" in result.stderr.decode(), (at, result)
+
+
+@pytest.mark.parametrize("at", ["1000000000000001", "-1000000000000001", "9223372036854775808", "99999999999999999999",
+                                "-99999999999999999999", "@99999999999999999999", "1" + "0" * 400])
+def test_too_many_seconds_get_the_range_message(cli, secret_file, at):
+    # 99999999999999999999 overflows Int64 and got the format message ("Unix seconds, 'now', ...").
+    result = cli("code", "--secret-file", str(secret_file), "--at", at)
+    first = result.stderr.decode().splitlines()[0]
+    assert result.returncode == 64 and first.startswith("qrcheckin: --at must be within ±10^15 Unix seconds, got '"), first
 
 
 def test_at_now(cli, secret_file):

@@ -1,8 +1,7 @@
-"""Many venues on one host: three daemons started the way systemd starts qrcheckin@VENUE.service
-(the unit file is read for its environment, directories and credential, in a temporary root
-instead of /run, /var/lib and /etc), then steered and watched by venue: `ctl --venue`,
-`status --all`, `show --venue` (decoded with zbarimg off a tmux screen)."""
-import grp
+"""Many venues on one host: three daemons in the template unit's layout (OUTPUT/VENUE,
+STATE/VENUE, a key each, the shared settings then the venue's own) in a temporary root, steered
+and watched by venue: `ctl --venue`, `status --all`, `show --venue` (decoded with zbarimg off a
+tmux screen). The units themselves run under a booted systemd in test_systemd_boot.py."""
 import json
 import os
 import re
@@ -44,8 +43,8 @@ def validate(definition, document):
 
 
 class Host:
-    """A temporary root standing in for /: etc/qrcheckin, run, var/lib, and what systemd
-    would do for `systemctl start qrcheckin@VENUE` there."""
+    """A temporary root standing in for /: etc/qrcheckin, run and var/lib, and the venues'
+    daemons started in it."""
 
     def __init__(self, root):
         self.root = root
@@ -71,48 +70,20 @@ class Host:
         """What an operator's client needs to look in this root instead of /run and /var/lib."""
         return {"QRCHECKIN_OUTPUT_DIR": str(self.outputs), "QRCHECKIN_STATE_DIR": str(self.states), **extra}
 
-    def local(self, text, venue):
-        """A unit value with %i expanded and the real /etc, /run, /var/lib moved into the root."""
-        text = text.replace("%i", venue)
-        return re.sub(r"(?<![\w/])/(etc|run|var/lib)/", lambda m: str(self.root / m.group(1)) + "/", text)
-
     def start(self, venue):
-        """Starts the instance as systemd would from the template unit file."""
-        pairs = directives(TEMPLATE)
-        settings = dict(pairs)
+        """Starts venue `venue`'s daemon in the template unit's layout (OUTPUT/VENUE, STATE/VENUE,
+        the shared settings then the venue's own, the venue's key), as a user runs their own
+        venues (docs/VENUES.md). The unit itself runs under systemd in test_systemd_boot.py."""
+        runtime = self.outputs / venue
+        state = self.states / venue
         environment = {k: v for k, v in os.environ.items()
                        if not k.startswith("QRCHECKIN_") and k not in ("NOTIFY_SOCKET", "WATCHDOG_USEC", "CREDENTIALS_DIRECTORY")}
-        for key, value in pairs:
-            if key == "Environment":
-                for assignment in value.split():
-                    name, _, text = assignment.partition("=")
-                    environment[name] = self.local(text, venue)
-        # The operators' group may not exist on this test machine: the caller's group stands in.
-        if "QRCHECKIN_OPS_GROUP" in environment:
-            environment["QRCHECKIN_OPS_GROUP"] = grp.getgrgid(os.getgid()).gr_name
-        # RuntimeDirectory= and StateDirectory= below /run and /var/lib, with their modes.
-        runtime = self.run_root / settings["RuntimeDirectory"].replace("%i", venue)
-        state = self.state_root / settings["StateDirectory"].replace("%i", venue)
-        runtime.mkdir(parents=True, exist_ok=True)
-        runtime.chmod(int(settings["RuntimeDirectoryMode"], 8))
-        state.mkdir(parents=True, exist_ok=True)
-        state.chmod(int(settings["StateDirectoryMode"], 8))
-        # LoadCredential=ID:PATH copies PATH to $CREDENTIALS_DIRECTORY/ID, readable by the service only.
-        credentials = self.root / "credentials" / f"qrcheckin@{venue}.service"
-        credentials.mkdir(parents=True, exist_ok=True)
-        for key, value in pairs:
-            if key == "LoadCredential":
-                name, _, source = value.partition(":")
-                target = credentials / name
-                shutil.copyfile(self.local(source, venue), target)
-                target.chmod(0o400)
-        environment.update(RUNTIME_DIRECTORY=str(runtime), STATE_DIRECTORY=str(state),
-                           CREDENTIALS_DIRECTORY=str(credentials))
-        command = self.local(settings["ExecStart"], venue).split()
-        assert command[0] == "/usr/bin/qrcheckin", command
+        command = [BIN, "run", "--venue", venue, "--config", str(self.etc / "qrcheckin.conf"),
+                   "--config", "-" + str(self.etc / f"{venue}.conf"), "--output-dir", str(runtime),
+                   "--state-dir", str(state), "--secret-file", str(self.etc / "secrets" / venue)]
         self.logs[venue] = open(self.root / f"{venue}.log", "wb")
-        process = subprocess.Popen([BIN, *command[1:]], env=environment, stdout=self.logs[venue],
-                                   stderr=subprocess.STDOUT, preexec_fn=lambda: os.umask(int(settings["UMask"], 8)))
+        process = subprocess.Popen(command, env=environment, stdout=self.logs[venue], stderr=subprocess.STDOUT,
+                                   preexec_fn=lambda: os.umask(0o077))
         self.processes[venue] = process
         wait_until(lambda: process.poll() is not None
                    or (runtime / "control.sock").exists() and (read_state(runtime) or {}).get("pid") == process.pid,
@@ -121,7 +92,7 @@ class Host:
         return runtime
 
     def stop(self, venue, remove_runtime=True):
-        """SIGTERM, as systemctl stop; systemd then removes the runtime directory."""
+        """SIGTERM, as systemctl stop; then the runtime directory goes, as systemd removes it."""
         process = self.processes[venue]
         process.send_signal(signal.SIGTERM)
         assert process.wait(10) == 0, self.log(venue)

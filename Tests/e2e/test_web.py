@@ -403,3 +403,116 @@ def test_clock_warning_and_waiting_for_the_clock(site, chrome, tmp_path):
         daemon.stop()
         if waiting:
             waiting.stop()
+
+
+def test_a_missing_current_json_is_no_error_log_line_per_poll(site):
+    """Each screen polls twice a second; a stopped daemon must not fill nginx's error log."""
+    before = site["kiosk"].logs()
+    for _ in range(5):
+        assert raw_get(site["kiosk"].port, "/GONE-1/current.json")[0] == 404
+        assert raw_get(site["kiosk"].port, "/GONE-1/current.png")[0] == 404
+    # nginx writes its error log as it answers: the lines of these ten requests are there now.
+    added = site["kiosk"].logs()[len(before):]
+    assert "open()" not in added and "No such file" not in added, added
+
+
+def hangul_breaks(driver, element_id):
+    """Where the element's text wraps between two Hangul syllables (inside a Korean word)."""
+    return driver.execute_script("""
+        const element = document.getElementById(arguments[0]);
+        const walker = document.createTreeWalker(element, NodeFilter.SHOW_TEXT);
+        const range = document.createRange();
+        const hangul = (c) => c >= '\\uAC00' && c <= '\\uD7A3';
+        let previous = null, top = null, lines = 1;
+        const bad = [];
+        for (let node = walker.nextNode(); node; node = walker.nextNode()) {
+          for (let i = 0; i < node.data.length; i++) {
+            range.setStart(node, i); range.setEnd(node, i + 1);
+            const rects = range.getClientRects();
+            if (!rects.length) continue;
+            const here = rects[0].top, c = node.data[i];
+            if (top !== null && here > top + 2) {
+              lines++;
+              if (hangul(previous) && hangul(c)) bad.push(previous + '|' + c);
+            }
+            top = here; previous = c;
+          }
+        }
+        return {lines, bad};""", element_id)
+
+
+def test_korean_wraps_between_words_never_inside_one(site, tmp_path):
+    """A phone-width screen: the subtitle, the clock warning and a message wrap at spaces only."""
+    fake = site["out"] / "WRAP-1"
+    fake.mkdir(mode=0o755, exist_ok=True)
+    url = "HTTPS://CHECKIN.EXAMPLE.ORG/C/WRAP-1/NOT-A-REAL-TOKEN"
+    encode = subprocess.run([BIN, "encode", "-o", str(fake / "current.png"), url], capture_output=True, timeout=30)
+    assert encode.returncode == 0, encode.stderr
+    (fake / "current.png").chmod(0o644)
+    now = int(time.time())
+    write_state(fake, venue="WRAP-1", url=url, token="NOT-A-REAL-TOKEN", safeNumber="12현34규", window=now // 600,
+                seq=0, issuedAt=now, expiresAt=now + 600, period=600,
+                clock={"synchronized": False, "maxErrorSeconds": 16})
+    driver = browser(360, 740, tmp_path / "profile")
+    try:
+        driver.get(site["kiosk"].url + "?venue=WRAP-1")
+        wait_until(lambda: (d := dom(driver))["state"] == "live" and d["warning"], timeout=20, message="the warning")
+        for element in ("subtitle", "warning"):
+            wrapped = hangul_breaks(driver, element)
+            assert wrapped["lines"] > 1, f"{element} should wrap at 360 px"
+            assert wrapped["bad"] == [], f"{element} breaks inside words: {wrapped['bad']}"
+        write_state(fake, venue="WRAP-1", state="paused", refresh="paused")
+        wait_state(driver, "paused")
+        wrapped = hangul_breaks(driver, "message-body")
+        assert wrapped["bad"] == [], f"the message breaks inside words: {wrapped['bad']}"
+    finally:
+        driver.quit()
+
+
+def test_the_stop_time_is_local_time_and_lang_ignores_letter_case(site, chrome):
+    from datetime import datetime, timezone
+    from zoneinfo import ZoneInfo
+
+    fake = site["out"] / "STOP-1"
+    fake.mkdir(mode=0o755, exist_ok=True)
+    stopped = 1700000000  # 2023-11-14T22:13:20Z, 07:13:20 the next morning in Seoul
+    write_state(fake, venue="STOP-1", state="stopped", updatedAt=stopped)
+    seoul = datetime.fromtimestamp(stopped, timezone.utc).astimezone(ZoneInfo("Asia/Seoul"))
+    chrome.execute_cdp_cmd("Emulation.setTimezoneOverride", {"timezoneId": "Asia/Seoul"})
+    try:
+        chrome.get(site["kiosk"].url + "?venue=STOP-1&lang=EN")
+        shown = wait_state(chrome, "stopped")
+        assert shown["title"] == "Check-in is not running", shown
+        assert chrome.execute_script("return document.documentElement.lang") == "en"
+        assert shown["body"] == f"The daemon stopped at {seoul:%-d %b %Y}, {seoul:%H:%M:%S}", shown["body"]
+        chrome.get(site["kiosk"].url + "?venue=STOP-1")
+        shown = wait_state(chrome, "stopped")
+        assert f"{seoul:%Y}. {seoul.month}. {seoul.day}." in shown["body"] and f"{seoul.hour}:{seoul:%M:%S}" in shown["body"], \
+            shown["body"]
+        assert "T22:13:20Z" not in shown["body"]
+    finally:
+        chrome.execute_cdp_cmd("Emulation.setTimezoneOverride", {"timezoneId": ""})
+
+
+def test_a_lower_case_venue_is_that_venue_and_a_bad_one_shows_no_other(site, chrome):
+    fake = site["out"] / "LOWER-1"
+    fake.mkdir(mode=0o755, exist_ok=True)
+    write_state(fake, venue="LOWER-1", state="paused", refresh="paused", shake="off")
+    # The output root's own daemon (here a stand-in) must not show under another venue's message.
+    root_doc = site["out"] / "current.json"
+    saved = root_doc.read_bytes() if root_doc.exists() else None
+    write_state(site["out"], venue="ROOT-1", state="paused", refresh="paused")
+    modes = lambda: chrome.find_element("id", "modes").text  # noqa: E731
+    try:
+        chrome.get(site["kiosk"].url + "?venue=lower-1&lang=en")
+        assert wait_state(chrome, "paused")["title"] == "Check-in paused"
+        assert modes() == "LOWER-1 | shake off | refresh paused"
+        chrome.get(site["kiosk"].url + "?venue=../x&lang=en")
+        shown = wait_state(chrome, "unreadable")
+        assert shown["title"] == "Invalid venue id" and shown["body"] == "../x"
+        assert modes() == "", modes()
+    finally:
+        if saved is None:
+            root_doc.unlink()
+        else:
+            root_doc.write_bytes(saved)

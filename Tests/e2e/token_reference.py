@@ -165,6 +165,8 @@ def verify(keys, text, venue, period, skew, t):
     configured `venue` (or None) at Unix time `t`: the fields of `verify --json`, with
     secretIndex (the index of the matching key source) in place of the file name."""
     text = text.strip(" \t\r\n")
+    if any(ord(character) < 0x20 or ord(character) == 0x7F for character in text):
+        return _result("malformed")
     if "/" in text:
         path = re.split(r"[?#]", text, maxsplit=1)[0]
         parts = path.split("/")
