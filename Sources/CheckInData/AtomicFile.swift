@@ -19,10 +19,15 @@ public enum AtomicFile {
         case .replace(let target): path = target
         }
         let prepared = try prepare(bytes, for: path, mode: mode)
-        defer { prepared.discard() }  // after a rename there is nothing left to remove
         if replacing {
-            try prepared.publish()
+            do {
+                try prepared.publish()  // renamed: no temporary is left to remove
+            } catch {
+                prepared.discard()
+                throw error
+            }
         } else {
+            defer { prepared.discard() }  // the link is in place; the temporary's name goes
             guard link(prepared.temporary, path) == 0 else { throw SystemError("create", path: path) }
         }
         syncDirectory(of: path)

@@ -25,7 +25,8 @@ public struct DirectorySink: OutputSink {
             throw OutputSinkError("refusing to publish in \(path): \(reason)")
         }
         var prepared: [PreparedEntry] = []
-        defer { prepared.forEach { $0.discard() } }  // no-ops once published
+        var renamed = 0  // the first `renamed` are in place: nothing of them is left to remove
+        defer { prepared[renamed...].forEach { $0.discard() } }
         do throws(SystemError) {
             for file in files {
                 prepared.append(try AtomicFile.prepare(file.bytes, as: file.name, in: target, mode: 0o644))
@@ -41,8 +42,9 @@ public struct DirectorySink: OutputSink {
             sched_yield()
             // Renames in one directory on one file system fail only if the directory itself
             // went away meanwhile; then the files that were renamed are gone with it.
-            for (index, (temporary, name)) in names.enumerated() where renameat(fd, temporary, fd, name) != 0 {
-                throw SystemError("replace", path: target.pathOf(prepared[index].name))
+            for (index, (temporary, name)) in names.enumerated() {
+                guard renameat(fd, temporary, fd, name) == 0 else { throw SystemError("replace", path: target.pathOf(prepared[index].name)) }
+                renamed += 1
             }
         } catch {
             throw OutputSinkError(error.description)
