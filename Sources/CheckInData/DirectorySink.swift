@@ -11,8 +11,8 @@ public struct DirectorySink: OutputSink {
         self.directory = directory
     }
 
-    /// Prepares every file (written and synced temporaries), then renames them into place in
-    /// order and syncs the directory once. If any cannot be prepared, none is replaced: the
+    /// Prepares every file (written temporaries, synced unless not `durable`), then renames
+    /// them into place in order and syncs the directory once. If any cannot be prepared, none is replaced: the
     /// files on disk never disagree about the code (docs/STATE.md, "Outputs change together").
     /// Every step goes through the directory's descriptor: nothing is written through a path
     /// that could change (docs/STATE.md, "Directory trust").
@@ -29,7 +29,7 @@ public struct DirectorySink: OutputSink {
         defer { prepared[renamed...].forEach { $0.discard() } }
         do throws(SystemError) {
             for file in files {
-                prepared.append(try AtomicFile.prepare(file.bytes, as: file.name, in: target, mode: 0o644))
+                prepared.append(try AtomicFile.prepare(file.bytes, as: file.name, in: target, mode: 0o644, synced: file.durable))
             }
             // Between the first rename and the last, a reader can see the new image beside the
             // old current.json. The renames take microseconds, unless the scheduler preempts us
