@@ -36,7 +36,7 @@ extension DirectoryTrust {
 
         var levels: [Level] = []
         defer { for level in levels { _ = close(level.descriptor) } }
-        let root = retryingOnInterrupt { Glibc.open("/", clinux_o_path() | O_DIRECTORY | O_CLOEXEC) }
+        let root = retryingOnInterrupt { CheckInData.open("/", clinux_o_path() | O_DIRECTORY | O_CLOEXEC) }
         guard root >= 0 else { throw .system(path: path, SystemError("open", path: "/")) }
         var rootStatus = stat()
         guard fstat(root, &rootStatus) == 0 else {
