@@ -3,7 +3,7 @@ SWIFT ?= swift
 BIN_DEBUG := .build/debug/qrcheckin
 BIN_RELEASE := .build/release/qrcheckin
 
-.PHONY: all deps test-deps build release run install uninstall deb test unit-test e2e-test golden bench clean
+.PHONY: all deps test-deps build release run install uninstall deb test unit-test e2e-test stress golden bench clean
 
 all: build
 
@@ -131,9 +131,16 @@ unit-test: build
 e2e-test: test-deps build deb
 	QRCHECKIN_BIN=$(CURDIR)/$(BIN_DEBUG) QRCHECKIN_DEB_DIR=$(CURDIR)/$(DEB_DIR) python3 -m pytest -q Tests/e2e
 
-# Regenerates Tests/e2e/golden/help/*.txt (the --help texts the tests compare) from the build.
+# The whole suite several times in a row (scripts/stress-test): STRESS_ARGS="--runs 10", "--hog"
+# (every core busy), "-- Tests/e2e/test_show.py" (a pytest selection), "--swift" (swift test).
+STRESS_ARGS ?= --runs 3
+stress: test-deps build deb
+	QRCHECKIN_BIN=$(CURDIR)/$(BIN_DEBUG) QRCHECKIN_DEB_DIR=$(CURDIR)/$(DEB_DIR) scripts/stress-test $(STRESS_ARGS)
+
+# Regenerates the golden files from the build: Tests/e2e/golden/help/*.txt (the --help texts the
+# tests compare) and the renderers' Tests/*/golden/ (text and PNG bytes, compared whole).
 golden: build
-	QRCHECKIN_BIN=$(CURDIR)/$(BIN_DEBUG) scripts/golden
+	QRCHECKIN_BIN=$(CURDIR)/$(BIN_DEBUG) SWIFT=$(SWIFT) scripts/golden
 
 # Performance targets vs same-run floors and references (bench/floor.c built with cc, qrencode,
 # cat), the verifier included; then the many-venues figures. See docs/BENCHMARKS.md.

@@ -38,3 +38,9 @@ let package = Package(
     ],
     swiftLanguageModes: [.v6]
 )
+
+// Golden files (the renderers' expected bytes, compared whole) are test data beside the tests
+// that read them by path: neither sources nor bundled resources.
+for target in package.targets where ["CheckInDataTests", "CheckInPresentationTests"].contains(target.name) {
+    target.exclude.append("golden")
+}

@@ -44,8 +44,8 @@ static inline int clinux_clock_synchronized(long *maxerror_us) {
 
 /* What Swift's Glibc overlay (libswiftGlibc.a's one object) provides in Swift, as C: errno,
    the variadic open/openat/fcntl/ioctl, environ, SIG_IGN and the S_IF* bits. Linking that
-   object also links every libm function it wraps, and the dynamic loader binds all 107 of them
-   at start-up (BIND_NOW) and runs their ifunc resolvers: CheckInData and qrcheckin shadow those
+   object also links the libm functions it wraps, and the dynamic loader binds 56 of them
+   at start-up (BIND_NOW): CheckInData and qrcheckin shadow those
    names with these (GlibcOverlay.swift), so it is not linked (docs/BENCHMARKS.md, "Start-up"). */
 #include <fcntl.h>
 #include <signal.h>

@@ -31,9 +31,36 @@ public enum ControlClient {
         }
     }
 
+    /// How many times a request is sent when the daemon evicts its connection to make room. An
+    /// eviction means the daemon is alive and accepting, but 64 silent newcomers arrived before
+    /// this request did (a flood of reconnecting idle clients, and this process held up between
+    /// connect and send on a loaded machine): sending again at once gets through.
+    public static let attemptsWhenEvicted = 3
+
     /// Sends `request` and waits up to `timeoutMilliseconds` for the reply; with `peer`, only
-    /// when the process listening is one it admits (nothing is sent to any other).
+    /// when the process listening is one it admits (nothing is sent to any other). Sent again (up
+    /// to `attemptsWhenEvicted` times in all) while the daemon evicts the connection unanswered.
     public static func send(_ request: String, to path: String, peer: ExpectedPeer?, timeoutMilliseconds: Int32 = 3000) throws(Failure) -> String {
+        var attempt = 1
+        while true {
+            switch try sendOnce(request, to: path, peer: peer, timeoutMilliseconds: timeoutMilliseconds) {
+            case .reply(let line):
+                return line
+            case .evicted(let reason):
+                guard attempt < attemptsWhenEvicted else { throw .busy(path: path, reason: reason) }
+                attempt += 1
+            }
+        }
+    }
+
+    /// What one connection got: the reply, or the daemon's word that it was evicted for room.
+    private enum Outcome {
+        case reply(String)
+        case evicted(String)
+    }
+
+    private static func sendOnce(_ request: String, to path: String, peer: ExpectedPeer?,
+                                 timeoutMilliseconds: Int32) throws(Failure) -> Outcome {
         let address: UnixSocketAddress
         do {
             address = try UnixSocketAddress(path)
@@ -88,8 +115,8 @@ public enum ControlClient {
         let line = String(decoding: reply[..<newline], as: UTF8.self)
         // The daemon evicted this connection to make room (see ControlServer): not an answer.
         if let value = try? JSONParser.parse(line), value["code"]?.string == "busy" {
-            throw .busy(path: path, reason: value["error"]?.string ?? "no free connection slot")
+            return .evicted(value["error"]?.string ?? "no free connection slot")
         }
-        return line
+        return .reply(line)
     }
 }

@@ -56,6 +56,9 @@ public final class ControlServer {
     private var clients: [Int32: Client] = [:]
     private var accepted: UInt64 = 0
     private var refusals = LogRateLimiter(intervalMilliseconds: ControlServer.refusalLogIntervalMilliseconds)
+    /// Every peer turned away since this server was made, counted at once (the log is rate
+    /// limited; metrics are not).
+    public private(set) var refusedTotal = 0
     /// A descriptor held in reserve for running out of them (see `acceptPending`).
     private var spare = ControlServer.openSpare()
 
@@ -216,6 +219,7 @@ public final class ControlServer {
                 continue
             }
             guard peer.isAllowed(ownUID: ownUID, group: group) else {
+                refusedTotal += 1
                 if let suppressed = refusals.admit(now: now) {
                     refused(RefusalNotice(peer: peer, suppressed: suppressed, intervalSeconds: Self.refusalLogIntervalMilliseconds / 1000))
                 }

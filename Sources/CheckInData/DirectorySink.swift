@@ -5,15 +5,20 @@ import Glibc
 public struct DirectorySink: OutputSink {
     /// The output directory, re-checked before every write (`OutputDirectory`).
     public let directory: OutputDirectory
+    /// The code's files, published as one set (`current.png`, `current.txt`, `current.json`);
+    /// nil: every file replaced on its own.
+    public let generations: OutputGenerations?
 
-    /// A sink writing into `directory`.
-    public init(directory: OutputDirectory) {
+    /// A sink writing into `directory`, the files `generations.names` as one set.
+    public init(directory: OutputDirectory, generations: OutputGenerations? = nil) {
         self.directory = directory
+        self.generations = generations
     }
 
-    /// Prepares every file (written temporaries, synced unless not `durable`), then renames
-    /// them into place in order and syncs the directory once. If any cannot be prepared, none is replaced: the
-    /// files on disk never disagree about the code (docs/STATE.md, "Outputs change together").
+    /// Prepares every file (temporaries for the files on their own, synced unless not `durable`;
+    /// a synced generation for the set), switches the set in with one rename, then renames the others into place in
+    /// order and syncs the directory once. If any cannot be prepared, none is replaced: the
+    /// files on disk never disagree about the code (docs/STATE.md, "One code in all files").
     /// Every step goes through the directory's descriptor: nothing is written through a path
     /// that could change (docs/STATE.md, "Directory trust").
     public func replaceTogether(_ files: [OutputContent]) throws(OutputSinkError) {
@@ -24,27 +29,21 @@ public struct DirectorySink: OutputSink {
             guard case .untrusted(let path, let reason) = error else { throw OutputSinkError(error.description) }
             throw OutputSinkError("refusing to publish in \(path): \(reason)")
         }
+        let setNames = generations?.names ?? []
+        let inSet = files.filter { setNames.contains($0.name) }
         var prepared: [PreparedEntry] = []
-        var renamed = 0  // the first `renamed` are in place: nothing of them is left to remove
-        defer { prepared[renamed...].forEach { $0.discard() } }
+        var published = 0  // the first `published` are in place: nothing of them is left to remove
+        defer { prepared[published...].forEach { $0.discard() } }
         do throws(SystemError) {
-            for file in files {
+            for file in files where !setNames.contains(file.name) {
                 prepared.append(try AtomicFile.prepare(file.bytes, as: file.name, in: target, mode: 0o644, synced: file.durable))
             }
-            // Between the first rename and the last, a reader can see the new image beside the
-            // old current.json. The renames take microseconds, unless the scheduler preempts us
-            // among them: the names are made C strings beforehand, so the renames run back to
-            // back with no allocation between them, and yielding first starts them on a fresh
-            // time slice. That makes it rare enough that a minute of hammering readers did not
-            // see it (the soak test); three renames cannot be one atomic step.
-            let names = prepared.map { (Array($0.temporary.utf8CString), Array($0.name.utf8CString)) }
-            let fd = target.descriptor
-            sched_yield()
+            if let generations, !inSet.isEmpty { try generations.publish(inSet, in: target) }
             // Renames in one directory on one file system fail only if the directory itself
             // went away meanwhile; then the files that were renamed are gone with it.
-            for (index, (temporary, name)) in names.enumerated() {
-                guard renameat(fd, temporary, fd, name) == 0 else { throw SystemError("replace", path: target.pathOf(prepared[index].name)) }
-                renamed += 1
+            for file in prepared {
+                try file.publish()
+                published += 1
             }
         } catch {
             throw OutputSinkError(error.description)

@@ -22,12 +22,12 @@ public struct OperatorSettings: Equatable, Sendable {
     }
 }
 
-/// Port: where operator settings survive restarts.
+/// Port: where operator settings and the issue record survive restarts.
 public protocol SettingsStore: Sendable {
-    /// The saved settings, or nil when none were saved yet.
-    func load() throws(SettingsStoreError) -> OperatorSettings?
-    /// Saves `settings`, replacing the old ones atomically.
-    func save(_ settings: OperatorSettings) throws(SettingsStoreError)
+    /// The saved state, or nil when none was saved yet.
+    func load() throws(SettingsStoreError) -> SavedState?
+    /// Saves `state`, replacing the old one atomically and durably (synced before it returns).
+    func save(_ state: SavedState) throws(SettingsStoreError)
 }
 
 /// Saved settings could not be read or written; `message` names the file and the problem.

@@ -14,33 +14,29 @@ public struct CheckInViewModel: Sendable {
     /// Where codes come from: the one home of the venue and the period.
     public private(set) var issuer: any CheckInCodeIssuing
 
-    /// The newest (window, sequence) ever issued per venue and period: codes only move forward,
-    /// across pauses and across reloads that switch venues back and forth.
-    private var issued: [IssuerKey: Issued] = [:]
-    private struct IssuerKey: Hashable {
-        let venue: VenueID
-        let periodSeconds: Int
-    }
-    private struct Issued {
-        let window: Int64
-        let sequence: Int
-    }
-    private var key: IssuerKey { IssuerKey(venue: issuer.venue, periodSeconds: issuer.period.seconds) }
+    /// The newest (window, sequence) ever issued per venue and period, and the clock's
+    /// high-water mark: codes only move forward, across pauses, reloads that switch venues back
+    /// and forth, and (saved by the daemon) restarts.
+    public private(set) var record: IssueRecord
     /// Why outputs cannot be written (from the write effects), if they cannot.
     private var outputFailure: String?
-    /// Why no code may be issued now (the wall clock went back), if so.
-    private var clockProblem: String?
+    /// Why no code may be issued now (the wall clock went back, or the record was lost), if so.
+    private var holdReason: String?
+    /// Why the daemon's state cannot be saved, if it cannot: codes are paused meanwhile.
+    private var stateFailure: String?
     /// The newest clock reading; it reaches the state at a rotation or when it flips, so a
     /// maximum error that creeps every second does not rewrite the outputs every second.
     private var clockReading = ClockSync.unknown
     /// `require-clock-sync`: no code until the clock is synchronised.
     private var clockRequired = false
 
-    /// Creates the view model with saved settings (or the defaults) and issues the first code,
-    /// unless `clockRequired` holds it back until `clock` is synchronised.
-    public init(issuer: any CheckInCodeIssuing, settings: OperatorSettings, now: WallTime,
+    /// Creates the view model with saved settings (or the defaults) and the saved issue record,
+    /// and issues the first code (after the newest recorded), unless `clockRequired` holds it
+    /// back until `clock` is synchronised or the record says the clock is behind.
+    public init(issuer: any CheckInCodeIssuing, settings: OperatorSettings, record: IssueRecord = IssueRecord(), now: WallTime,
                 clock: ClockSync = .unknown, clockRequired: Bool = false) {
         self.issuer = issuer
+        self.record = record
         clockReading = clock
         self.clockRequired = clockRequired
         state = CheckInState(phase: .paused, settings: settings, health: .ok, secondsLeft: 0, updatedAt: now, clock: clock)
@@ -80,6 +76,15 @@ public struct CheckInViewModel: Sendable {
         case .outputSucceeded:
             outputFailure = nil
             rotate(now: now, forced: nil, notices: &notices)
+        case .stateNotSaved(let reason):
+            // Fail closed: no code may be shown whose record is not on disk, and a pause that
+            // did not reach the disk must not end with a restart.
+            stateFailure = reason
+            state.settings.refresh = .paused
+            rotate(now: now, forced: nil, notices: &notices)
+        case .stateSaved:
+            stateFailure = nil
+            rotate(now: now, forced: nil, notices: &notices)
         case .stopRequested:
             state.phase = .stopped
             state.secondsLeft = 0
@@ -110,13 +115,20 @@ public struct CheckInViewModel: Sendable {
     }
 
     /// The health the outputs themselves would show once written: a file that was written is
-    /// current by definition, so only the clock can make it say degraded.
+    /// current by definition, so only the clock or the state directory can make it say degraded.
     public var healthOfWrittenOutputs: Health {
-        clockProblem.map { .degraded(reason: $0) } ?? .ok
+        (stateFailure ?? holdReason).map { .degraded(reason: $0) } ?? .ok
     }
 
     /// Whether outputs are known to be unwritable.
     public var outputsFailing: Bool { outputFailure != nil }
+
+    /// Whether the daemon's state is known to be unsavable.
+    public var stateFailing: Bool { stateFailure != nil }
+
+    /// Why no code can be issued now although refresh mode is auto (the clock is behind the
+    /// newest code issued, or the record was lost), if so.
+    public var holdingCodesBack: String? { holdReason }
 
     // MARK: - The state machine
 
@@ -124,8 +136,10 @@ public struct CheckInViewModel: Sendable {
     /// rotation gets the next sequence number in the current window.
     private mutating func rotate(now: WallTime, forced: RotationCause?, notices: inout [CheckInNotice]) {
         guard state.phase != .stopped else { return }
-        clockProblem = nil
-        defer { state.health = clockProblem.map { .degraded(reason: $0) } ?? outputFailure.map { .degraded(reason: $0) } ?? .ok }
+        holdReason = nil
+        defer {
+            state.health = (stateFailure ?? holdReason ?? outputFailure).map { .degraded(reason: $0) } ?? .ok
+        }
         guard state.settings.refresh == .auto else {
             state.phase = .paused
             state.secondsLeft = 0
@@ -137,20 +151,37 @@ public struct CheckInViewModel: Sendable {
             state.secondsLeft = 0
             return
         }
-        let window = issuer.period.window(at: now.seconds)
-        let last = issued[key]
+        let period = issuer.period
+        let window = period.window(at: now.seconds)
+        let last = record.last(venue: issuer.venue, periodSeconds: period.seconds)
+        let firstFree = last == nil ? record.firstFreeWindow(period: period) : nil
         if let last, window < last.window {
-            // The wall clock went back: issuing that window again could repeat an old code.
-            clockProblem = "the wall clock moved back; waiting until "
-                + "\(UTCTime.iso8601(issuer.period.start(ofWindow: last.window + 1))) to issue new codes"
+            // The wall clock went back (now or across a restart): issuing that window again could
+            // repeat an old code.
+            // With a code on display (the newest), new ones come with the next window; with none
+            // (a restart), the newest window's next sequence may be issued as soon as it is back.
+            let resume = state.code == nil ? last.window : last.window + 1
+            hold("the wall clock moved back; waiting until \(UTCTime.iso8601(period.start(ofWindow: resume))) to issue new codes")
+        } else if let firstFree, window < firstFree {
+            // What was issued before is not known: a window that started earlier may have been.
+            hold("the record of the codes issued was lost; waiting until \(UTCTime.iso8601(period.start(ofWindow: firstFree))) "
+                + "to issue new codes")
         } else if forced != nil || state.code == nil || state.code!.window != window || last?.window != window {
-            let sequence = last.map { $0.window == window ? $0.sequence + 1 : 0 } ?? 0
+            // At the largest sequence a forced refresh re-issues the same code (docs/TOKEN.md).
+            let sequence = last.map { $0.window == window ? min($0.sequence + 1, CheckInCodeIssuer.maximumSequence) : 0 } ?? 0
             let code = issuer.code(window: window, sequence: sequence)
             state.phase = .showing(code)
             state.clock = clockReading
-            issued[key] = Issued(window: window, sequence: sequence)
+            record.record(venue: issuer.venue, periodSeconds: period.seconds, window: window, sequence: sequence, at: now.seconds)
             notices.append(.issued(code, cause: forced ?? .window))
         }
         state.secondsLeft = state.code.map { Int(now.secondsUntil($0.expiresAt)) } ?? 0
+    }
+
+    /// No code may be issued now: the code on display stays (it was issued, and is still the
+    /// newest), or, with none, the outputs say that codes wait for the clock.
+    private mutating func hold(_ reason: String) {
+        holdReason = reason
+        if state.code == nil { state.phase = .waitingForClock }
     }
 }

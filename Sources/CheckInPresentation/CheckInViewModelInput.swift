@@ -18,6 +18,11 @@ public enum CheckInViewModelInput: Equatable, Sendable {
     case outputFailed(reason: String)
     /// The outputs were written again.
     case outputSucceeded
+    /// The daemon's state (settings and issue record) could not be saved; the reason says why.
+    /// Codes pause (fail closed) until an operator resumes them once it can be saved.
+    case stateNotSaved(reason: String)
+    /// The daemon's state was saved again.
+    case stateSaved
     /// The daemon is stopping.
     case stopRequested
     /// The clock's synchronisation was read; `required` is the `require-clock-sync` setting.

@@ -8,7 +8,9 @@ import CheckInDomain
 ///
 /// Outputs follow one rule (docs/STATE.md): every file of a state is put in place together or
 /// none is; when they cannot be, `current.json` alone is rewritten to say `degraded` about the
-/// code still on disk, as soon as that can be written.
+/// code still on disk, as soon as that can be written. No code is published before its
+/// `(window, seq)` is saved with the settings; when they cannot be saved, codes pause (fail
+/// closed). Replies and `STATUS=` say what the files on disk show.
 public struct DaemonCore: Sendable {
     /// The code model: phase, codes, operator settings, health.
     public private(set) var model: CheckInViewModel
@@ -60,8 +62,23 @@ public struct DaemonCore: Sendable {
     private var lastPing: WallTime?
     /// Whether the control socket is closed (its file went away) and when to bind it again.
     private var socket = SocketRebinding()
-    /// A request whose reply waits for the write it caused.
-    private var pendingReply: ControlRequest?
+    /// A request whose reply waits for the save and the write it caused, and what became of it.
+    private var pendingReply: PendingReply?
+    private struct PendingReply {
+        let request: ControlRequest
+        var issued = false
+        var notSaved: String?
+        var notWritten: String?
+    }
+    /// The settings and issue record as the state file holds them (nil: nothing saved yet).
+    private var persisted: SavedState?
+    /// The save in flight, awaiting `.settingsSaved` or `.settingsNotSaved`.
+    private var saving: SavedState?
+    /// A save failed: not tried again before the next tick.
+    private var saveFailed = false
+    /// The event that asked for the save in flight also forced a write (a retry of failing
+    /// outputs, the stopped state): the write after the save is forced too.
+    private var forceWriteAfterSave = false
     private var isReady = false
     private var hasExited = false
     private var lastStatus: String?
@@ -69,8 +86,10 @@ public struct DaemonCore: Sendable {
     /// for `current.json` and for the control reply.
     private var cachedDocument: (state: CheckInState, text: String)?
 
-    /// Creates the core for `setup` with the settings an earlier run saved. A damaged settings
-    /// file starts paused (fail closed): a venue that was paused must not start showing codes.
+    /// Creates the core for `setup` with the state an earlier run saved. A damaged state file
+    /// starts paused (fail closed): a venue that was paused must not start showing codes. A
+    /// record that is damaged, or missing from a file that exists (written before records were
+    /// kept), counts as lost now: codes wait for the next window, which nothing issued yet.
     public init(setup: DaemonSetup, host: DaemonHost, issuers: any CodeIssuerMaking, saved: SavedSettings, now: WallTime,
                 clockSync: any ClockSyncSource = UnknownClockSync()) {
         self.setup = setup
@@ -78,18 +97,25 @@ public struct DaemonCore: Sendable {
         self.issuers = issuers
         self.clockSync = clockSync
         let settings: OperatorSettings
+        let record: IssueRecord
         switch saved {
         case .none:
             settings = OperatorSettings()
+            record = IssueRecord()
             savedSettingsProblem = nil
         case .loaded(let loaded):
-            settings = loaded
+            settings = loaded.settings
+            record = loaded.issued.highWater == nil ? .lost(at: now.seconds) : loaded.issued
             savedSettingsProblem = nil
+            persisted = loaded
         case .unreadable(let reason):
             settings = OperatorSettings(shake: .on, refresh: .paused)
+            record = .lost(at: now.seconds)
             savedSettingsProblem = reason
+            // The damaged file stays until an operator acts: nothing to save before then.
+            persisted = SavedState(settings: settings, issued: record)
         }
-        model = CheckInViewModel(issuer: issuers.issuer(for: setup.codes), settings: settings, now: now,
+        model = CheckInViewModel(issuer: issuers.issuer(for: setup.codes), settings: settings, record: record, now: now,
                                  clock: clockSync.read(), clockRequired: setup.requireClockSync)
         // The model issued the first code as it was made: it counts like any other.
         if model.state.code != nil {
@@ -98,8 +124,13 @@ public struct DaemonCore: Sendable {
         }
     }
 
-    /// The state as the socket and `STATUS=` show it.
-    public var state: CheckInState { model.state }
+    /// The state as the socket and `STATUS=` show it: what the files on disk show (the model's
+    /// own until something is written), with the daemon's live health.
+    public var state: CheckInState {
+        guard var shown = onDisk else { return model.state }
+        shown.health = model.state.health
+        return shown
+    }
 
     /// Handles one event that happened at `now`; returns what to do, in order.
     public mutating func handle(_ event: DaemonEvent, at now: WallTime) -> [DaemonEffect] {
@@ -131,6 +162,7 @@ public struct DaemonCore: Sendable {
             armed = nil  // a one-shot timer is spent once it fires; setting the clock cancels it
             healthUpdateFailed = false
             metricsUpdateFailed = false
+            saveFailed = false  // retry the save
             // A deleted socket comes back first, before any retry writes beside it.
             rebindIfDue(&step)
             checkClock(&step)
@@ -142,10 +174,14 @@ public struct DaemonCore: Sendable {
             counters.requests += 1
             do {
                 let request = try ControlRequest(line: line)
-                pendingReply = request
+                pendingReply = PendingReply(request: request)
                 if request == .shake && coalescesShake(at: step.now) {
                     // Answered with the code the last shake issued, less than a second ago.
                 } else if let input = request.input {
+                    // An operator's change is a good moment to retry a failing save and failing
+                    // outputs; either result goes into the reply.
+                    step.forceWrite = model.outputsFailing
+                    saveFailed = false
                     // A request turned down (paused, shake off) is logged as the refusal it is.
                     if let refusal = ControlReply.refusal(for: request, settings: model.state.settings) {
                         step.log(.info, "control: refused \(Quoted(line)) from uid \(peer.uid): \(refusal.message)")
@@ -159,7 +195,7 @@ public struct DaemonCore: Sendable {
             }
         case .refused(let count, let notice):
             counters.refusals += count
-            step.log(.warning, "control socket: \(notice)")
+            if let notice { step.log(.warning, "control socket: \(notice)") }
         case .reloaded(let reloaded):
             reload(reloaded, &step)
         case .reloadFailed(let message):
@@ -173,8 +209,21 @@ public struct DaemonCore: Sendable {
             onDisk = nil
             step.forceWrite = !isStopping
             if !isStopping { rebindIfDue(&step) }
+        case .settingsSaved:
+            guard let saved = saving else { break }
+            saving = nil
+            step.forceWrite = forceWriteAfterSave
+            persisted = saved
+            if model.stateFailing { apply(.stateSaved, &step) }
         case .settingsNotSaved(let reason):
-            step.log(.error, "settings changed but not saved: \(reason)")
+            guard saving != nil else { break }
+            saving = nil
+            step.forceWrite = forceWriteAfterSave
+            saveFailed = true
+            counters.saveFailures += 1
+            pendingReply?.notSaved = reason
+            apply(.stateNotSaved(reason: "cannot save the daemon's state (\(reason)): codes are paused (fail closed) until "
+                + "it can be saved and an operator resumes them"), &step)
         case .socketGone:
             // Closed now, rebound at the next tick: rebinding at once could race `rm -rf` of
             // the output directory (a new socket in it makes its rmdir fail).
@@ -285,6 +334,7 @@ public struct DaemonCore: Sendable {
             return
         }
         counters.writeFailures += 1
+        pendingReply?.notWritten = reason
         if isStopping {
             step.log(.error, "stopped, but the stopped state could not be written: \(reason); "
                 + "the last code stays on disk in \(setup.outputDirectory) until it expires")
@@ -333,9 +383,10 @@ public struct DaemonCore: Sendable {
             case .shakeIgnored:
                 counters.ignoredShakes += 1
                 step.log(.notice, "shake ignored: shake mode is off")
-            case .settingsChanged(let settings):
-                step.effects.append(.saveSettings(settings))
+            case .settingsChanged:
+                break  // saved with the issue record before anything is written (`saveIfNeeded`)
             case .issued(let code, let cause):
+                if cause == .shake || cause == .refreshNow { pendingReply?.issued = true }
                 counters.rotations[cause, default: 0] += 1
                 counters.lastRotation = step.now
                 // Regular rotations are the daemon's heartbeat, not news; the others are.
@@ -352,22 +403,59 @@ public struct DaemonCore: Sendable {
 
     private mutating func finish(_ step: inout Step) {
         guard !hasExited else { return }
-        for (level, line) in StateChangeLog.lines(from: step.before, to: model.state) { step.log(level, line) }
-        if writing == nil { writeIfNeeded(&step) }
-        // A write ends the batch: what follows (reply, status, timer) depends on its result and
-        // is decided when the shell reports it, never ahead of it.
-        guard writing == nil else { return }
-        if let request = pendingReply {
+        for (level, line) in StateChangeLog.lines(from: step.before, to: model.state, stateUnsaved: model.stateFailing) {
+            step.log(level, line)
+        }
+        if writing == nil && saving == nil { saveIfNeeded(&step) }
+        if writing == nil && saving == nil { writeIfNeeded(&step) }
+        // A save or a write ends the batch: what follows (the write, reply, status, timer)
+        // depends on its result and is decided when the shell reports it, never ahead of it.
+        guard writing == nil && saving == nil else { return }
+        if let pending = pendingReply {
             pendingReply = nil
-            step.effects.append(.reply(ControlReply.text(for: request, state: model.state, document: document(for: model.state))))
+            step.effects.append(.reply(reply(to: pending)))
         }
         notifySystemd(&step)
         armTimer(&step)
     }
 
+    /// Saves the settings and the issue record when either changed: before any write, so no
+    /// code reaches the outputs before its `(window, seq)` is on disk.
+    private mutating func saveIfNeeded(_ step: inout Step) {
+        guard !isStopping, !saveFailed else { return }
+        let wanted = SavedState(settings: model.state.settings, issued: model.record)
+        guard wanted != persisted else { return }
+        saving = wanted
+        forceWriteAfterSave = step.forceWrite
+        step.effects.append(.saveSettings(wanted))
+    }
+
+    /// Whether `state`'s code (if any) is in the saved record, so it may be published.
+    private func isRecorded(_ state: CheckInState) -> Bool {
+        guard let code = state.code else { return true }
+        return persisted?.issued.covers(code, periodSeconds: setup.codes.period.seconds) ?? false
+    }
+
+    /// The reply to a request whose saves and writes are done, about what the files show.
+    private mutating func reply(to pending: PendingReply) -> String {
+        let shown = state
+        var outcome = ControlReply.Outcome(settings: model.state.settings, issued: pending.issued, notSaved: pending.notSaved,
+                                           notWritten: pending.notWritten, heldBack: model.holdingCodesBack,
+                                           waitingForClock: model.state.phase == .waitingForClock)
+        // A change the files do not show (the write failed now or earlier, or was not tried).
+        if pending.request.input != nil, outcome.notWritten == nil,
+           onDisk.map({ $0.phase != model.state.phase || $0.settings != model.state.settings }) ?? true {
+            outcome.notWritten = model.state.health.reason ?? "nothing is on disk yet"
+        }
+        return ControlReply.text(for: pending.request, outcome: outcome, document: document(for: shown))
+    }
+
     /// Writes every output when what they would show changed (or when forced); when they cannot
     /// be written, tells `current.json` alone about the failure.
     private mutating func writeIfNeeded(_ step: inout Step) {
+        // Never a code whose record is not saved (a failed save pauses codes, so this waits
+        // only for a save in flight).
+        guard isRecorded(model.state) else { return }
         var shown = model.state
         // Files that were written are current by definition: only the clock can make them
         // say degraded. The failure itself goes into a health update below.
@@ -423,7 +511,7 @@ public struct DaemonCore: Sendable {
     private mutating func notifySystemd(_ step: inout Step) {
         guard host.notifies, !isStopping else { return }  // STOPPING=1 said it all
         var lines: [String] = []
-        let status = "STATUS=" + StatusLine.text(for: model.state, venue: setup.codes.venue.rawValue)
+        let status = "STATUS=" + StatusLine.text(for: state, venue: setup.codes.venue.rawValue)
         if status != lastStatus {
             lines.append(status)
             lastStatus = status
@@ -448,7 +536,7 @@ public struct DaemonCore: Sendable {
         }
         // Waiting for the clock: look again every second, so the first code follows the
         // synchronisation at once rather than at the next window boundary.
-        if model.outputsFailing || model.state.phase == .waitingForClock {
+        if model.outputsFailing || model.stateFailing || model.state.phase == .waitingForClock {
             at = min(at, WallTime(seconds: step.now.seconds + 1))
         }
         // The socket's next rebind attempt (never sooner than the next second).

@@ -1,7 +1,7 @@
 import CheckInDomain
 
 /// What the core asks the shell to do, in order. The shell performs each and reports results
-/// that matter back as events (`.outputsWritten`, `.settingsNotSaved`, …).
+/// that matter back as events (`.outputsWritten`, `.settingsSaved`, …).
 public enum DaemonEffect: Equatable, Sendable {
     /// Render the frame's files and put them in place together (all or none, in list order);
     /// answer with `.outputsWritten` or `.outputsFailed`.
@@ -20,8 +20,9 @@ public enum DaemonEffect: Equatable, Sendable {
     /// Bind the control socket again (creating its directory); answer with `.socketRebound` or
     /// `.socketRebindFailed`.
     case rebindSocket
-    /// Save the operator settings; answer with `.settingsNotSaved` on failure.
-    case saveSettings(OperatorSettings)
+    /// Save the operator settings and the issue record, synced; answer with `.settingsSaved`
+    /// or `.settingsNotSaved`.
+    case saveSettings(SavedState)
     /// Read the config file and the secret again; answer with `.reloaded` or `.reloadFailed`.
     case reloadConfiguration
     /// Close the socket and exit with status 0.
@@ -34,6 +35,8 @@ public struct DaemonCounters: Equatable, Sendable {
     public var rotations: [RotationCause: Int] = [:]
     /// Rotations whose outputs could not be written.
     public var writeFailures = 0
+    /// Saves of the settings and issue record that failed.
+    public var saveFailures = 0
     /// Control requests answered (including malformed ones).
     public var requests = 0
     /// Peers the control socket turned away.

@@ -9,9 +9,9 @@ public enum DaemonEvent: Equatable, Sendable {
     case signal(DaemonSignal)
     /// A control request line from an admitted peer.
     case request(line: String, peer: ControlPeer)
-    /// The control socket turned `count` peers away; `notice` is its rate-limited log text (one
-    /// peer named, the others since the last notice counted).
-    case refused(count: Int, notice: String)
+    /// The control socket turned `count` more peers away (counted at once); `notice` is its
+    /// rate-limited log text when one is due (one peer named, the others since the last counted).
+    case refused(count: Int, notice: String?)
     /// The configuration was read again (after `.reloadConfiguration`).
     case reloaded(DaemonSetup)
     /// Reading the configuration again failed; the message says where and why.
@@ -23,7 +23,9 @@ public enum DaemonEvent: Equatable, Sendable {
     /// The output directory was removed, replaced, or had its owner or mode changed by someone
     /// else: nothing is known to be on disk (the next write checks the directory again).
     case outputsGone
-    /// The last `.saveSettings` failed.
+    /// The last `.saveSettings` is on disk (written and synced).
+    case settingsSaved
+    /// The last `.saveSettings` failed; the old state file is as it was.
     case settingsNotSaved(reason: String)
     /// The control socket's file is gone.
     case socketGone

@@ -89,12 +89,12 @@ public struct DaemonHost: Equatable, Sendable {
     }
 }
 
-/// The operator settings saved by an earlier run, as the shell found them.
+/// The operator settings and issue record saved by an earlier run, as the shell found them.
 public enum SavedSettings: Equatable, Sendable {
-    /// None saved yet: the embedded defaults.
+    /// None saved yet: the embedded defaults, nothing issued.
     case none
     /// Read back intact.
-    case loaded(OperatorSettings)
+    case loaded(SavedState)
     /// The file is damaged; the reason names it.
     case unreadable(reason: String)
 }

@@ -40,7 +40,7 @@ public struct MetricsDocument: Sendable {
     public var bytes: [UInt8] {
         let venueLabel = Self.labelValue(venue), versionLabel = Self.labelValue(version)
         var out: [UInt8] = []
-        // The literals come to ~2.7 kB; the two label values appear once a sample (26 samples).
+        // The literals come to ~2.8 kB; the two label values appear once a sample (27 samples).
         out.append(capacity: 4096 + 32 * venueLabel.count + versionLabel.count) { out in
             func header(_ name: StaticString, _ type: StaticString, _ help: StaticString) {
                 out.write("# HELP ")
@@ -89,6 +89,8 @@ public struct MetricsDocument: Sendable {
             }
             one("qrcheckin_output_write_failures_total", "counter", "Attempts to put the outputs in place that failed (nothing was replaced).",
                 Int64(counters.writeFailures))
+            one("qrcheckin_state_save_failures_total", "counter", "Saves of the settings and issue record that failed (codes pause until one succeeds).",
+                Int64(counters.saveFailures))
             one("qrcheckin_control_requests_total", "counter", "Control socket requests answered, including malformed ones.",
                 Int64(counters.requests))
             one("qrcheckin_control_refusals_total", "counter", "Peers the control socket turned away (not root, the daemon's user or the ops group).",

@@ -22,6 +22,10 @@ public enum OutputFile: String, CaseIterable, Equatable, Sendable {
     /// nothing lengthens the moment between the image's rename and the JSON's.
     public static let all: [OutputFile] = [.png, .text, .json, .metrics]
 
+    /// The files that show the code: published as one set (docs/STATE.md), `current.json`
+    /// last, so a watcher hears of it after the others.
+    public static let codeFiles: [OutputFile] = [.png, .text, .json]
+
     /// The names of `all`, for sweeping temporaries and for the start-up log line.
     public static var names: [String] { all.map(\.name) }
 }

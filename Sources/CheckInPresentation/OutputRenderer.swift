@@ -58,6 +58,8 @@ public struct OutputRenderer {
         }
         switch state.phase {
         case .stopped: return Array("STOPPED\nThe check-in daemon is not running.\n".utf8)
+        case .waitingForClock where state.health.reason != nil:
+            return Array("WAITING FOR THE CLOCK\nNo check-in code: \(state.health.reason!).\n".utf8)
         case .waitingForClock:
             return Array("WAITING FOR THE CLOCK\nNo check-in code until the system clock is synchronised (require-clock-sync).\n".utf8)
         case .paused, .showing: return Array("PAUSED\nCheck-in codes are paused by the operator.\n".utf8)

@@ -2,13 +2,16 @@ import CheckInDomain
 
 /// The log as a view of the state: one line per change worth knowing about, never per second.
 public enum StateChangeLog {
-    /// The lines for what changed between two states.
-    public static func lines(from old: CheckInState, to new: CheckInState) -> [(LogLevel, String)] {
+    /// The lines for what changed between two states. `stateUnsaved`: the daemon's state cannot
+    /// be saved (the outputs are written, and say paused), an error rather than a warning.
+    public static func lines(from old: CheckInState, to new: CheckInState, stateUnsaved: Bool = false) -> [(LogLevel, String)] {
         var lines: [(LogLevel, String)] = []
         if old.settings.shake != new.settings.shake { lines.append((.notice, "shake mode \(new.settings.shake.rawValue)")) }
         if old.settings.refresh != new.settings.refresh { lines.append((.notice, "refresh mode \(new.settings.refresh.rawValue)")) }
         if old.health != new.health {
-            if let reason = new.health.reason {
+            if let reason = new.health.reason, stateUnsaved {
+                lines.append((.error, "degraded: \(reason); retrying every second"))
+            } else if let reason = new.health.reason {
                 lines.append((.warning, "degraded: \(reason); keeping the last good files and retrying"))
             } else {
                 lines.append((.notice, "healthy again: outputs are current"))
@@ -21,7 +24,8 @@ public enum StateChangeLog {
             case nil: break
             }
         }
-        if new.phase == .waitingForClock && old.phase != .waitingForClock {
+        // Waiting for a clock that moved back (or a lost record) is said by the degraded line.
+        if new.phase == .waitingForClock && old.phase != .waitingForClock && new.health.reason == nil {
             lines.append((.notice, "waiting for the clock to synchronise (require-clock-sync = yes): no code is shown"))
         } else if old.phase == .waitingForClock, let code = new.code {
             lines.append((.notice, "the clock is synchronised: showing codes from window \(code.window)"))

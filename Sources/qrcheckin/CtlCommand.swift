@@ -15,11 +15,13 @@ struct CtlCommand: Command {
             refresh auto|pause    rotate codes automatically, or pause (no code is shown)
             refresh now           issue a fresh code now
 
-            Settings persist in the daemon's state directory and survive restarts. Allowed:
+            Settings persist in the daemon's state directory and survive restarts; a change
+            that cannot be saved there is refused and codes pause until it can be. Allowed:
             root, the daemon's user, and members of its --ops-group. --venue V steers venue
             V's daemon (OUTPUT/V/control.sock, as the unit qrcheckin@V sets it up).
 
-            EXIT STATUS: 0 done; 1 the daemon refused the request; 64 bad command line;
+            EXIT STATUS: 0 done, saved and on disk; 1 the daemon refused the request or
+            could not do it (not saved, not written, no code issued); 64 bad command line;
             69 the daemon is not running; 74 standard output cannot be written; 77
             permission denied on the socket, or the daemon's directory fails the trust check
             (another user could have made or changed it; docs/STATE.md) or another user's

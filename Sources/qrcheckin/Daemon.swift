@@ -18,6 +18,8 @@ final class Daemon {
     private let notifier: SystemdNotifier
     private let store: SettingsFile
     private let sink: DirectorySink
+    /// The code's files, published as one set; told when someone removes files.
+    private let generations = OutputGenerations(names: OutputFile.codeFiles.map(\.name), announced: OutputFile.json.name)
     /// node_exporter's textfile directory (`metrics-dir`), if set, and whether writing there
     /// fails (logged when it starts and when it stops, not at every write).
     private let metricsSink: MetricsDirectorySink?
@@ -31,6 +33,10 @@ final class Daemon {
     private var exitCode = ExitCode.success
     /// The reply of the control request being handled, when the core has given it.
     private var reply: String?
+    /// How many of the socket's refusals (`ControlServer.refusedTotal`) the core has counted.
+    private var reportedRefusals = 0
+    /// The socket's rate-limited log line about refusals, not yet handed to the core.
+    private var refusalNotice: String?
 
     /// Sets everything up: directories, saved settings, socket, signals. Nothing is written
     /// until `run()`.
@@ -58,11 +64,15 @@ final class Daemon {
             // The socket first: it refuses when another daemon serves here, whose temporaries
             // must not be swept away below.
             server = try ControlServer(path: configuration.socketPath, group: configuration.opsGroup)
-            // Every directory we write: a kill between writing and renaming leaves `.NAME.PID.RAND.tmp`.
+            // Every directory we write: a kill between writing and renaming leaves `.NAME.PID.RAND.tmp`,
+            // and a kill before a set's switch (or after it) leaves a generation `current` does not name.
+            let sets = generations
+            let sweptSets = (try? outputs.current()).map { sets.sweep($0) } ?? []
             let swept = AtomicFile.removeTemporaries(of: OutputFile.names.map { configuration.outputDirectory + "/" + $0 }
                 + [configuration.stateDirectory + "/settings", configuration.stateDirectory + "/" + SecretFile.fileName]
                 + (configuration.secretFile.map { [$0] } ?? [])
                 + (configuration.metricsDirectory.map { [MetricsDirectorySink(directory: $0).path(for: configuration.venue.rawValue)] } ?? []))
+                + sweptSets
             if !swept.isEmpty { logger.notice("removed \(swept.count) temporary files left by a killed writer: \(swept.joined(separator: ", "))") }
             signals = try SignalSource([SIGTERM, SIGINT, SIGHUP, SIGUSR1])
             timer = try WallTimer()
@@ -76,7 +86,7 @@ final class Daemon {
         outputWatch = try? Inotify(directory: configuration.outputDirectory, events: .removals)
         outputWatch?.watch()
         store = SettingsFile(path: configuration.stateDirectory + "/settings")
-        sink = DirectorySink(directory: outputs)
+        sink = DirectorySink(directory: outputs, generations: generations)
         metricsSink = configuration.metricsDirectory.map { MetricsDirectorySink(directory: $0) }
         let saved: SavedSettings
         do {
@@ -119,6 +129,7 @@ final class Daemon {
                 server?.handleReadable(fd, now: monotonic.now(), handle: answer, refused: refused)
             }
             server?.expire(now: monotonic.now(), refused: refused)
+            reportRefusals()
         }
         return exitCode
     }
@@ -136,9 +147,21 @@ final class Daemon {
         return reply ?? ControlReply.error("the daemon is stopping", code: "stopping")
     }
 
-    /// Peers the control socket turned away (its notices are already rate limited).
+    /// The control socket's log line about refused peers (already rate limited).
     private func refused(_ notice: RefusalNotice) {
-        send(.refused(count: (notice.peer == nil ? 0 : 1) + notice.suppressed, notice: notice.description))
+        refusalNotice = notice.description
+    }
+
+    /// Every refusal of this loop turn, counted at once (one event, however many peers), with
+    /// the log line if one is due.
+    private func reportRefusals() {
+        let total = server?.refusedTotal ?? reportedRefusals
+        guard total != reportedRefusals || refusalNotice != nil, isRunning else { return }
+        let count = max(0, total - reportedRefusals)
+        reportedRefusals = total
+        let notice = refusalNotice
+        refusalNotice = nil
+        send(.refused(count: count, notice: notice))
     }
 
     /// Once a tick: whether clients still reach the socket by its path (its file is ours and
@@ -152,6 +175,9 @@ final class Daemon {
     /// gone, refusing it while it is not trustworthy).
     private func outputsChanged(_ events: Inotify.Events) {
         guard isRunning else { return }
+        if events.lostDirectory || !events.names.isDisjoint(with: generations.names + [OutputGenerations.switchName, OutputGenerations.directoryName]) {
+            generations.forgetLayout()
+        }
         if PathName.directory(of: configuration.socketPath) == configuration.outputDirectory,
            events.names.contains(PathName.base(of: configuration.socketPath)) {
             send(.socketGone)
@@ -184,13 +210,15 @@ final class Daemon {
                     isRunning = false
                 }
             case .closeSocket:
+                reportRefusals()
                 server?.shutdown()
                 server = nil
             case .rebindSocket:
                 rebindSocket()
-            case .saveSettings(let settings):
+            case .saveSettings(let state):
                 do {
-                    try store.save(settings)
+                    try store.save(state)
+                    send(.settingsSaved)
                 } catch {
                     send(.settingsNotSaved(reason: error.message))
                 }
@@ -225,11 +253,13 @@ final class Daemon {
     }
 
     private func rebindSocket() {
+        reportRefusals()  // the old server's count goes with it
         server?.shutdown()
         server = nil
         do {
             // Its directory passes the trust check first (made again when missing).
             server = try ControlServer(path: configuration.socketPath, group: configuration.opsGroup)
+            reportedRefusals = 0  // a new server counts from zero
             send(.socketRebound)
         } catch {
             send(.socketRebindFailed(reason: error.description))

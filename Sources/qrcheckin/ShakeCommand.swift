@@ -12,8 +12,9 @@ struct ShakeCommand: Command {
             nothing written). 'ctl refresh now' is not limited.
 
             EXIT STATUS: 0 a fresh code is shown; 1 ignored because shake mode is off or
-            refresh is paused; 69 the daemon is not running; 74 standard output cannot be
-            written; 77 permission denied on the socket, or the daemon's directory fails the
+            refresh is paused, or no fresh code could be issued or written (the clock is
+            behind, the disk is full); 69 the daemon is not running; 74 standard output cannot
+            be written; 77 permission denied on the socket, or the daemon's directory fails the
             trust check (docs/STATE.md) or another user's process answers on its socket; 78
             invalid configuration.
             """

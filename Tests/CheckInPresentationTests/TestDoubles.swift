@@ -43,12 +43,17 @@ struct FakeIssuers: CodeIssuerMaking {
 
 /// Settings kept in memory; can be told to fail like a full disk.
 final class MemoryStore: SettingsStore, @unchecked Sendable {
-    var saved: OperatorSettings?
+    var state: SavedState?
     var failing = false
-    func load() throws(SettingsStoreError) -> OperatorSettings? { saved }
-    func save(_ settings: OperatorSettings) throws(SettingsStoreError) {
+    /// Every state saved, in order.
+    var saves: [SavedState] = []
+    /// The saved settings.
+    var saved: OperatorSettings? { state?.settings }
+    func load() throws(SettingsStoreError) -> SavedState? { state }
+    func save(_ state: SavedState) throws(SettingsStoreError) {
         if failing { throw SettingsStoreError("cannot write /state/settings: No space left on device") }
-        saved = settings
+        self.state = state
+        saves.append(state)
     }
 }
 

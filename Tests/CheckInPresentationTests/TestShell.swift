@@ -69,9 +69,10 @@ final class TestShell {
                 } catch {
                     perform(core.handle(.outputsFailed(reason: error.message), at: clock.now()))
                 }
-            case .saveSettings(let settings):
+            case .saveSettings(let state):
                 do {
-                    try store.save(settings)
+                    try store.save(state)
+                    perform(core.handle(.settingsSaved, at: clock.now()))
                 } catch {
                     perform(core.handle(.settingsNotSaved(reason: error.message), at: clock.now()))
                 }

@@ -11,11 +11,12 @@ import time
 from contextlib import contextmanager
 from pathlib import Path
 
-from conftest import BIN
+from conftest import BIN, zbar
 
 
-def wait_until(predicate, timeout=10.0, interval=0.02, message="condition"):
-    """Polls `predicate` until it returns something truthy; returns it, or fails at the deadline."""
+def wait_until(predicate, timeout=30.0, interval=0.02, message="condition"):
+    """Polls `predicate` until it returns something truthy; returns it, or fails at the deadline
+    (generous: a deadline only ends a wait that failed, and a loaded machine is slow)."""
     deadline = time.monotonic() + timeout
     while True:
         value = predicate()
@@ -32,6 +33,29 @@ def read_state(out):
         return json.loads((Path(out) / "current.json").read_bytes())
     except FileNotFoundError:
         return None
+
+
+def shown_code(out, timeout=30.0):
+    """(the URL current.png decodes to, the current.json it belongs to), as a reader sees them:
+    JSON, PNG, JSON read in turn, and the PNG's code must be one of the two documents'. A rotation
+    landing between the reads (the PNG is renamed first) makes the sample inconclusive, not
+    wrong: it is taken again, until the deadline. zbarimg decodes a copy, so however slowly it
+    runs, the three reads are moments apart."""
+    deadline = time.monotonic() + timeout
+    while True:
+        first = read_state(out)
+        png = (Path(out) / "current.png").read_bytes()
+        second = read_state(out)
+        with tempfile.NamedTemporaryFile(suffix=".png") as copy:
+            copy.write(png)
+            copy.flush()
+            url = zbar(copy.name).decode()
+        for document in (first, second):
+            if document and document["url"] == url:
+                return url, document
+        if time.monotonic() > deadline:
+            raise AssertionError(f"current.png shows {url}, current.json names "
+                                 f"{first and first['url']} then {second and second['url']}")
 
 
 def request(sock_path, line, timeout=5.0):
@@ -103,7 +127,7 @@ class Daemon:
     def signal(self, number):
         self.process.send_signal(number)
 
-    def stop(self, timeout=10):
+    def stop(self, timeout=30):
         if self.process and self.process.poll() is None:
             self.process.send_signal(signal.SIGTERM)
             try:

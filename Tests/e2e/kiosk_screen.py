@@ -28,12 +28,17 @@ class Tmux:
 
     def tmux(self, *args, check=True):
         return subprocess.run(["tmux", "-L", self.socket, "-f", "/dev/null", *args], env=self.env,
-                              capture_output=True, text=True, check=check, timeout=10)
+                              capture_output=True, text=True, check=check, timeout=30)
 
     def capture(self, escapes=False):
-        """The visible pane as lines (escape sequences kept with escapes=True)."""
+        """The visible pane as lines (escape sequences kept with escapes=True). The screen was
+        read between `captured_at` and `captured_by` (wall times): what a phone scanning it then
+        would check against."""
         args = ["capture-pane", "-p", "-t", "k"] + (["-e"] if escapes else [])
-        return self.tmux(*args).stdout.split("\n")
+        self.captured_at = time.time()
+        lines = self.tmux(*args).stdout.split("\n")
+        self.captured_by = time.time()
+        return lines
 
     def text(self):
         return "\n".join(self.capture())
@@ -47,8 +52,10 @@ class Tmux:
     def resize(self, cols, rows):
         self.tmux("resize-window", "-t", "k", "-x", str(cols), "-y", str(rows))
 
-    def wait_for(self, predicate, timeout=5.0, interval=0.02):
-        """Captures until `predicate(text)` holds; returns the text (fails after `timeout`)."""
+    def wait_for(self, predicate, timeout=15.0, interval=0.02):
+        """Captures until `predicate(text)` holds; returns the text (fails after `timeout`). A
+        capture can land halfway through drawing a frame: a predicate names everything the
+        caller then asserts about the text."""
         deadline = time.monotonic() + timeout
         while True:
             text = self.text()

@@ -181,7 +181,7 @@ def test_help_to_a_full_disk_exits_74(args):
 @pytest.mark.parametrize("args", [["status"], ["status", "--json"], ["status", "-w"], ["status", "--watch", "--json"]])
 def test_status_to_a_full_disk_exits_74_and_watch_stops(world, args):
     """`status --json > /dev/full` exited 0; `status --watch > /dev/full` ran forever."""
-    assert_write_failure(full(args + ["--output-dir", world["out"]], timeout=10))
+    assert_write_failure(full(args + ["--output-dir", world["out"]], timeout=30))
 
 
 def test_code_and_verify_to_a_full_disk_exit_74(world):

@@ -6,7 +6,7 @@ import time
 import pytest
 
 from conftest import zbar
-from daemonutil import Daemon, read_state, wait_until
+from daemonutil import Daemon, read_state, shown_code, wait_until
 
 
 @pytest.fixture
@@ -24,8 +24,11 @@ def daemons(tmp_path):
         daemon.stop()
 
 
-def verify(daemon, url):
-    return daemon.cli("verify", "--secret-file", str(daemon.secret), "--period", str(daemon.period), url)
+def verify(daemon, url, at=None):
+    """`qrcheckin verify` of `url`, now or at the moment `at` (Unix seconds) it was read off the
+    kiosk: a 1 s code read at t is checked as at t, however long the checking process takes to run."""
+    when = ["--at", str(int(at))] if at is not None else []
+    return daemon.cli("verify", "--secret-file", str(daemon.secret), "--period", str(daemon.period), *when, url)
 
 
 def test_outputs_rotate_and_every_png_decodes_to_a_url_verify_accepts(daemons):
@@ -34,11 +37,11 @@ def test_outputs_rotate_and_every_png_decodes_to_a_url_verify_accepts(daemons):
     while len(seen) < 3:
         state = wait_until(lambda: (s := daemon.state_now()) and (not seen or s["window"] != seen[-1]["window"]) and s,
                            timeout=5, message="a rotation")
-        url = zbar(daemon.out / "current.png").decode()
+        url, _ = shown_code(daemon.out)  # the PNG shows the code current.json names
+        read_at = time.time()
         assert url.startswith("HTTPS://CHECKIN.EXAMPLE.ORG/C/DEMO/")
-        assert verify(daemon, url).returncode == 0, verify(daemon, url).stdout
-        latest = daemon.state_now()
-        assert url in (state["url"], latest["url"]), "the PNG shows the code current.json names"
+        verdict = verify(daemon, url, at=read_at)
+        assert verdict.returncode == 0, verdict.stdout
         seen.append(state)
     assert len({s["url"] for s in seen}) == 3
     assert all(s["expiresAt"] - s["issuedAt"] == 1 for s in seen)
@@ -58,18 +61,28 @@ def test_a_fresh_default_run_uses_embedded_defaults_and_says_where_it_writes(dae
 
 
 def test_status_json_counts_down_and_reports_the_code(daemons):
-    daemon = daemons(period=4)
-    window = daemon.state_now()["window"]
-    # Start right after a rotation so two readings a second apart fall in one window.
-    wait_until(lambda: daemon.state_now()["window"] != window, timeout=6, message="a fresh window")
-    first = daemon.cli("status", "--output-dir", str(daemon.out), "--json")
-    time.sleep(1.1)  # the countdown is time itself passing
-    second = daemon.cli("status", "--output-dir", str(daemon.out), "--json")
-    assert first.returncode == 0 and second.returncode == 0
     import json
-    a, b = json.loads(first.stdout), json.loads(second.stdout)
+    daemon = daemons(period=4)
+
+    def reading():
+        result = daemon.cli("status", "--output-dir", str(daemon.out), "--json")
+        assert result.returncode == 0, result
+        return json.loads(result.stdout)
+
+    readings = [reading()]
+    a = readings[0]
     assert a["status"] == "running" and a["state"]["safeNumber"]
-    assert b["secondsLeft"] < a["secondsLeft"] or b["state"]["window"] != a["state"]["window"]
+
+    def counted_down():
+        # Time passing lowers secondsLeft within one window; a rotation between two readings
+        # starts the count again from the new window's reading.
+        b = reading()
+        if b["state"]["window"] != readings[-1]["state"]["window"]:
+            readings.append(b)
+            return None
+        return b["secondsLeft"] < readings[-1]["secondsLeft"]
+
+    wait_until(counted_down, timeout=15, message=f"secondsLeft to count down from {readings[-1]}")
     human = daemon.cli("status", "--output-dir", str(daemon.out), "--lang", "ko")
     assert "남은 시간" in human.stdout.decode() and "초" in human.stdout.decode()
 
@@ -267,7 +280,7 @@ def test_shake_and_refresh_now_while_paused_are_refused(daemons):
 def test_a_deleted_control_socket_is_recreated_at_the_next_tick(daemons):
     daemon = daemons(period=1)
     daemon.socket.unlink()
-    wait_until(daemon.socket.exists, timeout=5, message="the socket to come back")
+    wait_until(daemon.socket.exists, message="the socket to come back")
     assert daemon.cli("ctl", "--output-dir", str(daemon.out), "get").returncode == 0
     assert "recreated the control socket" in daemon.logs()
 
@@ -277,17 +290,20 @@ def test_sighup_reads_a_replaced_secret_and_uses_it_at_once(daemons):
     old_secret = daemon.secret.read_text()
     before = daemon.state_now()
     assert verify(daemon, before["url"]).returncode == 0
+    new_secret = os.urandom(32).hex() + "\n"
     replacement = daemon.secret.with_name("secret.new")
-    replacement.write_text(os.urandom(32).hex() + "\n")
+    replacement.write_text(new_secret)
     replacement.chmod(0o600)
     replacement.replace(daemon.secret)  # the way an operator rotates it: atomically
     daemon.signal(signal.SIGHUP)
-    after = wait_until(lambda: (s := daemon.state_now())["url"] != before["url"] and s, message="a code from the new secret")
+    # A code the new secret signs (a window boundary before the reload would change the code
+    # with the old secret still in use: not what is waited for).
+    after = wait_until(lambda: (s := daemon.state_now())["url"] != before["url"]
+                       and verify(daemon, s["url"]).returncode == 0 and s, message="a code from the new secret")
     assert after["window"] > before["window"] or after["seq"] > before["seq"], "codes only move forward"
     assert after["health"] == "ok"
-    url = zbar(daemon.out / "current.png").decode()
-    assert url == after["url"]
-    assert verify(daemon, url).returncode == 0, "the new secret signs the new code"
+    url, _ = shown_code(daemon.out)
+    assert verify(daemon, url).returncode == 0, "the new secret signs the code on display"
     old = daemon.secret.with_name("secret.old")
     old.write_text(old_secret)
     old.chmod(0o600)
@@ -299,7 +315,12 @@ def test_sighup_reads_a_replaced_secret_and_uses_it_at_once(daemons):
     daemon.signal(signal.SIGHUP)
     wait_until(lambda: "reload failed" in daemon.logs(), message="the reload error")
     assert "cannot read the secret" in daemon.logs()
-    assert daemon.state_now()["url"] == after["url"]
+    kept = daemon.secret.with_name("secret.kept")
+    kept.write_text(new_secret)
+    kept.chmod(0o600)
+    running = daemon.state_now()
+    result = daemon.cli("verify", "--secret-file", str(kept), "--period", "30", running["url"])
+    assert result.returncode == 0 and running["venue"] == after["venue"], "still the secret read before"
 
 
 def test_client_commands_build_only_the_settings_they_use(daemons, tmp_path, qrcheckin):

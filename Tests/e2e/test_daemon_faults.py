@@ -23,7 +23,7 @@ from pathlib import Path
 import pytest
 
 from conftest import BIN, run, zbar
-from daemonutil import fill, reachable_directory, request, wait_until
+from daemonutil import fill, reachable_directory, read_state, request, shown_code, wait_until
 
 pytestmark = pytest.mark.skipif(os.geteuid() != 0, reason="fault tests need root (mount, setpriv)")
 
@@ -107,7 +107,7 @@ class Daemon:
         self.process = subprocess.Popen([BIN, *self.args], stdout=log, stderr=log, env=env)
         log.close()
         if wait:
-            wait_until(self.serving, 10, message="the daemon to serve its socket")
+            wait_until(self.serving, 30, message="the daemon to serve its socket")
         return self
 
     @property
@@ -135,7 +135,7 @@ class Daemon:
     def kill(self, sig=signal.SIGKILL):
         if self.process and self.process.poll() is None:
             self.process.send_signal(sig)
-            self.process.wait(timeout=10)
+            self.process.wait(timeout=30)
 
 
 @pytest.fixture
@@ -171,6 +171,14 @@ def tmpfs(base):
         subprocess.run(["umount", "-l", str(mountpoint)], check=True)
 
 
+def far_from_the_next_window(daemon, margin=45):
+    """The daemon's current.json once its window has at least `margin` seconds left (waiting for
+    the next window when the test starts close to an hour's end), so that whatever happens in the
+    next `margin` seconds cannot be the work of a rotation."""
+    return wait_until(lambda: (d := daemon.document())["expiresAt"] - time.time() >= margin and d,
+                      margin + 30, message=f"a window with {margin}s left")
+
+
 def status(out):
     result = run("status", "--output-dir", str(out))
     return result.returncode, result.stdout.decode() + result.stderr.decode()
@@ -184,11 +192,11 @@ def assert_degraded_then_recovers(daemon, reason_text, break_it, repair):
 
     break_it()
     reply = request(daemon.socket, "refresh now")  # a forced rotation must now fail to write
-    assert reply["ok"] and reply["state"]["health"] == "degraded", reply
+    assert not reply["ok"] and reply["code"] == "not-written" and reply["state"]["health"] == "degraded", reply
     assert reason_text in reply["state"]["reason"], reply["state"]["reason"]
-    # From here on nothing can be written: these are the last good files.
+    # From here on nothing can be written: these are the last good files, and the reply names them.
     good = daemon.document()
-    assert good["health"] == "ok" and good["url"] != reply["state"]["url"]
+    assert good["health"] == "ok" and good["url"] == reply["state"]["url"]
     good_files = {name: (out / name).read_bytes() for name in ("current.png", "current.txt", "current.json")}
     ctl = run("ctl", "--output-dir", str(out), "--json", "get")
     assert ctl.returncode == 0 and json.loads(ctl.stdout)["state"]["health"] == "degraded"
@@ -205,11 +213,11 @@ def assert_degraded_then_recovers(daemon, reason_text, break_it, repair):
     assert "degraded: " in daemon.log() and reason_text in daemon.log()
 
     repair()
-    wait_until(lambda: daemon.get()["health"] == "ok", daemon.period + 5, message="health ok over the socket")
-    fresh = wait_until(lambda: (d := daemon.document())["health"] == "ok" and d["url"] != good["url"] and d,
-                       daemon.period + 5, message="current.json to update")
-    assert zbar(out / "current.png").decode() in {fresh["url"], daemon.document()["url"]}
-    wait_until(lambda: status(out)[0] == 0, daemon.period + 5, message="status to exit 0")
+    wait_until(lambda: daemon.get()["health"] == "ok", daemon.period + 30, message="health ok over the socket")
+    wait_until(lambda: (d := daemon.document())["health"] == "ok" and d["url"] != good["url"] and d,
+               daemon.period + 30, message="current.json to update")
+    shown_code(out)  # the image and current.json show one code again
+    wait_until(lambda: status(out)[0] == 0, daemon.period + 30, message="status to exit 0")
     assert "healthy again" in daemon.log()
 
 
@@ -246,7 +254,10 @@ def test_readers_never_see_partial_files_during_rotations(base, daemons, tools):
         t.start()
     issued = []
     try:
-        for _ in range(250):
+        # 250 rotations at least, and on until the readers have seen 200 distinct codes (they
+        # raced the writer): on a loaded machine the readers may get fewer turns per rotation.
+        deadline = time.monotonic() + 120
+        while len(issued) < 250 or (len(seen_urls) < 200 and time.monotonic() < deadline):
             reply = request(daemon.socket, "refresh now")
             assert reply["ok"] and reply["state"]["health"] == "ok", reply
             issued.append(reply["state"])
@@ -258,7 +269,7 @@ def test_readers_never_see_partial_files_during_rotations(base, daemons, tools):
         for t in threads:
             t.join()
     assert not failures, failures[:3]
-    assert len({d["url"] for d in issued}) == 250, "every refresh issued a new code"
+    assert len({d["url"] for d in issued}) == len(issued), "every refresh issued a new code"
     assert len(seen_urls) >= 200, f"readers saw only {len(seen_urls)} distinct codes"
 
     # The image read between two JSON reads shows the code of the first one or a newer one,
@@ -292,41 +303,46 @@ def test_read_only_output_degrades_and_recovers(base, tmpfs, daemons, tools):
 
 def test_deleted_output_directory_is_recreated(base, daemons, tools):
     out = base / "out"
-    daemon = daemons(out, base / "state", 10)  # a long period: no rotation may hide the repair
-    before = daemon.document()
+    daemon = daemons(out, base / "state", 3600)  # a long period: no rotation may hide the repair
+    before = far_from_the_next_window(daemon)
     shutil.rmtree(out)  # must not fail: the daemon waits until rm -rf is done with the directory
-    removed = time.monotonic()
-    # Every file comes back within one second (issue 14 item 5), not at the next window.
+    # Every file comes back at once (issue 14 item 5), not at the next window: still in this one,
+    # with its code. (At once, not a second later: DaemonCoreOutputTests, on a test clock.)
     names = ("current.png", "current.txt", "current.json", "control.sock")
-    wait_until(lambda: all((out / name).exists() for name in names), 1.0, interval=0.01,
+    wait_until(lambda: all((out / name).exists() for name in names), 30, interval=0.01,
                message="the directory and all its files to come back")
-    assert time.monotonic() - removed < 1.0
-    document = daemon.document()
-    assert document["health"] == "ok" and document["window"] >= before["window"]
-    assert zbar(out / "current.png").decode() in {document["url"], daemon.document()["url"]}
-    wait_until(lambda: daemon.serving() and daemon.get()["health"] == "ok", 5, message="the socket to answer")
+    url, document = shown_code(out)
+    assert document["health"] == "ok" and (document["window"], document["url"]) == (before["window"], before["url"])
+    wait_until(lambda: daemon.serving() and daemon.get()["health"] == "ok", 30, message="the socket to answer")
     assert "recreated the control socket" in daemon.log()
     assert (out / "control.sock").stat().st_mode & 0o777 == 0o660
-    wait_until(lambda: status(out)[0] == 0, 5, message="status to exit 0")
+    wait_until(lambda: status(out)[0] == 0, 30, message="status to exit 0")
     assert daemon.process.poll() is None
 
 
 def test_deleted_outputs_on_a_full_disk_degrade_then_come_back(base, tmpfs, daemons, tools):
     """When removed files cannot be written again, the daemon says degraded and retries every
     second, not at the next window."""
-    daemon = daemons(tmpfs, base / "state", 10)
-    for name in ("current.png", "current.txt", "current.json"):
-        (tmpfs / name).unlink()
-    filler = fill(tmpfs)
-    request(daemon.socket, "refresh now")  # cannot be written: nothing is on disk now
-    wait_until(lambda: "No space left on device" in daemon.log(), 5, message="the degraded log line")
+    daemon = daemons(tmpfs, base / "state", 3600)
+    far_from_the_next_window(daemon)
+    # Stopped meanwhile: it would put the files back before the filler has taken their room.
+    daemon.process.send_signal(signal.SIGSTOP)
+    try:
+        for name in ("current.png", "current.txt", "current.json"):
+            (tmpfs / name).unlink()
+        filler = fill(tmpfs)
+    finally:
+        daemon.process.send_signal(signal.SIGCONT)
+    refreshed = request(daemon.socket, "refresh now")["state"]  # cannot be written: nothing is on disk now
+    assert refreshed["health"] == "degraded", refreshed
+    wait_until(lambda: "No space left on device" in daemon.log(), 30, message="the degraded log line")
     assert daemon.get()["health"] == "degraded"
     filler.unlink()
-    document = wait_until(lambda: (tmpfs / "current.json").exists() and daemon.document(), 3,
-                          message="the files to come back within a second or two")
-    assert document["health"] == "ok"
-    assert zbar(tmpfs / "current.png").decode() in {document["url"], daemon.document()["url"]}
-    wait_until(lambda: "healthy again" in daemon.log(), 3, message="the recovery log line: " + daemon.log())
+    # Back by the retry (every second: DaemonCoreTests), not at the next window: the refreshed code.
+    wait_until(lambda: (read_state(tmpfs) or {}).get("url") == refreshed["url"], 30, message="the files to come back")
+    url, document = shown_code(tmpfs)
+    assert document["health"] == "ok" and (document["window"], url) == (refreshed["window"], refreshed["url"])
+    wait_until(lambda: "healthy again" in daemon.log(), 30, message="the recovery log line: " + daemon.log())
 
 
 # --------------------------------------------------------------------------- 5. kill -9
@@ -347,9 +363,9 @@ def test_kill_9_leaves_whole_files_and_restart_keeps_settings(base, daemons, too
     for _ in range(2):
         thread = threading.Thread(target=hammer)
         thread.start()
-        wait_until(lambda: daemon.document()["seq"] >= 30, 10, message="forced rotations")
+        wait_until(lambda: daemon.document()["seq"] >= 30, 60, message="forced rotations")
         daemon.kill(signal.SIGKILL)
-        thread.join(timeout=10)
+        thread.join(timeout=30)
         assert daemon.process.returncode == -signal.SIGKILL
 
         document = daemon.document()  # whole, parseable
@@ -421,7 +437,7 @@ def test_socket_refuses_outsiders_and_admits_the_ops_group(base, daemons):
                          capture_output=True, timeout=30)
     reply = json.loads(raw.stdout)
     assert reply["ok"] is False and reply["code"] == "permission-denied" and "state" not in reply
-    wait_until(lambda: "refused uid 65534" in daemon.log(), 5, message="the refusal in the log")
+    wait_until(lambda: "refused uid 65534" in daemon.log(), 30, message="the refusal in the log")
     assert daemon.get()["shake"] == "on", "a refused request must change nothing"
     daemon.kill(signal.SIGTERM)
     assert daemon.process.returncode == 0
@@ -448,12 +464,12 @@ def test_hostile_clients_leave_the_daemon_serving(base, daemons):
     # 24 idle clients hold slots; a real request is answered at once all the same, and every
     # idle one is told it timed out (1 s; see test_faults_socket.py for 1,000 of them).
     idle = []
+    started = time.monotonic()  # before the first connects: each one's 1 s starts later
     for _ in range(24):
         s = socket.socket(socket.AF_UNIX, socket.SOCK_STREAM)
         s.connect(str(daemon.socket))  # blocking, as ctl does: waits for room in the backlog
-        s.settimeout(8)
+        s.settimeout(30)
         idle.append(s)
-    started = time.monotonic()
     ctl = run("ctl", "--output-dir", str(out), "get", timeout=15)
     assert ctl.returncode == 0, ctl.stderr
     timeouts = 0
@@ -521,8 +537,8 @@ def test_hostile_clients_leave_the_daemon_serving(base, daemons):
     assert daemon.process.poll() is None
     request(daemon.socket, "refresh auto")
     window = daemon.get()["window"]
-    wait_until(lambda: daemon.get()["window"] > window, 5, message="the window to advance")
-    wait_until(lambda: fd_count(daemon.pid) <= baseline, 5,
+    wait_until(lambda: daemon.get()["window"] > window, 30, message="the window to advance")
+    wait_until(lambda: fd_count(daemon.pid) <= baseline, 30,
                message=f"fd count back to {baseline} (now {fd_count(daemon.pid)}: "
                        f"{[os.readlink(f'/proc/{daemon.pid}/fd/{fd}') for fd in os.listdir(f'/proc/{daemon.pid}/fd')]})")
     assert run("ctl", "--output-dir", str(out), "get").returncode == 0
@@ -575,12 +591,13 @@ def free_pages(directory):
 
 
 def leave_free(filler, directory, pages):
-    """Shrinks the (full-disk) filler until exactly `pages` pages of the tmpfs are free."""
+    """Shrinks the (full-disk) filler until at least `pages` pages of the tmpfs are free (more
+    when the daemon removes an old set of its own meanwhile: then it has that room too)."""
     size = filler.stat().st_size
     while free_pages(directory) < pages and size > 0:
         size -= 4096
         os.truncate(filler, size)
-    assert free_pages(directory) == pages, free_pages(directory)
+    assert free_pages(directory) >= pages, free_pages(directory)
 
 
 def describe(out):
@@ -596,6 +613,12 @@ def assert_one_code(document, url, text):
     assert f"expires {expires}" in text, "current.txt expires at another time than current.json"
 
 
+def shows_code(document, text):
+    """Whether current.txt's `text` shows the code of `document` (its safe number and expiry)."""
+    expires = time.strftime("%Y-%m-%dT%H:%M:%SZ", time.gmtime(document["expiresAt"]))
+    return document["safeNumber"] in text and f"expires {expires}" in text
+
+
 def test_a_partly_full_disk_replaces_no_output_and_says_degraded_in_current_json(base, tmpfs, daemons, tools):
     # A long base URL: the text QR needs more room than the PNG, so there is room for a new
     # PNG but not for a new text file. Before the fix the PNG kept rotating while current.txt
@@ -608,7 +631,7 @@ def test_a_partly_full_disk_replaces_no_output_and_says_degraded_in_current_json
     leave_free(filler, tmpfs, 1)  # one page: enough for the PNG or current.json, not the text
 
     reply = request(daemon.socket, "refresh now")
-    assert reply["ok"] and reply["state"]["health"] == "degraded", reply
+    assert not reply["ok"] and reply["code"] == "not-written" and reply["state"]["health"] == "degraded", reply
     assert "No space left on device" in reply["state"]["reason"]
     document, url, text = describe(tmpfs)
     assert_one_code(document, url, text)
@@ -618,7 +641,7 @@ def test_a_partly_full_disk_replaces_no_output_and_says_degraded_in_current_json
     assert not [p for p in os.listdir(tmpfs) if p.endswith(".tmp")], "temporaries left behind"
 
     filler.unlink()
-    fresh = wait_until(lambda: (d := daemon.document())["health"] == "ok" and d, 5, message="recovery")
+    fresh = wait_until(lambda: (d := daemon.document())["health"] == "ok" and d, 30, message="recovery")
     assert fresh["url"] != before["url"]
     assert_one_code(*describe(tmpfs))
 
@@ -626,10 +649,12 @@ def test_a_partly_full_disk_replaces_no_output_and_says_degraded_in_current_json
 def test_soak_readers_never_see_outputs_that_disagree_while_the_disk_fills_and_empties(base, tmpfs, daemons, tools):
     """Issue 14's soak: rotations every second, a tmpfs that fills (wholly and partly) and
     empties, and a reader reading JSON -> PNG -> TXT -> JSON: every triple whose two JSON reads
-    name the same window and sequence describes one code. Bounded to about a minute."""
+    name the same window and sequence describes one code, or was read in the moment between the
+    renames of the next state (docs/STATE.md: the image and text may then already be the next
+    code's, which the next current.json names). Bounded to about a minute."""
     daemon = daemons(tmpfs, base / "state", 1, "--base-url", LONG_BASE_URL)
     stop = threading.Event()
-    triples, seen = [], set()
+    triples, seen, named = [], set(), {}  # named: url -> a current.json that named it
 
     def reader():
         while not stop.is_set():
@@ -641,37 +666,51 @@ def test_soak_readers_never_see_outputs_that_disagree_while_the_disk_fills_and_e
             except FileNotFoundError:
                 continue
             a, b = check_document(first), check_document(second)
+            named[a["url"]], named[b["url"]] = a, b
             if (a["window"], a["seq"]) == (b["window"], b["seq"]):
                 triples.append((b, png, text))
                 seen.add((b["window"], b["seq"]))  # every code read, also those trimmed below
             if len(triples) > 200_000:
                 del triples[:100_000]  # bounded memory; the checks below sample
 
+    weather_failures = []
+
     def weather():
         rng = random.Random(14)
-        while not stop.is_set():
-            filler = fill(tmpfs)
-            if rng.random() < 0.6:
-                leave_free(filler, tmpfs, rng.choice([1, 2]))  # room for some files, not all
-            stop.wait(rng.uniform(0.5, 2.5))
-            filler.unlink()
-            stop.wait(rng.uniform(0.5, 2.0))
+        try:
+            while not stop.is_set():
+                filler = fill(tmpfs)
+                if rng.random() < 0.6:
+                    leave_free(filler, tmpfs, rng.choice([1, 2]))  # room for some files, not all
+                stop.wait(rng.uniform(0.5, 2.5))
+                filler.unlink()
+                stop.wait(rng.uniform(0.5, 2.0))
+        except Exception as error:  # a dead weather thread would leave the disk full: say so
+            weather_failures.append(repr(error))
 
     threads = [threading.Thread(target=reader), threading.Thread(target=weather)]
     for thread in threads:
         thread.start()
     try:
-        deadline = time.monotonic() + 45
-        while time.monotonic() < deadline and daemon.process.poll() is None:
+        # 45 s of weather; longer (up to 2 minutes) only while the soak has not yet seen what it
+        # checks below, as on a loaded machine where the reader and the daemon get fewer turns.
+        deadline, give_up = time.monotonic() + 45, time.monotonic() + 120
+
+        def enough():
+            log = daemon.log()
+            return len(triples) > 1000 and len(seen) >= 10 and "degraded: " in log and "healthy again" in log
+
+        while daemon.process.poll() is None and time.monotonic() < give_up and (time.monotonic() < deadline or not enough()):
             time.sleep(0.5)  # the soak is time passing
     finally:
         stop.set()
         for thread in threads:
             thread.join()
     assert daemon.process.poll() is None
+    assert not weather_failures, weather_failures
     assert len(triples) > 1000, len(triples)
     # Every distinct PNG is decoded once; every triple is checked against its JSON.
-    decoded, mismatches = {}, []
+    decoded, mismatches, between_renames = {}, [], 0
     for document, png, text in triples:
         if png not in decoded:
             check_png(png)
@@ -679,8 +718,19 @@ def test_soak_readers_never_see_outputs_that_disagree_while_the_disk_fills_and_e
         try:
             assert_one_code(document, decoded[png], text)
         except AssertionError as error:
-            mismatches.append((document["window"], document["seq"], str(error)))
+            # Read between the renames of a later state: the image and the text each show the
+            # document's code or a newer one that a current.json named (never an older code, nor
+            # one no current.json ever named, as when a partial write put the image alone in place).
+            order = (document["window"], document["seq"])
+            newer = [d for d in named.values() if (d["window"], d["seq"]) > order]
+            image_ok = decoded[png] == document["url"] or decoded[png] in {d["url"] for d in newer}
+            text_ok = any(shows_code(d, text) for d in [document, *newer])
+            if image_ok and text_ok:
+                between_renames += 1
+            else:
+                mismatches.append((document["window"], document["seq"], str(error)))
     assert not mismatches, f"{len(mismatches)} of {len(triples)} triples disagree: {mismatches[:3]}\n{daemon.log()[-3000:]}"
+    print(f"soak: {len(triples)} triples, {between_renames} read between the renames of the next state")
     assert len(seen) >= 10, f"only {len(seen)} codes rotated through in the soak"
     assert "degraded: " in daemon.log() and "healthy again" in daemon.log(), "the disk really filled and emptied"
 

@@ -11,6 +11,7 @@ import stat
 import struct
 import subprocess
 import threading
+import time
 import zlib
 from pathlib import Path
 
@@ -327,7 +328,7 @@ def run_on_pty(args, env_extra=None):
             break
         output += chunk
     os.close(master)
-    status = process.wait(timeout=10)
+    status = process.wait(timeout=30)
     process.stderr.close()
     return status, bytes(output).replace(b"\r\n", b"\n").decode()
 
@@ -618,9 +619,13 @@ def test_reader_never_sees_a_partial_png(qrcheckin, tools, workdir):
     thread = threading.Thread(target=reader)
     thread.start()
     try:
-        for i in range(200):
+        # 200 replacements, and on until the reader has seen both versions (a starved reader
+        # thread on a loaded machine may need more turns), within a deadline.
+        i, deadline = 0, time.monotonic() + 120
+        while i < 200 or (len(seen) < 2 and time.monotonic() < deadline):
             result = qrcheckin("encode", "-o", str(out), texts[i % 2])
             assert result.returncode == 0, result.stderr
+            i += 1
     finally:
         stop.set()
         thread.join()

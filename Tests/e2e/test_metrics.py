@@ -72,7 +72,14 @@ def test_metrics_follow_requests_shakes_refusals_and_a_full_disk(daemon):
     assert value(first, "qrcheckin_healthy") == 1
     assert value(first, "qrcheckin_state", state="running") == 1
     assert value(first, "qrcheckin_period_seconds") == 5
-    document = daemon.state_now()
+
+    def agreeing():
+        # metrics.prom is renamed into place after current.json: a rotation between the two
+        # reads makes them differ for a moment, and they are read again.
+        samples, document = scrape(out_metrics), daemon.state_now()
+        return value(samples, "qrcheckin_code_window") == document["window"] and (samples, document)
+
+    local, document = wait_until(agreeing, message="metrics.prom to show the code current.json shows")
     assert value(local, "qrcheckin_code_window") == document["window"]
     assert value(local, "qrcheckin_code_expiry_timestamp_seconds") == document["expiresAt"]
     # Counters are typed counters (the parser strips _total from the family name).

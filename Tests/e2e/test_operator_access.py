@@ -62,7 +62,7 @@ as() {{  # as USER COMMAND...: a clean login-less environment, like a fresh ssh 
 env -u XDG_RUNTIME_DIR -u RUNTIME_DIRECTORY -u QRCHECKIN_OUTPUT_DIR {binary} run \\
     --output-dir /run/qrcheckin --state-dir {work}/state --ops-group {group} --period 5 2> {work}/daemon.log &
 daemon=$!
-for _ in $(seq 1 400); do
+for _ in $(seq 1 600); do  # 30 s: a deadline, not a speed
     [[ -S /run/qrcheckin/control.sock && -s /run/qrcheckin/current.json ]] && break
     kill -0 $daemon || exit 91; sleep 0.05
 done

@@ -425,7 +425,7 @@ def test_one_byte_is_singular(cli, tmp_path):
 def test_a_fifo_secret_does_not_hang(cli, tmp_path):
     fifo = tmp_path / "fifo"
     os.mkfifo(fifo, 0o600)
-    result = cli("code", "--secret-file", str(fifo), timeout=10)
+    result = cli("code", "--secret-file", str(fifo), timeout=30)
     assert result.returncode == 66 and "a FIFO" in result.stderr.decode()
 
 

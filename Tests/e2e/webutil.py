@@ -23,7 +23,7 @@ def free_port():
 def raw_get(port, path, method="GET"):
     """One HTTP/1.0 request with `path` sent byte for byte (no client-side normalising of ../).
     Returns (status, headers dict with lower-case names, body bytes)."""
-    with socket.create_connection(("127.0.0.1", port), timeout=10) as connection:
+    with socket.create_connection(("127.0.0.1", port), timeout=30) as connection:
         connection.sendall(f"{method} {path} HTTP/1.0\r\nHost: 127.0.0.1\r\n\r\n".encode())
         data = b""
         while chunk := connection.recv(65536):
