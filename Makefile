@@ -2,6 +2,7 @@
 SWIFT ?= swift
 BIN_DEBUG := .build/debug/qrcheckin
 BIN_RELEASE := .build/release/qrcheckin
+BIN_SERVER_RELEASE := .build/release/qrcheckin-server
 
 .PHONY: all deps test-deps build release run install uninstall deb test unit-test e2e-test stress golden bench clean
 
@@ -41,10 +42,12 @@ release: deps
 	@printf '{\n  local: *;\n};\n' > $(EXPORTS_MAP)
 	$(SWIFT) build $(RELEASE_FLAGS)
 	@# SwiftPM does not relink when only link flags change: relink a binary left by another build.
-	@if readelf -d $(BIN_RELEASE) | grep -q 'libswiftCore\|libstdc++\|libgcc_s\|RUNPATH' || ! readelf -d $(BIN_RELEASE) | grep -q RELR; then \
-		rm -f $(BIN_RELEASE) && $(SWIFT) build $(RELEASE_FLAGS); fi
-	@readelf -lW $(BIN_RELEASE) | grep -q GNU_RELRO && readelf -d $(BIN_RELEASE) | grep -q 'FLAGS_1.*NOW.*PIE' || \
-		{ echo "make: $(BIN_RELEASE) lacks RELRO, BIND_NOW or PIE" >&2; exit 1; }
+	@if readelf -d $(BIN_RELEASE) $(BIN_SERVER_RELEASE) | grep -q 'libswiftCore\|libstdc++\|libgcc_s\|RUNPATH' || \
+		! readelf -d $(BIN_RELEASE) | grep -q RELR || ! readelf -d $(BIN_SERVER_RELEASE) | grep -q RELR; then \
+		rm -f $(BIN_RELEASE) $(BIN_SERVER_RELEASE) && $(SWIFT) build $(RELEASE_FLAGS); fi
+	@for binary in $(BIN_RELEASE) $(BIN_SERVER_RELEASE); do \
+		readelf -lW $$binary | grep -q GNU_RELRO && readelf -d $$binary | grep -q 'FLAGS_1.*NOW.*PIE' || \
+			{ echo "make: $$binary lacks RELRO, BIND_NOW or PIE" >&2; exit 1; }; done
 
 run: release
 	QRCHECKIN_BIN=$(BIN_RELEASE) scripts/run
@@ -115,10 +118,13 @@ uninstall:
 		rm -f $(DESTDIR)$(NGINXSITE); rmdir -p $(dir $(DESTDIR)$(NGINXSITE)) 2>/dev/null || true; fi
 	@if [ -e $(DESTDIR)/etc/qrcheckin ]; then echo "kept $(DESTDIR)/etc/qrcheckin (the secret your check-in server shares, an edited config) and the group qrcheckin; remove them by hand"; fi
 
-# qrcheckin_VERSION_ARCH.deb in build/ (see packaging/build-deb); lintian build/*.deb checks it.
+# qrcheckin_VERSION_ARCH.deb and qrcheckin-server_VERSION_ARCH.deb in build/ (see
+# packaging/build-deb and build-server-deb): kiosks install the first, which links no HTTP or
+# database library; the check-in server the second. lintian build/*.deb checks them.
 DEB_DIR ?= build
 deb: release
 	packaging/build-deb $(BIN_RELEASE) $(DEB_DIR)
+	packaging/build-server-deb $(BIN_SERVER_RELEASE) $(DEB_DIR)
 
 # The release build happens once: the .deb the package tests install is made from it.
 test: test-deps build deb
@@ -150,6 +156,9 @@ BENCH_ARGS ?=
 bench: release
 	QRCHECKIN_BIN=$(CURDIR)/$(BIN_RELEASE) scripts/bench $(BENCH_ARGS)
 	QRCHECKIN_BIN=$(CURDIR)/$(BIN_RELEASE) scripts/bench-venues $(filter --quick --json,$(BENCH_ARGS))
+	QRCHECKIN_BIN=$(CURDIR)/$(BIN_RELEASE) QRCHECKIN_SERVER_BIN=$(CURDIR)/$(BIN_SERVER_RELEASE) scripts/bench-server $(BENCH_ARGS)
+	QRCHECKIN_SERVER_BIN=$(CURDIR)/$(BIN_SERVER_RELEASE) scripts/bench-visitorlog $(BENCH_ARGS)
+	QRCHECKIN_BIN=$(CURDIR)/$(BIN_RELEASE) QRCHECKIN_SERVER_BIN=$(CURDIR)/$(BIN_SERVER_RELEASE) scripts/bench-servers $(filter --quick --json,$(BENCH_ARGS))
 
 clean:
 	rm -rf .build

@@ -7,6 +7,7 @@ let package = Package(
     name: "qrcheckin",
     products: [
         .executable(name: "qrcheckin", targets: ["qrcheckin"]),
+        .executable(name: "qrcheckin-server", targets: ["qrcheckin-server"]),
     ],
     targets: [
         // System libraries: one module per C library, shims for macros and setjmp-guarded calls.
@@ -16,6 +17,10 @@ let package = Package(
         .systemLibrary(name: "CLinux"),
         // The command line as the kernel passed it, kept by an ELF constructor (no /proc needed).
         .target(name: "CProcessArguments"),
+        // The server's C libraries; only qrcheckin-server links them.
+        .systemLibrary(name: "CSQLite", pkgConfig: "sqlite3", providers: [.apt(["libsqlite3-dev"])]),
+        .systemLibrary(name: "CMicroHTTPD", pkgConfig: "libmicrohttpd", providers: [.apt(["libmicrohttpd-dev"])]),
+        .systemLibrary(name: "CPostgres", pkgConfig: "libpq", providers: [.apt(["libpq-dev"])]),
 
         // Domain: entities, use cases and ports. Swift stdlib only.
         .target(name: "CheckInDomain"),
@@ -26,14 +31,52 @@ let package = Package(
         .target(name: "CheckInData", dependencies: ["CheckInDomain", "CheckInJSON", "CQRencode", "CPNG", "CSodium", "CLinux", "CProcessArguments"]),
         // Presentation: the view model and the views that render its state.
         .target(name: "CheckInPresentation", dependencies: ["CheckInDomain", "CheckInJSON"]),
+        // The command-line framework every executable shares: options, subcommands, help,
+        // setting layers (file, environment, flags), exit codes and typed command errors.
+        .target(name: "CheckInCLI", dependencies: ["CheckInDomain", "CheckInData", "CLinux"]),
+        // The server half (qrcheckin-server; DESIGN.md "The server half"). Its Domain: check-ins,
+        // the ledger port and the check-in use case. Swift stdlib and the shared Domain only.
+        .target(name: "CheckInServerDomain", dependencies: ["CheckInDomain"]),
+        // The ledger's schema as versioned migrations for SQLite and PostgreSQL. Swift stdlib only.
+        .target(name: "CheckInLedgerSQL"),
+        // The embedded ledger: SQLite in WAL mode with group commit.
+        .target(name: "CheckInSQLite", dependencies: ["CheckInServerDomain", "CheckInLedgerSQL", "CheckInDomain", "CSQLite"]),
+        // The shared ledger: PostgreSQL through libpq, for several servers (issue 21).
+        .target(name: "CheckInPostgres", dependencies: ["CheckInServerDomain", "CheckInLedgerSQL", "CheckInDomain", "CPostgres"]),
+        // Plain HTTP request and response values between the adapter and the site. Swift stdlib only.
+        .target(name: "CheckInWeb"),
+        // The HTTP adapter: libmicrohttpd in, plain values out; listening sockets, proxies.
+        .target(name: "CheckInHTTP", dependencies: ["CheckInWeb", "CheckInDomain", "CMicroHTTPD"]),
+        // The site: pages in Korean and English, cookies, rate limits, metrics; request in,
+        // response out. Swift stdlib, the Domains, and the kiosk's words (Vocabulary).
+        .target(name: "CheckInServerPresentation",
+                dependencies: ["CheckInServerDomain", "CheckInDomain", "CheckInWeb", "CheckInPresentation", "CheckInJSON"]),
+        // The rules every ledger passes, run by each ledger's tests against a fresh ledger.
+        .target(name: "CheckInLedgerContract", dependencies: ["CheckInServerDomain", "CheckInDomain"]),
         // Application: CLI, one type per command, the composition root.
         .executableTarget(
             name: "qrcheckin",
-            dependencies: ["CheckInDomain", "CheckInJSON", "CheckInData", "CheckInPresentation"]
+            dependencies: ["CheckInCLI", "CheckInDomain", "CheckInJSON", "CheckInData", "CheckInPresentation"]
+        ),
+
+        // The check-in server's composition root: `serve`, `checkins`.
+        .executableTarget(
+            name: "qrcheckin-server",
+            dependencies: ["CheckInCLI", "CheckInDomain", "CheckInData", "CheckInServerDomain", "CheckInSQLite",
+                           "CheckInPostgres", "CheckInLedgerSQL", "CheckInHTTP", "CheckInServerPresentation"]
         ),
 
         .testTarget(name: "CheckInDomainTests", dependencies: ["CheckInDomain"]),
         .testTarget(name: "CheckInDataTests", dependencies: ["CheckInData", "CheckInDomain"]),
+        .testTarget(name: "CheckInCLITests", dependencies: ["CheckInCLI"]),
+        .testTarget(name: "CheckInServerPresentationTests",
+                    dependencies: ["CheckInServerPresentation", "CheckInServerDomain", "CheckInDomain", "CheckInWeb", "CheckInData", "CheckInPresentation", "CheckInJSON"]),
+        .testTarget(name: "CheckInHTTPTests", dependencies: ["CheckInHTTP"]),
+        .testTarget(name: "CheckInSQLiteTests", dependencies: ["CheckInSQLite", "CheckInLedgerContract", "CheckInLedgerSQL", "CheckInServerDomain", "CheckInDomain", "CSQLite"]),
+        .testTarget(name: "CheckInPostgresTests",
+                    dependencies: ["CheckInPostgres", "CheckInLedgerContract", "CheckInLedgerSQL", "CheckInServerDomain", "CheckInDomain", "CheckInSQLite", "CPostgres"]),
+        .testTarget(name: "CheckInServerDomainTests",
+                    dependencies: ["CheckInServerDomain", "CheckInLedgerContract", "CheckInLedgerSQL", "CheckInDomain", "CheckInData"]),
         .testTarget(name: "CheckInPresentationTests", dependencies: ["CheckInPresentation", "CheckInDomain", "CheckInJSON"]),
     ],
     swiftLanguageModes: [.v6]

@@ -9,17 +9,22 @@ import Glibc
 /// characters are escaped (`Quoted.escaping`), whatever text a message carries.
 public struct Logger: Sendable {
     private let journal: Bool
+    /// What starts a line outside the journal (`qrcheckin: `).
+    private let prefix: String
     private let write: @Sendable (String) -> Void
 
-    /// A logger for this process: journal prefixes when standard error is the journal.
-    public init(environment: [String: String]) {
+    /// A logger for this process: journal prefixes when standard error is the journal; lines
+    /// elsewhere start with `program`.
+    public init(environment: [String: String], program: String = "qrcheckin") {
         journal = Self.standardErrorIsJournal(environment["JOURNAL_STREAM"])
+        prefix = program + ": "
         write = { StandardStream.error.write($0) }
     }
 
     /// A logger writing to `sink` (for tests).
-    public init(journal: Bool, sink: @escaping @Sendable (String) -> Void) {
+    public init(journal: Bool, program: String = "qrcheckin", sink: @escaping @Sendable (String) -> Void) {
         self.journal = journal
+        prefix = program + ": "
         write = sink
     }
 
@@ -37,7 +42,7 @@ public struct Logger: Sendable {
 
     /// Logs one line at `level`.
     public func log(_ level: LogLevel, _ message: String) {
-        emit(level, prefix: "qrcheckin: ", message)
+        emit(level, prefix: prefix, message)
     }
 
     /// A line that belongs to the one before it (the usage line after a usage error): the same

@@ -1,3 +1,4 @@
+import CheckInCLI
 import CheckInJSON
 
 /// `verify --stdin`'s answers between two writes: a fixed block the writer fills in place through

@@ -1,3 +1,4 @@
+import CheckInCLI
 import CheckInData
 import CheckInDomain
 import Glibc

@@ -1,3 +1,4 @@
+import CheckInCLI
 /// The 2-4 examples that end each command's `--help`. Kept in one table (not in each command's
 /// spec) so every help text ends the same way and a golden test sees them all.
 enum CommandExamples {

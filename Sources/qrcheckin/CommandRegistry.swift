@@ -1,3 +1,4 @@
+import CheckInCLI
 /// Every subcommand, in the order `qrcheckin --help` lists them.
 enum CommandRegistry {
     static let commands: [any Command.Type] = [

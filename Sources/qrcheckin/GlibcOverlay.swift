@@ -5,7 +5,8 @@ import Glibc
 // also links the libm wrappers in it, and the dynamic loader binds 56 libm functions at every
 // start (BIND_NOW) for nothing. Declared here with the overlay's own signatures, they shadow it in
 // this module (a module's own declarations win over imported ones), so call sites stay as they are
-// and the object is never linked (CLinux/shim.h; docs/BENCHMARKS.md, "Start-up"). Disfavoured, so
+// and the object is never linked (CLinux/shim.h; docs/BENCHMARKS.md, "Start-up"): every module
+// of qrcheckin that uses them has this file. Disfavoured, so
 // a module that sees both (a test target's @testable import) still gets the overlay's.
 
 /// The calling thread's errno.

@@ -1,3 +1,4 @@
+import CheckInCLI
 import CheckInJSON
 import CheckInPresentation
 

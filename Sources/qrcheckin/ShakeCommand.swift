@@ -1,3 +1,4 @@
+import CheckInCLI
 /// `qrcheckin shake`: the seed's shake gesture — ask the daemon for a fresh code now.
 struct ShakeCommand: Command {
     static let spec = CommandSpec(

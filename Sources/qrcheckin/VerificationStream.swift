@@ -1,3 +1,4 @@
+import CheckInCLI
 import CheckInDomain
 import Glibc
 

@@ -333,15 +333,20 @@ def test_deleted_outputs_on_a_full_disk_degrade_then_come_back(base, tmpfs, daem
         filler = fill(tmpfs)
     finally:
         daemon.process.send_signal(signal.SIGCONT)
-    refreshed = request(daemon.socket, "refresh now")["state"]  # cannot be written: nothing is on disk now
-    assert refreshed["health"] == "degraded", refreshed
+    reply = request(daemon.socket, "refresh now")  # cannot be written: nothing is on disk now
+    assert not reply["ok"] and reply["code"] == "not-written", reply
+    # The reply's state is the last one written (the refreshed code never was), degraded.
+    written = reply["state"]
+    assert written["health"] == "degraded", written
     wait_until(lambda: "No space left on device" in daemon.log(), 30, message="the degraded log line")
     assert daemon.get()["health"] == "degraded"
     filler.unlink()
-    # Back by the retry (every second: DaemonCoreTests), not at the next window: the refreshed code.
-    wait_until(lambda: (read_state(tmpfs) or {}).get("url") == refreshed["url"], 30, message="the files to come back")
+    # Back by the retry (every second: DaemonCoreTests), not at the next window: the refreshed
+    # code, the one after the last written.
+    wait_until(lambda: (read_state(tmpfs) or {}).get("health") == "ok", 30, message="the files to come back")
     url, document = shown_code(tmpfs)
-    assert document["health"] == "ok" and (document["window"], url) == (refreshed["window"], refreshed["url"])
+    assert (document["window"], document["seq"]) == (written["window"], written["seq"] + 1), (document, written)
+    assert url == document["url"]
     wait_until(lambda: "healthy again" in daemon.log(), 30, message="the recovery log line: " + daemon.log())
 
 

@@ -54,7 +54,16 @@ class Zbar:
         self.scanner = ctypes.c_void_p(self.lib.zbar_image_scanner_create())
         self.lib.zbar_image_scanner_set_config(self.scanner, 0, 0, 1)  # ZBAR_CFG_ENABLE for every symbology
 
-    def decode(self, matrix, scale=3, margin=4):
+    def decode(self, matrix):
+        """The text of a module matrix; a few scales are tried (zbar's finder misses a small
+        image now and then)."""
+        for scale in (3, 4, 6, 8):
+            text = self.decode_at(matrix, scale)
+            if text is not None:
+                return text
+        raise AssertionError("zbar found no code in the matrix read from current.png")
+
+    def decode_at(self, matrix, scale, margin=4):
         size = len(matrix)
         side = (size + 2 * margin) * scale
         pixels = bytearray(b"\xff" * side * side)
@@ -70,7 +79,8 @@ class Zbar:
         self.lib.zbar_image_set_size(image, ctypes.c_uint(side), ctypes.c_uint(side))
         self.lib.zbar_image_set_data(image, buffer, ctypes.c_ulong(len(pixels)), None)
         try:
-            assert self.lib.zbar_scan_image(self.scanner, image) > 0, "zbar found no code"
+            if self.lib.zbar_scan_image(self.scanner, image) <= 0:
+                return None
             symbol = self.lib.zbar_image_first_symbol(image)
             return self.lib.zbar_symbol_get_data(symbol).decode()
         finally:
@@ -170,7 +180,8 @@ class SetReader:
             return document
         png, text = files["current.png"], files["current.txt"].decode()
         if png not in self.urls:
-            self.urls[png] = (self.zbar.decode(png_matrix(png)), png_matrix(png))
+            matrix = png_matrix(png)
+            self.urls[png] = (self.zbar.decode(matrix), matrix)
         url, matrix = self.urls[png]
         if text not in self.texts:
             self.texts[text] = text_matrix(text)
@@ -300,12 +311,14 @@ def test_kill_9_sweep_every_set_shows_one_code_and_no_code_is_issued_twice(base,
             except Exception as error:  # noqa: BLE001 - any disagreement ends the test
                 failures.append(repr(error))
                 return
+            stop.wait(0.001)  # lets the killing thread have the interpreter lock too
 
     thread = threading.Thread(target=read_sets)
     thread.start()
     kills, refreshes, at_rest = 0, 0, 0
     rng = random.Random(25)
-    deadline = time.monotonic() + 80
+    started = time.monotonic()
+    deadline = started + 300  # 300 kills take about a minute; a loaded machine is given longer
     try:
         while kills < 300 and time.monotonic() < deadline and not failures:
             for _ in range(rng.randrange(3)):
@@ -327,7 +340,7 @@ def test_kill_9_sweep_every_set_shows_one_code_and_no_code_is_issued_twice(base,
         stop.set()
         thread.join()
     assert not failures, failures[:3]
-    assert kills >= 300, f"only {kills} kills in the time allowed"
+    assert kills >= 300, f"only {kills} kills in {time.monotonic() - started:.0f} s"
     assert reader.sets >= 300 and at_rest == kills, (reader.sets, at_rest)
     twice = issued.twice()
     assert not twice, f"{len(twice)} codes issued twice, e.g. {list(twice.items())[:3]}"
@@ -472,7 +485,8 @@ def test_a_read_only_output_directory_makes_replies_not_ok_and_status_names_the_
         assert daemon.document() == shown
     finally:
         subprocess.run(["mount", "-o", "remount,rw", str(small_tmpfs)], check=True)
-    wait_until(lambda: daemon.document()["seq"] > shown["seq"], 5, message="the retry writes the newest code")
+    wait_until(lambda: ((d := daemon.document())["window"], d["seq"]) > (shown["window"], shown["seq"]), 30,
+               message="the retry writes the newest code")
     assert ctl(daemon, "refresh", "now").returncode == 0
 
 

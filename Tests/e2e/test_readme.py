@@ -17,7 +17,14 @@ USER = "alice"
 # sudoedit's editor: what the reader types into qrcheckin.conf (README's comment says what).
 EDITOR = "#!/bin/sh\nprintf 'venue = HALL-1\\nbase-url = HTTPS://CHECKIN.EXAMPLE.ORG/C\\n' >> \"$1\"\n"
 # Run elsewhere: `make run` is scripts/run after the build (test_run_script.py); `make test` is this suite.
-ELSEWHERE = {"Quick start (Debian 12 with the Swift 6 toolchain)": ["make run", "make test"]}
+ELSEWHERE = {
+    "Quick start (Debian 12 with the Swift 6 toolchain)": ["make run", "make test"],
+    # The whole loop on one machine, with temporary paths and free ports instead of the defaults:
+    # test_server_web.py's `loop` fixture (a kiosk daemon with --base-url at the server, the
+    # server, and `checkins` reading what a phone's scan recorded).
+    "Record check-ins: the server": ["qrcheckin run --base-url HTTP://127.0.0.1:8080/C &",
+                                     "qrcheckin-server serve &", "qrcheckin-server checkins"],
+}
 
 
 @pytest.fixture(scope="module")

@@ -115,7 +115,8 @@ def test_the_service_starts_and_its_codes_decode_and_verify(service, tmp_path):
     ldd = service.run("ldd /usr/bin/qrcheckin").stdout
     assert "not found" not in ldd and "swift" not in ldd.lower(), ldd
     # The daemon's user is a dynamic one; its group is the operators' group.
-    mode = service.run("stat -c '%a %G' /run/qrcheckin/control.sock /run/qrcheckin/current.png").stdout.split("\n")
+    # -L: current.png is a link into the current set; readers get the file's mode.
+    mode = service.run("stat -L -c '%a %G' /run/qrcheckin/control.sock /run/qrcheckin/current.png").stdout.split("\n")
     assert mode[0] == "660 qrcheckin" and mode[1].startswith("644 "), mode
 
 

@@ -1,0 +1,23 @@
+/// What one client, or all of them, may take from the server: hostile input is cut off here,
+/// before the site sees it.
+public struct HTTPServerLimits: Sendable, Equatable {
+    /// Connections at once, all clients together.
+    public var connections: Int = 1024
+    /// Connections at once from one address (0: no limit). Behind a proxy every connection
+    /// comes from the proxy: raise it there or set 0.
+    public var connectionsPerClient: Int = 128
+    /// Seconds an idle connection (no byte in either direction) is kept (slowloris).
+    public var idleSeconds: Int = 10
+    /// Bytes of request line and headers a connection may hold (larger: 431/414 by libmicrohttpd).
+    public var connectionMemory: Int = 32 * 1024
+    /// Bytes of request body accepted (the safe-number and visitor forms are tiny).
+    public var bodyBytes: Int = 8 * 1024
+    /// Form fields accepted in one body.
+    public var formFields: Int = 16
+    /// Threads serving connections (each with its own epoll set); a check-in waiting for its
+    /// commit holds none. One per core is enough.
+    public var threads: Int = 2
+
+    /// The defaults above.
+    public init() {}
+}

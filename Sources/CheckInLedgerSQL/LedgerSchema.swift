@@ -1,0 +1,123 @@
+/// The ledger's tables, as a versioned list of migrations both SQLite and PostgreSQL apply,
+/// and the statements of the one step that must be atomic (record with duplicates decided in
+/// the database).
+///
+/// Tables: `checkins` (the visitor log: one row per check-in), `presence` (one row per venue and
+/// device: the check-in that opened its current duplicate time; its primary key is what makes
+/// two servers agree on a duplicate), `refusals` (refused scans, no personal data),
+/// `daily_counts` (per venue and day, the number of check-ins purges deleted, when counts are
+/// kept: no personal data), and `schema_migrations` (which steps ran). Times are Unix
+/// milliseconds (UTC); `day` is days since 1970-01-01 in the zone of the purge that counted it.
+public enum LedgerSchema {
+    /// The table that records applied steps; created before any migration runs.
+    public static let migrationsTable = """
+        CREATE TABLE IF NOT EXISTS schema_migrations (
+            version INTEGER PRIMARY KEY,
+            name TEXT NOT NULL,
+            applied_at_ms BIGINT NOT NULL
+        )
+        """
+
+    /// Every step, oldest first.
+    public static let migrations: [Migration] = [
+        Migration(version: 1, name: "check-ins, presence, refusals", statements: [
+            """
+            CREATE TABLE checkins (
+                id {id},
+                venue TEXT NOT NULL,
+                at_ms BIGINT NOT NULL,
+                method TEXT NOT NULL CHECK (method IN ('qr', 'safe-number', 'staff')),
+                window_age INTEGER,
+                device TEXT,
+                visitor_name TEXT,
+                visitor_phone TEXT,
+                operator TEXT
+            )
+            """,
+            // Every index is written by every check-in: only those a check-in or an export needs.
+            // (Erasing one device and purging scan: they are rare and run in the background.)
+            "CREATE INDEX checkins_at ON checkins (at_ms, id)",
+            "CREATE INDEX checkins_venue_at ON checkins (venue, at_ms)",
+            """
+            CREATE TABLE presence (
+                venue TEXT NOT NULL,
+                device TEXT NOT NULL,
+                at_ms BIGINT NOT NULL,
+                PRIMARY KEY (venue, device)
+            ){keyed}
+            """,
+            """
+            CREATE TABLE refusals (
+                id {id},
+                venue TEXT,
+                at_ms BIGINT NOT NULL,
+                reason TEXT NOT NULL,
+                method TEXT NOT NULL
+            )
+            """,
+            "CREATE INDEX refusals_at ON refusals (at_ms)",
+        ]),
+        Migration(version: 2, name: "daily counts kept after purges", statements: [
+            """
+            CREATE TABLE daily_counts (
+                venue TEXT NOT NULL,
+                day BIGINT NOT NULL,
+                checkins BIGINT NOT NULL,
+                PRIMARY KEY (venue, day)
+            )
+            """,
+        ]),
+    ]
+
+    /// The newest version this program knows; a database at a higher one is refused.
+    public static var latestVersion: Int { migrations.last?.version ?? 0 }
+
+    /// Step 1 of recording a check-in with a device, in the transaction that then inserts it:
+    /// claims the venue and device for a check-in at $3 unless the current claim is younger
+    /// than the duplicate time. Parameters: $1 venue, $2 device, $3 time (ms), $4 the duplicate
+    /// time (ms). Returns a row when the claim was taken (insert the check-in), none when it is
+    /// a duplicate (read it with `earlierCheckIn`). The primary key on (venue, device) makes
+    /// this one atomic decision in both engines, across connections and servers: PostgreSQL
+    /// locks the conflicting row until commit, SQLite has one writer at a time.
+    public static let claimPresence = """
+        INSERT INTO presence (venue, device, at_ms) VALUES ($1, $2, $3)
+        ON CONFLICT (venue, device) DO UPDATE SET at_ms = excluded.at_ms
+        WHERE presence.at_ms <= excluded.at_ms - $4
+        RETURNING at_ms
+        """
+
+    /// Step 2 of recording: the check-in itself. Parameters $1…$8 are the columns of
+    /// `checkInColumns` after `id`. Returns the id.
+    public static let insertCheckIn = """
+        INSERT INTO checkins (venue, at_ms, method, window_age, device, visitor_name, visitor_phone, operator)
+        VALUES ($1, $2, $3, $4, $5, $6, $7, $8) RETURNING id
+        """
+
+    /// A duplicate's earlier check-in: the one whose time the claim holds (found through
+    /// `checkins_venue_at`: venue and time to the millisecond). $1 venue, $2 device.
+    public static let earlierCheckIn = """
+        SELECT \(checkInColumns) FROM checkins
+        WHERE venue = $1 AND device = $2 AND at_ms = (SELECT at_ms FROM presence WHERE venue = $1 AND device = $2)
+        ORDER BY id LIMIT 1
+        """
+
+    /// The columns of `checkins`, in the order every ledger selects them.
+    public static let checkInColumns = "id, venue, at_ms, method, window_age, device, visitor_name, visitor_phone, operator"
+
+    /// A purge's first step when counts are kept, in the transaction that then deletes: adds the
+    /// check-ins before $1 (ms), per venue and day, to `daily_counts`. $2 is the zone's offset
+    /// in ms (a day starts at local midnight). `WHERE` keeps SQLite from reading `ON` as a join.
+    public static let keepDailyCounts = """
+        INSERT INTO daily_counts (venue, day, checkins)
+        SELECT venue, (at_ms + $2) / 86400000, count(*) FROM checkins WHERE at_ms < $1 GROUP BY 1, 2
+        ON CONFLICT (venue, day) DO UPDATE SET checkins = daily_counts.checkins + excluded.checkins
+        """
+
+    /// The kept counts, of venue $1 or (NULL) of every venue: venue, day, checkins. The CAST
+    /// tells PostgreSQL the type of a parameter that may be NULL.
+    public static let selectKeptCounts = "SELECT venue, day, checkins FROM daily_counts WHERE CAST($1 AS TEXT) IS NULL OR venue = $1"
+
+    /// The tally's bucket of a row: its quarter hour, as milliseconds since the epoch divided by
+    /// 900000 (`CheckInTally.quarterMilliseconds`). Ledgers group by `venue, \(quarterOfRow)`.
+    public static let quarterOfRow = "at_ms / 900000"
+}

@@ -1,0 +1,22 @@
+/// One step of the ledger's schema: applied once, in order, recorded in `schema_migrations`.
+/// Released steps are never edited: a change is a new step.
+public struct Migration: Sendable {
+    /// The schema version this step brings the database to (1, 2, …, without gaps).
+    public let version: Int
+    /// What the step does, for logs and `schema_migrations.name`.
+    public let name: String
+    /// The statements, written once for both dialects (`{id}`, `$N`; see `SQLDialect.render`).
+    public let statements: [String]
+
+    /// A step to `version`.
+    public init(version: Int, name: String, statements: [String]) {
+        self.version = version
+        self.name = name
+        self.statements = statements
+    }
+
+    /// The statements as `dialect` spells them.
+    public func statements(for dialect: SQLDialect) -> [String] {
+        statements.map(dialect.render)
+    }
+}

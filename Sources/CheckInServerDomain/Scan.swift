@@ -1,0 +1,36 @@
+/// What a visitor's phone brought: the venue the URL names (as text: it may not be a valid id),
+/// the code, the device, and visitor fields when the venue asks for them.
+public struct Scan: Hashable, Sendable {
+    /// A scanned token or a typed safe number.
+    public enum Code: Hashable, Sendable {
+        /// The last path segment of a scanned URL.
+        case token(String)
+        /// A safe number as typed (normalised to NFC by the verifier).
+        case safeNumber(String)
+
+        /// The method a check-in by this code has.
+        public var method: CheckInMethod {
+            switch self {
+            case .token: .qr
+            case .safeNumber: .safeNumber
+            }
+        }
+    }
+
+    /// The venue segment of the path, as received.
+    public let venue: String
+    /// The code.
+    public let code: Code
+    /// The device.
+    public let device: DeviceID
+    /// Visitor fields the device sent (remembered from an earlier form), if any.
+    public let visitor: Visitor?
+
+    /// A scan with these parts.
+    public init(venue: String, code: Code, device: DeviceID, visitor: Visitor? = nil) {
+        self.venue = venue
+        self.code = code
+        self.device = device
+        self.visitor = visitor
+    }
+}

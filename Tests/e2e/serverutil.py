@@ -1,0 +1,120 @@
+"""Starting the real check-in server (qrcheckin-server serve) in temporary directories."""
+import http.client
+import os
+import signal
+import socket
+import subprocess
+import time
+from pathlib import Path
+
+from conftest import BIN
+from daemonutil import wait_until
+from webutil import free_port
+
+SERVER_BIN = os.environ.get("QRCHECKIN_SERVER_BIN", str(Path(BIN).with_name("qrcheckin-server")))
+
+
+def server_run(*args, env=None, timeout=60, input=None):
+    """Runs qrcheckin-server with `args` (not `serve`); returns the CompletedProcess (text)."""
+    full_env = clean_env()
+    full_env.update(env or {})
+    return subprocess.run([SERVER_BIN, *args], capture_output=True, text=True, env=full_env, timeout=timeout, input=input)
+
+
+def clean_env():
+    """The environment without qrcheckin's, systemd's or socket activation's variables."""
+    env = dict(os.environ)
+    for key in list(env):
+        if key.startswith("QRCHECKIN_") or key in ("NOTIFY_SOCKET", "JOURNAL_STREAM", "LISTEN_FDS", "LISTEN_PID",
+                                                  "CREDENTIALS_DIRECTORY", "STATE_DIRECTORY"):
+            del env[key]
+    return env
+
+
+def code(secret, venue, port, at=None, base="/C"):
+    """The URL `qrcheckin code` prints for `venue` at `at` (default now), base URL on `port`."""
+    args = [BIN, "code", "--secret-file", str(secret), "--venue", venue, "--base-url", f"HTTP://127.0.0.1:{port}{base}"]
+    if at is not None:
+        args += ["--at", str(at)]
+    result = subprocess.run(args, capture_output=True, text=True, timeout=30, env=clean_env())
+    assert result.returncode == 0, result.stderr
+    fields = dict(line.split(": ", 1) for line in result.stdout.splitlines())
+    return fields
+
+
+class Server:
+    """A `qrcheckin-server serve` process on a free loopback port with its own database."""
+
+    def __init__(self, base, secret, args=(), env=None, port=None):
+        self.base = Path(base)
+        self.base.mkdir(parents=True, exist_ok=True)
+        self.secret = Path(secret)
+        self.port = port or free_port()
+        self.database = self.base / "checkins.db"
+        self.args = list(args)
+        self.env = clean_env()
+        self.env.setdefault("TZ", "Asia/Seoul")
+        self.env.update(env or {})
+        self.process = None
+        self.log_path = self.base / f"server-{time.monotonic_ns()}.log"
+
+    def command(self):
+        return [SERVER_BIN, "serve", "--listen", f"127.0.0.1:{self.port}", "--database", f"sqlite:{self.database}",
+                "--secret-file", str(self.secret), *self.args]
+
+    def start(self, wait=True):
+        self.log = open(self.log_path, "wb")
+        self.process = subprocess.Popen(self.command(), stdout=self.log, stderr=subprocess.STDOUT, env=self.env)
+        if wait:
+            self.wait_listening()
+        return self
+
+    def wait_listening(self, timeout=20):
+        def listening():
+            assert self.process.poll() is None, f"the server exited {self.process.returncode}: {self.logs()}"
+            try:
+                with socket.create_connection(("127.0.0.1", self.port), timeout=1):
+                    return True
+            except OSError:
+                return False
+        wait_until(listening, timeout=timeout, interval=0.02, message="the server to listen")
+
+    def url(self, path):
+        return f"http://127.0.0.1:{self.port}{path}"
+
+    def get(self, path, headers=None, method="GET", body=None, source=None):
+        """One request on a new connection; returns (status, headers dict lower-case, body bytes)."""
+        connection = http.client.HTTPConnection("127.0.0.1", self.port, timeout=15,
+                                                source_address=(source, 0) if source else None)
+        try:
+            connection.request(method, path, body=body, headers=headers or {})
+            response = connection.getresponse()
+            data = response.read()
+            return response.status, {k.lower(): v for k, v in response.getheaders()}, data
+        finally:
+            connection.close()
+
+    def stop(self, timeout=10):
+        if self.process and self.process.poll() is None:
+            self.process.send_signal(signal.SIGTERM)
+            try:
+                self.process.wait(timeout)
+            except subprocess.TimeoutExpired:
+                self.process.kill()
+                self.process.wait()
+        if self.process and not self.log.closed:
+            self.log.close()
+        return self.process.returncode if self.process else None
+
+    def kill(self):
+        self.process.send_signal(signal.SIGKILL)
+        self.process.wait()
+        self.log.close()
+
+    def logs(self):
+        return self.log_path.read_text(errors="replace")
+
+    def checkins(self, *args):
+        result = server_run("checkins", "--database", f"sqlite:{self.database}", *args)
+        assert result.returncode == 0, result.stderr
+        return result.stdout

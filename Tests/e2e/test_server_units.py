@@ -1,0 +1,89 @@
+"""The check-in server's systemd units: valid, hardened, socket activation wired, and the package
+split: the kiosk's files never mention the server's libraries."""
+import re
+import subprocess
+from pathlib import Path
+
+from conftest import ROOT
+from serverutil import SERVER_BIN
+
+UNITS = ROOT / "server" / "systemd"
+
+
+def test_the_service_and_socket_verify_and_the_service_is_hardened(tmp_path):
+    for name in ("qrcheckin-server.service", "qrcheckin-server.socket"):
+        unit = tmp_path / name
+        unit.write_text((UNITS / name).read_text().replace("/usr/bin/qrcheckin-server", SERVER_BIN))
+    verify = subprocess.run(["systemd-analyze", "verify", "--man=no", str(tmp_path / "qrcheckin-server.socket"),
+                             str(tmp_path / "qrcheckin-server.service")], capture_output=True, text=True, timeout=60)
+    assert verify.returncode == 0 and "qrcheckin" not in verify.stderr, verify.stderr
+    security = subprocess.run(["systemd-analyze", "security", "--offline=yes", str(tmp_path / "qrcheckin-server.service")],
+                              capture_output=True, text=True, timeout=60)
+    match = re.search(r"Overall exposure level for \S+: (\d+\.\d+)", security.stdout + security.stderr)
+    # A network service: only its network access (INET sockets, no IP allow list) is left open.
+    assert match and float(match.group(1)) <= 1.2, security.stdout
+    text = (UNITS / "qrcheckin-server.service").read_text()
+    for line in ("Type=notify", "DynamicUser=yes", "StateDirectory=qrcheckin-server", "UMask=0077",
+                 "LoadCredential=secret:/etc/qrcheckin-server/secret", "ExecStart=/usr/bin/qrcheckin-server serve"):
+        assert line in text
+    assert "PrivateNetwork=yes" not in text and "IPAddressDeny=any" not in text
+
+
+def test_the_kiosk_package_ships_nothing_of_the_server():
+    build_deb = (ROOT / "packaging" / "build-deb").read_text()
+    assert "server" not in build_deb.replace("check-in server", "")
+    assert not list((ROOT / "systemd").glob("qrcheckin-server*")), "the kiosk package installs systemd/*"
+    # The kiosk binary's dependencies (its SwiftPM target graph) contain no HTTP or database module.
+    described = subprocess.run(["swift", "package", "describe", "--type", "json"], cwd=ROOT, capture_output=True,
+                               text=True, timeout=300)
+    assert described.returncode == 0, described.stderr
+    import json
+    targets = {target["name"]: target for target in json.loads(described.stdout)["targets"]}
+
+    def closure(name, seen=None):
+        seen = seen if seen is not None else set()
+        for dependency in targets[name].get("target_dependencies", []):
+            if dependency not in seen:
+                seen.add(dependency)
+                closure(dependency, seen)
+        return seen
+
+    from conftest import BIN
+    needed = lambda binary: subprocess.run(["readelf", "-d", binary], capture_output=True, text=True, check=True).stdout
+    assert "libmicrohttpd" not in needed(BIN) and "libsqlite3" not in needed(BIN) and "libpq" not in needed(BIN)
+    assert "libmicrohttpd" in needed(SERVER_BIN) and "libsqlite3" in needed(SERVER_BIN) and "libpq" in needed(SERVER_BIN)
+    kiosk = closure("qrcheckin")
+    assert not kiosk & {"CMicroHTTPD", "CSQLite", "CPostgres", "CheckInHTTP", "CheckInSQLite", "CheckInPostgres",
+                        "CheckInServerDomain"}, kiosk
+    assert {"CMicroHTTPD", "CSQLite", "CPostgres"} <= closure("qrcheckin-server")
+
+
+def test_the_server_package_builds_clean_and_depends_on_its_libraries(tmp_path):
+    """The server's .deb (the one `make deb` wrote to $QRCHECKIN_DEB_DIR, else one built here by
+    packaging/build-server-deb from the release binary; nothing is installed): lintian has nothing
+    to say, Depends names libmicrohttpd, SQLite and libpq, and the man page and completion are inside."""
+    import os
+    kiosk_dir = os.environ.get("QRCHECKIN_DEB_DIR")
+    made = sorted(Path(kiosk_dir).glob("qrcheckin-server_*.deb")) if kiosk_dir else []
+    if made:
+        deb = str(made[-1])
+    else:
+        release = ROOT / ".build" / "release" / "qrcheckin-server"
+        assert release.exists(), f"{release} missing: make release (or make deb and set QRCHECKIN_DEB_DIR)"
+        built = subprocess.run([str(ROOT / "packaging" / "build-server-deb"), str(release), str(tmp_path)],
+                               capture_output=True, text=True, timeout=300)
+        assert built.returncode == 0, built.stderr
+        deb = built.stdout.strip()
+    depends = subprocess.run(["dpkg-deb", "-f", deb, "Depends"], capture_output=True, text=True, check=True).stdout
+    assert "libmicrohttpd12" in depends and "libsqlite3-0" in depends and "libpq5" in depends, depends
+    files = subprocess.run(["dpkg-deb", "-c", deb], capture_output=True, text=True, check=True).stdout
+    for path in ("./usr/bin/qrcheckin-server", "./usr/lib/systemd/system/qrcheckin-server.socket",
+                 "./usr/share/man/man1/qrcheckin-server.1.gz", "./usr/share/bash-completion/completions/qrcheckin-server",
+                 "./etc/qrcheckin-server/qrcheckin-server.conf", "./usr/share/doc/qrcheckin-server/examples/nginx-qrcheckin-server.conf"):
+        assert path in files, path
+    lint = subprocess.run(["lintian", "--fail-on", "error,warning", deb], capture_output=True, text=True, timeout=600)
+    assert lint.returncode == 0, lint.stdout + lint.stderr
+    if kiosk_dir:
+        for kiosk in Path(kiosk_dir).glob("qrcheckin_*.deb"):
+            kiosk_depends = subprocess.run(["dpkg-deb", "-f", str(kiosk), "Depends"], capture_output=True, text=True, check=True).stdout
+            assert "microhttpd" not in kiosk_depends and "sqlite" not in kiosk_depends and "libpq" not in kiosk_depends, kiosk_depends
