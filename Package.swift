@@ -33,7 +33,7 @@ let package = Package(
         .target(name: "CheckInPresentation", dependencies: ["CheckInDomain", "CheckInJSON"]),
         // The command-line framework every executable shares: options, subcommands, help,
         // setting layers (file, environment, flags), exit codes and typed command errors.
-        .target(name: "CheckInCLI", dependencies: ["CheckInDomain", "CheckInData"]),
+        .target(name: "CheckInCLI", dependencies: ["CheckInDomain", "CheckInData", "CLinux"]),
         // The server half (qrcheckin-server; DESIGN.md "The server half"). Its Domain: check-ins,
         // the ledger port and the check-in use case. Swift stdlib and the shared Domain only.
         .target(name: "CheckInServerDomain", dependencies: ["CheckInDomain"]),

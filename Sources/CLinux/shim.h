@@ -41,4 +41,33 @@ static inline int clinux_clock_synchronized(long *maxerror_us) {
     *maxerror_us = tx.maxerror;
     return (state == TIME_ERROR || (tx.status & STA_UNSYNC)) ? 0 : 1;
 }
+
+/* What Swift's Glibc overlay (libswiftGlibc.a's one object) provides in Swift, as C: errno,
+   the variadic open/openat/fcntl/ioctl, environ, SIG_IGN and the S_IF* bits. Linking that
+   object also links the libm functions it wraps, and the dynamic loader binds 56 of them
+   at start-up (BIND_NOW): CheckInData and qrcheckin shadow those
+   names with these (GlibcOverlay.swift), so it is not linked (docs/BENCHMARKS.md, "Start-up"). */
+#include <fcntl.h>
+#include <signal.h>
+#include <sys/ioctl.h>
+#include <sys/stat.h>
+static inline int clinux_errno(void) { return errno; }
+static inline void clinux_set_errno(int value) { errno = value; }
+static inline int clinux_open(const char *path, int flags, mode_t mode) { return open(path, flags, mode); }
+static inline int clinux_openat(int fd, const char *path, int flags, mode_t mode) { return openat(fd, path, flags, mode); }
+static inline int clinux_fcntl(int fd, int command, int value) { return fcntl(fd, command, value); }
+static inline int clinux_ioctl(int fd, unsigned long request, void *argument) { return ioctl(fd, request, argument); }
+static inline char **clinux_environ(void) { extern char **environ; return environ; }
+static inline void (*clinux_sig_ign(void))(int) { return SIG_IGN; }
+static inline mode_t clinux_s_ifmt(void) { return S_IFMT; }
+static inline mode_t clinux_s_ifreg(void) { return S_IFREG; }
+static inline mode_t clinux_s_ifdir(void) { return S_IFDIR; }
+static inline mode_t clinux_s_iflnk(void) { return S_IFLNK; }
+static inline mode_t clinux_s_ifsock(void) { return S_IFSOCK; }
+static inline mode_t clinux_s_ififo(void) { return S_IFIFO; }
+static inline mode_t clinux_s_ifchr(void) { return S_IFCHR; }
+static inline mode_t clinux_s_ifblk(void) { return S_IFBLK; }
+static inline mode_t clinux_s_iwoth(void) { return S_IWOTH; }
+static inline mode_t clinux_s_iwgrp(void) { return S_IWGRP; }
+static inline mode_t clinux_s_isvtx(void) { return S_ISVTX; }
 #endif

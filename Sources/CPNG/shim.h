@@ -9,6 +9,7 @@
 #include <setjmp.h>
 #include <stdlib.h>
 #include <string.h>
+#include <zlib.h>
 
 /// An in-memory PNG being written: bytes grow with realloc; `message` holds libpng's error.
 typedef struct {
@@ -53,10 +54,12 @@ static inline void cpng_warning_callback(png_structp png, png_const_charp messag
 }
 
 /// Writes a 1-bit grayscale PNG into `out`. `rows` holds `height` rows of ceil(width/8) bytes,
-/// most significant bit first, 1 = white. `filters` is a PNG_FILTER_* mask. Returns 0 on
+/// most significant bit first, 1 = white. `filters` is a PNG_FILTER_* mask; `level` (0-9),
+/// `strategy` (Z_DEFAULT_STRATEGY, Z_FILTERED…) and `mem_level` (1-9) are zlib's. Returns 0 on
 /// success; on failure returns -1 with `out->message` set (and `out->data` may need freeing).
 static inline int cpng_write_gray1(const unsigned char *rows, unsigned int width, unsigned int height,
-                                   int filters, cpng_buffer *out) {
+                                   int filters, int level, int strategy, int mem_level,
+                                   cpng_buffer *out) {
     png_structp png = png_create_write_struct(PNG_LIBPNG_VER_STRING, out, cpng_error_callback,
                                               cpng_warning_callback);
     if (png == NULL) {
@@ -78,6 +81,9 @@ static inline int cpng_write_gray1(const unsigned char *rows, unsigned int width
     png_set_IHDR(png, info, width, height, 1, PNG_COLOR_TYPE_GRAY, PNG_INTERLACE_NONE,
                  PNG_COMPRESSION_TYPE_DEFAULT, PNG_FILTER_TYPE_DEFAULT);
     png_set_filter(png, PNG_FILTER_TYPE_BASE, filters);
+    png_set_compression_level(png, level);
+    png_set_compression_strategy(png, strategy);
+    png_set_compression_mem_level(png, mem_level);
     png_write_info(png, info);
     for (unsigned int y = 0; y < height; y++) {
         png_write_row(png, (png_const_bytep)(rows + (size_t)y * stride));

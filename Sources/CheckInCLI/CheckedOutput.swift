@@ -26,6 +26,12 @@ public struct CheckedOutput: ~Copyable {
         if buffer.count >= 60 * 1024 { try flush() }
     }
 
+    /// Appends bytes; written at the next `flush`.
+    public mutating func append(bytes: ArraySlice<UInt8>) throws(CommandError) {
+        buffer.append(contentsOf: bytes)
+        if buffer.count >= 60 * 1024 { try flush() }
+    }
+
     /// Lets `body` append bytes straight into the buffer (an export's rows: no array per row);
     /// written at the next `flush`, or now when the buffer is large.
     public mutating func append(writing body: (inout [UInt8]) -> Void) throws(CommandError) {

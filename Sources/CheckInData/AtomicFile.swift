@@ -1,3 +1,4 @@
+import CheckInJSON
 import Glibc
 
 /// Replaces files so that a reader sees the old file or the new one, never a mix or a part.
@@ -19,10 +20,15 @@ public enum AtomicFile {
         case .replace(let target): path = target
         }
         let prepared = try prepare(bytes, for: path, mode: mode)
-        defer { prepared.discard() }  // after a rename there is nothing left to remove
         if replacing {
-            try prepared.publish()
+            do {
+                try prepared.publish()  // renamed: no temporary is left to remove
+            } catch {
+                prepared.discard()
+                throw error
+            }
         } else {
+            defer { prepared.discard() }  // the link is in place; the temporary's name goes
             guard link(prepared.temporary, path) == 0 else { throw SystemError("create", path: path) }
         }
         syncDirectory(of: path)
@@ -66,7 +72,21 @@ public enum AtomicFile {
     /// The hidden temporary a writer with process id `pid` uses for the file named `name`:
     /// `.NAME.PID.RANDOM.tmp`, the one shape `removeTemporaries` recognises.
     public static func temporaryName(for name: String, pid: Int32, random: UInt32) -> String {
-        ".\(stem(of: name)).\(pid).\(random).tmp"
+        // Bytes through one cursor, not interpolation: four of these are made every rotation.
+        var stem = name.utf8.count <= 200 ? name : stem(of: name)
+        var bytes: [UInt8] = []
+        stem.withUTF8 { stem in
+            bytes.append(capacity: stem.count + 2 * ByteCursor.maximumDecimalLength + 8) { out in
+                out.write(byte: UInt8(ascii: "."))
+                out.write(stem)
+                out.write(byte: UInt8(ascii: "."))
+                out.write(Int64(pid))
+                out.write(byte: UInt8(ascii: "."))
+                out.write(Int64(random))
+                out.write(".tmp")
+            }
+        }
+        return String(decoding: bytes, as: UTF8.self)
     }
 
     /// Removes the temporaries that killed writers (kill -9, power cut) left behind for the files
@@ -154,18 +174,21 @@ public struct PreparedFile: Sendable {
     }
 }
 
-/// Splits paths the way dirname(1) and basename(1) do, without Foundation.
+/// Splits paths the way dirname(1) and basename(1) do, without Foundation: at the last byte
+/// `/`, as the kernel reads a path (a Character search would skip a `/` that a combining mark
+/// follows, and walks graphemes where a byte search does not).
 public enum PathName {
     /// The directory part of `path` ("." when there is none).
     public static func directory(of path: String) -> String {
-        guard let slash = path.lastIndex(of: "/") else { return "." }
-        let head = path[..<slash]
-        return head.isEmpty ? "/" : String(head)
+        let utf8 = path.utf8
+        guard let slash = utf8.lastIndex(of: UInt8(ascii: "/")) else { return "." }
+        return slash == utf8.startIndex ? "/" : String(decoding: utf8[..<slash], as: UTF8.self)
     }
 
     /// The last component of `path`.
     public static func base(of path: String) -> String {
-        guard let slash = path.lastIndex(of: "/") else { return path }
-        return String(path[path.index(after: slash)...])
+        let utf8 = path.utf8
+        guard let slash = utf8.lastIndex(of: UInt8(ascii: "/")) else { return path }
+        return String(decoding: utf8[utf8.index(after: slash)...], as: UTF8.self)
     }
 }

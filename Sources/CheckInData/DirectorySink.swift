@@ -15,8 +15,8 @@ public struct DirectorySink: OutputSink {
         self.generations = generations
     }
 
-    /// Prepares every file (synced temporaries for the files on their own, a synced generation
-    /// for the set), switches the set in with one rename, then renames the others into place in
+    /// Prepares every file (temporaries for the files on their own, synced unless not `durable`;
+    /// a synced generation for the set), switches the set in with one rename, then renames the others into place in
     /// order and syncs the directory once. If any cannot be prepared, none is replaced: the
     /// files on disk never disagree about the code (docs/STATE.md, "One code in all files").
     /// Every step goes through the directory's descriptor: nothing is written through a path
@@ -32,15 +32,19 @@ public struct DirectorySink: OutputSink {
         let setNames = generations?.names ?? []
         let inSet = files.filter { setNames.contains($0.name) }
         var prepared: [PreparedEntry] = []
-        defer { prepared.forEach { $0.discard() } }  // no-ops once published
+        var published = 0  // the first `published` are in place: nothing of them is left to remove
+        defer { prepared[published...].forEach { $0.discard() } }
         do throws(SystemError) {
             for file in files where !setNames.contains(file.name) {
-                prepared.append(try AtomicFile.prepare(file.bytes, as: file.name, in: target, mode: 0o644))
+                prepared.append(try AtomicFile.prepare(file.bytes, as: file.name, in: target, mode: 0o644, synced: file.durable))
             }
             if let generations, !inSet.isEmpty { try generations.publish(inSet, in: target) }
             // Renames in one directory on one file system fail only if the directory itself
             // went away meanwhile; then the files that were renamed are gone with it.
-            for file in prepared { try file.publish() }
+            for file in prepared {
+                try file.publish()
+                published += 1
+            }
         } catch {
             throw OutputSinkError(error.description)
         }

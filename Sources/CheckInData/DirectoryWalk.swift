@@ -30,12 +30,13 @@ extension DirectoryTrust {
             }
             absolute = working + "/" + path
         }
-        let named = Self.components(absolute).reduce("") { $0 + "/" + $1 }
+        let components = Self.components(absolute)
+        let named = components.reduce("") { $0 + "/" + $1 }
         func subject(_ walked: String) -> String { walked == named ? "it" : walked }
 
         var levels: [Level] = []
         defer { for level in levels { _ = close(level.descriptor) } }
-        let root = retryingOnInterrupt { Glibc.open("/", clinux_o_path() | O_DIRECTORY | O_CLOEXEC) }
+        let root = retryingOnInterrupt { CheckInData.open("/", clinux_o_path() | O_DIRECTORY | O_CLOEXEC) }
         guard root >= 0 else { throw .system(path: path, SystemError("open", path: "/")) }
         var rootStatus = stat()
         guard fstat(root, &rootStatus) == 0 else {
@@ -49,7 +50,7 @@ extension DirectoryTrust {
         }
         if let problem = writersProblem(levels[0].entry, subject: "/", isFinal: false) { throw .untrusted(path: path, reason: problem) }
 
-        var pending = Array(Self.components(absolute).reversed())  // the next name is last
+        var pending = Array(components.reversed())  // the next name is last
         var links = 0
         while let name = pending.popLast() {
             if name == ".." {
@@ -145,9 +146,23 @@ extension DirectoryTrust {
         return TrustedDirectory(path: path, descriptor: descriptor, status: status)
     }
 
-    /// The names in `path`, without empty ones and `.`.
+    /// The names in `path`, without empty ones and `.`: split at the byte `/` as the kernel
+    /// splits a path (a Character split would keep a `/` followed by a combining mark), and
+    /// without walking Characters (the daemon's writer checks its directory at every rotation).
     static func components(_ path: String) -> [String] {
-        path.split(separator: "/").map(String.init).filter { $0 != "." }
+        var names: [String] = []
+        var path = path
+        path.withUTF8 { bytes in
+            var start = 0
+            for index in 0...bytes.count where index == bytes.count || bytes[index] == UInt8(ascii: "/") {
+                let length = index - start
+                if length > 0 && !(length == 1 && bytes[start] == UInt8(ascii: ".")) {
+                    names.append(String(decoding: UnsafeBufferPointer(rebasing: bytes[start..<index]), as: UTF8.self))
+                }
+                start = index + 1
+            }
+        }
+        return names
     }
 
     /// What the symbolic link open as `O_PATH | O_NOFOLLOW` descriptor `fd` points to.

@@ -12,7 +12,7 @@ public struct FileDescriptor: ~Copyable {
 
     /// Opens `path`; the descriptor is close-on-exec.
     public static func open(_ path: String, _ flags: Int32, mode: mode_t = 0o600) throws(SystemError) -> FileDescriptor {
-        let fd = retryingOnInterrupt { Glibc.open(path, flags | O_CLOEXEC, mode) }
+        let fd = retryingOnInterrupt { CheckInData.open(path, flags | O_CLOEXEC, mode) }
         guard fd >= 0 else { throw SystemError("open", path: path) }
         return FileDescriptor(owning: fd)
     }

@@ -61,9 +61,26 @@ public struct Logger: Sendable {
     public func info(_ message: String) { log(.info, message) }
 
     private func emit(_ level: LogLevel, prefix: String, _ message: String) {
+        // The common line (one a rotation) has nothing to flatten or escape: no control byte,
+        // and any non-ASCII text is visible characters. It goes out as it is, without splitting
+        // and re-joining the message by Character (a tenth of a rotation's own work).
+        if Self.isPlain(message) {
+            return write(journal ? "<\(level.rawValue)>" + message + "\n" : prefix + message + "\n")
+        }
         let flat = message.split(omittingEmptySubsequences: false, whereSeparator: { $0 == "\n" || $0 == "\r\n" })
             .joined(separator: " ")
         let line = Quoted.escaping(flat)
         write(journal ? "<\(level.rawValue)>\(line)\n" : "\(prefix)\(line)\n")
+    }
+
+    /// Whether `message` needs neither flattening nor escaping: no C0 control (newlines
+    /// included) or DEL, and no other scalar `Quoted` escapes.
+    static func isPlain(_ message: String) -> Bool {
+        var ascii = true
+        for byte in message.utf8 {
+            if byte < 0x20 || byte == 0x7F { return false }
+            if byte >= 0x80 { ascii = false }
+        }
+        return ascii || !message.unicodeScalars.contains(where: Quoted.isEscaped)
     }
 }

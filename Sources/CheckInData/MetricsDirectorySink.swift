@@ -38,8 +38,12 @@ public final class MetricsDirectorySink {
                 throw SystemError("use", path: directory, code: error.code, detail: error.description)
             }
             let prepared = try AtomicFile.prepare(bytes, as: name, in: target, mode: 0o644)
-            defer { prepared.discard() }  // nothing left to remove once published
-            try prepared.publish()
+            do {
+                try prepared.publish()  // renamed: no temporary is left to remove
+            } catch {
+                prepared.discard()
+                throw error
+            }
             target.sync()
         } catch {
             defer { failing = true }

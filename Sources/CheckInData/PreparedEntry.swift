@@ -25,12 +25,14 @@ public struct PreparedEntry {
 }
 
 extension AtomicFile {
-    /// Writes `bytes` to a synced temporary beside `name` in `directory` with permission `mode`,
-    /// without touching `name`; the caller must `publish()` or `discard()` it. The temporary is
+    /// Writes `bytes` to a synced temporary (`synced` false: not synced, for content that need not
+    /// survive a power cut) beside `name` in `directory` with permission `mode`, without touching
+    /// `name`; the caller must `publish()` or `discard()` it. The temporary is
     /// created with `O_EXCL | O_NOFOLLOW`: it is a new file, never something already there.
     /// Like `AtomicFile.write` (`ExistingTarget.refuseSpecialFiles`), what has the name must be a
     /// regular file or a link (replaced itself, never followed): anything else is refused.
-    public static func prepare(_ bytes: [UInt8], as name: String, in directory: TrustedDirectory, mode: mode_t = 0o644) throws(SystemError) -> PreparedEntry {
+    public static func prepare(_ bytes: [UInt8], as name: String, in directory: TrustedDirectory, mode: mode_t = 0o644,
+                               synced: Bool = true) throws(SystemError) -> PreparedEntry {
         let path = directory.pathOf(name)
         if let existing = directory.status(of: name), ![S_IFREG, S_IFLNK].contains(existing.st_mode & S_IFMT) {
             let type = existing.st_mode & S_IFMT
@@ -47,7 +49,7 @@ extension AtomicFile {
             try file.writeAll(bytes, path: path)
             // umask may have narrowed the mode given to openat(2); state it exactly.
             guard fchmod(file.rawValue, mode) == 0 else { throw SystemError("set the mode of", path: path) }
-            try file.sync(path: path)
+            if synced { try file.sync(path: path) }
         } catch {
             prepared.discard()
             throw error

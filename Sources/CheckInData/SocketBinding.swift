@@ -59,7 +59,7 @@ enum SocketBinding {
     /// directory as the working directory, which is put back at once (the daemon has one
     /// thread, and every other path it uses is resolved before or after).
     private static func bindInside(_ socket: Int32, privateDirectory: Int32, path: String) throws(SystemError) {
-        let working = retryingOnInterrupt { Glibc.open(".", clinux_o_path() | O_DIRECTORY | O_CLOEXEC) }
+        let working = retryingOnInterrupt { CheckInData.open(".", clinux_o_path() | O_DIRECTORY | O_CLOEXEC) }
         guard working >= 0 else { throw SystemError("remember the working directory to bind", path: path) }
         defer { _ = close(working) }
         let address: UnixSocketAddress

@@ -1,3 +1,4 @@
+import CLinux
 import Glibc
 
 /// A failed system call: what was being done, to which path, and the errno it returned.
@@ -13,12 +14,15 @@ public struct SystemError: Error, Equatable, Sendable, CustomStringConvertible {
     public let detail: String?
 
     /// Captures the current `errno` for `operation` on `path`; `detail` overrides its text.
-    public init(_ operation: String, path: String, code: Int32 = errno, detail: String? = nil) {
+    public init(_ operation: String, path: String, code: Int32 = SystemError.currentErrno, detail: String? = nil) {
         self.operation = operation
         self.path = path
         self.code = code
         self.detail = detail
     }
+
+    /// The calling thread's errno now (a default argument can only name a public declaration).
+    public static var currentErrno: Int32 { clinux_errno() }
 
     /// Why it failed: `detail`, else the C library's text for the errno ("No space left on device").
     public var reason: String { detail ?? String(cString: strerror(code)) }

@@ -3,6 +3,8 @@
 public struct CheckInToken: Equatable, Sendable {
     /// The format version character this build writes and reads.
     public static let version: Character = "1"
+    /// `version` as its ASCII byte (a Character's `asciiValue` goes through String machinery).
+    static let versionByte = UInt8(ascii: "1")
     /// Truncated MAC length: 104 bits, above the 80-bit floor, and 25 payload bytes base32-encode
     /// to exactly 40 characters.
     public static let macLength = 13
@@ -48,7 +50,7 @@ public struct CheckInToken: Equatable, Sendable {
     public init(parsing text: String) throws(ParseError) {
         let utf8 = Substring(text).utf8
         guard let first = utf8.first else { throw .malformed }
-        guard first == Self.version.asciiValue! else {
+        guard first == Self.versionByte else {
             // Any future version will also be digits and A–Z only (to stay in QR's compact mode).
             let isAlphanumeric = utf8.allSatisfy {
                 (UInt8(ascii: "0")...UInt8(ascii: "9")).contains($0) || (UInt8(ascii: "A")...UInt8(ascii: "Z")).contains($0)

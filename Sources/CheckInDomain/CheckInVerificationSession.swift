@@ -12,6 +12,8 @@ public final class CheckInVerificationSession {
     /// the common case skips building an id and hashing it.
     private var lastVenueBytes: [UInt8] = []
     private var lastVenue: VenueID?
+    /// The keys of the venue asked for last, which is the next one asked for too, mostly.
+    private var lastKeys: (venue: VenueID, keys: [VenueKey?])?
 
     init(verifier: CheckInCodeVerifier) {
         self.verifier = verifier
@@ -60,16 +62,17 @@ public final class CheckInVerificationSession {
 
     private func checkURL(_ input: UnsafeBufferPointer<UInt8>, expectedVenue: VenueID?, at unixTime: Int64) -> VerificationReport {
         // The query and fragment are not part of the path a server routes on.
-        let pathEnd = input.firstIndex { $0 == UInt8(ascii: "?") || $0 == UInt8(ascii: "#") } ?? input.endIndex
+        let pathEnd = ByteSearch.first(UInt8(ascii: "?"), or: UInt8(ascii: "#"), in: input) ?? input.endIndex
         let path = UnsafeBufferPointer(rebasing: input[..<pathEnd])
-        guard let lastSlash = path.lastIndex(of: UInt8(ascii: "/")),
-              let venueSlash = path[..<lastSlash].lastIndex(of: UInt8(ascii: "/")) else {
+        guard let lastSlash = ByteSearch.last(UInt8(ascii: "/"), in: path),
+              let venueSlash = ByteSearch.last(UInt8(ascii: "/"), in: UnsafeBufferPointer(rebasing: path[..<lastSlash])) else {
             return .rejected(.malformed, venue: nil)
         }
         let token = UnsafeBufferPointer(rebasing: path[(lastSlash + 1)...])
         let venueBytes = UnsafeBufferPointer(rebasing: path[(venueSlash + 1)..<lastSlash])
         let named: VenueID
-        if let lastVenue, lastVenueBytes.elementsEqual(venueBytes) {
+        if let lastVenue, lastVenueBytes.count == venueBytes.count,
+           lastVenueBytes.withUnsafeBytes({ memoryEqual($0.baseAddress!, venueBytes.baseAddress!, venueBytes.count) }) {
             named = lastVenue
         } else {
             guard let venue = VenueID(utf8: venueBytes) else { return .rejected(.malformed, venue: nil) }
@@ -152,13 +155,19 @@ public final class CheckInVerificationSession {
     }
 
     private func keys(for venue: VenueID) -> [VenueKey?] {
-        if let cached = cache[venue] { return cached }
+        // Equal ids from the same URL stream share their storage: a pointer compare, no hashing.
+        if let lastKeys, lastKeys.venue == venue { return lastKeys.keys }
+        if let cached = cache[venue] {
+            lastKeys = (venue, cached)
+            return cached
+        }
         if cache.count >= Self.cacheLimit { cache.removeAll(keepingCapacity: true) }
         let keys = verifier.keys.map { source -> VenueKey? in
             guard let key = try? source.key(for: venue, authenticator: verifier.authenticator) else { return nil }
             return VenueKey(key: key, period: verifier.period, authenticator: verifier.authenticator)
         }
         cache[venue] = keys
+        lastKeys = (venue, keys)
         return keys
     }
 
@@ -171,7 +180,7 @@ public final class CheckInVerificationSession {
     /// a version-1 token.
     private static func parse(_ token: UnsafeBufferPointer<UInt8>, into payload: UnsafeMutableBufferPointer<UInt8>) -> Parsed {
         guard let first = token.first else { return .failure(.malformed) }
-        guard first == CheckInToken.version.asciiValue! else {
+        guard first == CheckInToken.versionByte else {
             // Any future version will also be digits and A–Z only (to stay in QR's compact mode).
             let alphanumeric = token.allSatisfy {
                 (UInt8(ascii: "0")...UInt8(ascii: "9")).contains($0) || (UInt8(ascii: "A")...UInt8(ascii: "Z")).contains($0)
@@ -194,6 +203,14 @@ public final class CheckInVerificationSession {
             if case .failure(let reason) = parse(token, into: payload) { return reason }
             return nil
         }
+    }
+
+    /// Whether `count` bytes at `a` and `b` are equal (public data: no constant time needed).
+    private func memoryEqual(_ a: UnsafeRawPointer, _ b: UnsafeRawPointer, _ count: Int) -> Bool {
+        for offset in 0..<count where a.load(fromByteOffset: offset, as: UInt8.self) != b.load(fromByteOffset: offset, as: UInt8.self) {
+            return false
+        }
+        return true
     }
 
     private static func isSpace(_ byte: UInt8) -> Bool {

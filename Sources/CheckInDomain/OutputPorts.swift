@@ -4,11 +4,16 @@ public struct OutputContent: Equatable, Sendable {
     public let name: String
     /// The new bytes.
     public let bytes: [UInt8]
+    /// Whether the content must survive a power cut once in place (synced before its rename).
+    /// `metrics.prom` need not: it is rewritten with every change, and nothing pairs it with
+    /// the image, so its fsync is not worth a tenth of a rotation.
+    public let durable: Bool
 
     /// Creates one.
-    public init(name: String, bytes: [UInt8]) {
+    public init(name: String, bytes: [UInt8], durable: Bool = true) {
         self.name = name
         self.bytes = bytes
+        self.durable = durable
     }
 }
 

@@ -16,6 +16,13 @@ public struct QRMatrix: Equatable, Sendable {
         self.modules = modules
     }
 
+    /// Calls `body` with the modules, row-major, `size` a row: renderers that walk whole rows
+    /// read them without a bounds check per module.
+    @inlinable
+    public func withUnsafeModules<R>(_ body: (UnsafeBufferPointer<Bool>) throws -> R) rethrows -> R {
+        try modules.withUnsafeBufferPointer(body)
+    }
+
     /// Whether the module at `row`, `column` is dark; outside the symbol (the quiet zone) is light.
     @inlinable
     public subscript(row: Int, column: Int) -> Bool {

@@ -31,7 +31,11 @@ public struct JSONParser {
     private func failure(_ message: String) -> Failure { Failure(offset: index, message: message) }
 
     private mutating func skipSpace() {
-        while index < bytes.count, [0x20, 0x09, 0x0A, 0x0D].contains(bytes[index]) { index += 1 }
+        while index < bytes.count {
+            let byte = bytes[index]
+            guard byte == 0x20 || byte == 0x0A || byte == 0x0D || byte == 0x09 else { return }
+            index += 1
+        }
     }
 
     private mutating func expect(_ literal: String) throws(Failure) {
@@ -89,68 +93,106 @@ public struct JSONParser {
         }
     }
 
+    /// An integer: an optional '-' and decimal digits, accumulated as they are read (no String
+    /// per number); out of Int64's range is not a value.
     private mutating func number() throws(Failure) -> Int64 {
         let start = index
-        if index < bytes.count, bytes[index] == UInt8(ascii: "-") { index += 1 }
-        while index < bytes.count, (UInt8(ascii: "0")...UInt8(ascii: "9")).contains(bytes[index]) { index += 1 }
-        guard let number = Int64(String(decoding: bytes[start..<index], as: UTF8.self)) else {
+        let negative = index < bytes.count && bytes[index] == UInt8(ascii: "-")
+        if negative { index += 1 }
+        var value: Int64 = 0
+        var valid = true
+        let firstDigit = index
+        while index < bytes.count, bytes[index] &- UInt8(ascii: "0") < 10 {
+            let digit = Int64(bytes[index] &- UInt8(ascii: "0"))
+            // Accumulated negative: Int64.min has no positive counterpart.
+            let (shifted, overflow) = value.multipliedReportingOverflow(by: 10)
+            let (next, underflow) = shifted.subtractingReportingOverflow(digit)
+            valid = valid && !overflow && !underflow
+            value = next
+            index += 1
+        }
+        guard valid, index > firstDigit, negative || value != Int64.min else {
             index = start
             throw failure("expected a value")
         }
-        return number
+        return negative ? value : -value
     }
 
+    /// A string, built once: a run without escapes (the common case) is validated and copied in
+    /// one go; escapes are decoded into a byte buffer that becomes the String at the end.
     private mutating func string() throws(Failure) -> String {
         index += 1
-        var scalars = String.UnicodeScalarView()
-        var run = index  // start of a run of plain bytes
-        func flush(_ parser: JSONParser, upTo end: Int, into scalars: inout String.UnicodeScalarView) throws(Failure) {
-            guard let text = String(validating: parser.bytes[run..<end], as: UTF8.self) else {
-                throw parser.failure("invalid UTF-8 in a string")
+        let start = index
+        var high: UInt8 = 0  // the bits of every byte so far: below 0x80, the run is ASCII
+        while index < bytes.count {
+            let byte = bytes[index]
+            if byte == UInt8(ascii: "\\") { break }
+            if byte == UInt8(ascii: "\"") {
+                let text = try text(start..<index, ascii: high < 0x80)
+                index += 1
+                return text
             }
-            scalars.append(contentsOf: text.unicodeScalars)
+            guard byte >= 0x20 else { throw failure("control character in a string") }
+            high |= byte
+            index += 1
         }
+        guard index < bytes.count else { throw failure("unterminated string") }
+        var decoded = [UInt8]()
+        decoded.reserveCapacity(index - start + 16)
+        decoded.append(contentsOf: bytes[start..<index])
         while index < bytes.count {
             let byte = bytes[index]
             if byte == UInt8(ascii: "\"") {
-                try flush(self, upTo: index, into: &scalars)
+                let end = index
                 index += 1
-                return String(scalars)
+                guard let text = String(validating: decoded, as: UTF8.self) else {
+                    index = end
+                    throw failure("invalid UTF-8 in a string")
+                }
+                return text
             }
             guard byte >= 0x20 else { throw failure("control character in a string") }
-            if byte == UInt8(ascii: "\\") {
-                try flush(self, upTo: index, into: &scalars)
+            guard byte == UInt8(ascii: "\\") else {
+                decoded.append(byte)
                 index += 1
-                guard index < bytes.count else { break }
-                let escape = bytes[index]
-                index += 1
-                switch escape {
-                case UInt8(ascii: "\""): scalars.append("\"")
-                case UInt8(ascii: "\\"): scalars.append("\\")
-                case UInt8(ascii: "/"): scalars.append("/")
-                case UInt8(ascii: "b"): scalars.append("\u{8}")
-                case UInt8(ascii: "f"): scalars.append("\u{C}")
-                case UInt8(ascii: "n"): scalars.append("\n")
-                case UInt8(ascii: "r"): scalars.append("\r")
-                case UInt8(ascii: "t"): scalars.append("\t")
-                case UInt8(ascii: "u"):
-                    var code = try hex4()
-                    if (0xD800..<0xDC00).contains(code) {
-                        try expect("\\u")
-                        let low = try hex4()
-                        guard (0xDC00..<0xE000).contains(low) else { throw failure("unpaired surrogate") }
-                        code = 0x10000 + ((code - 0xD800) << 10) + (low - 0xDC00)
-                    }
-                    guard let scalar = Unicode.Scalar(code) else { throw failure("invalid \\u escape") }
-                    scalars.append(scalar)
-                default: throw failure("invalid escape")
+                continue
+            }
+            index += 1
+            guard index < bytes.count else { break }
+            let escape = bytes[index]
+            index += 1
+            switch escape {
+            case UInt8(ascii: "\""), UInt8(ascii: "\\"), UInt8(ascii: "/"): decoded.append(escape)
+            case UInt8(ascii: "b"): decoded.append(0x08)
+            case UInt8(ascii: "f"): decoded.append(0x0C)
+            case UInt8(ascii: "n"): decoded.append(0x0A)
+            case UInt8(ascii: "r"): decoded.append(0x0D)
+            case UInt8(ascii: "t"): decoded.append(0x09)
+            case UInt8(ascii: "u"):
+                var code = try hex4()
+                if (0xD800..<0xDC00).contains(code) {
+                    try expect("\\u")
+                    let low = try hex4()
+                    guard (0xDC00..<0xE000).contains(low) else { throw failure("unpaired surrogate") }
+                    code = 0x10000 + ((code - 0xD800) << 10) + (low - 0xDC00)
                 }
-                run = index
-            } else {
-                index += 1
+                guard let scalar = Unicode.Scalar(code) else { throw failure("invalid \\u escape") }
+                UTF8.encode(scalar) { decoded.append($0) }
+            default: throw failure("invalid escape")
             }
         }
         throw failure("unterminated string")
+    }
+
+    /// The UTF-8 bytes of `range` as a String, validated in one pass (ASCII needs none, and
+    /// `String(decoding:)` is the cheaper call: most of qrcheckin's strings are ASCII).
+    private func text(_ range: Range<Int>, ascii: Bool) throws(Failure) -> String {
+        let text = bytes.withUnsafeBufferPointer { all -> String? in
+            let run = UnsafeBufferPointer(rebasing: all[range])
+            return ascii ? String(decoding: run, as: UTF8.self) : String(validating: run, as: UTF8.self)
+        }
+        guard let text else { throw Failure(offset: range.upperBound, message: "invalid UTF-8 in a string") }
+        return text
     }
 
     private mutating func hex4() throws(Failure) -> UInt32 {

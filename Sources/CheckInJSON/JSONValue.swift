@@ -92,33 +92,8 @@ public enum JSONValue: Equatable, Sendable {
         }
     }
 
-    private static let hexDigits: StaticString = "0123456789abcdef"
-
-    /// A JSON string: runs of bytes that need no escape are copied whole; UTF-8 is kept as is.
+    /// A JSON string, quoted as `ByteCursor.write(jsonString:)` does (one implementation).
     private static func quote(_ text: String, to out: inout [UInt8]) {
-        out.append(UInt8(ascii: "\""))
-        var text = text
-        text.withUTF8 { bytes in
-            var run = 0  // start of the pending run of plain bytes
-            for (index, byte) in bytes.enumerated() where byte < 0x20 || byte == UInt8(ascii: "\"") || byte == UInt8(ascii: "\\") {
-                out.append(contentsOf: UnsafeBufferPointer(rebasing: bytes[run..<index]))
-                run = index + 1
-                out.append(UInt8(ascii: "\\"))
-                switch byte {
-                case UInt8(ascii: "\""): out.append(UInt8(ascii: "\""))
-                case UInt8(ascii: "\\"): out.append(UInt8(ascii: "\\"))
-                case UInt8(ascii: "\n"): out.append(UInt8(ascii: "n"))
-                case UInt8(ascii: "\r"): out.append(UInt8(ascii: "r"))
-                case UInt8(ascii: "\t"): out.append(UInt8(ascii: "t"))
-                default:  // other control characters: \u00XX, lower-case hex
-                    hexDigits.withUTF8Buffer { hex in
-                        out.append(contentsOf: [UInt8(ascii: "u"), UInt8(ascii: "0"), UInt8(ascii: "0"),
-                                                hex[Int(byte >> 4)], hex[Int(byte & 0xF)]])
-                    }
-                }
-            }
-            out.append(contentsOf: UnsafeBufferPointer(rebasing: bytes[run...]))
-        }
-        out.append(UInt8(ascii: "\""))
+        out.append(capacity: ByteCursor.maximumJSONLength(of: text)) { $0.write(jsonString: text) }
     }
 }

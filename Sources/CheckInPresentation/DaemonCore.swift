@@ -500,7 +500,8 @@ public struct DaemonCore: Sendable {
 
     private mutating func document(for state: CheckInState) -> String {
         if let cached = cachedDocument, cached.state == state { return cached.text }
-        let text = StateDocument(state: state, venue: setup.codes.venue, period: setup.codes.period, pid: host.pid).json.serialized
+        let text = String(decoding: StateDocument(state: state, venue: setup.codes.venue, period: setup.codes.period, pid: host.pid).bytes,
+                          as: UTF8.self)
         cachedDocument = (state, text)
         return text
     }

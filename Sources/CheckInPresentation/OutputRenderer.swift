@@ -45,7 +45,7 @@ public struct OutputRenderer {
             case .json:
                 bytes = Array((frame.document + "\n").utf8)
             }
-            contents.append(OutputContent(name: file.name, bytes: bytes))
+            contents.append(OutputContent(name: file.name, bytes: bytes, durable: file != .metrics))
         }
         return contents
     }

@@ -84,6 +84,65 @@ public struct StateDocument: Equatable, Sendable {
         phase == .running && now.seconds > (expiresAt ?? 0) + Self.staleGraceSeconds
     }
 
+    /// `json`, serialised, written straight into one buffer (a byte template: the keys are
+    /// fixed, only the values vary): the daemon writes it with every rotation.
+    public var bytes: [UInt8] {
+        let strings = [venue, url ?? "", token ?? "", safeNumber ?? "", health, reason ?? ""]
+        let room = 400 + strings.reduce(0) { $0 + ByteCursor.maximumJSONLength(of: $1) } + 10 * ByteCursor.maximumDecimalLength
+        var out = [UInt8]()
+        out.append(capacity: room) { out in
+            func string(_ value: String?) {
+                if let value { out.write(jsonString: value) } else { out.write("null") }
+            }
+            func number(_ value: Int64?) {
+                if let value { out.write(value) } else { out.write("null") }
+            }
+            out.write("{\"version\":")
+            out.write(Self.schemaVersion)
+            out.write(",\"state\":")
+            out.write(jsonString: phase.rawValue)
+            out.write(",\"venue\":")
+            out.write(jsonString: venue)
+            out.write(",\"url\":")
+            string(url)
+            out.write(",\"token\":")
+            string(token)
+            out.write(",\"safeNumber\":")
+            string(safeNumber)
+            out.write(",\"window\":")
+            number(window)
+            out.write(",\"seq\":")
+            number(sequence)
+            out.write(",\"issuedAt\":")
+            number(issuedAt)
+            out.write(",\"expiresAt\":")
+            number(expiresAt)
+            out.write(",\"period\":")
+            out.write(period)
+            out.write(",\"shake\":")
+            out.write(jsonString: shake.rawValue)
+            out.write(",\"refresh\":")
+            out.write(jsonString: refresh.rawValue)
+            out.write(",\"health\":")
+            out.write(jsonString: health)
+            out.write(",\"reason\":")
+            string(reason)
+            out.write(",\"updatedAt\":")
+            out.write(updatedAt)
+            out.write(",\"pid\":")
+            out.write(pid)
+            if let clock {
+                out.write(",\"clock\":{\"synchronized\":")
+                if let synchronized = clock.synchronized { out.write(synchronized ? "true" : "false") } else { out.write("null") }
+                out.write(",\"maxErrorSeconds\":")
+                number(clock.maxErrorSeconds)
+                out.write(byte: UInt8(ascii: "}"))
+            }
+            out.write(byte: UInt8(ascii: "}"))
+        }
+        return out
+    }
+
     /// The JSON object, keys in schema order.
     public var json: JSONValue {
         func optional(_ value: String?) -> JSONValue { value.map(JSONValue.string) ?? .null }
@@ -123,6 +182,11 @@ public struct StateDocument: Equatable, Sendable {
         } catch {
             throw StateDocumentError(message: error.description)
         }
+        try self.init(value: value)
+    }
+
+    /// Reads a state already parsed (a control reply's `state`), with the same checks.
+    public init(value: JSONValue) throws(StateDocumentError) {
         func field<T>(_ key: String, _ read: (JSONValue) -> T?) throws(StateDocumentError) -> T {
             guard let member = value[key], let typed = read(member) else {
                 throw StateDocumentError(message: "field '\(key)' is missing or has the wrong type")

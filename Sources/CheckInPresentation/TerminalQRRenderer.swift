@@ -65,9 +65,10 @@ public struct TerminalQRRenderer: Sendable {
         return end - start
     }
 
-    /// Bytes a line can take at most: 3 UTF-8 bytes a half-block cell (2 an ASCII module) plus colours.
+    /// Bytes a line can take at most: 3 UTF-8 bytes a half-block cell (2 an ASCII module) plus
+    /// colours, and 1 to spare for the last glyph's whole-word store.
     private func lineCapacity(span: Int) -> Int {
-        style == .ascii ? 2 * span : 3 * span + (style == .ansi ? Self.blackOnWhite.utf8CodeUnitCount + Self.reset.utf8CodeUnitCount : 0)
+        style == .ascii ? 2 * span : 3 * span + 1 + (style == .ansi ? Self.blackOnWhite.utf8CodeUnitCount + Self.reset.utf8CodeUnitCount : 0)
     }
 
     /// Writes text row `row` (module row `row`, and `row + 1` for half blocks) at `out`; returns its length.
@@ -87,22 +88,35 @@ public struct TerminalQRRenderer: Sendable {
         if style == .ansi { Self.copy(Self.blackOnWhite, to: &end) }
         // utf8 draws light modules (light text on a dark terminal); the others draw dark ones.
         let drawsLight = style == .utf8
-        // An odd module count leaves a last half row: the quiet zone below is light.
-        let hasLower = row + 1 < span
-        for column in 0..<span {
-            let top = matrix[moduleRow, column - margin] != drawsLight
-            let bottom = (hasLower && matrix[moduleRow + 1, column - margin]) != drawsLight
-            if top || bottom {
-                // █ U+2588, ▀ U+2580, ▄ U+2584: E2 96 88 / 80 / 84 in UTF-8.
-                end[0] = 0xE2
-                end[1] = 0x96
-                end[2] = top ? (bottom ? 0x88 : 0x80) : 0x84
-                end += 3
-            } else {
-                end.pointee = UInt8(ascii: " ")
-                end += 1
+        // A cell's glyph by (upper drawn, lower drawn): ' ', ▄ U+2584, ▀ U+2580, █ U+2588, as
+        // little-endian UTF-8 words stored whole (4 bytes, the line has room) and their lengths.
+        let glyphs: (UInt32, UInt32, UInt32, UInt32) = (0x20, 0x84_96E2, 0x80_96E2, 0x88_96E2)
+        let quiet = drawsLight ? glyphs.3 : glyphs.0  // both halves light
+        let quietLength = drawsLight ? 3 : 1
+        func put(_ glyph: UInt32, _ length: Int) {
+            UnsafeMutableRawPointer(end).storeBytes(of: glyph.littleEndian, as: UInt32.self)
+            end += length
+        }
+        for _ in 0..<min(margin, span) { put(quiet, quietLength) }
+        matrix.withUnsafeModules { modules in
+            // Module rows `moduleRow` and the one below, nil in the quiet zone (and below an
+            // odd module count's last row).
+            func rowStart(_ moduleRow: Int) -> UnsafePointer<Bool>? {
+                (0..<matrix.size).contains(moduleRow) ? modules.baseAddress! + moduleRow * matrix.size : nil
+            }
+            let upper = rowStart(moduleRow), lower = row + 1 < span ? rowStart(moduleRow + 1) : nil
+            for column in 0..<matrix.size {
+                let top = (upper?[column] ?? false) != drawsLight
+                let bottom = (lower?[column] ?? false) != drawsLight
+                switch (top, bottom) {
+                case (false, false): put(glyphs.0, 1)
+                case (false, true): put(glyphs.1, 3)
+                case (true, false): put(glyphs.2, 3)
+                case (true, true): put(glyphs.3, 3)
+                }
             }
         }
+        for _ in 0..<min(margin, span) { put(quiet, quietLength) }
         if style == .ansi { Self.copy(Self.reset, to: &end) }
         return end - out
     }

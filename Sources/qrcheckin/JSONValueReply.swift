@@ -22,7 +22,7 @@ struct JSONValueReply {
     /// The state after the request, if the reply carries one.
     var state: StateDocument? {
         guard let state = value?["state"] else { return nil }
-        return try? StateDocument(parsing: Array(state.serialized.utf8))
+        return try? StateDocument(value: state)
     }
 
     /// A one-line human summary of the state, in the words `status` and the kiosk use:

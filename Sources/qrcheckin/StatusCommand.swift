@@ -121,31 +121,30 @@ struct StatusCommand: Command {
         } catch {
             return .refused(DaemonDirectory.refusal(error))
         }
-        var document: StateDocument
-        var live: StateDocument?
-        do {
-            // By the descriptor that passed the check (by path only when there is none to check:
-            // then the read fails with its own reason).
-            let bytes = try held?.read("current.json", limit: 64 * 1024) ?? TextFile.read(jsonPath, limit: 64 * 1024)
-            document = try StateDocument(parsing: bytes)
-        } catch {
-            // No readable file: a daemon that could not write its first one may still answer.
-            live = liveDocument(socketPath, peer: peer)
-            guard let live else {
+        let report: StatusReport
+        // The daemon's own word beats the file when this user may ask: a daemon that cannot
+        // write its files says it is degraded at once instead of seconds later. It is asked
+        // first, so the file is read and parsed only when the socket is not this user's (or
+        // nobody answers): the reply is the same state, one parse instead of two.
+        if let live = liveDocument(socketPath, peer: peer) {
+            report = StatusReport(document: live, now: SystemClock().now(), processAlive: true, socketRefused: false)
+        } else {
+            let document: StateDocument
+            do {
+                // By the descriptor that passed the check (by path only when there is none to check:
+                // then the read fails with its own reason).
+                let bytes = try held?.read("current.json", limit: 64 * 1024) ?? TextFile.read(jsonPath, limit: 64 * 1024)
+                document = try StateDocument(parsing: bytes)
+            } catch {
                 let reason = (error as? SystemError).map { $0.code == ENOENT ? "no \(jsonPath)" : $0.description }
                 return .missing("not running: " + (reason ?? "\(jsonPath) is unreadable: \(error)"))
             }
-            document = live
+            let alive = SignalProcessLiveness().isAlive(pid: document.pid)
+            // A socket that refuses connections has no listener: the daemon died (kill -9) even
+            // if its pid lingers as a zombie or was reused. A stopped daemon removed its socket.
+            let refused = alive && document.phase != .stopped && ControlSocketProbe.refuses(socketPath)
+            report = StatusReport(document: document, now: SystemClock().now(), processAlive: alive, socketRefused: refused)
         }
-        let alive = SignalProcessLiveness().isAlive(pid: document.pid)
-        // The daemon's own word beats the file when this user may ask: a daemon that cannot
-        // write its files says it is degraded at once instead of seconds later.
-        let answer = alive ? live ?? liveDocument(socketPath, peer: peer) : nil
-        if let answer { document = answer }
-        // A socket that refuses connections has no listener: the daemon died (kill -9) even
-        // if its pid lingers as a zombie or was reused. A stopped daemon removed its socket.
-        let refused = alive && answer == nil && document.phase != .stopped && ControlSocketProbe.refuses(socketPath)
-        let report = StatusReport(document: document, now: SystemClock().now(), processAlive: alive, socketRefused: refused)
         var status = stat()
         let age: Int64? = stat(pngPath, &status) == 0 ? max(0, SystemClock().now().seconds - Int64(status.st_mtim.tv_sec)) : nil
         return .report(report, pngPath: pngPath, pngAgeSeconds: age)

@@ -138,6 +138,10 @@ import Testing
         #expect(PathName.directory(of: "/a/b/c.png") == "/a/b")
         #expect(PathName.directory(of: "c.png") == ".")
         #expect(PathName.directory(of: "/c.png") == "/")
+        // At the byte '/', as the kernel splits: even before a combining mark.
+        #expect(PathName.directory(of: "/현규/e\u{301}/\u{301}x") == "/현규/e\u{301}")
+        #expect(PathName.base(of: "/현규/e\u{301}/\u{301}x") == "\u{301}x")
+        #expect(PathName.base(of: "/a/") == "" && PathName.base(of: "name") == "name")
         #expect(PathName.base(of: "/a/b/c.png") == "c.png")
     }
 }

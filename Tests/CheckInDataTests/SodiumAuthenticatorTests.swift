@@ -1,3 +1,4 @@
+import CSodium
 import CheckInData
 import CheckInDomain
 import Testing
@@ -33,6 +34,38 @@ import Testing
     @Test(arguments: cases)
     func reproducesRFC4231(_ vector: Case) {
         #expect(hexString(SodiumAuthenticator().authenticationCode(for: vector.data, key: vector.key)) == vector.mac)
+    }
+
+    /// SodiumKeyedAuthenticator copies a keyed state per message and does not wipe the copy
+    /// after `final`, because libsodium's `final` already leaves the whole state zeroed.
+    @Test func libsodiumsFinalWipesTheWholeHMACState() {
+        _ = SodiumAuthenticator()  // sodium_init
+        var state = crypto_auth_hmacsha256_state()
+        let key = [UInt8](repeating: 0x5A, count: 32), message = [UInt8](repeating: 7, count: 40)
+        var mac = [UInt8](repeating: 0, count: 32)
+        crypto_auth_hmacsha256_init(&state, key, key.count)
+        crypto_auth_hmacsha256_update(&state, message, UInt64(message.count))
+        crypto_auth_hmacsha256_final(&state, &mac)
+        #expect(withUnsafeBytes(of: state) { $0.allSatisfy { $0 == 0 } })
+        #expect(mac.contains { $0 != 0 })
+    }
+
+    @Test(arguments: [0, 1, 12, 13, 15, 16, 17, 31, 32])
+    func keyedMatchingTakesEveryTruncationAndRefusesEveryFlippedBit(length: Int) {
+        let authenticator = SodiumAuthenticator()
+        let key = [UInt8](repeating: 0x42, count: 32), message = Array("QRCHECKIN-TOKEN message".utf8)
+        let full = authenticator.authenticationCode(for: message, key: key)
+        let keyed = authenticator.keyed(key)
+        let truncated = Array(full.prefix(length))
+        message.withUnsafeBytes { message in
+            #expect(truncated.withUnsafeBytes { keyed.matches(message, truncatedMAC: $0) })
+            for bit in 0..<(length * 8) {
+                var flipped = truncated
+                flipped[bit / 8] ^= 1 << UInt8(bit % 8)
+                #expect(!flipped.withUnsafeBytes { keyed.matches(message, truncatedMAC: $0) }, "bit \(bit)")
+            }
+        }
+        #expect(!(full + [0]).withUnsafeBytes { mac in message.withUnsafeBytes { keyed.matches($0, truncatedMAC: mac) } })
     }
 
     @Test func emptyMessageAndKeyWork() {

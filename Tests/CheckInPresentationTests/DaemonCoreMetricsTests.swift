@@ -59,6 +59,13 @@ import Testing
         #expect(TestShell.timers(tick) == [WallTime(seconds: 1_800_000_015)], "nothing pending: back to the boundary")
     }
 
+    @Test func onlyMetricsIsWrittenWithoutAnFsync() {
+        let shell = TestShell()
+        shell.send(.started)
+        // The code's files must survive a power cut; metrics.prom is rewritten with every change.
+        #expect(shell.disk.durable == ["current.png": true, "current.txt": true, "current.json": true, "metrics.prom": false])
+    }
+
     @Test func theExpositionFormatHasHelpAndTypeBeforeEachMetricAndExactDecimals() {
         var counters = DaemonCounters()
         counters.rotations[.reload] = 2

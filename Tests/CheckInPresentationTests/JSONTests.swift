@@ -30,7 +30,22 @@ import Testing
         #expect(try JSONParser.parse(#""\u00e9\ud83d\ude00\/\t""#) == .string("é😀/\t"))
     }
 
+    @Test func readsIntegersAtTheEdgesOfInt64() throws {
+        #expect(try JSONParser.parse("[-9223372036854775808,9223372036854775807,0,-0,42]")
+            == .array([.number(.min), .number(.max), .number(0), .number(0), .number(42)]))
+        for text in ["9223372036854775808", "-9223372036854775809", "-", "99999999999999999999"] {
+            #expect(throws: JSONParser.Failure.self, "\(text)") { try JSONParser.parse(text) }
+        }
+    }
+
+    @Test func keepsTextAroundEscapesAndNonASCII() throws {
+        let text = #"{"a":"plain 현규","b":"x\\y\"z\u0041 현\n","c":""}"#
+        #expect(try JSONParser.parse(text)
+            == .object([("a", .string("plain 현규")), ("b", .string("x\\y\"zA 현\n")), ("c", .string(""))]))
+    }
+
     @Test func rejectsInvalidUTF8InStrings() {
         #expect(throws: JSONParser.Failure.self) { try JSONParser.parse([0x22, 0xFF, 0x22]) }
+        #expect(throws: JSONParser.Failure.self) { try JSONParser.parse([0x22, 0x5C, 0x6E, 0xFF, 0x22]) }  // after an escape
     }
 }

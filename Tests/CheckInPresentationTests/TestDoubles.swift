@@ -63,12 +63,15 @@ final class MemoryDisk: OutputSink {
     var files: [String: [UInt8]] = [:]
     /// Every batch put in place, by names.
     var batches: [[String]] = []
+    /// Whether each file was last handed over as one to sync (`OutputContent.durable`).
+    var durable: [String: Bool] = [:]
     /// Refuses a batch when this says so (nil: accept everything).
     var refuses: (([OutputContent]) -> Bool)?
     func replaceTogether(_ contents: [OutputContent]) throws(OutputSinkError) {
         if refuses?(contents) == true { throw OutputSinkError("cannot create /out/\(contents[0].name): No space left on device") }
         for content in contents { files[content.name] = content.bytes }
         batches.append(contents.map(\.name))
+        for content in contents { durable[content.name] = content.durable }
     }
     /// The parsed current.json.
     var document: StateDocument? { files["current.json"].flatMap { try? StateDocument(parsing: $0) } }

@@ -15,4 +15,9 @@ int cprocess_argc(void);
 
 /* The argument vector (argv[argc] is NULL), or NULL when none was captured. */
 char *const *cprocess_argv(void);
+
+/* Swift's runtime entry points for CommandLine, defined in process_arguments.c from the same
+   capture so the static runtime's own (a scan of /proc/self/maps before main) is not linked. */
+char **_swift_stdlib_getUnsafeArgvArgc(int *outArgLen);
+void _swift_stdlib_overrideUnsafeArgvArgc(char **argv, int argc);
 #endif

@@ -1,25 +1,37 @@
 /*
- * rotation_reference: the C floor that scripts/bench measures `qrcheckin run` against.
+ * floor: the least work each figure of scripts/bench can cost, in C with the daemon's own
+ * libraries (docs/BENCHMARKS.md, "The floors"). One program, one subcommand per figure:
  *
- * A minimal daemon doing the same work as qrcheckin's rotation with the same libraries:
- * HKDF venue key (once), two HMAC-SHA256s (token, safe number) via libsodium, the URL,
- * libqrencode (8-bit hint, case-sensitive, level M), a 1-bit grayscale PNG via libpng
- * (no filtering, scale 8, margin 4), current.txt (UTF-8 half blocks, margin 2, safe number,
- * expiry) and current.json (same keys), each file replaced atomically (O_EXCL temporary,
- * write, fchmod, fsync, rename, fsync of the directory) in the order png, txt, json.
+ *   floor run OUTPUT_DIR STATE_DIR PERIOD   a rotation: the daemon's floor
+ *   floor encode FILE TEXT                   `qrcheckin encode -o FILE TEXT`'s floor
+ *   floor version                            start-up: load the same libraries, print a line
+ *   floor hmac COUNT                         `verify --stdin`'s floor: HMACs per CPU second
  *
- * Events, like the daemon: a rotation at each window boundary (timerfd on CLOCK_REALTIME),
- * SIGUSR1 = shake (next sequence number at once), SIGTERM/SIGINT = stop, and with
+ * `run` is a minimal daemon doing a rotation's work the way qrcheckin does it: HKDF venue key
+ * (once), the two HMAC-SHA256s a code needs (token, safe number) via libsodium, the URL,
+ * libqrencode (8-bit hint, case-sensitive, level M), a 1-bit grayscale PNG via libpng (no
+ * filtering, scale 8, margin 4; zlib level 4, Z_FILTERED, memLevel 6 as PNGEncoder at scale 8),
+ * current.txt (UTF-8 half blocks, margin 2, safe number, expiry) and current.json (same keys),
+ * each file replaced atomically (O_EXCL temporary, write, fchmod, fsync, rename, fsync of the
+ * directory) in the order png, txt, json. No metrics.prom, no log, no peer checks: the floor,
+ * not a product.
+ *
+ * Events, like the daemon: a rotation at each window boundary (timerfd on CLOCK_REALTIME), a
+ * control socket OUTPUT_DIR/control.sock where "refresh now" forces a rotation and is answered
+ * with the state after it (how scripts/bench forces the daemon's: its shakes are coalesced to
+ * one a second), SIGUSR1 = a forced rotation (never coalesced), SIGTERM/SIGINT = stop, and with
  * NOTIFY_SOCKET set a 1 s repeating timer sending "STATUS=... expires in Ns" (the systemd-mode
  * tick: read the timerfd, lstat OUTPUT_DIR/control.sock as the daemon does, sendto, poll).
- * No logging, no control socket: this is the floor, not a product.
  *
  * The secret is read from STATE_DIR/secret (hex, as the daemon writes it), so for the same
  * window and sequence the token, URL, safe number, PNG and text are the daemon's, byte for byte
  * (scripts/bench checks that before measuring).
  *
- * Usage: rotation_reference OUTPUT_DIR STATE_DIR PERIOD
- * Build: cc -O2 rotation_reference.c $(pkg-config --cflags --libs libsodium libqrencode libpng)
+ * `hmac` is one HMAC-SHA256 of the 40-byte token message (docs/TOKEN.md "MACs", venue HALL-1)
+ * per verification under a 32-byte key whose padded blocks are hashed once: libsodium's state
+ * after init is copied per message, as SodiumKeyedAuthenticator does. No parsing, no output.
+ *
+ * Build: cc -O2 floor.c $(pkg-config --cflags --libs libsodium libqrencode libpng)
  */
 #define _GNU_SOURCE
 #include <errno.h>
@@ -39,8 +51,10 @@
 #include <sys/stat.h>
 #include <sys/timerfd.h>
 #include <sys/un.h>
+#include <libgen.h>
 #include <time.h>
 #include <unistd.h>
+#include <zlib.h>
 
 #define SCALE 8
 #define PNG_MARGIN 4
@@ -128,6 +142,9 @@ static void encode_png(const QRcode *qr, buffer *out) {
     png_set_IHDR(png, info, width, width, 1, PNG_COLOR_TYPE_GRAY, PNG_INTERLACE_NONE, PNG_COMPRESSION_TYPE_DEFAULT,
                  PNG_FILTER_TYPE_DEFAULT);
     png_set_filter(png, PNG_FILTER_TYPE_BASE, PNG_FILTER_NONE);
+    png_set_compression_level(png, 4);  /* PNGCompression.scaleEight */
+    png_set_compression_strategy(png, Z_FILTERED);
+    png_set_compression_mem_level(png, 6);
     png_write_info(png, info);
     for (int my = 0; my < span; my++) {
         memset(row, 0xFF, stride);
@@ -193,6 +210,8 @@ static void atomic_write(const char *name, const void *data, size_t size) {
 }
 
 static char safe_number[32];
+static char json[2048];      /* the last current.json, for control replies */
+static size_t json_length;
 
 static void rotate(int64_t window, uint32_t sequence) {
     unsigned char msg[128], mac[32], payload[25];
@@ -235,7 +254,6 @@ static void rotate(int64_t window, uint32_t sequence) {
     atomic_write("current.txt", text, render_text(qr, text, safe_number, expires));
     QRcode_free(qr);
 
-    char json[2048];
     int len = snprintf(json, sizeof json,
                        "{\"version\":1,\"state\":\"running\",\"venue\":\"%s\",\"url\":\"%s\",\"token\":\"%s\","
                        "\"safeNumber\":\"%s\",\"window\":%lld,\"seq\":%u,\"issuedAt\":%lld,\"expiresAt\":%lld,"
@@ -243,7 +261,35 @@ static void rotate(int64_t window, uint32_t sequence) {
                        "\"updatedAt\":%lld,\"pid\":%d}\n",
                        venue, url, token, safe_number, (long long)window, sequence, (long long)issued,
                        (long long)expires, period, (long long)time(NULL), (int)getpid());
-    atomic_write("current.json", json, (size_t)len);
+    json_length = (size_t)len;
+    atomic_write("current.json", json, json_length);
+}
+
+/* A control request: one line in, one reply out, the connection closed. "refresh now" rotates
+   (a forced rotation asked for the way qrcheckin's operators and scripts/bench do) and is
+   answered with the state after it, as the daemon answers; anything else gets an error. */
+static void serve(int listener, int64_t window, uint32_t *sequence) {
+    int client = accept4(listener, NULL, NULL, SOCK_CLOEXEC);
+    if (client < 0) return;
+    char request[256];
+    size_t got = 0;
+    while (got < sizeof request - 1) {
+        ssize_t n = read(client, request + got, sizeof request - 1 - got);
+        if (n <= 0) break;
+        got += (size_t)n;
+        if (memchr(request, '\n', got)) break;
+    }
+    request[got] = 0;
+    char reply[4096];
+    int len;
+    if (strncmp(request, "refresh now\n", 12) == 0) {
+        rotate(window, ++*sequence);
+        len = snprintf(reply, sizeof reply, "{\"ok\":true,\"state\":%.*s}\n", (int)json_length - 1, json);
+    } else {
+        len = snprintf(reply, sizeof reply, "{\"ok\":false,\"error\":\"unknown request\"}\n");
+    }
+    if (write(client, reply, (size_t)len) < 0) { /* the client went away: nothing to do */ }
+    close(client);
 }
 
 /* -------------------------------------------------------------------------------- main */
@@ -260,16 +306,11 @@ static void arm_boundary(int fd, int64_t window) {
     if (timerfd_settime(fd, TFD_TIMER_ABSTIME, &spec, NULL) != 0) die("timerfd_settime");
 }
 
-int main(int argc, char **argv) {
-    if (argc != 4) {
-        fprintf(stderr, "usage: %s OUTPUT_DIR STATE_DIR PERIOD\n", argv[0]);
-        return 64;
-    }
-    out_dir = argv[1];
-    period = atol(argv[3]);
-    if (sodium_init() < 0) die("sodium_init");
+static int run_daemon(char **argv) {
+    out_dir = argv[0];
+    period = atol(argv[2]);
     char secret_path[4096], hex[4096];
-    snprintf(secret_path, sizeof secret_path, "%s/secret", argv[2]);
+    snprintf(secret_path, sizeof secret_path, "%s/secret", argv[1]);
     FILE *f = fopen(secret_path, "r");
     if (!f) die(secret_path);
     size_t hex_len = fread(hex, 1, sizeof hex - 1, f);
@@ -309,9 +350,18 @@ int main(int argc, char **argv) {
     arm_boundary(boundary, window);
     if (notify >= 0) sendto(notify, "READY=1", 7, MSG_NOSIGNAL, (struct sockaddr *)&notify_addr, notify_len);
 
-    struct pollfd fds[3] = {{.fd = sfd, .events = POLLIN}, {.fd = boundary, .events = POLLIN}, {.fd = tick, .events = POLLIN}};
+    /* The control socket, OUTPUT_DIR/control.sock, as the daemon's (no peer checks: the floor). */
+    struct sockaddr_un control = {.sun_family = AF_UNIX};
+    snprintf(control.sun_path, sizeof control.sun_path, "%s/control.sock", out_dir);
+    unlink(control.sun_path);
+    int listener = socket(AF_UNIX, SOCK_STREAM | SOCK_CLOEXEC, 0);
+    if (listener < 0 || bind(listener, (struct sockaddr *)&control, sizeof control) != 0 || listen(listener, 16) != 0)
+        die("control socket");
+
+    struct pollfd fds[4] = {{.fd = sfd, .events = POLLIN}, {.fd = boundary, .events = POLLIN},
+                            {.fd = listener, .events = POLLIN}, {.fd = tick, .events = POLLIN}};
     for (;;) {
-        if (poll(fds, tick >= 0 ? 3 : 2, -1) < 0) {
+        if (poll(fds, tick >= 0 ? 4 : 3, -1) < 0) {
             if (errno == EINTR) continue;
             die("poll");
         }
@@ -319,16 +369,20 @@ int main(int argc, char **argv) {
         if (fds[0].revents & POLLIN) {
             struct signalfd_siginfo info;
             while (read(sfd, &info, sizeof info) == sizeof info) {
-                if (info.ssi_signo != SIGUSR1) return 0;
+                if (info.ssi_signo != SIGUSR1) {
+                    unlink(control.sun_path);
+                    return 0;
+                }
                 rotate(window, ++sequence);
             }
         }
+        if (fds[2].revents & POLLIN) serve(listener, window, &sequence);
         if ((fds[1].revents & POLLIN) && read(boundary, &expirations, sizeof expirations) == sizeof expirations) {
             int64_t now = (int64_t)time(NULL) / period;
             if (now != window) window = now, sequence = 0, rotate(window, sequence);
             arm_boundary(boundary, window);
         }
-        if (tick >= 0 && (fds[2].revents & POLLIN) && read(tick, &expirations, sizeof expirations) == sizeof expirations) {
+        if (tick >= 0 && (fds[3].revents & POLLIN) && read(tick, &expirations, sizeof expirations) == sizeof expirations) {
             char line[256];
             struct timespec now;
             struct stat info;
@@ -341,4 +395,75 @@ int main(int argc, char **argv) {
             sendto(notify, line, (size_t)len, MSG_NOSIGNAL, (struct sockaddr *)&notify_addr, notify_len);
         }
     }
+}
+
+/* ------------------------------------------------------------------------ other floors */
+
+/* One QR, one PNG, one atomic write (fsync of file and directory, as the daemon's writer). */
+static int encode_file(char **argv) {
+    char dir_copy[4096], base_copy[4096];
+    snprintf(dir_copy, sizeof dir_copy, "%s", argv[0]);
+    snprintf(base_copy, sizeof base_copy, "%s", argv[0]);
+    out_dir = dirname(dir_copy);
+    QRcode *qr = QRcode_encodeString(argv[1], 0, QR_ECLEVEL_M, QR_MODE_8, 1);
+    if (!qr) die("QRcode_encodeString");
+    buffer png = {0};
+    encode_png(qr, &png);
+    atomic_write(basename(base_copy), png.data, png.size);
+    free(png.data);
+    QRcode_free(qr);
+    return 0;
+}
+
+static double cpu_seconds(void) {
+    struct timespec t;
+    clock_gettime(CLOCK_PROCESS_CPUTIME_ID, &t);  /* CPU time: robust on a busy machine */
+    return (double)t.tv_sec + (double)t.tv_nsec / 1e9;
+}
+
+/* Prints verifications (HMACs) per CPU second, the message length and a byte that keeps the
+   compiler from dropping the loop. */
+static int hmac_rate(long count) {
+    unsigned char key[32], mac[32], message[64];
+    for (int i = 0; i < 32; i++) key[i] = (unsigned char)i;
+    static const char label[] = "QRCHECKIN-TOKEN", hall[] = "HALL-1";
+    size_t length = 0;
+    memcpy(message, label, sizeof label - 1), length += sizeof label - 1;
+    message[length++] = 0;
+    message[length++] = '1';
+    message[length++] = (unsigned char)(sizeof hall - 1);
+    memcpy(message + length, hall, sizeof hall - 1), length += sizeof hall - 1;
+    put_be(message + length, 15, 4), length += 4;
+    size_t window_at = length;
+    length += 8 + 4;
+    crypto_auth_hmacsha256_state keyed;
+    crypto_auth_hmacsha256_init(&keyed, key, sizeof key);
+    unsigned char sink = 0;
+    double start = cpu_seconds();
+    for (long n = 0; n < count; n++) {
+        put_be(message + window_at, 113333333u + (uint64_t)(n % 3), 8);
+        put_be(message + window_at + 8, (uint64_t)n, 4);
+        crypto_auth_hmacsha256_state state = keyed;  /* final wipes it */
+        crypto_auth_hmacsha256_update(&state, message, length);
+        crypto_auth_hmacsha256_final(&state, mac);
+        sink ^= mac[0];
+    }
+    double elapsed = cpu_seconds() - start;
+    printf("%.0f %zu %u\n", (double)count / elapsed, length, sink);
+    return 0;
+}
+
+int main(int argc, char **argv) {
+    if (sodium_init() < 0) die("sodium_init");
+    if (argc == 5 && strcmp(argv[1], "run") == 0) return run_daemon(argv + 2);
+    if (argc == 4 && strcmp(argv[1], "encode") == 0) return encode_file(argv + 2);
+    if (argc == 2 && strcmp(argv[1], "version") == 0) {
+        /* Referencing each library keeps it loaded and bound, as in the daemon. */
+        printf("floor 1 (libqrencode %s, libpng %s, libsodium %s)\n", QRcode_APIVersionString(),
+               png_get_libpng_ver(NULL), sodium_version_string());
+        return 0;
+    }
+    if (argc == 3 && strcmp(argv[1], "hmac") == 0 && atol(argv[2]) > 0) return hmac_rate(atol(argv[2]));
+    fprintf(stderr, "usage: floor run OUTPUT_DIR STATE_DIR PERIOD | encode FILE TEXT | version | hmac COUNT\n");
+    return 64;
 }
