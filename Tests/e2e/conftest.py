@@ -1,33 +1,12 @@
-"""Shared fixtures: the built binary, a real QR decoder, temporary directories."""
+"""Shared fixtures: the built binary, a real QR decoder, the daemons a test starts (daemonutil.py
+holds the harness: `Daemon`, `wait_until`, `run`, `zbar`)."""
 import os
 import shutil
-import subprocess
-from pathlib import Path
+import signal
 
 import pytest
 
-ROOT = Path(__file__).resolve().parents[2]
-BIN = os.environ.get("QRCHECKIN_BIN", str(ROOT / ".build" / "debug" / "qrcheckin"))
-
-
-def run(*args, input=None, env=None, check=False, timeout=30):
-    """Runs the built qrcheckin with `args`; returns the CompletedProcess (bytes)."""
-    full_env = dict(os.environ)
-    full_env.pop("NO_COLOR", None)
-    if env:
-        full_env.update(env)
-    if isinstance(input, str):
-        input = input.encode()
-    return subprocess.run([BIN, *args], input=input, capture_output=True, env=full_env,
-                          check=check, timeout=timeout)
-
-
-def zbar(path):
-    """Decodes a QR image with zbarimg as a user would; returns the raw payload bytes."""
-    result = subprocess.run(["zbarimg", "--raw", "-q", "--nodbus", str(path)],
-                            capture_output=True, timeout=30)
-    assert result.returncode == 0, f"zbarimg could not decode {path}: {result.stderr!r}"
-    return result.stdout.removesuffix(b"\n")
+from daemonutil import BIN, ROOT, Daemon, run, zbar  # noqa: F401 (tests import them from here)
 
 
 @pytest.fixture
@@ -40,3 +19,27 @@ def qrcheckin():
 def tools():
     for tool in ("zbarimg", "qrencode"):
         assert shutil.which(tool), f"{tool} missing: run scripts/install-deps --test"
+
+
+@pytest.fixture
+def daemons(tmp_path):
+    """Makes daemons: `daemons(base=None, start=True, wait=True, **Daemon's options)` returns a
+    started (`start=False`: a not yet started) `Daemon` in `base` (a Path, a name under
+    tmp_path, or tmp_path/dN). Every one is stopped afterwards (SIGCONT first: a test may have
+    stopped it), gracefully, killed if it does not exit."""
+    started = []
+
+    def make(base=None, *, start=True, wait=True, **options):
+        if base is None and options.get("state") is None:
+            base = tmp_path / f"d{len(started)}"
+        elif isinstance(base, str):
+            base = tmp_path / base
+        daemon = Daemon(base, **options)
+        started.append(daemon)
+        return daemon.start(wait=wait) if start else daemon
+
+    yield make
+    for daemon in started:
+        if daemon.process and daemon.process.poll() is None:
+            daemon.process.send_signal(signal.SIGCONT)
+        daemon.stop(timeout=10)

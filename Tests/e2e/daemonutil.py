@@ -1,4 +1,5 @@
-"""Starting the real daemon in temporary directories, and waiting for what it does."""
+"""The e2e harness: the built binaries, starting the real daemon in temporary directories, and
+waiting for what it does. conftest.py exposes it to every test (the `daemons` fixture)."""
 import errno
 import json
 import os
@@ -11,7 +12,28 @@ import time
 from contextlib import contextmanager
 from pathlib import Path
 
-from conftest import BIN, zbar
+ROOT = Path(__file__).resolve().parents[2]
+BIN = os.environ.get("QRCHECKIN_BIN", str(ROOT / ".build" / "debug" / "qrcheckin"))
+
+
+def run(*args, input=None, env=None, check=False, timeout=30):
+    """Runs the built qrcheckin with `args`; returns the CompletedProcess (bytes)."""
+    full_env = dict(os.environ)
+    full_env.pop("NO_COLOR", None)
+    if env:
+        full_env.update(env)
+    if isinstance(input, str):
+        input = input.encode()
+    return subprocess.run([BIN, *args], input=input, capture_output=True, env=full_env,
+                          check=check, timeout=timeout)
+
+
+def zbar(path):
+    """Decodes a QR image with zbarimg as a user would; returns the raw payload bytes."""
+    result = subprocess.run(["zbarimg", "--raw", "-q", "--nodbus", str(path)],
+                            capture_output=True, timeout=30)
+    assert result.returncode == 0, f"zbarimg could not decode {path}: {result.stderr!r}"
+    return result.stdout.removesuffix(b"\n")
 
 
 def wait_until(predicate, timeout=30.0, interval=0.02, message="condition"):
@@ -75,27 +97,34 @@ def request(sock_path, line, timeout=5.0):
 
 
 class Daemon:
-    """A `qrcheckin run` process with its own output and state directories."""
+    """A `qrcheckin run` process with its own output and state directories and its log: the one
+    daemon helper of the suite (conftest's `daemons` fixture makes them and always stops them).
 
-    def __init__(self, base, period=2, args=(), env=None, journal=False, prefix=(), popen=None):
-        """`prefix` runs the daemon under a wrapper (deny_syscalls.py, say); `popen` are more
-        keyword arguments for Popen (`group=`, `user=`: run it with other credentials)."""
-        self.base = Path(base)
-        # As under systemd with StandardError=journal: $JOURNAL_STREAM names the log's device
-        # and inode, so the daemon writes journald's priority prefixes (<3>, <5>, ...).
+    `base` holds `out/` and `state/` (`out=` and `state=` place either elsewhere: a tmpfs, a
+    shared directory); `prefix` runs the daemon under a wrapper (deny_syscalls.py, setpriv);
+    `popen` are more keyword arguments for Popen (`group=`, `user=`: other credentials);
+    `journal` sets $JOURNAL_STREAM as systemd's StandardError=journal does, so the daemon writes
+    journald's priority prefixes (<3>, <5>, ...); `ready` is what start() waits for (default
+    `Daemon.ready`; `Daemon.serving` where the disk may be full, `Daemon.wrote_first_code`)."""
+
+    def __init__(self, base, period=2, args=(), env=None, journal=False, prefix=(), popen=None, out=None, state=None,
+                 ready=None):
+        self.base = Path(base) if base is not None else Path(state).parent
         self.journal = journal
         self.prefix = list(prefix)
         self.popen = dict(popen or {})
-        self.out = self.base / "out"
-        self.state = self.base / "state"
+        self.out = Path(out) if out is not None else self.base / "out"
+        self.state = Path(state) if state is not None else self.base / "state"
         self.period = period
-        self.args = list(args)
+        self.args = [str(arg) for arg in args]
         self.env = dict(os.environ)
         for key in list(self.env):
             if key.startswith("QRCHECKIN_") or key in ("NOTIFY_SOCKET", "JOURNAL_STREAM", "WATCHDOG_USEC"):
                 del self.env[key]
         self.env.update(env or {})
+        self.readiness = ready or Daemon.ready
         self.process = None
+        self.log = None
         self.log_path = self.base / f"daemon-{time.monotonic_ns()}.log"
 
     @property
@@ -106,47 +135,98 @@ class Daemon:
     def secret(self):
         return self.state / "secret"
 
+    @property
+    def pid(self):
+        return self.process.pid
+
     def command(self):
         return [BIN, "run", "--output-dir", str(self.out), "--state-dir", str(self.state),
                 "--period", str(self.period), *self.args]
 
     def start(self, wait=True):
+        """Starts the process (again, after a stop: the log goes on); `wait`: until it is ready."""
         self.base.mkdir(parents=True, exist_ok=True)
         os.chmod(self.base, 0o755)
-        self.log = open(self.log_path, "wb")
+        if self.log and not self.log.closed:
+            self.log.close()
+        self.log = open(self.log_path, "ab")
         if self.journal:
             status = os.fstat(self.log.fileno())
             self.env["JOURNAL_STREAM"] = f"{status.st_dev}:{status.st_ino}"
-        self.process = subprocess.Popen(self.prefix + self.command(), stdout=self.log, stderr=subprocess.STDOUT, env=self.env,
-                                        **self.popen)
+        self.process = subprocess.Popen(self.prefix + self.command(), stdout=self.log, stderr=subprocess.STDOUT,
+                                        env=self.env, **self.popen)
         if wait:
-            wait_until(lambda: self.socket.exists() and (read_state(self.out) or {}).get("pid") == self.process.pid,
-                       message="the daemon's first code")
+            wait_until(lambda: self.readiness(self), interval=0.005,
+                       message=f"the daemon to be ready ({self.readiness.__name__})")
         return self
+
+    def alive(self):
+        """True while the process runs; fails the test with its log when it has exited."""
+        assert self.process.poll() is None, f"daemon exited {self.process.returncode}: {self.logs()}"
+        return True
+
+    def ready(self):
+        """Its socket is there and current.json is this process's (its first code is written)."""
+        return self.alive() and self.socket.exists() and self.document_pid() == self.process.pid
+
+    def wrote_first_code(self):
+        """current.json is this process's (whether or not its socket is there yet)."""
+        return self.alive() and self.document_pid() == self.process.pid
+
+    def serving(self):
+        """Its control socket answers `get` (whatever is on disk: a full one, say)."""
+        self.alive()
+        try:
+            return request(self.socket, "get", timeout=2)["ok"]
+        except OSError:
+            return False
 
     def signal(self, number):
         self.process.send_signal(number)
 
-    def stop(self, timeout=30):
+    def stop(self, sig=None, timeout=30):
+        """Sends `sig` (default SIGTERM: a graceful stop) if it still runs and waits for it to
+        exit (killing it at the deadline); returns the exit status."""
         if self.process and self.process.poll() is None:
-            self.process.send_signal(signal.SIGTERM)
+            self.process.send_signal(signal.SIGTERM if sig is None else sig)
             try:
                 self.process.wait(timeout)
             except subprocess.TimeoutExpired:
                 self.process.kill()
                 self.process.wait()
-        if self.process:
+        if self.log and not self.log.closed:
             self.log.close()
         return self.process.returncode if self.process else None
 
+    def kill(self, sig=None):
+        """stop() with SIGKILL (or `sig`): no clean-up by the daemon."""
+        return self.stop(signal.SIGKILL if sig is None else sig)
+
     def logs(self):
-        return self.log_path.read_text(errors="replace")
+        return self.log_path.read_text(errors="replace") if self.log_path.exists() else ""
+
+    def document(self):
+        """current.json, parsed; fails when it is missing or not JSON."""
+        return json.loads((self.out / "current.json").read_bytes())
+
+    def document_pid(self):
+        try:
+            return self.document()["pid"]
+        except (FileNotFoundError, json.JSONDecodeError):
+            return None
 
     def state_now(self):
+        """current.json, parsed, or None when it is missing."""
         return read_state(self.out)
 
     def request(self, line):
         return request(self.socket, line)
+
+    def get(self):
+        """The state over the control socket (`get`), which must succeed."""
+        reply = request(self.socket, "get")
+        assert reply["ok"], reply
+        return reply["state"]
 
     def cli(self, *args, **kwargs):
         """Runs another qrcheckin command against this daemon's directories."""

@@ -14,7 +14,7 @@ import jsonschema
 import pytest
 
 from conftest import BIN, ROOT, run
-from daemonutil import Daemon, wait_until
+from daemonutil import wait_until
 
 COMMANDS = ["run", "status", "ctl", "shake", "encode", "code", "verify", "keygen", "show"]
 GOLDEN = ROOT / "Tests" / "e2e" / "golden" / "help"
@@ -191,10 +191,8 @@ def test_code_and_verify_to_a_full_disk_exit_74(world):
 
 
 @pytest.fixture
-def daemon(tmp_path):
-    started = Daemon(tmp_path / "d", period=3).start()
-    yield started
-    started.stop()
+def daemon(daemons):
+    return daemons("d", period=3)
 
 
 def test_ctl_and_shake_to_a_full_disk_exit_74(daemon):
@@ -281,25 +279,22 @@ def test_margin_has_one_range_for_run_and_encode():
 
 # --------------------------------------------------------------------------- a dead daemon
 
-def test_a_killed_daemon_is_reported_not_running_at_once(tmp_path):
+def test_a_killed_daemon_is_reported_not_running_at_once(daemons):
     """After kill -9, status said running and healthy (exit 0) while the socket refused
     connections: the unreaped process still had a pid."""
-    daemon = Daemon(tmp_path / "d", period=60).start()
-    try:
-        daemon.signal(signal.SIGKILL)
-        # Not reaped on purpose: a zombie still answers kill(pid, 0), as a parent that does not
-        # wait (or a reused pid) would make it.
-        wait_until(lambda: Path(f"/proc/{daemon.process.pid}/stat").read_text().split(") ")[1][0] == "Z",
-                   message="the daemon to be a zombie")
-        result = daemon.cli("status", "--output-dir", str(daemon.out), "--lang", "en")
-        text = result.stdout.decode()
-        assert result.returncode == 3, text
-        assert "not running" in text and "refuses" in text
-        assert not re.search(r"Health\s+ok", text), text
-        as_json = json.loads(daemon.cli("status", "--output-dir", str(daemon.out), "--json").stdout)
-        assert as_json["status"] == "not-running" and as_json["exitStatus"] == 3
-    finally:
-        daemon.stop()
+    daemon = daemons("d", period=60)
+    daemon.signal(signal.SIGKILL)
+    # Not reaped on purpose: a zombie still answers kill(pid, 0), as a parent that does not
+    # wait (or a reused pid) would make it.
+    wait_until(lambda: Path(f"/proc/{daemon.process.pid}/stat").read_text().split(") ")[1][0] == "Z",
+               message="the daemon to be a zombie")
+    result = daemon.cli("status", "--output-dir", str(daemon.out), "--lang", "en")
+    text = result.stdout.decode()
+    assert result.returncode == 3, text
+    assert "not running" in text and "refuses" in text
+    assert not re.search(r"Health\s+ok", text), text
+    as_json = json.loads(daemon.cli("status", "--output-dir", str(daemon.out), "--json").stdout)
+    assert as_json["status"] == "not-running" and as_json["exitStatus"] == 3
 
 
 def test_a_stale_report_does_not_claim_health_ok(tmp_path):

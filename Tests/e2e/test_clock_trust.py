@@ -9,7 +9,6 @@ import subprocess
 import pytest
 
 from conftest import BIN, ROOT
-from daemonutil import Daemon
 from kiosk_screen import Tmux, shell_command
 
 TIME_ERROR = 5
@@ -35,20 +34,6 @@ def unsynchronised():
 
 
 @pytest.fixture
-def daemons(tmp_path):
-    started = []
-
-    def start(*args):
-        daemon = Daemon(tmp_path / f"d{len(started)}", period=5, args=list(args)).start()
-        started.append(daemon)
-        return daemon
-
-    yield start
-    for daemon in started:
-        daemon.stop()
-
-
-@pytest.fixture
 def kiosk():
     panes = []
 
@@ -71,7 +56,7 @@ def schema_validate(definition, document):
 
 def test_an_unsynchronised_clock_is_a_warning_in_status_json_ctl_and_the_kiosk(daemons, kiosk):
     _, earliest = kernel_clock()
-    daemon = daemons()
+    daemon = daemons(period=5)
     document = daemon.state_now()
     assert document["state"] == "running" and document["health"] == "ok", "a warning, not degraded"
     assert document["clock"]["synchronized"] is False
@@ -108,7 +93,7 @@ def test_an_unsynchronised_clock_is_a_warning_in_status_json_ctl_and_the_kiosk(d
 
 
 def test_require_clock_sync_shows_the_waiting_state_and_no_code_anywhere(daemons, kiosk, tools):
-    daemon = daemons("--require-clock-sync", "yes")
+    daemon = daemons(period=5, args=["--require-clock-sync", "yes"])
     document = daemon.state_now()
     assert document["state"] == "waiting" and document["url"] is None and document["safeNumber"] is None
     schema_validate("currentJson", document)

@@ -6,22 +6,7 @@ import time
 import pytest
 
 from conftest import zbar
-from daemonutil import Daemon, read_state, shown_code, wait_until
-
-
-@pytest.fixture
-def daemons(tmp_path):
-    """Starts daemons on demand and always stops them."""
-    started = []
-
-    def start(period=2, args=(), env=None, name="d", wait=True, journal=False):
-        daemon = Daemon(tmp_path / name, period=period, args=args, env=env, journal=journal)
-        started.append(daemon)
-        return daemon.start(wait=wait)
-
-    yield start
-    for daemon in started:
-        daemon.stop()
+from daemonutil import read_state, shown_code, wait_until
 
 
 def verify(daemon, url, at=None):
@@ -101,21 +86,18 @@ def test_ctl_changes_take_effect_and_survive_a_restart(daemons, tmp_path):
     assert "PAUSED" in (daemon.out / "current.txt").read_text()
     assert daemon.stop() == 0
 
-    again = Daemon(daemon.base, period=2, env=daemon.env).start(wait=False)
-    try:
-        wait_until(lambda: (s := read_state(again.out)) and s["pid"] == again.process.pid, message="restart")
-        state = again.state_now()
-        assert state["refresh"] == "paused" and state["shake"] == "off"
-        assert again.cli("ctl", *d, "refresh", "auto").returncode == 0
-        assert again.cli("ctl", *d, "shake", "on").returncode == 0
-        before = again.state_now()
-        result = again.cli("shake", *d)
-        assert result.returncode == 0
-        after = again.state_now()
-        assert after["window"] != before["window"] or after["seq"] == before["seq"] + 1
-        assert again.cli("ctl", *d, "refresh", "now").returncode == 0
-    finally:
-        again.stop()
+    again = daemons(daemon.base, period=2, env=daemon.env, wait=False)
+    wait_until(lambda: (s := read_state(again.out)) and s["pid"] == again.process.pid, message="restart")
+    state = again.state_now()
+    assert state["refresh"] == "paused" and state["shake"] == "off"
+    assert again.cli("ctl", *d, "refresh", "auto").returncode == 0
+    assert again.cli("ctl", *d, "shake", "on").returncode == 0
+    before = again.state_now()
+    result = again.cli("shake", *d)
+    assert result.returncode == 0
+    after = again.state_now()
+    assert after["window"] != before["window"] or after["seq"] == before["seq"] + 1
+    assert again.cli("ctl", *d, "refresh", "now").returncode == 0
 
 
 def test_sigusr1_shakes_and_sighup_reloads_or_keeps_the_old_config(daemons, tmp_path):
@@ -231,20 +213,17 @@ def test_help_for_every_daemon_command(qrcheckin):
         assert text.startswith(f"USAGE: qrcheckin {command}") and "EXIT STATUS" in text
 
 
-def test_a_damaged_settings_file_starts_paused_and_is_not_overwritten(tmp_path):
-    daemon = Daemon(tmp_path / "d", period=2)
+def test_a_damaged_settings_file_starts_paused_and_is_not_overwritten(daemons):
+    daemon = daemons(period=2, start=False)
     daemon.state.mkdir(parents=True)
     (daemon.state / "settings").write_text("shake = on\nrefresh = sometimes\n")
     daemon.start()
-    try:
-        state = daemon.state_now()
-        assert state["state"] == "paused" and state["url"] is None
-        assert "settings:2: refresh must be auto or paused" in daemon.logs()
-        assert (daemon.state / "settings").read_text() == "shake = on\nrefresh = sometimes\n"
-        assert daemon.cli("ctl", "--output-dir", str(daemon.out), "refresh", "auto").returncode == 0
-        assert "refresh = auto" in (daemon.state / "settings").read_text()
-    finally:
-        daemon.stop()
+    state = daemon.state_now()
+    assert state["state"] == "paused" and state["url"] is None
+    assert "settings:2: refresh must be auto or paused" in daemon.logs()
+    assert (daemon.state / "settings").read_text() == "shake = on\nrefresh = sometimes\n"
+    assert daemon.cli("ctl", "--output-dir", str(daemon.out), "refresh", "auto").returncode == 0
+    assert "refresh = auto" in (daemon.state / "settings").read_text()
 
 
 def test_an_output_directory_anyone_may_write_to_is_refused(tmp_path, qrcheckin):

@@ -23,7 +23,7 @@ from pathlib import Path
 import pytest
 
 from conftest import BIN, run, zbar
-from daemonutil import fill, reachable_directory, read_state, request, shown_code, wait_until
+from daemonutil import Daemon, fill, reachable_directory, read_state, request, shown_code, wait_until
 
 pytestmark = pytest.mark.skipif(os.geteuid() != 0, reason="fault tests need root (mount, setpriv)")
 
@@ -75,6 +75,11 @@ def decode_png_bytes(data, directory):
         path.unlink()
 
 
+def checked(daemon):
+    """The daemon's current.json, parsed and checked against the schema (check_document)."""
+    return check_document((daemon.out / "current.json").read_text())
+
+
 def fd_count(pid):
     return len(os.listdir(f"/proc/{pid}/fd"))
 
@@ -89,75 +94,11 @@ def steady_fd_count(pid, samples=50):
     return min(counts)
 
 
-class Daemon:
-    """One `qrcheckin run` process with its directories and log."""
-
-    def __init__(self, out, state, period, *extra, log=None):
-        self.out, self.state, self.period = Path(out), Path(state), period
-        self.socket = self.out / "control.sock"
-        self.log_path = Path(log or f"{state}.log")
-        self.args = ["run", "--output-dir", str(out), "--state-dir", str(state), "--period", str(period), *extra]
-        self.process = None
-
-    def start(self, wait=True):
-        env = dict(os.environ)
-        env.pop("NOTIFY_SOCKET", None)
-        env.pop("JOURNAL_STREAM", None)
-        log = open(self.log_path, "ab")
-        self.process = subprocess.Popen([BIN, *self.args], stdout=log, stderr=log, env=env)
-        log.close()
-        if wait:
-            wait_until(self.serving, 30, message="the daemon to serve its socket")
-        return self
-
-    @property
-    def pid(self):
-        return self.process.pid
-
-    def serving(self):
-        assert self.process.poll() is None, f"daemon exited {self.process.returncode}: {self.log()}"
-        try:
-            return request(self.socket, "get", timeout=2)["ok"]
-        except OSError:
-            return False
-
-    def get(self):
-        reply = request(self.socket, "get")
-        assert reply["ok"], reply
-        return reply["state"]
-
-    def document(self):
-        return check_document((self.out / "current.json").read_text())
-
-    def log(self):
-        return self.log_path.read_text(errors="replace") if self.log_path.exists() else ""
-
-    def kill(self, sig=signal.SIGKILL):
-        if self.process and self.process.poll() is None:
-            self.process.send_signal(sig)
-            self.process.wait(timeout=30)
-
-
 @pytest.fixture
 def base():
     """A directory tree `nobody` can reach (its output directory), removed afterwards."""
     with reachable_directory("qrcheckin-faults-") as directory:
         yield directory
-
-
-@pytest.fixture
-def daemons():
-    """Starts daemons; kills every one still alive in teardown."""
-    started = []
-
-    def start(out, state, period=1, *extra, wait=True):
-        daemon = Daemon(out, state, period, *extra)
-        started.append(daemon)
-        return daemon.start(wait=wait)
-
-    yield start
-    for daemon in started:
-        daemon.kill()
 
 
 @pytest.fixture
@@ -175,7 +116,7 @@ def far_from_the_next_window(daemon, margin=45):
     """The daemon's current.json once its window has at least `margin` seconds left (waiting for
     the next window when the test starts close to an hour's end), so that whatever happens in the
     next `margin` seconds cannot be the work of a rotation."""
-    return wait_until(lambda: (d := daemon.document())["expiresAt"] - time.time() >= margin and d,
+    return wait_until(lambda: (d := checked(daemon))["expiresAt"] - time.time() >= margin and d,
                       margin + 30, message=f"a window with {margin}s left")
 
 
@@ -188,14 +129,14 @@ def assert_degraded_then_recovers(daemon, reason_text, break_it, repair):
     """Shared by the full-disk and read-only cases: break, check degraded with the old files
     intact, repair, check recovery."""
     out = daemon.out
-    assert daemon.document()["health"] == "ok"
+    assert checked(daemon)["health"] == "ok"
 
     break_it()
     reply = request(daemon.socket, "refresh now")  # a forced rotation must now fail to write
     assert not reply["ok"] and reply["code"] == "not-written" and reply["state"]["health"] == "degraded", reply
     assert reason_text in reply["state"]["reason"], reply["state"]["reason"]
     # From here on nothing can be written: these are the last good files, and the reply names them.
-    good = daemon.document()
+    good = checked(daemon)
     assert good["health"] == "ok" and good["url"] == reply["state"]["url"]
     good_files = {name: (out / name).read_bytes() for name in ("current.png", "current.txt", "current.json")}
     ctl = run("ctl", "--output-dir", str(out), "--json", "get")
@@ -210,15 +151,15 @@ def assert_degraded_then_recovers(daemon, reason_text, break_it, repair):
         assert (out / name).read_bytes() == data, f"{name} changed while degraded"
     assert zbar(out / "current.png").decode() == good["url"]
     assert not [p for p in os.listdir(out) if p.endswith(".tmp")], "temporaries left behind"
-    assert "degraded: " in daemon.log() and reason_text in daemon.log()
+    assert "degraded: " in daemon.logs() and reason_text in daemon.logs()
 
     repair()
     wait_until(lambda: daemon.get()["health"] == "ok", daemon.period + 30, message="health ok over the socket")
-    wait_until(lambda: (d := daemon.document())["health"] == "ok" and d["url"] != good["url"] and d,
+    wait_until(lambda: (d := checked(daemon))["health"] == "ok" and d["url"] != good["url"] and d,
                daemon.period + 30, message="current.json to update")
     shown_code(out)  # the image and current.json show one code again
     wait_until(lambda: status(out)[0] == 0, daemon.period + 30, message="status to exit 0")
-    assert "healthy again" in daemon.log()
+    assert "healthy again" in daemon.logs()
 
 
 # --------------------------------------------------------------------------- 1. readers never see a part
@@ -226,7 +167,7 @@ def assert_degraded_then_recovers(daemon, reason_text, break_it, repair):
 
 def test_readers_never_see_partial_files_during_rotations(base, daemons, tools):
     out, state = base / "out", base / "state"
-    daemon = daemons(out, state, 15)
+    daemon = daemons(out=out, state=state, period=15, ready=Daemon.serving)
     stop = threading.Event()
     failures, seen_urls, samples = [], set(), []
     order = {}  # url -> (window, seq), from every document anyone saw
@@ -287,7 +228,7 @@ def test_readers_never_see_partial_files_during_rotations(base, daemons, tools):
 
 
 def test_full_disk_degrades_keeps_last_good_files_and_recovers(base, tmpfs, daemons, tools):
-    daemon = daemons(tmpfs, base / "state", 1)
+    daemon = daemons(out=tmpfs, state=base / "state", period=1, ready=Daemon.serving)
     filler = []
     assert_degraded_then_recovers(daemon, "No space left on device",
                                   break_it=lambda: filler.append(fill(tmpfs)),
@@ -295,7 +236,7 @@ def test_full_disk_degrades_keeps_last_good_files_and_recovers(base, tmpfs, daem
 
 
 def test_read_only_output_degrades_and_recovers(base, tmpfs, daemons, tools):
-    daemon = daemons(tmpfs, base / "state", 1)
+    daemon = daemons(out=tmpfs, state=base / "state", period=1, ready=Daemon.serving)
     remount = lambda mode: subprocess.run(["mount", "-o", f"remount,{mode}", str(tmpfs)], check=True)
     assert_degraded_then_recovers(daemon, "Read-only file system",
                                   break_it=lambda: remount("ro"), repair=lambda: remount("rw"))
@@ -303,7 +244,7 @@ def test_read_only_output_degrades_and_recovers(base, tmpfs, daemons, tools):
 
 def test_deleted_output_directory_is_recreated(base, daemons, tools):
     out = base / "out"
-    daemon = daemons(out, base / "state", 3600)  # a long period: no rotation may hide the repair
+    daemon = daemons(out=out, state=base / "state", period=3600, ready=Daemon.serving)  # a long period: no rotation may hide the repair
     before = far_from_the_next_window(daemon)
     shutil.rmtree(out)  # must not fail: the daemon waits until rm -rf is done with the directory
     # Every file comes back at once (issue 14 item 5), not at the next window: still in this one,
@@ -314,7 +255,7 @@ def test_deleted_output_directory_is_recreated(base, daemons, tools):
     url, document = shown_code(out)
     assert document["health"] == "ok" and (document["window"], document["url"]) == (before["window"], before["url"])
     wait_until(lambda: daemon.serving() and daemon.get()["health"] == "ok", 30, message="the socket to answer")
-    assert "recreated the control socket" in daemon.log()
+    assert "recreated the control socket" in daemon.logs()
     assert (out / "control.sock").stat().st_mode & 0o777 == 0o660
     wait_until(lambda: status(out)[0] == 0, 30, message="status to exit 0")
     assert daemon.process.poll() is None
@@ -323,7 +264,7 @@ def test_deleted_output_directory_is_recreated(base, daemons, tools):
 def test_deleted_outputs_on_a_full_disk_degrade_then_come_back(base, tmpfs, daemons, tools):
     """When removed files cannot be written again, the daemon says degraded and retries every
     second, not at the next window."""
-    daemon = daemons(tmpfs, base / "state", 3600)
+    daemon = daemons(out=tmpfs, state=base / "state", period=3600, ready=Daemon.serving)
     far_from_the_next_window(daemon)
     # Stopped meanwhile: it would put the files back before the filler has taken their room.
     daemon.process.send_signal(signal.SIGSTOP)
@@ -338,7 +279,7 @@ def test_deleted_outputs_on_a_full_disk_degrade_then_come_back(base, tmpfs, daem
     # The reply's state is the last one written (the refreshed code never was), degraded.
     written = reply["state"]
     assert written["health"] == "degraded", written
-    wait_until(lambda: "No space left on device" in daemon.log(), 30, message="the degraded log line")
+    wait_until(lambda: "No space left on device" in daemon.logs(), 30, message="the degraded log line")
     assert daemon.get()["health"] == "degraded"
     filler.unlink()
     # Back by the retry (every second: DaemonCoreTests), not at the next window: the refreshed
@@ -347,7 +288,7 @@ def test_deleted_outputs_on_a_full_disk_degrade_then_come_back(base, tmpfs, daem
     url, document = shown_code(tmpfs)
     assert (document["window"], document["seq"]) == (written["window"], written["seq"] + 1), (document, written)
     assert url == document["url"]
-    wait_until(lambda: "healthy again" in daemon.log(), 30, message="the recovery log line: " + daemon.log())
+    wait_until(lambda: "healthy again" in daemon.logs(), 30, message="the recovery log line: " + daemon.logs())
 
 
 # --------------------------------------------------------------------------- 5. kill -9
@@ -355,7 +296,7 @@ def test_deleted_outputs_on_a_full_disk_degrade_then_come_back(base, tmpfs, daem
 
 def test_kill_9_leaves_whole_files_and_restart_keeps_settings(base, daemons, tools):
     out, state = base / "out", base / "state"
-    daemon = daemons(out, state, 30)
+    daemon = daemons(out=out, state=state, period=30, ready=Daemon.serving)
     assert request(daemon.socket, "shake off")["state"]["shake"] == "off"
 
     def hammer():
@@ -368,12 +309,12 @@ def test_kill_9_leaves_whole_files_and_restart_keeps_settings(base, daemons, too
     for _ in range(2):
         thread = threading.Thread(target=hammer)
         thread.start()
-        wait_until(lambda: daemon.document()["seq"] >= 30, 60, message="forced rotations")
+        wait_until(lambda: checked(daemon)["seq"] >= 30, 60, message="forced rotations")
         daemon.kill(signal.SIGKILL)
         thread.join(timeout=30)
         assert daemon.process.returncode == -signal.SIGKILL
 
-        document = daemon.document()  # whole, parseable
+        document = checked(daemon)  # whole, parseable
         check_png((out / "current.png").read_bytes())
         decoded = zbar(out / "current.png").decode()
         verdict = run("verify", "--secret-file", str(state / "secret"), "--period", "30", decoded)
@@ -385,12 +326,12 @@ def test_kill_9_leaves_whole_files_and_restart_keeps_settings(base, daemons, too
         (out / f".current.png.{daemon.pid}.12345.tmp").write_bytes(b"\x89PNG partial")
         daemon.start()
         assert not [p for p in os.listdir(out) if p.endswith(".tmp")], os.listdir(out)
-        assert daemon.document()["shake"] == "off"
+        assert checked(daemon)["shake"] == "off"
     # Second round: pause, kill -9, restart: still paused, shake still off.
     assert request(daemon.socket, "refresh pause")["state"]["refresh"] == "paused"
     daemon.kill(signal.SIGKILL)
     daemon.start()
-    document = daemon.document()
+    document = checked(daemon)
     assert (document["state"], document["refresh"], document["shake"]) == ("paused", "paused", "off")
     assert document["pid"] == daemon.pid
     check_png((out / "current.png").read_bytes())
@@ -420,7 +361,7 @@ def as_user(group, *args):
 
 def test_socket_refuses_outsiders_and_admits_the_ops_group(base, daemons):
     out = base / "out"
-    daemon = daemons(out, base / "state", 15)
+    daemon = daemons(out=out, state=base / "state", period=15, ready=Daemon.serving)
     sock = daemon.socket
     assert sock.stat().st_mode & 0o777 == 0o660
 
@@ -442,7 +383,7 @@ def test_socket_refuses_outsiders_and_admits_the_ops_group(base, daemons):
                          capture_output=True, timeout=30)
     reply = json.loads(raw.stdout)
     assert reply["ok"] is False and reply["code"] == "permission-denied" and "state" not in reply
-    wait_until(lambda: "refused uid 65534" in daemon.log(), 30, message="the refusal in the log")
+    wait_until(lambda: "refused uid 65534" in daemon.logs(), 30, message="the refusal in the log")
     assert daemon.get()["shake"] == "on", "a refused request must change nothing"
     daemon.kill(signal.SIGTERM)
     assert daemon.process.returncode == 0
@@ -450,7 +391,7 @@ def test_socket_refuses_outsiders_and_admits_the_ops_group(base, daemons):
     # A member of the ops group may steer.
     subprocess.run(["groupadd", "-f", OPS_GROUP], check=True)
     out2 = base / "out2"
-    ops = daemons(out2, base / "state2", 15, "--ops-group", OPS_GROUP)
+    ops = daemons(out=out2, state=base / "state2", period=15, args=["--ops-group", OPS_GROUP], ready=Daemon.serving)
     assert ops.socket.stat().st_gid == __import__("grp").getgrnam(OPS_GROUP).gr_gid
     allowed = as_user(OPS_GROUP, "ctl", "--output-dir", str(out2), "shake", "off")
     assert allowed.returncode == 0, allowed
@@ -463,7 +404,7 @@ def test_socket_refuses_outsiders_and_admits_the_ops_group(base, daemons):
 
 def test_hostile_clients_leave_the_daemon_serving(base, daemons):
     out = base / "out"
-    daemon = daemons(out, base / "state", 1)
+    daemon = daemons(out=out, state=base / "state", period=1, ready=Daemon.serving)
     baseline = steady_fd_count(daemon.pid)
 
     # 24 idle clients hold slots; a real request is answered at once all the same, and every
@@ -554,7 +495,7 @@ def test_hostile_clients_leave_the_daemon_serving(base, daemons):
 
 def test_second_daemon_exits_69_and_leaves_the_first_alone(base, daemons):
     out, state = base / "out", base / "state"
-    first = daemons(out, state, 15)
+    first = daemons(out=out, state=state, period=15, ready=Daemon.serving)
     stop, replies = threading.Event(), []
 
     def hammer():  # keep the first one writing while the second tries to start
@@ -578,7 +519,7 @@ def test_second_daemon_exits_69_and_leaves_the_first_alone(base, daemons):
     assert first.process.poll() is None
     assert all(r["ok"] and r["state"]["health"] == "ok" for r in replies), \
         [r["state"]["reason"] for r in replies if r["state"]["health"] != "ok"][:3]
-    document = first.document()
+    document = checked(first)
     assert document["pid"] == first.pid and document["health"] == "ok"
     assert first.serving()
     assert status(out)[0] == 0
@@ -628,7 +569,7 @@ def test_a_partly_full_disk_replaces_no_output_and_says_degraded_in_current_json
     # A long base URL: the text QR needs more room than the PNG, so there is room for a new
     # PNG but not for a new text file. Before the fix the PNG kept rotating while current.txt
     # and current.json stayed at an old code, and current.json said "ok".
-    daemon = daemons(tmpfs, base / "state", 3600, "--base-url", LONG_BASE_URL)
+    daemon = daemons(out=tmpfs, state=base / "state", period=3600, args=["--base-url", LONG_BASE_URL], ready=Daemon.serving)
     before, url, text = describe(tmpfs)
     assert_one_code(before, url, text)
     assert (tmpfs / "current.txt").stat().st_size > 4096 >= (tmpfs / "current.png").stat().st_size
@@ -646,7 +587,7 @@ def test_a_partly_full_disk_replaces_no_output_and_says_degraded_in_current_json
     assert not [p for p in os.listdir(tmpfs) if p.endswith(".tmp")], "temporaries left behind"
 
     filler.unlink()
-    fresh = wait_until(lambda: (d := daemon.document())["health"] == "ok" and d, 30, message="recovery")
+    fresh = wait_until(lambda: (d := checked(daemon))["health"] == "ok" and d, 30, message="recovery")
     assert fresh["url"] != before["url"]
     assert_one_code(*describe(tmpfs))
 
@@ -657,7 +598,7 @@ def test_soak_readers_never_see_outputs_that_disagree_while_the_disk_fills_and_e
     name the same window and sequence describes one code, or was read in the moment between the
     renames of the next state (docs/STATE.md: the image and text may then already be the next
     code's, which the next current.json names). Bounded to about a minute."""
-    daemon = daemons(tmpfs, base / "state", 1, "--base-url", LONG_BASE_URL)
+    daemon = daemons(out=tmpfs, state=base / "state", period=1, args=["--base-url", LONG_BASE_URL], ready=Daemon.serving)
     stop = threading.Event()
     triples, seen, named = [], set(), {}  # named: url -> a current.json that named it
 
@@ -702,7 +643,7 @@ def test_soak_readers_never_see_outputs_that_disagree_while_the_disk_fills_and_e
         deadline, give_up = time.monotonic() + 45, time.monotonic() + 120
 
         def enough():
-            log = daemon.log()
+            log = daemon.logs()
             return len(triples) > 1000 and len(seen) >= 10 and "degraded: " in log and "healthy again" in log
 
         while daemon.process.poll() is None and time.monotonic() < give_up and (time.monotonic() < deadline or not enough()):
@@ -734,30 +675,30 @@ def test_soak_readers_never_see_outputs_that_disagree_while_the_disk_fills_and_e
                 between_renames += 1
             else:
                 mismatches.append((document["window"], document["seq"], str(error)))
-    assert not mismatches, f"{len(mismatches)} of {len(triples)} triples disagree: {mismatches[:3]}\n{daemon.log()[-3000:]}"
+    assert not mismatches, f"{len(mismatches)} of {len(triples)} triples disagree: {mismatches[:3]}\n{daemon.logs()[-3000:]}"
     print(f"soak: {len(triples)} triples, {between_renames} read between the renames of the next state")
     assert len(seen) >= 10, f"only {len(seen)} codes rotated through in the soak"
-    assert "degraded: " in daemon.log() and "healthy again" in daemon.log(), "the disk really filled and emptied"
+    assert "degraded: " in daemon.logs() and "healthy again" in daemon.logs(), "the disk really filled and emptied"
 
 
 def test_sigterm_on_a_full_disk_says_the_stopped_state_was_not_written(base, tmpfs, daemons):
-    daemon = daemons(tmpfs, base / "state", 3600)
-    running = daemon.document()
+    daemon = daemons(out=tmpfs, state=base / "state", period=3600, ready=Daemon.serving)
+    running = checked(daemon)
     filler = fill(tmpfs)
     daemon.kill(signal.SIGTERM)
     assert daemon.process.returncode == 0
-    lines = daemon.log().splitlines()
+    lines = daemon.logs().splitlines()
     assert "qrcheckin: stopped" not in lines, "a plain 'stopped' although the state says running"
     said = [line for line in lines if "the stopped state could not be written" in line]
     assert said and "No space left on device" in said[0] and str(tmpfs) in said[0], lines[-3:]
-    assert daemon.document()["url"] == running["url"], "the old code stays on disk, as the log says"
+    assert checked(daemon)["url"] == running["url"], "the old code stays on disk, as the log says"
     assert not (tmpfs / "control.sock").exists()
     filler.unlink()
 
 
 def test_sigterm_with_room_writes_stopped_and_says_stopped(base, daemons):
-    daemon = daemons(base / "out", base / "state", 3600)
+    daemon = daemons(out=base / "out", state=base / "state", period=3600, ready=Daemon.serving)
     daemon.kill(signal.SIGTERM)
     assert daemon.process.returncode == 0
-    assert "qrcheckin: stopped" in daemon.log().splitlines()
-    assert daemon.document()["state"] == "stopped"
+    assert "qrcheckin: stopped" in daemon.logs().splitlines()
+    assert checked(daemon)["state"] == "stopped"

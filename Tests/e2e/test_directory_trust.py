@@ -365,26 +365,23 @@ def notify(tmp_path):
     listener.close()
 
 
-def test_a_loosened_output_directory_stops_publishing_and_says_why_then_resumes(tmp_path, notify):
-    daemon = Daemon(tmp_path / "d", period=1, env=notify.env).start()
+def test_a_loosened_output_directory_stops_publishing_and_says_why_then_resumes(notify, daemons):
+    daemon = daemons("d", period=1, env=notify.env)
     out = daemon.out
-    try:
-        out.chmod(0o777)
-        reason = f"refusing to publish in {out}: anyone may write to it (mode 0777)"
-        wait_until(lambda: f"degraded: {reason}" in daemon.logs(), message="the daemon to say why it stopped publishing")
-        wait_until(lambda: any(f"degraded: {reason}" in line for line in notify.statuses()), message="STATUS= to say why")
-        unchanged_for(3, lambda: read_document(out / "current.json"), "a code was published in a directory anyone may write to")
-        status = daemon.cli("status", "--output-dir", str(out))
-        assert status.returncode == 77, status
-        assert f"refusing to use {out}: anyone may write to it (mode 0777)" in status.stderr.decode()
-        out.chmod(0o755)
-        wait_until(lambda: (daemon.state_now() or {}).get("health") == "ok" and "healthy again" in daemon.logs(),
-                   message="publishing to resume")
-        wait_until(lambda: daemon.cli("ctl", "--output-dir", str(out), "get").returncode == 0, timeout=45,
-                   message="the socket to come back")
-        assert daemon.cli("status", "--output-dir", str(out)).returncode == 0
-    finally:
-        daemon.stop()
+    out.chmod(0o777)
+    reason = f"refusing to publish in {out}: anyone may write to it (mode 0777)"
+    wait_until(lambda: f"degraded: {reason}" in daemon.logs(), message="the daemon to say why it stopped publishing")
+    wait_until(lambda: any(f"degraded: {reason}" in line for line in notify.statuses()), message="STATUS= to say why")
+    unchanged_for(3, lambda: read_document(out / "current.json"), "a code was published in a directory anyone may write to")
+    status = daemon.cli("status", "--output-dir", str(out))
+    assert status.returncode == 77, status
+    assert f"refusing to use {out}: anyone may write to it (mode 0777)" in status.stderr.decode()
+    out.chmod(0o755)
+    wait_until(lambda: (daemon.state_now() or {}).get("health") == "ok" and "healthy again" in daemon.logs(),
+               message="publishing to resume")
+    wait_until(lambda: daemon.cli("ctl", "--output-dir", str(out), "get").returncode == 0, timeout=45,
+               message="the socket to come back")
+    assert daemon.cli("status", "--output-dir", str(out)).returncode == 0
 
 
 @pytest.mark.parametrize("planted", ["link", "directory"])
@@ -437,16 +434,15 @@ def systemd_state_directory(lib, owner):
     return lib / "qrcheckin"
 
 
-def test_a_state_directory_link_into_private_as_systemd_makes_it_is_accepted(tmp_path):
+def test_a_state_directory_link_into_private_as_systemd_makes_it_is_accepted(tmp_path, daemons):
     state = systemd_state_directory(tmp_path / "lib", 0)
-    daemon = Daemon(tmp_path / "d", period=5, env={"STATE_DIRECTORY": str(state), "RUNTIME_DIRECTORY": str(tmp_path / "d" / "out")})
+    daemon = daemons("d", period=5, env={"STATE_DIRECTORY": str(state), "RUNTIME_DIRECTORY": str(tmp_path / "d" / "out")},
+                     start=False)
     daemon.command = lambda: [BIN, "run", "--period", "5"]
     daemon.start()
-    try:
-        assert (tmp_path / "lib" / "private" / "qrcheckin" / "secret").stat().st_mode & 0o777 == 0o600
-        assert daemon.request("get")["ok"]
-    finally:
-        assert daemon.stop() == 0
+    assert (tmp_path / "lib" / "private" / "qrcheckin" / "secret").stat().st_mode & 0o777 == 0o600
+    assert daemon.request("get")["ok"]
+    assert daemon.stop() == 0
 
 
 def test_a_state_directory_link_for_a_dynamic_user_is_accepted(accounts):
@@ -491,23 +487,18 @@ def planted_state_directory(tmp_path):
     assert list(target.iterdir()) == [], "a secret was written through the link before the check"
 
 
-def test_the_socket_is_not_chowned_when_its_group_is_already_right(accounts, tmp_path):
+def test_the_socket_is_not_chowned_when_its_group_is_already_right(accounts, daemons):
     """Under SystemCallFilter=~@privileged (here: a seccomp filter denying the chown calls) the
     packaged unit's daemon runs with the operators' group as its own: it must start."""
     ops, ops_gid = accounts["ops"]
     deny = [sys.executable, str(HERE / "deny_syscalls.py"), "chown"]
-    daemon = Daemon(tmp_path / "d", period=5, args=["--ops-group", ops], prefix=deny,
-                    popen={"group": ops_gid, "extra_groups": []}).start()
-    try:
-        info = daemon.socket.stat()
-        assert info.st_gid == ops_gid and info.st_mode & 0o777 == 0o660
-        assert daemon.request("get")["ok"]
-    finally:
-        assert daemon.stop() == 0
+    daemon = daemons("d", period=5, args=["--ops-group", ops], prefix=deny, popen={"group": ops_gid, "extra_groups": []})
+    info = daemon.socket.stat()
+    assert info.st_gid == ops_gid and info.st_mode & 0o777 == 0o660
+    assert daemon.request("get")["ok"]
+    assert daemon.stop() == 0
     # Another group than its own does need a chown: refused with the reason, nothing left behind.
-    other = Daemon(tmp_path / "e", period=5, args=["--ops-group", ops], prefix=deny)
-    other.start(wait=False)
+    other = daemons("e", period=5, args=["--ops-group", ops], prefix=deny, wait=False)
     assert other.process.wait(30) == 73
     assert "cannot set the group of" in other.logs() and "Operation not permitted" in other.logs(), other.logs()
     assert not other.socket.exists() and [p.name for p in other.out.iterdir() if p.name.endswith(".bind")] == []
-    other.stop()

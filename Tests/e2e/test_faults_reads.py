@@ -83,47 +83,36 @@ def test_other_special_files_as_config_are_refused(tmp_path):
     assert result.returncode == 3, result  # read fine; no daemon there
 
 
-def test_sighup_after_config_becomes_a_fifo_logs_and_keeps_running(tmp_path):
+def test_sighup_after_config_becomes_a_fifo_logs_and_keeps_running(tmp_path, daemons):
     config = tmp_path / "qrcheckin.conf"
     config.write_text("venue = FIFO-TEST\n")
-    daemon = Daemon(tmp_path / "d", period=1, args=["--config", str(config)]).start()
-    try:
-        # Replace the file by a FIFO the way an editor or a careless script might.
-        staged = tmp_path / "staged"
-        os.mkfifo(staged)
-        os.replace(staged, config)
-        daemon.signal(signal.SIGHUP)
-        wait_until(lambda: "reload failed" in daemon.logs(), PROMPT, message="the reload error in the log")
-        line = next(l for l in daemon.logs().splitlines() if "reload failed" in l)
-        assert "FIFO" in line and str(config) in line, line
-        # Rotation goes on: two more windows, written by the same process.
-        window = read_state(daemon.out)["window"]
-        wait_until(lambda: (read_state(daemon.out) or {}).get("window", 0) >= window + 2, PROMPT,
-                   message="two more rotations after the failed reload")
-        assert read_state(daemon.out)["venue"] == "FIFO-TEST", "the running configuration is kept"
-        # SIGTERM is heard.
-        daemon.signal(signal.SIGTERM)
-        assert daemon.process.wait(PROMPT) == 0
-        assert read_state(daemon.out)["state"] == "stopped"
-    finally:
-        if daemon.process.poll() is None:
-            daemon.process.kill()
-            daemon.process.wait()
-        daemon.stop()
+    daemon = daemons("d", period=1, args=["--config", str(config)])
+    # Replace the file by a FIFO the way an editor or a careless script might.
+    staged = tmp_path / "staged"
+    os.mkfifo(staged)
+    os.replace(staged, config)
+    daemon.signal(signal.SIGHUP)
+    wait_until(lambda: "reload failed" in daemon.logs(), PROMPT, message="the reload error in the log")
+    line = next(l for l in daemon.logs().splitlines() if "reload failed" in l)
+    assert "FIFO" in line and str(config) in line, line
+    # Rotation goes on: two more windows, written by the same process.
+    window = read_state(daemon.out)["window"]
+    wait_until(lambda: (read_state(daemon.out) or {}).get("window", 0) >= window + 2, PROMPT,
+               message="two more rotations after the failed reload")
+    assert read_state(daemon.out)["venue"] == "FIFO-TEST", "the running configuration is kept"
+    # SIGTERM is heard.
+    daemon.signal(signal.SIGTERM)
+    assert daemon.process.wait(PROMPT) == 0
+    assert read_state(daemon.out)["state"] == "stopped"
 
 
-def test_fifo_settings_file_starts_paused_instead_of_hanging(tmp_path):
-    daemon = Daemon(tmp_path / "d", period=1)
+def test_fifo_settings_file_starts_paused_instead_of_hanging(daemons):
+    daemon = daemons("d", period=1, start=False)
     daemon.state.mkdir(parents=True, mode=0o700)
     os.mkfifo(daemon.state / "settings")
-    try:
-        daemon.start()
-        assert read_state(daemon.out)["refresh"] == "paused", "fails closed, as for a damaged file"
-        assert "FIFO" in daemon.logs(), daemon.logs()
-    finally:
-        if daemon.process and daemon.process.poll() is None and not daemon.socket.exists():
-            daemon.process.kill()
-        daemon.stop()
+    daemon.start()  # a daemon hung on the FIFO never gets ready: the wait fails, the fixture kills it
+    assert read_state(daemon.out)["refresh"] == "paused", "fails closed, as for a damaged file"
+    assert "FIFO" in daemon.logs(), daemon.logs()
 
 
 def test_fifo_state_document_does_not_hang_status(tmp_path):
@@ -146,7 +135,7 @@ def dead_pid():
     return child.pid
 
 
-def test_startup_removes_exactly_our_stale_temporaries(tmp_path):
+def test_startup_removes_exactly_our_stale_temporaries(tmp_path, daemons):
     base = tmp_path / "d"
     out, state, secrets = base / "out", base / "state", base / "secrets"
     for directory in (out, state, secrets):
@@ -171,15 +160,12 @@ def test_startup_removes_exactly_our_stale_temporaries(tmp_path):
         for name in names:
             (directory / name).write_bytes(b"planted")
     (out / f".current.txt.{dead}.5.tmp").mkdir()  # our shape, but a directory: not something we wrote
-    daemon = Daemon(base, period=1, args=["--secret-file", str(secrets / "venue.key")]).start()
-    try:
-        for directory, names in ours.items():
-            for name in names:
-                assert not (directory / name).exists(), f"{directory.name}/{name} should have been swept"
-        for directory, names in theirs.items():
-            for name in names:
-                assert (directory / name).read_bytes() == b"planted", f"{directory.name}/{name} must survive"
-        assert (out / f".current.txt.{dead}.5.tmp").is_dir()
-        assert "removed 6 temporary files" in daemon.logs(), daemon.logs()
-    finally:
-        daemon.stop()
+    daemon = daemons(base, period=1, args=["--secret-file", str(secrets / "venue.key")])
+    for directory, names in ours.items():
+        for name in names:
+            assert not (directory / name).exists(), f"{directory.name}/{name} should have been swept"
+    for directory, names in theirs.items():
+        for name in names:
+            assert (directory / name).read_bytes() == b"planted", f"{directory.name}/{name} must survive"
+    assert (out / f".current.txt.{dead}.5.tmp").is_dir()
+    assert "removed 6 temporary files" in daemon.logs(), daemon.logs()

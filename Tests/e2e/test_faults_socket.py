@@ -28,7 +28,7 @@ import uuid
 import pytest
 
 from conftest import BIN
-from daemonutil import Daemon, reachable_directory, wait_until
+from daemonutil import reachable_directory, wait_until
 
 pytestmark = pytest.mark.skipif(os.geteuid() != 0, reason="socket fault tests need root (setpriv, useradd)")
 
@@ -40,22 +40,6 @@ def base():
     """A directory other users can reach (so they reach the socket), removed afterwards."""
     with reachable_directory("qrcheckin-socket-") as directory:
         yield directory
-
-
-@pytest.fixture
-def daemons():
-    started = []
-
-    def start(base, *args, period=1):
-        daemon = Daemon(base, period=period, args=list(args))
-        started.append(daemon)
-        return daemon.start()
-
-    yield start
-    for daemon in started:
-        if daemon.process and daemon.process.poll() is None:
-            daemon.process.send_signal(signal.SIGCONT)
-        daemon.stop()
 
 
 def command(daemon, name, *args, user=None, timeout=30):
@@ -130,7 +114,7 @@ def read_line(process, timeout):
 
 
 def test_thousand_idle_clients_do_not_lock_out_ctl(base, daemons):
-    daemon = daemons(base)
+    daemon = daemons(base, period=1)
     attacker = subprocess.Popen([PYTHON, "-c", ATTACKER, str(daemon.socket), "1000", "600"],
                                 stdout=subprocess.PIPE, stderr=subprocess.PIPE)
     try:
@@ -167,7 +151,7 @@ def test_thousand_idle_clients_do_not_lock_out_ctl(base, daemons):
 
 
 def test_evicted_idle_client_is_told_busy_and_ctl_is_answered(base, daemons):
-    daemon = daemons(base)
+    daemon = daemons(base, period=1)
     idle = []
     try:
         # All 200 wait in the backlog while the daemon is stopped, so that none has used up its
@@ -196,7 +180,7 @@ def test_evicted_idle_client_is_told_busy_and_ctl_is_answered(base, daemons):
 
 
 def test_ctl_says_busy_not_not_running_when_the_queue_is_full(base, daemons):
-    daemon = daemons(base)
+    daemon = daemons(base, period=1)
     not_running = subprocess.run([BIN, "ctl", "--output-dir", str(base / "nowhere"), "get"], capture_output=True)
     assert not_running.returncode == 69 and b"not running" in not_running.stderr, not_running
 
@@ -250,7 +234,7 @@ def accounts():
 
 def test_ops_group_membership_comes_from_the_kernel(base, daemons, accounts):
     group, outsider, listed = accounts
-    daemon = daemons(base, "--ops-group", group)
+    daemon = daemons(base, period=1, args=["--ops-group", group])
 
     # Not in the database, but holding the group as a supplementary one (setpriv, sg, systemd's
     # SupplementaryGroups=): the kernel says member.
@@ -296,7 +280,7 @@ def refusals_logged(text):
 
 
 def test_refusal_flood_is_logged_with_a_rate_limit(base, daemons):
-    daemon = daemons(base)
+    daemon = daemons(base, period=1)
     daemon.socket.chmod(0o666)  # nobody may open it; the daemon must refuse
     started = time.monotonic()
     flood = subprocess.run(["setpriv", "--reuid", "nobody", "--regid", "nogroup", "--clear-groups",

@@ -25,8 +25,8 @@ from pathlib import Path
 
 import pytest
 
-from conftest import BIN, run
-from daemonutil import fill, reachable_directory, request, wait_until
+from conftest import run
+from daemonutil import Daemon, fill, reachable_directory, request, wait_until
 
 pytestmark = pytest.mark.skipif(os.geteuid() != 0, reason="integrity tests need root (mount, setpriv)")
 
@@ -218,66 +218,10 @@ class Issued:
 # --------------------------------------------------------------------------- helpers
 
 
-class Daemon:
-    """One `qrcheckin run` process; `env` adds to the environment (libfaketime)."""
-
-    def __init__(self, out, state, period, *extra, env=None):
-        self.out, self.state, self.period = Path(out), Path(state), period
-        self.socket = self.out / "control.sock"
-        self.args = [BIN, "run", "--output-dir", str(out), "--state-dir", str(state), "--period", str(period), *extra]
-        self.env = {k: v for k, v in os.environ.items() if not k.startswith("QRCHECKIN_") and k != "NOTIFY_SOCKET"}
-        self.env.update(env or {})
-        self.log_path = Path(f"{state}.log")
-        self.process = None
-
-    def start(self, wait=True):
-        with open(self.log_path, "ab") as log:
-            self.process = subprocess.Popen(self.args, stdout=log, stderr=log, env=self.env)
-        if wait:
-            wait_until(lambda: self.alive() and self.document_pid() == self.process.pid, 10,
-                       interval=0.002, message="the daemon's first files")
-        return self
-
-    def alive(self):
-        assert self.process.poll() is None, f"daemon exited {self.process.returncode}: {self.log()}"
-        return True
-
-    def document(self):
-        return json.loads((self.out / "current.json").read_bytes())
-
-    def document_pid(self):
-        try:
-            return self.document()["pid"]
-        except (FileNotFoundError, json.JSONDecodeError):
-            return None
-
-    def log(self):
-        return self.log_path.read_text(errors="replace") if self.log_path.exists() else ""
-
-    def stop(self, sig=signal.SIGTERM):
-        if self.process and self.process.poll() is None:
-            self.process.send_signal(sig)
-            self.process.wait(timeout=10)
-
-
 @pytest.fixture
 def base():
     with reachable_directory("qrcheckin-integrity-") as directory:
         yield directory
-
-
-@pytest.fixture
-def daemons():
-    started = []
-
-    def make(*args, **kwargs):
-        daemon = Daemon(*args, **kwargs)
-        started.append(daemon)
-        return daemon
-
-    yield make
-    for daemon in started:
-        daemon.stop(signal.SIGKILL)
 
 
 @pytest.fixture
@@ -300,7 +244,7 @@ def ctl(daemon, *words):
 
 def test_kill_9_sweep_every_set_shows_one_code_and_no_code_is_issued_twice(base, daemons):
     out, state = base / "out", base / "state"
-    daemon = daemons(out, state, 1).start()
+    daemon = daemons(out=out, state=state, period=1, ready=Daemon.wrote_first_code)
     reader, issued = SetReader(out), Issued()
     stop, failures = threading.Event(), []
 
@@ -360,7 +304,7 @@ def test_kill_9_sweep_every_set_shows_one_code_and_no_code_is_issued_twice(base,
 def test_restarts_after_forced_refreshes_issue_no_code_twice(base, daemons):
     out, state = base / "out", base / "state"
     issued = Issued()
-    daemon = daemons(out, state, 3600).start()
+    daemon = daemons(out=out, state=state, period=3600, ready=Daemon.wrote_first_code)
     issued.saw(daemon.document())
     for round_ in range(4):
         for _ in range(2):
@@ -390,7 +334,7 @@ def faked(seconds):
 def test_a_restart_with_the_clock_stepped_back_issues_no_old_window_again(base, daemons):
     out, state = base / "out", base / "state"
     issued = Issued()
-    daemon = daemons(out, state, 2).start()
+    daemon = daemons(out=out, state=state, period=2, ready=Daemon.wrote_first_code)
     first = daemon.document()
     issued.saw(first)
     wait_until(lambda: issued.saw(d := daemon.document()) or d["window"] >= first["window"] + 2, 10,
@@ -399,7 +343,7 @@ def test_a_restart_with_the_clock_stepped_back_issues_no_old_window_again(base, 
     issued.saw(last)
     daemon.stop()
 
-    back = daemons(out, state, 2, env=faked(-6)).start()
+    back = daemons(out=out, state=state, period=2, env=faked(-6), ready=Daemon.wrote_first_code)
     document = back.document()
     assert document["state"] == "waiting" and document["url"] is None, document
     assert document["health"] == "degraded" and "the wall clock moved back" in document["reason"], document
@@ -418,7 +362,7 @@ def test_a_restart_with_the_clock_stepped_back_issues_no_old_window_again(base, 
 
 def test_a_pause_on_a_full_state_disk_fails_and_a_restart_comes_up_paused(base, small_tmpfs, daemons):
     out = base / "out"
-    daemon = daemons(out, small_tmpfs, 2).start()
+    daemon = daemons(out=out, state=small_tmpfs, period=2, ready=Daemon.wrote_first_code)
     assert daemon.document()["state"] == "running"
     filler = fill(small_tmpfs)
     try:
@@ -453,7 +397,7 @@ def test_a_pause_on_a_full_state_disk_fails_and_a_restart_comes_up_paused(base, 
 
 def test_a_removed_state_directory_makes_a_pause_fail(base, daemons):
     out, state = base / "out", base / "state"
-    daemon = daemons(out, state, 2).start()
+    daemon = daemons(out=out, state=state, period=2, ready=Daemon.wrote_first_code)
     subprocess.run(["rm", "-rf", str(state)], check=True)
     result = ctl(daemon, "refresh", "pause")
     assert result.returncode != 0 and "No such file or directory" in result.stderr.decode(), result
@@ -464,7 +408,7 @@ def test_a_removed_state_directory_makes_a_pause_fail(base, daemons):
 
 
 def test_a_read_only_output_directory_makes_replies_not_ok_and_status_names_the_code_on_disk(base, small_tmpfs, daemons):
-    daemon = daemons(small_tmpfs, base / "state", 30).start()
+    daemon = daemons(out=small_tmpfs, state=base / "state", period=30, ready=Daemon.wrote_first_code)
     shown = daemon.document()
     subprocess.run(["mount", "-o", "remount,ro", str(small_tmpfs)], check=True)
     try:
@@ -492,9 +436,9 @@ def test_a_read_only_output_directory_makes_replies_not_ok_and_status_names_the_
 
 def test_a_refresh_while_the_clock_is_behind_is_not_ok(base, daemons):
     out, state = base / "out", base / "state"
-    first = daemons(out, state, 2).start()
+    first = daemons(out=out, state=state, period=2, ready=Daemon.wrote_first_code)
     first.stop()
-    behind = daemons(out, state, 2, env=faked(-8)).start()
+    behind = daemons(out=out, state=state, period=2, env=faked(-8), ready=Daemon.wrote_first_code)
     result = ctl(behind, "--json", "refresh", "now")
     reply = json.loads(result.stdout)
     assert result.returncode != 0 and reply["ok"] is False and reply["code"] == "not-issued", reply
@@ -505,7 +449,7 @@ def test_a_refresh_while_the_clock_is_behind_is_not_ok(base, daemons):
 
 def test_every_refusal_is_counted_in_metrics_at_once_and_kept_at_stop(base, daemons):
     out, state = base / "out", base / "state"
-    daemon = daemons(out, state, 30).start()
+    daemon = daemons(out=out, state=state, period=30, ready=Daemon.wrote_first_code)
     daemon.socket.chmod(0o666)  # opened to everyone by mistake: SO_PEERCRED still refuses
     python = shutil.which("python3", path="/usr/bin:/bin")
     script = ("import socket, sys\n"
@@ -526,7 +470,7 @@ def test_every_refusal_is_counted_in_metrics_at_once_and_kept_at_stop(base, daem
         return None
 
     wait_until(lambda: counted() == 40, 3, message="40 refusals in metrics.prom")
-    assert daemon.log().count("refused uid") <= 2, "the log stays rate limited"
+    assert daemon.logs().count("refused uid") <= 2, "the log stays rate limited"
     subprocess.run(["setpriv", "--reuid", "nobody", "--regid", "nogroup", "--clear-groups",
                     python, "-c", script, str(daemon.socket), "5"], capture_output=True, timeout=60, check=True)
     daemon.stop()

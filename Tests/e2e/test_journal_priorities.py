@@ -53,22 +53,20 @@ def test_a_redirected_child_writes_plain_lines(tmp_path):
     assert code == 64 and lines[0].startswith("qrcheckin: unknown option")
 
 
-def test_the_daemon_logs_each_level_at_its_priority(tmp_path):
+def test_the_daemon_logs_each_level_at_its_priority(tmp_path, daemons):
     config = tmp_path / "qrcheckin.conf"
     config.write_text("period = 2\n")
-    daemon = Daemon(tmp_path / "d", args=["-c", str(config)], journal=True).start()
-    try:
-        wait_until(lambda: "<5>serving venue DEMO" in daemon.logs(), message="the start notice")
-        assert f"<6>using the secret in {daemon.secret}" in daemon.logs()
-        # A restart-only setting changed: a warning; a bad line: an error. Each on SIGHUP.
-        config.write_text(f"period = 2\nmetrics-dir = {tmp_path / 'metrics'}\n")
-        daemon.signal(signal.SIGHUP)
-        wait_until(lambda: "<4>reload: metrics-dir changes take effect at the next restart" in daemon.logs(),
-                   message="the reload warning")
-        config.write_text("period = 0\n")
-        daemon.signal(signal.SIGHUP)
-        wait_until(lambda: "<3>reload failed, keeping the running configuration: " in daemon.logs(),
-                   message="the reload error")
-    finally:
-        assert daemon.stop() == 0
+    daemon = daemons("d", args=["-c", str(config)], journal=True)
+    wait_until(lambda: "<5>serving venue DEMO" in daemon.logs(), message="the start notice")
+    assert f"<6>using the secret in {daemon.secret}" in daemon.logs()
+    # A restart-only setting changed: a warning; a bad line: an error. Each on SIGHUP.
+    config.write_text(f"period = 2\nmetrics-dir = {tmp_path / 'metrics'}\n")
+    daemon.signal(signal.SIGHUP)
+    wait_until(lambda: "<4>reload: metrics-dir changes take effect at the next restart" in daemon.logs(),
+               message="the reload warning")
+    config.write_text("period = 0\n")
+    daemon.signal(signal.SIGHUP)
+    wait_until(lambda: "<3>reload failed, keeping the running configuration: " in daemon.logs(),
+               message="the reload error")
+    assert daemon.stop() == 0
     assert all(line[:3] in ("<3>", "<4>", "<5>", "<6>") for line in daemon.logs().splitlines()), daemon.logs()

@@ -12,7 +12,7 @@ import pytest
 from prometheus_client.parser import text_string_to_metric_families
 
 from conftest import BIN, run
-from daemonutil import Daemon, fill, reachable_directory, request, wait_until
+from daemonutil import fill, reachable_directory, request, wait_until
 
 pytestmark = pytest.mark.skipif(os.geteuid() != 0, reason="metrics tests need root (mount, setpriv)")
 
@@ -52,13 +52,13 @@ def tmpfs(work):
 
 
 @pytest.fixture
-def daemon(work, tmpfs):
+def daemon(work, tmpfs, daemons):
+    """The daemon writing to the tmpfs (stopped before the tmpfs is unmounted)."""
     textfiles = work / "textfile-collector"
     textfiles.mkdir()
-    started = Daemon(work / "daemon", period=5, args=["--metrics-dir", str(textfiles)]).start()
+    started = daemons(work / "daemon", period=5, args=["--metrics-dir", str(textfiles)])
     started.textfile = textfiles / "qrcheckin-DEMO.prom"
-    yield started
-    started.stop()
+    return started
 
 
 def test_metrics_follow_requests_shakes_refusals_and_a_full_disk(daemon):
@@ -124,10 +124,10 @@ def test_metrics_follow_requests_shakes_refusals_and_a_full_disk(daemon):
     assert daemon.state_now()["health"] == "ok"
 
 
-def test_the_stopped_state_reaches_the_metrics(tmp_path):
+def test_the_stopped_state_reaches_the_metrics(tmp_path, daemons):
     textfiles = tmp_path / "prom"
     textfiles.mkdir()
-    daemon = Daemon(tmp_path / "d", period=5, args=["--metrics-dir", str(textfiles)]).start()
+    daemon = daemons("d", period=5, args=["--metrics-dir", str(textfiles)])
     assert daemon.stop() == 0
     samples = scrape(textfiles / "qrcheckin-DEMO.prom")
     assert value(samples, "qrcheckin_state", state="stopped") == 1

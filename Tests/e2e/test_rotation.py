@@ -7,10 +7,9 @@ import signal
 import subprocess
 import time
 
-import pytest
 
 from conftest import BIN, zbar
-from daemonutil import Daemon, read_state, wait_until
+from daemonutil import read_state, wait_until
 
 SKEW = 4  # generous: this test is about secrets, not about how late a scan may arrive
 
@@ -50,20 +49,6 @@ class Verifier:
         assert self.process.wait(10) == 0
 
 
-@pytest.fixture
-def daemons(tmp_path):
-    started = []
-
-    def start(name, args, period=1, wait=True):
-        daemon = Daemon(tmp_path / name, period=period, args=args)
-        started.append(daemon)
-        return daemon.start(wait=wait)
-
-    yield start
-    for daemon in started:
-        daemon.stop()
-
-
 def keygen(tmp_path, name, *args):
     path = tmp_path / name
     result = subprocess.run([BIN, "keygen", "-o", str(path), *args], capture_output=True)
@@ -74,7 +59,7 @@ def keygen(tmp_path, name, *args):
 def test_a_kiosk_with_only_a_venue_key_serves_codes_the_master_verifies(daemons, tmp_path, tools):
     master = keygen(tmp_path, "master")
     key = keygen(tmp_path, "hall-1.key", "--venue", "HALL-1", "--from", str(master))
-    daemon = daemons("kiosk", ["--secret-file", str(key), "--venue", "HALL-1"])
+    daemon = daemons("kiosk", args=["--secret-file", str(key), "--venue", "HALL-1"], period=1)
     assert "venue key of HALL-1" in daemon.logs()
     verifier = Verifier(master)
     windows = set()
@@ -89,8 +74,7 @@ def test_a_kiosk_with_only_a_venue_key_serves_codes_the_master_verifies(daemons,
         assert scanned["valid"] and scanned["venue"] == "HALL-1", scanned
     verifier.close()
     # The same key refuses to start a daemon for another venue, before creating anything.
-    other = Daemon(tmp_path / "other", period=1, args=["--secret-file", str(key), "--venue", "HALL-2"])
-    other.start(wait=False)
+    other = daemons("other", period=1, args=["--secret-file", str(key), "--venue", "HALL-2"], wait=False)
     assert other.process.wait(20) == 78
     assert "serves venue HALL-1 only, not HALL-2" in other.logs()
     assert not (other.base / "out").exists()
@@ -101,7 +85,7 @@ def test_a_reload_to_a_venue_the_key_does_not_serve_keeps_the_running_venue(daem
     key = keygen(tmp_path, "hall-1.key", "--venue", "HALL-1", "--from", str(master))
     config = tmp_path / "kiosk.conf"
     config.write_text("venue = HALL-1\n")
-    daemon = daemons("kiosk", ["--secret-file", str(key), "--config", str(config)])
+    daemon = daemons("kiosk", args=["--secret-file", str(key), "--config", str(config)], period=1)
     config.write_text("venue = HALL-2\n")
     daemon.signal(signal.SIGHUP)
     wait_until(lambda: "reload failed" in daemon.logs(), message="the refused reload")
@@ -119,7 +103,7 @@ def test_rotation_end_to_end_rejects_no_valid_code_and_accepts_no_old_one(daemon
     kiosk_secret.write_bytes(old.read_bytes())
     kiosk_secret.chmod(0o600)
     args = ["--secret-file", str(kiosk_secret), "--venue", "HALL-1"]
-    daemon = daemons("kiosk", args)
+    daemon = daemons("kiosk", args=args, period=1)
     checked, rejected, old_codes, matched = 0, [], set(), []
 
     def hammer(verifier, until, timeout=60):

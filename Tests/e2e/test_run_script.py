@@ -27,19 +27,16 @@ def start_run_script(panes, tmp_path, out, state):
     return pane, temporary
 
 
-def test_run_refuses_when_a_daemon_already_serves_its_output_directory(tmp_path, panes):
+def test_run_refuses_when_a_daemon_already_serves_its_output_directory(tmp_path, panes, daemons):
     """`make run` used to show the other daemon's code and exit 0."""
-    other = Daemon(tmp_path / "other", period=3).start()
-    try:
-        pane, temporary = start_run_script(panes, tmp_path, other.out, tmp_path / "state")
-        text = pane.wait_for(lambda t: "EXIT=" in t, timeout=20)
-        assert "already running" in text and "did not start" in text, text
-        status = int(text.split("EXIT=")[1].split()[0])
-        assert status != 0, text
-        assert list(temporary.iterdir()) == [], "a log file was left behind"
-        assert other.process.poll() is None, "the other daemon must be left alone"
-    finally:
-        other.stop()
+    other = daemons("other", period=3)
+    pane, temporary = start_run_script(panes, tmp_path, other.out, tmp_path / "state")
+    text = pane.wait_for(lambda t: "EXIT=" in t, timeout=20)
+    assert "already running" in text and "did not start" in text, text
+    status = int(text.split("EXIT=")[1].split()[0])
+    assert status != 0, text
+    assert list(temporary.iterdir()) == [], "a log file was left behind"
+    assert other.process.poll() is None, "the other daemon must be left alone"
 
 
 def test_run_says_where_it_writes_then_shows_the_kiosk_and_cleans_up(tmp_path, panes):

@@ -39,40 +39,19 @@ def kiosk(tmp_path):
         pane.kill()
 
 
-class Daemon:
-    """`qrcheckin run` with a short period in temporary directories."""
-
-    def __init__(self, root, period=2):
-        self.output = root / "out"
-        self.state = root / "state"
-        self.period = period
-        self.process = subprocess.Popen([BIN, "run", "--output-dir", str(self.output), "--state-dir", str(self.state),
-                                         "--period", str(period), "--venue", "DEMO"],
-                                        stdout=subprocess.DEVNULL, stderr=subprocess.PIPE)
-        deadline = time.monotonic() + 30
-        while not (self.output / "current.json").exists():
-            assert self.process.poll() is None, f"daemon died: {self.process.stderr.read()!r}"
-            assert time.monotonic() < deadline, "daemon wrote no current.json"
-            time.sleep(0.05)
-
-    def verify(self, url, at=None):
-        """Checks `url` now, or as at `at` (Unix seconds), the moment it was read off the screen:
-        a 2 s code is checked as a phone at the door would, however slowly the check runs."""
-        when = ["--at", str(int(at))] if at is not None else []
-        result = run("verify", "--secret-file", str(self.state / "secret"), "--period", str(self.period), *when, url)
-        return result.returncode, result.stdout.decode()
-
-    def stop(self, sig=signal.SIGTERM):
-        if self.process.poll() is None:
-            self.process.send_signal(sig)
-            self.process.wait(timeout=30)
+def verify(daemon, url, at=None):
+    """Checks `url` now, or as at `at` (Unix seconds), the moment it was read off the screen:
+    a 2 s code is checked as a phone at the door would, however slowly the check runs.
+    Returns (exit status, output)."""
+    when = ["--at", str(int(at))] if at is not None else []
+    result = run("verify", "--secret-file", str(daemon.secret), "--period", str(daemon.period), *when, url)
+    return result.returncode, result.stdout.decode()
 
 
 @pytest.fixture
-def daemon(tmp_path):
-    started = Daemon(tmp_path / "daemon")
-    yield started
-    started.stop()
+def daemon(daemons):
+    """The daemon the kiosk shows: a 2 s period, venue DEMO."""
+    return daemons("daemon", period=2, args=["--venue", "DEMO"])
 
 
 def has_qr(text):
@@ -101,11 +80,11 @@ def seconds_left(text):
 @pytest.mark.parametrize("mode", MODES)
 def test_each_mode_shows_a_code_verify_accepts_and_follows_rotation(mode, daemon, kiosk, tmp_path, tools):
     cols, rows = SIZES[mode]
-    pane = kiosk("--output-dir", str(daemon.output), "--mode", mode, cols=cols, rows=rows)
+    pane = kiosk("--output-dir", str(daemon.out), "--mode", mode, cols=cols, rows=rows)
     pane.wait_for(has_qr)
     first = decoded(pane, mode, tmp_path)
     assert first.startswith("HTTPS://CHECKIN.EXAMPLE.ORG/C/DEMO/")
-    status, output = daemon.verify(first, at=pane.captured_at)
+    status, output = verify(daemon, first, at=pane.captured_at)
     assert status == 0 and output.startswith("valid"), output
 
     # The daemon rotates every 2 s; the kiosk follows without being told.
@@ -115,7 +94,7 @@ def test_each_mode_shows_a_code_verify_accepts_and_follows_rotation(mode, daemon
         assert time.monotonic() < deadline, "the kiosk never showed the next code"
         time.sleep(0.2)
         second = decoded(pane, mode, tmp_path)
-    status, output = daemon.verify(second, at=pane.captured_at)
+    status, output = verify(daemon, second, at=pane.captured_at)
     assert status == 0 and output.startswith("valid"), output
     assert "개인안심번호" in pane.text()  # the same word status uses
 
@@ -146,7 +125,7 @@ def test_language_follows_the_locale_with_the_words_status_uses(tmp_path, kiosk,
 
 
 def test_ansi_is_black_on_white(daemon, kiosk):
-    pane = kiosk("--output-dir", str(daemon.output), "--mode", "ansi")
+    pane = kiosk("--output-dir", str(daemon.out), "--mode", "ansi")
     pane.wait_for(has_qr)
     rows = [line for line in pane.capture(escapes=True) if "▀" in line or "▄" in line]
     assert rows
@@ -155,7 +134,7 @@ def test_ansi_is_black_on_white(daemon, kiosk):
 
 
 def test_default_code_fits_80x24_and_resize_relays_out(daemon, kiosk, tmp_path, tools):
-    pane = kiosk("--output-dir", str(daemon.output))
+    pane = kiosk("--output-dir", str(daemon.out))
     pane.wait_for(has_qr)
     assert decoded(pane, "ansi", tmp_path).startswith("HTTPS://")
     assert pane.display("#{window_width}x#{window_height}") == "80x24"
@@ -168,7 +147,7 @@ def test_default_code_fits_80x24_and_resize_relays_out(daemon, kiosk, tmp_path, 
     pane.resize(80, 24)
     pane.wait_for(has_qr)
     url = decoded(pane, "ansi", tmp_path)
-    assert daemon.verify(url, at=pane.captured_at)[0] == 0
+    assert verify(daemon, url, at=pane.captured_at)[0] == 0
 
 
 def test_countdown_decreases(tmp_path, kiosk):
@@ -290,7 +269,7 @@ def test_not_running_then_running(tmp_path, kiosk, tools):
 
 
 def test_daemon_stop_and_crash_screens(daemon, kiosk):
-    pane = kiosk("--output-dir", str(daemon.output), "--lang", "en")
+    pane = kiosk("--output-dir", str(daemon.out), "--lang", "en")
     pane.wait_for(has_qr)
     daemon.stop(signal.SIGTERM)
     text = pane.wait_for(lambda t: "Check-in is not running" in t and "The daemon stopped at" in t and not BLOCKS & set(t))
@@ -298,21 +277,21 @@ def test_daemon_stop_and_crash_screens(daemon, kiosk):
 
 
 def test_daemon_paused_and_resumed_by_an_operator(daemon, kiosk, tmp_path, tools):
-    pane = kiosk("--output-dir", str(daemon.output))
+    pane = kiosk("--output-dir", str(daemon.out))
     pane.wait_for(has_qr)
-    assert run("ctl", "--output-dir", str(daemon.output), "shake", "off").returncode == 0
+    assert run("ctl", "--output-dir", str(daemon.out), "shake", "off").returncode == 0
     pane.wait_for(lambda t: "흔들기 꺼짐" in t)
-    assert run("ctl", "--output-dir", str(daemon.output), "refresh", "pause").returncode == 0
+    assert run("ctl", "--output-dir", str(daemon.out), "refresh", "pause").returncode == 0
     text = pane.wait_for(lambda t: "체크인 일시 중지" in t and "흔들기 꺼짐 | 새로고침 일시 중지" in t and not BLOCKS & set(t))
     assert "흔들기 꺼짐 | 새로고침 일시 중지" in text and not BLOCKS & set(text)
-    assert run("ctl", "--output-dir", str(daemon.output), "refresh", "auto").returncode == 0
+    assert run("ctl", "--output-dir", str(daemon.out), "refresh", "auto").returncode == 0
     pane.wait_for(has_qr)
     url = decoded(pane, "ansi", tmp_path)
-    assert daemon.verify(url, at=pane.captured_at)[0] == 0
+    assert verify(daemon, url, at=pane.captured_at)[0] == 0
 
 
 def test_daemon_killed_is_stale(daemon, kiosk):
-    pane = kiosk("--output-dir", str(daemon.output), "--lang", "en")
+    pane = kiosk("--output-dir", str(daemon.out), "--lang", "en")
     pane.wait_for(has_qr)
     pid = daemon.process.pid
     daemon.stop(signal.SIGKILL)
