@@ -126,16 +126,24 @@ deb: release
 	packaging/build-deb $(BIN_RELEASE) $(DEB_DIR)
 	packaging/build-server-deb $(BIN_SERVER_RELEASE) $(DEB_DIR)
 
+# The e2e tests run on E2E_WORKERS pytest-xdist workers (most of their time is spent waiting for
+# what a daemon does, not computing); the files that share a container, a browser or a database
+# run on one worker (Tests/e2e/conftest.py, SERIAL_GROUPS). E2E_WORKERS=0: one process.
+E2E_WORKERS ?= 4
+export E2E_WORKERS
+E2E_PYTEST = QRCHECKIN_BIN=$(CURDIR)/$(BIN_DEBUG) QRCHECKIN_DEB_DIR=$(CURDIR)/$(DEB_DIR) python3 -m pytest -q \
+	$(if $(filter-out 0,$(E2E_WORKERS)),-n $(E2E_WORKERS) --dist loadgroup) Tests/e2e
+
 # The release build happens once: the .deb the package tests install is made from it.
 test: test-deps build deb
 	$(SWIFT) test
-	QRCHECKIN_BIN=$(CURDIR)/$(BIN_DEBUG) QRCHECKIN_DEB_DIR=$(CURDIR)/$(DEB_DIR) python3 -m pytest -q Tests/e2e
+	$(E2E_PYTEST)
 
 unit-test: build
 	$(SWIFT) test
 
 e2e-test: test-deps build deb
-	QRCHECKIN_BIN=$(CURDIR)/$(BIN_DEBUG) QRCHECKIN_DEB_DIR=$(CURDIR)/$(DEB_DIR) python3 -m pytest -q Tests/e2e
+	$(E2E_PYTEST)
 
 # The whole suite several times in a row (scripts/stress-test): STRESS_ARGS="--runs 10", "--hog"
 # (every core busy), "-- Tests/e2e/test_show.py" (a pytest selection), "--swift" (swift test).

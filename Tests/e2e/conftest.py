@@ -7,6 +7,33 @@ import signal
 import pytest
 
 from daemonutil import BIN, ROOT, Daemon, run, zbar  # noqa: F401 (tests import them from here)
+from serverutil import Server
+
+
+# `make test` runs the suite on several pytest-xdist workers (`--dist loadgroup`). The tests of a
+# group below run one after another on one worker, because they share a module's one expensive
+# fixture that would otherwise be made again on every worker, or worse, at once: a booted
+# systemd-nspawn container whose state one test leaves for the next, a browser and nginx, a
+# PostgreSQL cluster. Two groups may run side by side: the containers have their own names,
+# roots and tmux servers, and the cached Debian root they unpack is built under a lock
+# (booted.cached_root). Everything else shares nothing but temporary directories, free ports
+# and randomly named users.
+SERIAL_GROUPS = {
+    "test_systemd_boot.py": "systemd-boot",
+    "test_readme.py": "readme",
+    "test_web.py": "web",
+    "test_server_web.py": "server-web",
+    "test_server_postgres.py": "postgres",
+}
+
+
+@pytest.hookimpl(tryfirst=True)
+def pytest_collection_modifyitems(items):
+    """Marks each test of SERIAL_GROUPS' files with its group (before xdist reads the marks)."""
+    for item in items:
+        group = SERIAL_GROUPS.get(item.path.name)
+        if group:
+            item.add_marker(pytest.mark.xdist_group(group))
 
 
 @pytest.fixture
@@ -43,3 +70,24 @@ def daemons(tmp_path):
         if daemon.process and daemon.process.poll() is None:
             daemon.process.send_signal(signal.SIGCONT)
         daemon.stop(timeout=10)
+
+
+@pytest.fixture
+def servers(tmp_path):
+    """Makes check-in servers as `daemons` makes daemons: `servers(secret, base=None, start=True,
+    wait=True, **Server's options)` returns a started `Server` in `base` (a Path, a name under
+    tmp_path, or tmp_path/sN); every one is stopped afterwards."""
+    started = []
+
+    def make(secret, base=None, *, start=True, wait=True, **options):
+        if base is None:
+            base = tmp_path / f"s{len(started)}"
+        elif isinstance(base, str):
+            base = tmp_path / base
+        server = Server(base, secret, **options)
+        started.append(server)
+        return server.start(wait=wait) if start else server
+
+    yield make
+    for server in started:
+        server.stop(timeout=10)

@@ -7,8 +7,7 @@ import subprocess
 import time
 from pathlib import Path
 
-from conftest import BIN
-from daemonutil import wait_until
+from daemonutil import BIN, wait_until
 from webutil import free_port
 
 SERVER_BIN = os.environ.get("QRCHECKIN_SERVER_BIN", str(Path(BIN).with_name("qrcheckin-server")))
@@ -43,7 +42,9 @@ def code(secret, venue, port, at=None, base="/C"):
 
 
 class Server:
-    """A `qrcheckin-server serve` process on a free loopback port with its own database."""
+    """A `qrcheckin-server serve` process on a free loopback port with its own database: the
+    server's counterpart of daemonutil.Daemon, with the same verbs (start(wait), alive(), stop(sig,
+    timeout), kill(), logs(); conftest's `servers` fixture stops every one it made)."""
 
     def __init__(self, base, secret, args=(), env=None, port=None):
         self.base = Path(base)
@@ -63,21 +64,29 @@ class Server:
                 "--secret-file", str(self.secret), *self.args]
 
     def start(self, wait=True):
-        self.log = open(self.log_path, "wb")
+        """Starts the process (again, after a stop: the log goes on); `wait`: until it listens."""
+        self.log = open(self.log_path, "ab")
         self.process = subprocess.Popen(self.command(), stdout=self.log, stderr=subprocess.STDOUT, env=self.env)
         if wait:
             self.wait_listening()
         return self
 
-    def wait_listening(self, timeout=20):
-        def listening():
-            assert self.process.poll() is None, f"the server exited {self.process.returncode}: {self.logs()}"
-            try:
-                with socket.create_connection(("127.0.0.1", self.port), timeout=1):
-                    return True
-            except OSError:
-                return False
-        wait_until(listening, timeout=timeout, interval=0.02, message="the server to listen")
+    def alive(self):
+        """True while the process runs; fails the test with its log when it has exited."""
+        assert self.process.poll() is None, f"the server exited {self.process.returncode}: {self.logs()}"
+        return True
+
+    def listening(self):
+        """It accepts a connection on its port."""
+        self.alive()
+        try:
+            with socket.create_connection(("127.0.0.1", self.port), timeout=1):
+                return True
+        except OSError:
+            return False
+
+    def wait_listening(self, timeout=30):
+        wait_until(self.listening, timeout=timeout, interval=0.02, message="the server to listen")
 
     def url(self, path):
         return f"http://127.0.0.1:{self.port}{path}"
@@ -94,9 +103,11 @@ class Server:
         finally:
             connection.close()
 
-    def stop(self, timeout=10):
+    def stop(self, sig=None, timeout=30):
+        """Sends `sig` (default SIGTERM: a graceful stop) if it still runs and waits for it to
+        exit (killing it at the deadline); returns the exit status."""
         if self.process and self.process.poll() is None:
-            self.process.send_signal(signal.SIGTERM)
+            self.process.send_signal(signal.SIGTERM if sig is None else sig)
             try:
                 self.process.wait(timeout)
             except subprocess.TimeoutExpired:
@@ -106,10 +117,9 @@ class Server:
             self.log.close()
         return self.process.returncode if self.process else None
 
-    def kill(self):
-        self.process.send_signal(signal.SIGKILL)
-        self.process.wait()
-        self.log.close()
+    def kill(self, sig=None):
+        """stop() with SIGKILL (or `sig`): no clean-up by the server."""
+        return self.stop(signal.SIGKILL if sig is None else sig)
 
     def logs(self):
         return self.log_path.read_text(errors="replace")

@@ -8,7 +8,7 @@ import threading
 from concurrent.futures import ThreadPoolExecutor
 
 from conftest import BIN
-from serverutil import Server, code
+from serverutil import code
 
 STATUS_LINE = re.compile(rb"HTTP/1\.[01] ([1-5]\d\d) [^\r\n]*\r\n")
 HEADER = re.compile(rb"[!#$%&'*+.^_`|~0-9A-Za-z-]+:[ \t]*[^\r\n]*\r\n")
@@ -155,10 +155,10 @@ def exchange(port, payload, complete=True):
     return data
 
 
-def test_ten_thousand_fuzzed_requests(tmp_path):
+def test_ten_thousand_fuzzed_requests(servers, tmp_path):
     secret = tmp_path / "secret"
     assert subprocess.run([BIN, "keygen", "-o", str(secret)], capture_output=True, timeout=30).returncode == 0
-    server = Server(tmp_path, secret, args=["--max-connections-per-client", "0"]).start()
+    server = servers(secret, tmp_path, args=["--max-connections-per-client", "0"])
     token_path = "/" + code(secret, "HALL-1", server.port)["url"].split("/", 3)[3]
     statuses = {}
     silent, incomplete = [], []

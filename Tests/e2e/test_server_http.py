@@ -11,7 +11,7 @@ import pytest
 
 from conftest import BIN
 from daemonutil import wait_until
-from serverutil import SERVER_BIN, Server, clean_env, code
+from serverutil import SERVER_BIN, clean_env, code
 
 FORM = {"Content-Type": "application/x-www-form-urlencoded"}
 
@@ -32,125 +32,110 @@ def cookie_of(headers, name):
     return match.group(1) if match else None
 
 
-def test_pages_carry_strict_headers_and_escape_what_they_show(tmp_path, secret):
+def test_pages_carry_strict_headers_and_escape_what_they_show(servers, tmp_path, secret):
     config = tmp_path / "server.conf"
     config.write_text("name.HALL-1 = <script>alert(1)</script> & Co\n")
-    server = Server(tmp_path, secret, args=["-c", str(config)]).start()
-    try:
-        status, headers, _ = server.get(token_path(secret, "HALL-1", server.port))
-        assert status == 303
-        device = cookie_of(headers, "qrcheckin_device")
-        assert re.fullmatch(r"[0-9a-f]{32}", device)
-        assert "SameSite=Lax" in headers["set-cookie"] and "Secure" not in headers["set-cookie"]
-        status, headers, body = server.get(headers["location"], headers={"Cookie": f"qrcheckin_device={device}"})
-        assert status == 200
-        assert headers["content-security-policy"].startswith("default-src 'none'")
-        assert "script-src 'self'" in headers["content-security-policy"]
-        assert headers["x-content-type-options"] == "nosniff" and headers["cache-control"] == "no-store"
-        assert headers["referrer-policy"] == "no-referrer"
-        assert b"<script>alert" not in body and b"&lt;script&gt;alert(1)&lt;/script&gt; &amp; Co" in body
-        assert b"<style" not in body and b"onclick" not in body and b"<script>" not in body
-        # Another device (or none) does not see this receipt.
-        assert server.get(headers.get("location", "/C/HALL-1/receipt/1"))[0] == 404
-        status, headers, _ = server.get("/C/_/server.css")
-        assert status == 200 and headers["content-type"].startswith("text/css") and headers["x-content-type-options"] == "nosniff"
-        assert server.get(token_path(secret, "HALL-1", server.port), method="HEAD")[0] == 405  # HEAD never checks in
-    finally:
-        server.stop()
+    server = servers(secret, tmp_path, args=["-c", str(config)])
+    status, headers, _ = server.get(token_path(secret, "HALL-1", server.port))
+    assert status == 303
+    device = cookie_of(headers, "qrcheckin_device")
+    assert re.fullmatch(r"[0-9a-f]{32}", device)
+    assert "SameSite=Lax" in headers["set-cookie"] and "Secure" not in headers["set-cookie"]
+    status, headers, body = server.get(headers["location"], headers={"Cookie": f"qrcheckin_device={device}"})
+    assert status == 200
+    assert headers["content-security-policy"].startswith("default-src 'none'")
+    assert "script-src 'self'" in headers["content-security-policy"]
+    assert headers["x-content-type-options"] == "nosniff" and headers["cache-control"] == "no-store"
+    assert headers["referrer-policy"] == "no-referrer"
+    assert b"<script>alert" not in body and b"&lt;script&gt;alert(1)&lt;/script&gt; &amp; Co" in body
+    assert b"<style" not in body and b"onclick" not in body and b"<script>" not in body
+    # Another device (or none) does not see this receipt.
+    assert server.get(headers.get("location", "/C/HALL-1/receipt/1"))[0] == 404
+    status, headers, _ = server.get("/C/_/server.css")
+    assert status == 200 and headers["content-type"].startswith("text/css") and headers["x-content-type-options"] == "nosniff"
+    assert server.get(token_path(secret, "HALL-1", server.port), method="HEAD")[0] == 405  # HEAD never checks in
 
 
-def test_forwarded_headers_count_only_from_trusted_proxies(tmp_path, secret):
+def test_forwarded_headers_count_only_from_trusted_proxies(servers, tmp_path, secret):
     wrong = urllib.parse.urlencode({"safe-number": "00가00가"})
-    plain = Server(tmp_path / "plain", secret).start()
-    try:
-        status, headers, _ = plain.get(token_path(secret, "HALL-1", plain.port),
-                                       headers={"X-Forwarded-For": "203.0.113.9", "X-Forwarded-Proto": "https"})
-        assert status == 303 and "Secure" not in headers["set-cookie"], "an untrusted peer cannot claim TLS"
-        for _ in range(5):
-            plain.get("/C/HALL-1", method="POST", body=wrong, headers={**FORM, "X-Forwarded-For": f"198.51.100.{_}"})
-        # The forged addresses did not spread the tries: the peer itself is limited.
-        assert plain.get("/C/HALL-1", method="POST", body=wrong, headers=FORM)[0] == 429
-    finally:
-        plain.stop()
-    proxied = Server(tmp_path / "proxied", secret, args=["--trusted-proxy", "127.0.0.1/32, ::1"]).start()
-    try:
-        status, headers, _ = proxied.get(token_path(secret, "HALL-1", proxied.port),
-                                         headers={"X-Forwarded-For": "203.0.113.9", "X-Forwarded-Proto": "https"})
-        assert status == 303 and "; Secure" in headers["set-cookie"]
-        for _ in range(5):
-            assert proxied.get("/C/HALL-1", method="POST", body=wrong, headers={**FORM, "X-Forwarded-For": "203.0.113.9"})[0] == 403
-        assert proxied.get("/C/HALL-1", method="POST", body=wrong, headers={**FORM, "X-Forwarded-For": "203.0.113.9"})[0] == 429
-        # Another visitor behind the same proxy is not limited; a spoofed left-most entry does not help.
-        assert proxied.get("/C/HALL-1", method="POST", body=wrong, headers={**FORM, "X-Forwarded-For": "203.0.113.10"})[0] == 403
-        assert proxied.get("/C/HALL-1", method="POST", body=wrong,
-                           headers={**FORM, "X-Forwarded-For": "192.0.2.1, 203.0.113.9"})[0] == 429
-        # Metrics are for this host only: a forwarded outside client gets 404.
-        assert proxied.get("/metrics", headers={"X-Forwarded-For": "203.0.113.9"})[0] == 404
-        status, _, body = proxied.get("/metrics")
-        assert status == 200
-        text = body.decode()
-        assert 'qrcheckin_server_checkins_total{venue="HALL-1",method="qr"} 1' in text
-        assert "qrcheckin_server_rate_limited_total 2" in text
-        assert 'qrcheckin_server_refusals_total{reason="bad-mac"} 6' in text
-        assert re.search(r"qrcheckin_server_request_duration_seconds_count \d+", text)
-    finally:
-        proxied.stop()
+    plain = servers(secret, tmp_path / "plain")
+    status, headers, _ = plain.get(token_path(secret, "HALL-1", plain.port),
+                                   headers={"X-Forwarded-For": "203.0.113.9", "X-Forwarded-Proto": "https"})
+    assert status == 303 and "Secure" not in headers["set-cookie"], "an untrusted peer cannot claim TLS"
+    for _ in range(5):
+        plain.get("/C/HALL-1", method="POST", body=wrong, headers={**FORM, "X-Forwarded-For": f"198.51.100.{_}"})
+    # The forged addresses did not spread the tries: the peer itself is limited.
+    assert plain.get("/C/HALL-1", method="POST", body=wrong, headers=FORM)[0] == 429
+    proxied = servers(secret, tmp_path / "proxied", args=["--trusted-proxy", "127.0.0.1/32, ::1"])
+    status, headers, _ = proxied.get(token_path(secret, "HALL-1", proxied.port),
+                                     headers={"X-Forwarded-For": "203.0.113.9", "X-Forwarded-Proto": "https"})
+    assert status == 303 and "; Secure" in headers["set-cookie"]
+    for _ in range(5):
+        assert proxied.get("/C/HALL-1", method="POST", body=wrong, headers={**FORM, "X-Forwarded-For": "203.0.113.9"})[0] == 403
+    assert proxied.get("/C/HALL-1", method="POST", body=wrong, headers={**FORM, "X-Forwarded-For": "203.0.113.9"})[0] == 429
+    # Another visitor behind the same proxy is not limited; a spoofed left-most entry does not help.
+    assert proxied.get("/C/HALL-1", method="POST", body=wrong, headers={**FORM, "X-Forwarded-For": "203.0.113.10"})[0] == 403
+    assert proxied.get("/C/HALL-1", method="POST", body=wrong,
+                       headers={**FORM, "X-Forwarded-For": "192.0.2.1, 203.0.113.9"})[0] == 429
+    # Metrics are for this host only: a forwarded outside client gets 404.
+    assert proxied.get("/metrics", headers={"X-Forwarded-For": "203.0.113.9"})[0] == 404
+    status, _, body = proxied.get("/metrics")
+    assert status == 200
+    text = body.decode()
+    assert 'qrcheckin_server_checkins_total{venue="HALL-1",method="qr"} 1' in text
+    assert "qrcheckin_server_rate_limited_total 2" in text
+    assert 'qrcheckin_server_refusals_total{reason="bad-mac"} 6' in text
+    assert re.search(r"qrcheckin_server_request_duration_seconds_count \d+", text)
 
 
-def test_the_visitor_log_form_is_asked_once_per_device(tmp_path, secret):
-    server = Server(tmp_path, secret, args=["--visitor-fields", "name,phone"]).start()
-    try:
-        path = token_path(secret, "HALL-1", server.port)
-        status, headers, body = server.get(path, headers={"Accept-Language": "ko"})
-        assert status == 200 and "이름".encode() in body and "전화번호".encode() in body
-        device = cookie_of(headers, "qrcheckin_device")
-        ticket = re.search(rb'name="ticket" value="([^"]+)"', body).group(1).decode()
-        jar = {"Cookie": f"qrcheckin_device={device}", **FORM}
-        bad = urllib.parse.urlencode({"ticket": ticket, "name": "김민지", "phone": "not a number"})
-        assert server.get("/C/HALL-1/visitor", method="POST", body=bad, headers=jar)[0] == 400
-        forged = urllib.parse.urlencode({"ticket": ticket[:-2] + "00", "name": "김민지", "phone": "010-1234-5678"})
-        assert server.get("/C/HALL-1/visitor", method="POST", body=forged, headers=jar)[0] == 400
-        good = urllib.parse.urlencode({"ticket": ticket, "name": "김민지", "phone": "010-1234-5678"})
-        status, headers, _ = server.get("/C/HALL-1/visitor", method="POST", body=good, headers=jar)
-        assert status == 303, headers
-        visitor = cookie_of(headers, "qrcheckin_visitor")
-        assert visitor and "HttpOnly" in headers["set-cookie"]
-        # Next visit (another venue): remembered, straight to the receipt.
-        status, _, _ = server.get(token_path(secret, "CAFE", server.port),
-                                  headers={"Cookie": f"qrcheckin_device={device}; qrcheckin_visitor={visitor}"})
-        assert status == 303
-    finally:
-        server.stop()
+def test_the_visitor_log_form_is_asked_once_per_device(servers, tmp_path, secret):
+    server = servers(secret, tmp_path, args=["--visitor-fields", "name,phone"])
+    path = token_path(secret, "HALL-1", server.port)
+    status, headers, body = server.get(path, headers={"Accept-Language": "ko"})
+    assert status == 200 and "이름".encode() in body and "전화번호".encode() in body
+    device = cookie_of(headers, "qrcheckin_device")
+    ticket = re.search(rb'name="ticket" value="([^"]+)"', body).group(1).decode()
+    jar = {"Cookie": f"qrcheckin_device={device}", **FORM}
+    bad = urllib.parse.urlencode({"ticket": ticket, "name": "김민지", "phone": "not a number"})
+    assert server.get("/C/HALL-1/visitor", method="POST", body=bad, headers=jar)[0] == 400
+    forged = urllib.parse.urlencode({"ticket": ticket[:-2] + "00", "name": "김민지", "phone": "010-1234-5678"})
+    assert server.get("/C/HALL-1/visitor", method="POST", body=forged, headers=jar)[0] == 400
+    good = urllib.parse.urlencode({"ticket": ticket, "name": "김민지", "phone": "010-1234-5678"})
+    status, headers, _ = server.get("/C/HALL-1/visitor", method="POST", body=good, headers=jar)
+    assert status == 303, headers
+    visitor = cookie_of(headers, "qrcheckin_visitor")
+    assert visitor and "HttpOnly" in headers["set-cookie"]
+    # Next visit (another venue): remembered, straight to the receipt.
+    status, _, _ = server.get(token_path(secret, "CAFE", server.port),
+                              headers={"Cookie": f"qrcheckin_device={device}; qrcheckin_visitor={visitor}"})
+    assert status == 303
     rows = server.checkins("--format", "csv").splitlines()[1:]
     assert len(rows) == 2 and all(",김민지,01012345678," in row for row in rows)
 
 
-def test_clients_that_half_close_after_a_check_in_still_get_their_303(tmp_path, secret):
+def test_clients_that_half_close_after_a_check_in_still_get_their_303(servers, tmp_path, secret):
     """A client may shut down its sending side after its request (HTTP/1.0 tools do), at once
     or while its check-in waits for the commit: it is answered all the same."""
     from concurrent.futures import ThreadPoolExecutor
-    server = Server(tmp_path, secret).start()
-    try:
-        path = token_path(secret, "HALL-1", server.port)
-        request = f"GET {path} HTTP/1.1\r\nHost: x\r\nConnection: close\r\n\r\n".encode()
+    server = servers(secret, tmp_path)
+    path = token_path(secret, "HALL-1", server.port)
+    request = f"GET {path} HTTP/1.1\r\nHost: x\r\nConnection: close\r\n\r\n".encode()
 
-        def one(index):
-            with socket.create_connection(("127.0.0.1", server.port), timeout=15) as connection:
-                connection.sendall(request)
-                # Half at once, half a moment later: during the commit (its fsync), when the
-                # connection is suspended.
-                if index % 2:
-                    time.sleep(0.002)
-                connection.shutdown(socket.SHUT_WR)
-                data = b""
-                while chunk := connection.recv(4096):
-                    data += chunk
-            return data[:12]
-        with ThreadPoolExecutor(8) as pool:
-            answers = list(pool.map(one, range(400)))
-        assert answers.count(b"HTTP/1.1 303") == 400, {answer: answers.count(answer) for answer in set(answers)}
-    finally:
-        server.stop()
+    def one(index):
+        with socket.create_connection(("127.0.0.1", server.port), timeout=15) as connection:
+            connection.sendall(request)
+            # Half at once, half a moment later: during the commit (its fsync), when the
+            # connection is suspended.
+            if index % 2:
+                time.sleep(0.002)
+            connection.shutdown(socket.SHUT_WR)
+            data = b""
+            while chunk := connection.recv(4096):
+                data += chunk
+        return data[:12]
+    with ThreadPoolExecutor(8) as pool:
+        answers = list(pool.map(one, range(400)))
+    assert answers.count(b"HTTP/1.1 303") == 400, {answer: answers.count(answer) for answer in set(answers)}
 
 
 def still_open(connection):
@@ -164,8 +149,8 @@ def still_open(connection):
         return False
 
 
-def test_a_slowloris_cannot_starve_other_clients(tmp_path, secret):
-    server = Server(tmp_path, secret, args=["--max-connections", "300", "--max-connections-per-client", "100"]).start()
+def test_a_slowloris_cannot_starve_other_clients(servers, tmp_path, secret):
+    server = servers(secret, tmp_path, args=["--max-connections", "300", "--max-connections-per-client", "100"])
     slow = []
     try:
         for _ in range(150):

@@ -156,12 +156,20 @@ def three(host):
     return host
 
 
+def read_with_moment(out):
+    """(current.json, the moment it was read): the clock is read just before the file, and a
+    rotation landing in between (the file then holds the next window's code) moves the moment to
+    that window's start, so however slow the machine the moment is never a window early."""
+    before = time.time()
+    state = read_state(out)
+    return state, max(before, state["window"] * state["period"])
+
+
 def test_three_instances_rotate_with_their_own_codes(three):
     periods = {"GATE-A": 2, "GATE-B": 3, "GATE-C": 2}
     first, read_at = {}, {}
     for venue in VENUES:
-        read_at[venue] = time.time()
-        state = read_state(three.outputs / venue)
+        state, read_at[venue] = read_with_moment(three.outputs / venue)
         assert state["venue"] == venue and state["state"] == "running"
         # The venue's own file layered over the shared one; the shared base URL still applies.
         assert state["period"] == periods[venue]
@@ -173,9 +181,8 @@ def test_three_instances_rotate_with_their_own_codes(three):
     assert len({state["url"] for state in first.values()}) == 3
     for venue in VENUES:
         # Each rotates on its own: a later window, a new code that verifies for its venue only.
-        later = wait_until(lambda: (s := read_state(three.outputs / venue)) and s["window"] > first[venue]["window"] and s,
-                           timeout=30, message=f"{venue}'s next code")
-        later_at = time.time()
+        later, later_at = wait_until(lambda: (r := read_with_moment(three.outputs / venue))[0]["window"] > first[venue]["window"] and r,
+                                     timeout=60, message=f"{venue}'s next code")
         for state, at in ((first[venue], read_at[venue]), (later, later_at)):
             result = verify(three, venue, state["url"], periods[venue], at=at)
             assert result.returncode == 0 and json.loads(result.stdout)["valid"], result.stdout

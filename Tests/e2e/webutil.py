@@ -6,7 +6,7 @@ import subprocess
 import time
 from pathlib import Path
 
-from conftest import ROOT
+from daemonutil import ROOT
 
 CHROMIUM = "/usr/bin/chromium"
 CHROMEDRIVER = "/usr/bin/chromedriver"
