@@ -49,7 +49,8 @@ TTYPath=/dev/console
 def built_deb():
     """The .deb under test: the newest in $QRCHECKIN_DEB_DIR (`make test` builds it once), else
     built here with `make deb`."""
-    from conftest import ROOT
+    from daemonutil import ROOT, release_built
+    release_built()
     directory = Path(os.environ.get("QRCHECKIN_DEB_DIR", ROOT / "build"))
     if "QRCHECKIN_DEB_DIR" not in os.environ:
         result = subprocess.run(["make", "-s", "-C", str(ROOT), "deb"], capture_output=True, text=True, timeout=1800)

@@ -6,7 +6,7 @@ import signal
 
 import pytest
 
-from daemonutil import BIN, ROOT, Daemon, run, zbar  # noqa: F401 (tests import them from here)
+from daemonutil import BIN, ROOT, Daemon, needs_release, run, zbar  # noqa: F401 (tests import them from here)
 from serverutil import Server
 
 
@@ -29,7 +29,10 @@ SERIAL_GROUPS = {
 
 @pytest.hookimpl(tryfirst=True)
 def pytest_collection_modifyitems(items):
-    """Marks each test of SERIAL_GROUPS' files with its group (before xdist reads the marks)."""
+    """Marks each test of SERIAL_GROUPS' files with its group (before xdist reads the marks), and
+    puts the tests that need the release build last: `make test` builds it beside the others
+    (they wait for it: daemonutil.release_built), so workers reach them once it is done."""
+    items.sort(key=needs_release)
     for item in items:
         group = SERIAL_GROUPS.get(item.path.name)
         if group:

@@ -235,6 +235,29 @@ class Daemon:
         return subprocess.run([BIN, *args], capture_output=True, env=env, timeout=kwargs.pop("timeout", 30), **kwargs)
 
 
+def release_built(timeout=1800):
+    """Waits for the release build `make test` runs beside the first e2e tests (the release
+    binaries and the .deb made from them): $QRCHECKIN_RELEASE_STATUS names the file its exit
+    status lands in, $QRCHECKIN_RELEASE_LOG its output. Returns at once when neither is set (the
+    build was done before the tests, or the tests build what they need)."""
+    status = os.environ.get("QRCHECKIN_RELEASE_STATUS")
+    if not status:
+        return
+    path = Path(status)
+    wait_until(path.exists, timeout=timeout, interval=0.5, message="the release build (make deb) to finish")
+    log = os.environ.get("QRCHECKIN_RELEASE_LOG")
+    output = Path(log).read_text(errors="replace")[-3000:] if log and Path(log).exists() else ""
+    assert path.read_text().strip() == "0", f"make deb failed:\n{output}"
+
+
+def needs_release(item):
+    """Whether a collected test needs the release build (the .deb, or the release binary)."""
+    if item.path.name in ("test_package.py", "test_systemd_boot.py", "test_readme.py", "test_server_units.py"):
+        return True
+    return item.path.name == "test_startup.py" and getattr(item, "callspec", None) is not None \
+        and item.callspec.params.get("binary") == "release"
+
+
 def fill(directory):
     """Writes a filler file until the file system is full; returns its path."""
     filler = Path(directory) / "filler"

@@ -5,6 +5,7 @@ import subprocess
 from pathlib import Path
 
 from conftest import ROOT
+from daemonutil import release_built
 from serverutil import SERVER_BIN
 
 UNITS = ROOT / "server" / "systemd"
@@ -63,6 +64,7 @@ def test_the_server_package_builds_clean_and_depends_on_its_libraries(tmp_path):
     packaging/build-server-deb from the release binary; nothing is installed): lintian has nothing
     to say, Depends names libmicrohttpd, SQLite and libpq, and the man page and completion are inside."""
     import os
+    release_built()
     kiosk_dir = os.environ.get("QRCHECKIN_DEB_DIR")
     made = sorted(Path(kiosk_dir).glob("qrcheckin-server_*.deb")) if kiosk_dir else []
     if made:

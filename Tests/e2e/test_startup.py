@@ -11,6 +11,7 @@ from pathlib import Path
 import pytest
 
 from conftest import BIN, ROOT
+from daemonutil import release_built
 
 RELEASE = os.environ.get("QRCHECKIN_RELEASE_BIN", str(ROOT / ".build" / "release" / "qrcheckin"))
 
@@ -18,6 +19,8 @@ RELEASE = os.environ.get("QRCHECKIN_RELEASE_BIN", str(ROOT / ".build" / "release
 @pytest.fixture(params=["debug", "release"])
 def binary(request):
     path = BIN if request.param == "debug" else RELEASE
+    if request.param == "release":
+        release_built()
     assert os.access(path, os.X_OK), f"{path} missing: build it with 'make release'"
     return path
 
