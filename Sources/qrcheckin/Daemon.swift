@@ -184,6 +184,7 @@ final class Daemon {
             send(.socketGone)
         }
         guard events.lostDirectory || events.changedDirectory else { return }
+        sink.directory.forget()  // the held directory may be gone or loosened: walk the path again
         send(.outputsGone)
         outputWatch?.watch()  // the write has made it again, if it was gone
         checkSocket()
