@@ -41,4 +41,54 @@ enum ByteSearch {
         }
         return nil
     }
+
+    /// Whether some byte of `word` is below `limit` (at most 128): the "has less" test. Exact as
+    /// a yes or no: a borrow that could mark a wrong byte starts only at a byte that is below.
+    @inline(__always)
+    private static func containsBelow(_ word: UInt64, _ limit: UInt8) -> Bool {
+        (word &- ones &* UInt64(limit)) & ~word & highs != 0
+    }
+
+    /// What the verifier must know of an input before it reads it (one pass, eight bytes a
+    /// word): whether it holds a control byte (below 0x20, or DEL), a `/`, a byte above ASCII,
+    /// a `?` or a `#`.
+    static func scan(_ bytes: UnsafeBufferPointer<UInt8>) -> Scan {
+        var scan = Scan()
+        guard let base = UnsafeRawPointer(bytes.baseAddress) else { return scan }
+        var offset = 0
+        var control = false, slash = false, high = false, query = false
+        while offset + 8 <= bytes.count {
+            let word = base.loadUnaligned(fromByteOffset: offset, as: UInt64.self)
+            control = control || containsBelow(word, 0x20) || contains(word, 0x7F)
+            slash = slash || contains(word, UInt8(ascii: "/"))
+            high = high || word & highs != 0
+            query = query || contains(word, UInt8(ascii: "?")) || contains(word, UInt8(ascii: "#"))
+            offset += 8
+        }
+        while offset < bytes.count {
+            let byte = bytes[bytes.startIndex + offset]
+            control = control || byte < 0x20 || byte == 0x7F
+            slash = slash || byte == UInt8(ascii: "/")
+            high = high || byte >= 0x80
+            query = query || byte == UInt8(ascii: "?") || byte == UInt8(ascii: "#")
+            offset += 1
+        }
+        scan.hasControl = control
+        scan.hasSlash = slash
+        scan.hasNonASCII = high
+        scan.hasQueryOrFragment = query
+        return scan
+    }
+
+    /// `scan`'s findings.
+    struct Scan: Equatable {
+        /// A byte below 0x20 or DEL (0x7F).
+        var hasControl = false
+        /// A `/`.
+        var hasSlash = false
+        /// A byte of 0x80 or above.
+        var hasNonASCII = false
+        /// A `?` or a `#`.
+        var hasQueryOrFragment = false
+    }
 }
