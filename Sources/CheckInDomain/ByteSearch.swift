@@ -42,41 +42,44 @@ enum ByteSearch {
         return nil
     }
 
-    /// Whether some byte of `word` is below `limit` (at most 128): the "has less" test. Exact as
-    /// a yes or no: a borrow that could mark a wrong byte starts only at a byte that is below.
-    @inline(__always)
-    private static func containsBelow(_ word: UInt64, _ limit: UInt8) -> Bool {
-        (word &- ones &* UInt64(limit)) & ~word & highs != 0
-    }
-
     /// What the verifier must know of an input before it reads it (one pass, eight bytes a
-    /// word): whether it holds a control byte (below 0x20, or DEL), a `/`, a byte above ASCII,
-    /// a `?` or a `#`.
+    /// word, no branch per word): whether it holds a control byte (below 0x20, or DEL), a `/`,
+    /// a byte above ASCII, a `?` or a `#`. Each finding is a "has zero byte" test ORed over the
+    /// words and read once at the end: exact as a yes or no, since a borrow that could mark a
+    /// wrong byte starts only at a byte that matches. Control bytes, DEL and bytes above ASCII
+    /// share one test (below 0x20 or from 0x7F on); an input that has one of them (a typed safe
+    /// number, a malformed line) is told apart by a byte loop.
     static func scan(_ bytes: UnsafeBufferPointer<UInt8>) -> Scan {
-        var scan = Scan()
-        guard let base = UnsafeRawPointer(bytes.baseAddress) else { return scan }
+        guard let base = UnsafeRawPointer(bytes.baseAddress), bytes.count >= 8 else { return scanBytes(bytes) }
+        let sevenBits: UInt64 = 0x7F7F_7F7F_7F7F_7F7F
+        @inline(__always) func zeroBytes(_ x: UInt64) -> UInt64 { (x &- ones) & ~x }
+        var unusual: UInt64 = 0, slash: UInt64 = 0, query: UInt64 = 0
+        @inline(__always) func add(_ word: UInt64) {
+            // Below 0x20 | (0x7F or 0xFF in the low seven bits + 1 carries into the high bit) | high.
+            unusual |= (word &- ones &* 0x20) & ~word | ((word & sevenBits) &+ ones) | word
+            slash |= zeroBytes(word ^ ones &* UInt64(UInt8(ascii: "/")))
+            query |= zeroBytes(word ^ ones &* UInt64(UInt8(ascii: "?"))) | zeroBytes(word ^ ones &* UInt64(UInt8(ascii: "#")))
+        }
         var offset = 0
-        var control = false, slash = false, high = false, query = false
         while offset + 8 <= bytes.count {
-            let word = base.loadUnaligned(fromByteOffset: offset, as: UInt64.self)
-            control = control || containsBelow(word, 0x20) || contains(word, 0x7F)
-            slash = slash || contains(word, UInt8(ascii: "/"))
-            high = high || word & highs != 0
-            query = query || contains(word, UInt8(ascii: "?")) || contains(word, UInt8(ascii: "#"))
+            add(base.loadUnaligned(fromByteOffset: offset, as: UInt64.self))
             offset += 8
         }
-        while offset < bytes.count {
-            let byte = bytes[bytes.startIndex + offset]
-            control = control || byte < 0x20 || byte == 0x7F
-            slash = slash || byte == UInt8(ascii: "/")
-            high = high || byte >= 0x80
-            query = query || byte == UInt8(ascii: "?") || byte == UInt8(ascii: "#")
-            offset += 1
+        // The last eight bytes again, overlapping: each finding is only whether, not where.
+        if offset < bytes.count { add(base.loadUnaligned(fromByteOffset: bytes.count - 8, as: UInt64.self)) }
+        if unusual & highs != 0 { return scanBytes(bytes) }
+        return Scan(hasControl: false, hasSlash: slash & highs != 0, hasNonASCII: false, hasQueryOrFragment: query & highs != 0)
+    }
+
+    /// `scan` a byte at a time.
+    private static func scanBytes(_ bytes: UnsafeBufferPointer<UInt8>) -> Scan {
+        var scan = Scan()
+        for byte in bytes {
+            scan.hasControl = scan.hasControl || byte < 0x20 || byte == 0x7F
+            scan.hasSlash = scan.hasSlash || byte == UInt8(ascii: "/")
+            scan.hasNonASCII = scan.hasNonASCII || byte >= 0x80
+            scan.hasQueryOrFragment = scan.hasQueryOrFragment || byte == UInt8(ascii: "?") || byte == UInt8(ascii: "#")
         }
-        scan.hasControl = control
-        scan.hasSlash = slash
-        scan.hasNonASCII = high
-        scan.hasQueryOrFragment = query
         return scan
     }
 
