@@ -32,37 +32,18 @@ struct ClientOptions: Sendable {
         // Only output-dir, socket and state-dir are read: the daemon's other settings
         // (ops-group, period, …) are not a client's business, so a value only the daemon could
         // resolve cannot stop it.
-        let configuration = try DaemonConfiguration.Locations(flags: arguments, environment: context.environment)
-        let user = DefaultLocations(environment: context.environment)
+        let locations = try DaemonLocations(SettingLayers(flags: arguments, environment: context.environment),
+                                            environment: context.environment)
         var venue: VenueID?
-        if let text = arguments["venue"] {
-            do throws(CheckInCodeError) { venue = try VenueID(text) } catch { throw SettingSource.flag("venue").error(error.description) }
-        }
+        if let text = arguments["venue"] { venue = try SettingParser.venue(text, .flag("venue")) }
         if allVenues, venue != nil { throw .usage("--all lists every venue; --venue names one: give either") }
         if venue != nil || allVenues, arguments["socket"] != nil {
             throw .usage("--socket names one daemon; with \(allVenues ? "--all" : "--venue") each venue's socket is OUTPUT/VENUE/control.sock")
         }
-        // Only when neither flag, variable nor config file chose the place (both still defaults).
-        let defaultPlace = configuration.outputDirectory == user.outputDirectory
-            && configuration.socketPath == user.outputDirectory + "/control.sock"
-        if defaultPlace {
-            venues = VenueDirectories(roots: [VenueDirectories.Root(output: user.outputDirectory, state: configuration.stateDirectory)]
-                + VenueDirectories.defaultRoots(user).dropFirst())
-        } else {
-            let explicitState = configuration.stateDirectory != user.stateDirectory
-            venues = VenueDirectories(roots: [VenueDirectories.Root(output: configuration.outputDirectory,
-                                                                    state: explicitState ? configuration.stateDirectory : nil)])
-        }
-        if let venue {
-            outputDirectory = venues.find(venue, venueOf: Self.venue(of:)) ?? venues.expected(venue)
-            socketPath = outputDirectory + "/control.sock"
-        } else if defaultPlace {
-            outputDirectory = DefaultLocations.clientOutputDirectory(userDefault: user.outputDirectory)
-            socketPath = outputDirectory + "/control.sock"
-        } else {
-            outputDirectory = configuration.outputDirectory
-            socketPath = configuration.socketPath
-        }
+        venues = VenueDirectories(roots: locations.venueRoots())
+        let daemon = locations.client(venue: venue, in: venues, venueOf: Self.venue(of:))
+        outputDirectory = daemon.outputDirectory
+        socketPath = daemon.socketPath
         // Nothing in a directory another user could have made or changed is believed
         // (docs/STATE.md, Directory trust); `--all` judges each venue's on its own line.
         guard !allVenues else {
