@@ -1,7 +1,6 @@
 import CheckInCLI
 import CheckInData
 import CheckInDomain
-import Glibc
 
 /// The settings `code` and `verify` share with `run`: the secret (or secrets), the venue, the
 /// period (and for `code` the base URL), read from the same layers as `run` — built-in
@@ -83,7 +82,7 @@ struct CheckInOptions {
         period = try layers.value(DaemonSetting.period)
         // `verify` ignores the base URL (it is not signed), so a bad one cannot stop it.
         baseURL = usesBaseURL ? try layers.value(DaemonSetting.baseURL) : DaemonSetting.baseURL.defaultValue
-        let now = Int64(time(nil))
+        let now = SystemClock().now().seconds
         hasExplicitTime = arguments["at"] != nil
         if let text = arguments["at"] {
             do {

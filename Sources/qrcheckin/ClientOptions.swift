@@ -3,7 +3,6 @@ import CheckInData
 import CheckInDomain
 import CheckInJSON
 import CheckInPresentation
-import Glibc
 
 /// How `status`, `ctl`, `shake` (and `show`) find a running daemon: the same config file,
 /// environment and defaults as `run`, so with no options they find the default daemon; a user
@@ -84,9 +83,7 @@ struct ClientOptions: Sendable {
 
     /// Names the group that may steer (the socket's group) and how to join it.
     static func refusal(_ socketPath: String, fallback: String) -> String {
-        var status = stat()
-        guard stat(socketPath, &status) == 0, status.st_gid != 0, let entry = getgrgid(status.st_gid) else { return fallback }
-        let group = String(cString: entry.pointee.gr_name)
+        guard let group = GroupDatabase.ownerGroupName(ofFileAt: socketPath) else { return fallback }
         return "permission denied on \(socketPath): only root, the daemon's user and members of group "
             + "'\(group)' may steer the daemon (an administrator adds you: sudo usermod -aG \(group) USER; "
             + "then log in again)"

@@ -2,7 +2,6 @@ import CheckInCLI
 import CheckInData
 import CheckInDomain
 import CheckInPresentation
-import Glibc
 
 /// The running daemon: the I/O shell around `DaemonCore`. One single-threaded poll loop turns
 /// descriptors (wall-clock timer, signals, control socket, the output directory's inotify
@@ -74,11 +73,11 @@ final class Daemon {
                 + (configuration.metricsDirectory.map { [MetricsDirectorySink(directory: $0).path(for: configuration.venue.rawValue)] } ?? []))
                 + sweptSets
             if !swept.isEmpty { logger.notice("removed \(swept.count) temporary files left by a killed writer: \(swept.joined(separator: ", "))") }
-            signals = try SignalSource([SIGTERM, SIGINT, SIGHUP, SIGUSR1])
+            signals = try SignalSource([SignalSource.terminate, SignalSource.interrupt, SignalSource.hangup, SignalSource.user1])
             timer = try WallTimer()
         } catch {
-            throw CommandError(error.code == EADDRINUSE ? .unavailable : .cannotCreate,
-                               error.code == EADDRINUSE ? "another qrcheckin is already running on \(error.path)" : error.description)
+            throw CommandError(error.isAddressInUse ? .unavailable : .cannotCreate,
+                               error.isAddressInUse ? "another qrcheckin is already running on \(error.path)" : error.description)
         }
         // Removals in the output directory wake the loop: a removed socket is closed at once (an
         // open one would hold a removed directory back from being released), and a removed
@@ -95,7 +94,7 @@ final class Daemon {
             saved = .unreadable(reason: error.message)
         }
         core = DaemonCore(setup: setup, host: DaemonHost(
-            pid: getpid(), notifies: notifier.isEnabled, watchdogMilliseconds: notifier.watchdogMilliseconds, version: Program.version),
+            pid: CurrentProcess.id, notifies: notifier.isEnabled, watchdogMilliseconds: notifier.watchdogMilliseconds, version: Program.version),
             issuers: SodiumIssuers(), saved: saved, now: clock.now(), clock: clockSync.read())
     }
 
@@ -280,10 +279,10 @@ extension DaemonSignal {
     /// The signal with this number, if the daemon handles it.
     init?(_ number: Int32) {
         switch number {
-        case SIGTERM: self = .terminate
-        case SIGINT: self = .interrupt
-        case SIGHUP: self = .hangup
-        case SIGUSR1: self = .user1
+        case SignalSource.terminate: self = .terminate
+        case SignalSource.interrupt: self = .interrupt
+        case SignalSource.hangup: self = .hangup
+        case SignalSource.user1: self = .user1
         default: return nil
         }
     }

@@ -1,7 +1,6 @@
 import CheckInCLI
 import CheckInData
 import CheckInDomain
-import Glibc
 
 /// The daemon's settings as one typed value, built once from its layers (built-in defaults, a
 /// config file, the environment, flags: each later layer overriding the earlier ones).
@@ -19,7 +18,7 @@ struct DaemonConfiguration: Sendable {
     var stateDirectory: String { locations.stateDirectory }
     /// The control socket.
     var socketPath: String { locations.socketPath }
-    var opsGroup: gid_t?
+    var opsGroup: UInt32?  // a gid_t
     var scale: Int
     var margin: Int
     var level: ErrorCorrectionLevel
