@@ -36,7 +36,7 @@ let package = Package(
         .target(name: "CheckInPresentation", dependencies: ["CheckInDomain", "CheckInJSON"]),
         // The command-line framework every executable shares: options, subcommands, help,
         // setting layers (file, environment, flags), exit codes and typed command errors.
-        .target(name: "CheckInCLI", dependencies: ["CheckInDomain", "CheckInData", "CLinux"]),
+        .target(name: "CheckInCLI", dependencies: ["CheckInDomain", "CheckInData"]),
         // The server half (qrcheckin-server; DESIGN.md "The server half"). Its Domain: check-ins,
         // the ledger port and the check-in use case. Swift stdlib and the shared Domain only.
         .target(name: "CheckInServerDomain", dependencies: ["CheckInDomain"]),
@@ -70,7 +70,7 @@ let package = Package(
         ),
 
         .testTarget(name: "CheckInDomainTests", dependencies: ["CheckInDomain"]),
-        .testTarget(name: "CheckInDataTests", dependencies: ["CheckInData", "CheckInDomain"]),
+        .testTarget(name: "CheckInDataTests", dependencies: ["CheckInData", "CheckInDomain", "CheckInJSON"]),
         .testTarget(name: "CheckInCLITests", dependencies: ["CheckInCLI"]),
         // The executable's own logic (settings, locations, argument parsing), by @testable import.
         .testTarget(name: "qrcheckinTests", dependencies: ["qrcheckin", "CheckInCLI", "CheckInData", "CheckInDomain"]),
