@@ -37,12 +37,13 @@ struct KioskSession {
         defer { terminal.restore() }
 
         var model = KioskViewModel(options: options, size: Self.size(of: terminal), now: Self.now(),
-                                   encoder: QRCodeEncoder(), liveness: SignalProcessLiveness())
+                                   encoder: QRCodeEncoder())
+        let liveness = SignalProcessLiveness()
         watch.watch()
         model.handle(readDocument())
         var shown: KioskScreen?
         func draw() {
-            model.handle(.clockTicked(Self.now()))
+            model.handle(.clockTicked(Self.now(), daemonAlive: model.documentPID.map(liveness.isAlive(pid:))))
             let screen = model.screen
             terminal.write(KioskScreenDiff.update(from: shown, to: screen))
             shown = screen
