@@ -65,7 +65,7 @@ let package = Package(
         // The check-in server's composition root: `serve`, `checkins`.
         .executableTarget(
             name: "qrcheckin-server",
-            dependencies: ["CheckInCLI", "CheckInDomain", "CheckInData", "CheckInServerDomain", "CheckInSQLite",
+            dependencies: ["CheckInCLI", "CheckInDomain", "CheckInData", "CheckInServerDomain", "CheckInSQLite", "CLinux",
                            "CheckInPostgres", "CheckInLedgerSQL", "CheckInHTTP", "CheckInServerPresentation"]
         ),
 

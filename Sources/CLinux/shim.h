@@ -70,4 +70,9 @@ static inline mode_t clinux_s_ifblk(void) { return S_IFBLK; }
 static inline mode_t clinux_s_iwoth(void) { return S_IWOTH; }
 static inline mode_t clinux_s_iwgrp(void) { return S_IWGRP; }
 static inline mode_t clinux_s_isvtx(void) { return S_ISVTX; }
+/* glibc's allocator settings (mallopt), which Glibc's Swift module leaves out. */
+#include <malloc.h>
+static inline int clinux_m_trim_threshold(void) { return M_TRIM_THRESHOLD; }
+static inline int clinux_m_mmap_threshold(void) { return M_MMAP_THRESHOLD; }
+
 #endif

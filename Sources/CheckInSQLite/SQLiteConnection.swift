@@ -10,6 +10,8 @@ final class SQLiteConnection: @unchecked Sendable {
     let path: String
     /// Prepared statements kept by their text: a check-in runs the same few statements.
     private var statements: [String: SQLiteStatement] = [:]
+    /// What runs after each commit (see `afterEachCommit`); kept alive as long as the handle.
+    private var commitHook: CommitHook?
 
     /// Opens (with `create`, creates) the database at `path`; a symbolic link is refused.
     init(path: String, create: Bool, readOnly: Bool = false) throws(LedgerError) {
@@ -32,6 +34,17 @@ final class SQLiteConnection: @unchecked Sendable {
     deinit {
         statements.removeAll()
         sqlite3_close_v2(handle)
+    }
+
+    /// Runs `body` after each commit of this connection, on its thread, with the pages now in
+    /// the write-ahead log. This replaces SQLite's automatic checkpoint on this connection.
+    func afterEachCommit(_ body: @escaping (Int32) -> Void) {
+        let hook = CommitHook(body)
+        commitHook = hook
+        sqlite3_wal_hook(handle, { context, _, _, pages in
+            Unmanaged<CommitHook>.fromOpaque(context!).takeUnretainedValue().body(pages)
+            return SQLITE_OK
+        }, Unmanaged.passUnretained(hook).toOpaque())
     }
 
     /// Runs `sql` (one or more statements without results).
@@ -80,4 +93,10 @@ final class SQLiteConnection: @unchecked Sendable {
 
     /// Rows the last statement changed.
     var changes: Int { Int(sqlite3_changes64(handle)) }
+}
+
+/// The closure of `SQLiteConnection.afterEachCommit`, behind the C hook's context pointer.
+private final class CommitHook {
+    let body: (Int32) -> Void
+    init(_ body: @escaping (Int32) -> Void) { self.body = body }
 }

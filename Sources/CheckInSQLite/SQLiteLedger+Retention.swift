@@ -76,12 +76,14 @@ extension SQLiteLedger {
     /// effort: the rows are already gone; a reader in the middle of a long export only delays
     /// the shrinking until the next checkpoint.
     func compact() {
-        guard let connection = try? SQLiteConnection(path: path, create: false) else { return }
-        try? connection.execute("PRAGMA secure_delete = ON")
-        if let mode = try? connection.integer("PRAGMA auto_vacuum"), mode != Self.incrementalVacuum {
-            try? connection.execute("VACUUM")
+        // On the checkpointer's thread: a checkpoint under way there would make this one fail
+        // at once (SQLite never waits for another checkpointer), leaving the old pages in the WAL.
+        checkpointer.withConnection { connection in
+            if let mode = try? connection.integer("PRAGMA auto_vacuum"), mode != Self.incrementalVacuum {
+                try? connection.execute("VACUUM")
+            }
+            try? connection.execute("PRAGMA wal_checkpoint(TRUNCATE)")
         }
-        try? connection.execute("PRAGMA wal_checkpoint(TRUNCATE)")
     }
 
     public func tally(_ query: CheckInQuery) throws(LedgerError) -> [CheckInTally] {

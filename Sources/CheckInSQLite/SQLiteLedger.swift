@@ -14,6 +14,7 @@ public final class SQLiteLedger: CheckInLedger {
     public let path: String
     let writer: SQLiteWriter
     let readers: SQLiteReaders
+    let checkpointer: SQLiteCheckpointer
 
     /// Opens the ledger at `path`, creating it (mode 0600: a visitor log is personal data)
     /// when `create` is true, and brings its schema up to date. A symbolic link is refused.
@@ -35,10 +36,12 @@ public final class SQLiteLedger: CheckInLedger {
         guard try connection.text("PRAGMA journal_mode = WAL") == "wal" else {
             throw LedgerError(.failed, "\(path): cannot switch the database to WAL mode")
         }
-        // Checkpoints copy the WAL into the database inside a commit: fewer, larger ones cost
-        // less per check-in (4,000 pages, 16 MB of WAL, instead of SQLite's 1,000).
-        try connection.execute("PRAGMA synchronous = \(durability.rawValue.uppercased()); PRAGMA secure_delete = ON; PRAGMA wal_autocheckpoint = 4000")
+        try connection.execute("PRAGMA synchronous = \(durability.rawValue.uppercased()); PRAGMA secure_delete = ON")
         try SQLiteSchema.migrate(connection, at: clock.now())
+        // Checkpoints run beside the writer, not inside a check-in's commit.
+        let checkpointer = try SQLiteCheckpointer(path: path, durability: durability)
+        connection.afterEachCommit { [unowned connection] pages in checkpointer.logGrew(to: pages, writer: connection) }
+        self.checkpointer = checkpointer
         writer = SQLiteWriter(connection: connection)
         readers = SQLiteReaders(path: path)
     }

@@ -19,6 +19,9 @@ final class SQLiteWriter: Sendable {
     private let connection: SQLiteConnection
     private let pending = Mutex(Pending())
     private let queue = DispatchQueue(label: "qrcheckin-server.ledger-writer")
+    /// Where a committed batch's callers are told (their pages built, their connections woken):
+    /// beside the writer, which meanwhile commits the next batch.
+    private let completions = DispatchQueue(label: "qrcheckin-server.ledger-completions")
 
     init(connection: SQLiteConnection) {
         self.connection = connection
@@ -32,7 +35,7 @@ final class SQLiteWriter: Sendable {
     }
 
     /// Runs `work` inside a write transaction and hands its value (or the failure) to
-    /// `completion` once that transaction has committed (or failed), on the writer's thread.
+    /// `completion` once that transaction has committed (or failed), on the completions' thread.
     func submit<T: Sendable>(_ work: @escaping @Sendable (SQLiteConnection) throws(LedgerError) -> T,
                              completion: @escaping @Sendable (Result<T, LedgerError>) -> Void) {
         let job = Job(work, completion: completion)
@@ -69,9 +72,9 @@ final class SQLiteWriter: Sendable {
                 try? connection.execute("ROLLBACK")
                 throw error
             }
-            for job in batch { job.finish(nil) }
+            completions.async { for job in batch { job.finish(nil) } }
         } catch {
-            for job in batch { job.finish(error) }
+            completions.async { for job in batch { job.finish(error) } }
         }
     }
 }
@@ -88,7 +91,7 @@ private protocol WriteJob: AnyObject, Sendable {
 private final class Job<T: Sendable>: WriteJob, @unchecked Sendable {
     private let work: @Sendable (SQLiteConnection) throws(LedgerError) -> T
     private let completion: @Sendable (Result<T, LedgerError>) -> Void
-    /// Written and read by the writer's thread only.
+    /// Written by the writer's thread, read after the commit by the completions' (the dispatch orders them).
     private var value: T?
 
     init(_ work: @escaping @Sendable (SQLiteConnection) throws(LedgerError) -> T,

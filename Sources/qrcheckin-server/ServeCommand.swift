@@ -59,6 +59,7 @@ struct ServeCommand: Command {
 
     func run(_ context: CommandContext) throws(CommandError) -> ExitCode {
         let logger = Logger(environment: context.environment, program: "qrcheckin-server")
+        AllocatorTuning.apply()
         let clock = SystemClock()
         let keys = try ServerKeys.load(configuration.secretFiles, environment: context.environment)
         let ledger = WatchedLedger(
