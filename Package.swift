@@ -1,6 +1,9 @@
 // swift-tools-version:6.0
 // The layers of seed 003 as SwiftPM targets: the compiler enforces the one-way arrows.
 //   qrcheckin (Application) -> Presentation -> Domain <- Data -> C modules
+// The executables hold composition and commands only: every syscall is behind a CheckInData
+// type, and the daemon's effects are performed by Presentation's DaemonEffectPerformer through
+// ports the executable supplies (the core's tests supply in-memory ones).
 import PackageDescription
 
 let package = Package(
@@ -33,7 +36,7 @@ let package = Package(
         .target(name: "CheckInPresentation", dependencies: ["CheckInDomain", "CheckInJSON"]),
         // The command-line framework every executable shares: options, subcommands, help,
         // setting layers (file, environment, flags), exit codes and typed command errors.
-        .target(name: "CheckInCLI", dependencies: ["CheckInDomain", "CheckInData", "CLinux"]),
+        .target(name: "CheckInCLI", dependencies: ["CheckInDomain", "CheckInData"]),
         // The server half (qrcheckin-server; DESIGN.md "The server half"). Its Domain: check-ins,
         // the ledger port and the check-in use case. Swift stdlib and the shared Domain only.
         .target(name: "CheckInServerDomain", dependencies: ["CheckInDomain"]),
@@ -67,8 +70,10 @@ let package = Package(
         ),
 
         .testTarget(name: "CheckInDomainTests", dependencies: ["CheckInDomain"]),
-        .testTarget(name: "CheckInDataTests", dependencies: ["CheckInData", "CheckInDomain"]),
+        .testTarget(name: "CheckInDataTests", dependencies: ["CheckInData", "CheckInDomain", "CheckInJSON"]),
         .testTarget(name: "CheckInCLITests", dependencies: ["CheckInCLI"]),
+        // The executable's own logic (settings, locations, argument parsing), by @testable import.
+        .testTarget(name: "qrcheckinTests", dependencies: ["qrcheckin", "CheckInCLI", "CheckInData", "CheckInDomain"]),
         .testTarget(name: "CheckInServerPresentationTests",
                     dependencies: ["CheckInServerPresentation", "CheckInServerDomain", "CheckInDomain", "CheckInWeb", "CheckInData", "CheckInPresentation", "CheckInJSON"]),
         .testTarget(name: "CheckInHTTPTests", dependencies: ["CheckInHTTP"]),

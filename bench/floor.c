@@ -2,7 +2,8 @@
  * floor: the least work each figure of scripts/bench can cost, in C with the daemon's own
  * libraries (docs/BENCHMARKS.md, "The floors"). One program, one subcommand per figure:
  *
- *   floor run OUTPUT_DIR STATE_DIR PERIOD   a rotation: the daemon's floor
+ *   floor run OUTPUT_DIR STATE_DIR PERIOD   a rotation: the daemon's floor (same durability)
+ *   floor run-plain OUTPUT_DIR STATE_DIR PERIOD   the same without the issue record and the set
  *   floor encode FILE TEXT                   `qrcheckin encode -o FILE TEXT`'s floor
  *   floor version                            start-up: load the same libraries, print a line
  *   floor hmac COUNT                         `verify --stdin`'s floor: HMACs per CPU second
@@ -12,9 +13,19 @@
  * libqrencode (8-bit hint, case-sensitive, level M), a 1-bit grayscale PNG via libpng (no
  * filtering, scale 8, margin 4; zlib level 4, Z_FILTERED, memLevel 6 as PNGEncoder at scale 8),
  * current.txt (UTF-8 half blocks, margin 2, safe number, expiry) and current.json (same keys),
- * each file replaced atomically (O_EXCL temporary, write, fchmod, fsync, rename, fsync of the
- * directory) in the order png, txt, json. No metrics.prom, no log, no peer checks: the floor,
- * not a product.
+ * and the two durable steps the daemon's guarantees need (docs/STATE.md), each the least a
+ * program can do for it:
+ *   - the issue record saved before the code is published (so (window, seq) never repeats
+ *     after a crash): STATE_DIR/floor-issued, one line, replaced atomically (O_EXCL temporary in
+ *     the held state directory, write, fsync, rename, fsync of the directory);
+ *   - the three files published as one set (one code in all files, even after a power cut):
+ *     written into a fresh OUTPUT_DIR/.generations/N (O_EXCL, write, fchmod, fsync each), that
+ *     directory and .generations fsynced, one symlink `current` renamed over the old one, the
+ *     output directory fsynced, the set before the previous one removed; current.png,
+ *     current.txt, current.json are links into `current`, made once.
+ * `floor run-plain` is the floor before those guarantees: each file replaced on its own
+ * (O_EXCL temporary, write, fchmod, fsync, rename, fsync of the directory) in the order png,
+ * txt, json, nothing saved. No metrics.prom, no log, no peer checks: the floor, not a product.
  *
  * Events, like the daemon: a rotation at each window boundary (timerfd on CLOCK_REALTIME), a
  * control socket OUTPUT_DIR/control.sock where "refresh now" forces a rotation and is answered
@@ -209,6 +220,95 @@ static void atomic_write(const char *name, const void *data, size_t size) {
     if (dir >= 0) fsync(dir), close(dir);
 }
 
+/* The durable steps (`run`; `run-plain` skips them): held directories, the set being written. */
+static int durable = 1;
+static int state_fd = -1, out_fd = -1, generations_fd = -1, set_fd = -1;
+static uint64_t generation = 0;
+
+static void write_all(int fd, const void *data, size_t size) {
+    const char *p = data;
+    while (size > 0) {
+        ssize_t n = write(fd, p, size);
+        if (n < 0 && errno == EINTR) continue;
+        if (n < 0) die("write");
+        p += n, size -= (size_t)n;
+    }
+}
+
+/* The issue record, saved and synced before anything shows the code. */
+static void save_record(int64_t window, uint32_t sequence) {
+    char line[128], tmp[64];
+    int len = snprintf(line, sizeof line, "issued = %s %ld %lld %u\n", venue, period, (long long)window, sequence);
+    snprintf(tmp, sizeof tmp, ".floor-issued.%d.tmp", (int)getpid());
+    int fd = openat(state_fd, tmp, O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC, 0640);
+    if (fd < 0) die("record");
+    write_all(fd, line, (size_t)len);
+    if (fsync(fd) != 0) die("fsync record");
+    close(fd);
+    if (renameat(state_fd, tmp, state_fd, "floor-issued") != 0) die("rename record");
+    if (fsync(state_fd) != 0) die("fsync state directory");
+}
+
+/* A fresh generation directory for the next set. */
+static void begin_set(void) {
+    char name[32];
+    snprintf(name, sizeof name, "%llu", (unsigned long long)++generation);
+    if (mkdirat(generations_fd, name, 0755) != 0) die("mkdir generation");
+    set_fd = openat(generations_fd, name, O_RDONLY | O_DIRECTORY | O_NOFOLLOW | O_CLOEXEC);
+    if (set_fd < 0) die("open generation");
+}
+
+static void set_write(const char *name, const void *data, size_t size) {
+    int fd = openat(set_fd, name, O_WRONLY | O_CREAT | O_EXCL | O_NOFOLLOW | O_CLOEXEC, 0644);
+    if (fd < 0) die(name);
+    write_all(fd, data, size);
+    if (fchmod(fd, 0644) != 0 || fsync(fd) != 0) die("fsync");
+    close(fd);
+}
+
+/* The set made durable, then switched in by one rename; the set before the previous goes. */
+static void finish_set(void) {
+    char target[64], name[32];
+    if (fsync(set_fd) != 0 || fsync(generations_fd) != 0) die("fsync set");
+    close(set_fd);
+    snprintf(target, sizeof target, ".generations/%llu", (unsigned long long)generation);
+    if (symlinkat(target, out_fd, ".current.tmp") != 0 || renameat(out_fd, ".current.tmp", out_fd, "current") != 0)
+        die("switch");
+    if (fsync(out_fd) != 0) die("fsync output directory");
+    if (generation > 2) {
+        snprintf(name, sizeof name, "%llu", (unsigned long long)(generation - 2));
+        int old = openat(generations_fd, name, O_RDONLY | O_DIRECTORY | O_NOFOLLOW | O_CLOEXEC);
+        if (old >= 0) {
+            unlinkat(old, "current.png", 0), unlinkat(old, "current.txt", 0), unlinkat(old, "current.json", 0);
+            close(old);
+            unlinkat(generations_fd, name, AT_REMOVEDIR);
+        }
+    }
+}
+
+/* At start: held directories, and the readers' links into `current` (made once). */
+static void open_durable(const char *state_dir) {
+    state_fd = open(state_dir, O_RDONLY | O_DIRECTORY | O_CLOEXEC);
+    out_fd = open(out_dir, O_RDONLY | O_DIRECTORY | O_CLOEXEC);
+    if (state_fd < 0 || out_fd < 0) die("open directories");
+    mkdirat(out_fd, ".generations", 0755);
+    generations_fd = openat(out_fd, ".generations", O_RDONLY | O_DIRECTORY | O_NOFOLLOW | O_CLOEXEC);
+    if (generations_fd < 0) die("open .generations");
+    static const char *files[] = {"current.png", "current.txt", "current.json"};
+    for (int i = 0; i < 3; i++) {
+        char target[64];
+        snprintf(target, sizeof target, "current/%s", files[i]);
+        unlinkat(out_fd, files[i], 0);
+        if (symlinkat(target, out_fd, files[i]) != 0) die("link");
+    }
+}
+
+/* One file of the code: into the set (`run`) or replaced on its own (`run-plain`). */
+static void publish_file(const char *name, const void *data, size_t size) {
+    if (durable) set_write(name, data, size);
+    else atomic_write(name, data, size);
+}
+
 static char safe_number[32];
 static char json[2048];      /* the last current.json, for control replies */
 static size_t json_length;
@@ -242,16 +342,17 @@ static void rotate(int64_t window, uint32_t sequence) {
     unsigned s2 = v % 32;
     snprintf(safe_number, sizeof safe_number, "%02u%s%02u%s", first, syllables[s1], second, syllables[s2]);
 
+    if (durable) save_record(window, sequence), begin_set();
     QRcode *qr = QRcode_encodeString(url, 0, QR_ECLEVEL_M, QR_MODE_8, 1);
     if (!qr) die("QRcode_encodeString");
     buffer png = {0};
     encode_png(qr, &png);
-    atomic_write("current.png", png.data, png.size);
+    publish_file("current.png", png.data, png.size);
     free(png.data);
 
     int64_t issued = window * period, expires = (window + 1) * period;
     static char text[64 * 1024];
-    atomic_write("current.txt", text, render_text(qr, text, safe_number, expires));
+    publish_file("current.txt", text, render_text(qr, text, safe_number, expires));
     QRcode_free(qr);
 
     int len = snprintf(json, sizeof json,
@@ -262,7 +363,8 @@ static void rotate(int64_t window, uint32_t sequence) {
                        venue, url, token, safe_number, (long long)window, sequence, (long long)issued,
                        (long long)expires, period, (long long)time(NULL), (int)getpid());
     json_length = (size_t)len;
-    atomic_write("current.json", json, json_length);
+    publish_file("current.json", json, json_length);
+    if (durable) finish_set();
 }
 
 /* A control request: one line in, one reply out, the connection closed. "refresh now" rotates
@@ -321,6 +423,7 @@ static int run_daemon(char **argv) {
         secret[secret_len++] = (unsigned char)(hexval(hex[i]) << 4 | hexval(hex[i + 1]));
     derive_venue_key(secret, secret_len);
     mkdir(out_dir, 0755);
+    if (durable) open_durable(argv[1]);
 
     sigset_t mask;
     sigemptyset(&mask);
@@ -456,6 +559,7 @@ static int hmac_rate(long count) {
 int main(int argc, char **argv) {
     if (sodium_init() < 0) die("sodium_init");
     if (argc == 5 && strcmp(argv[1], "run") == 0) return run_daemon(argv + 2);
+    if (argc == 5 && strcmp(argv[1], "run-plain") == 0) return durable = 0, run_daemon(argv + 2);
     if (argc == 4 && strcmp(argv[1], "encode") == 0) return encode_file(argv + 2);
     if (argc == 2 && strcmp(argv[1], "version") == 0) {
         /* Referencing each library keeps it loaded and bound, as in the daemon. */
@@ -464,6 +568,6 @@ int main(int argc, char **argv) {
         return 0;
     }
     if (argc == 3 && strcmp(argv[1], "hmac") == 0 && atol(argv[2]) > 0) return hmac_rate(atol(argv[2]));
-    fprintf(stderr, "usage: floor run OUTPUT_DIR STATE_DIR PERIOD | encode FILE TEXT | version | hmac COUNT\n");
+    fprintf(stderr, "usage: floor run|run-plain OUTPUT_DIR STATE_DIR PERIOD | encode FILE TEXT | version | hmac COUNT\n");
     return 64;
 }

@@ -1,5 +1,4 @@
 import CheckInData
-import Glibc
 
 /// The process surroundings a command may read: environment, terminal, standard streams.
 /// Commands get it passed in instead of reaching for globals, so tests can build one.
@@ -20,21 +19,8 @@ public struct CommandContext: Sendable {
 
     /// The real process context of `program`.
     public static func current(program: String) -> CommandContext {
-        // Bytes, not Characters: every command pays for this at start-up, and splitting each
-        // entry by grapheme (String.firstIndex(of:)) cost more than the rest of `--version`.
-        var count = 0
-        while environ[count] != nil { count += 1 }
-        var environment = [String: String](minimumCapacity: count)
-        for index in 0..<count {
-            let entry = UnsafeRawPointer(environ[index]!).assumingMemoryBound(to: UInt8.self)
-            let length = strlen(environ[index]!)
-            guard let equals = memchr(entry, Int32(UInt8(ascii: "=")), length) else { continue }
-            let keyLength = UnsafeRawPointer(equals) - UnsafeRawPointer(entry)
-            let key = String(decoding: UnsafeBufferPointer(start: entry, count: keyLength), as: UTF8.self)
-            environment[key] = String(decoding: UnsafeBufferPointer(start: entry + keyLength + 1, count: length - keyLength - 1),
-                                      as: UTF8.self)
-        }
-        return CommandContext(program: program, environment: environment, standardOutputIsTerminal: isatty(STDOUT_FILENO) == 1)
+        CommandContext(program: program, environment: ProcessEnvironment.current(),
+                       standardOutputIsTerminal: StandardStream.output.isTerminal)
     }
 
     /// Whether colour output is wanted: a terminal and no NO_COLOR (https://no-color.org).

@@ -1,5 +1,4 @@
 import CheckInData
-import Glibc
 
 /// The config files to read, in order, each later one overriding the earlier ones: the
 /// repeatable `--config FILE` flags, else the program's variable (`$QRCHECKIN_CONFIG`, a

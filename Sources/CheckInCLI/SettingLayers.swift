@@ -15,11 +15,14 @@ public struct SettingLayers: Sendable {
 
     /// Reads the layers: the config files (`--config`, repeatable, or the catalog's variable,
     /// a list; unknown and repeated keys are refused here, whatever the command), the
-    /// settings' variables, flags.
-    public init(flags: ParsedArguments, environment: [String: String], catalog: SettingCatalog) throws(CommandError) {
+    /// settings' variables, flags. `installed` are config files read (each optional) when
+    /// neither `--config` nor the variable names any (`ConfigFileList`).
+    public init(flags: ParsedArguments, environment: [String: String], catalog: SettingCatalog,
+                installed: [String] = []) throws(CommandError) {
         // Several files layer in order (a venue's own file over the shared one); every line of
         // each is validated, so a bad line is reported even where a later file hides it.
-        let files = try ConfigFileList(flags: flags.all("config"), environment: environment, variable: catalog.configVariable)
+        let files = try ConfigFileList(flags: flags.all("config"), environment: environment, variable: catalog.configVariable,
+                                        installed: installed)
             .read(catalog: catalog)
         configPaths = files.map(\.path)
         var entries: [String: [Entry]] = [:]

@@ -100,7 +100,7 @@ public enum TimeArgument {
         }
         guard index == bytes.count, (1...12).contains(month), day >= 1, day <= daysIn(month: month, year: year),
               hour <= 23, minute <= 59, second <= 60 else { return nil }
-        return daysFromCivil(year: year, month: month, day: day) * 86_400 + hour * 3600 + minute * 60 + second - offset
+        return CivilDate(year: year, month: month, day: day).daysSince1970 * 86_400 + hour * 3600 + minute * 60 + second - offset
     }
 
     private static func daysIn(month: Int64, year: Int64) -> Int64 {
@@ -109,15 +109,5 @@ public enum TimeArgument {
         case 4, 6, 9, 11: 30
         default: 31
         }
-    }
-
-    /// Days since 1970-01-01 of a proleptic Gregorian date (H. Hinnant's days_from_civil).
-    private static func daysFromCivil(year: Int64, month: Int64, day: Int64) -> Int64 {
-        let y = month <= 2 ? year - 1 : year
-        let era = (y >= 0 ? y : y - 399) / 400
-        let yearOfEra = y - era * 400
-        let dayOfYear = (153 * (month > 2 ? month - 3 : month + 9) + 2) / 5 + day - 1
-        let dayOfEra = yearOfEra * 365 + yearOfEra / 4 - yearOfEra / 100 + dayOfYear
-        return era * 146_097 + dayOfEra - 719_468
     }
 }

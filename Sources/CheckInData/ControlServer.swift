@@ -135,9 +135,9 @@ public final class ControlServer {
         if count > 0 { client.buffer += chunk[0..<count] }
         if let newline = client.buffer.firstIndex(of: UInt8(ascii: "\n")) {
             let line = String(decoding: client.buffer[..<newline], as: UTF8.self)
-            finish(fd, reply: newline > Self.maximumRequest ? Self.error("request too long") : handle(line, client.peer))
+            finish(fd, reply: newline > Self.maximumRequest ? ControlErrorReply.text("request too long") : handle(line, client.peer))
         } else if client.buffer.count > Self.maximumRequest {
-            finish(fd, reply: Self.error("request too long (limit \(Self.maximumRequest) bytes)"))
+            finish(fd, reply: ControlErrorReply.text("request too long (limit \(Self.maximumRequest) bytes)"))
         } else if count <= 0 {
             // The peer closed without a newline: treat what came as the request.
             let line = String(decoding: client.buffer, as: UTF8.self)
@@ -151,7 +151,7 @@ public final class ControlServer {
     /// `refused` the count of refusals not logged one by one once their summary is due.
     public func expire(now: WallTime, refused: (RefusalNotice) -> Void = { _ in }) {
         for (fd, client) in clients where client.deadline <= now {
-            finish(fd, reply: Self.error("timed out waiting for a request line"))
+            finish(fd, reply: ControlErrorReply.text("timed out waiting for a request line"))
         }
         // Taken even when nobody listens, so a due summary never keeps the poll timeout at 0.
         if let count = refusals.summary(now: now) {
@@ -181,11 +181,6 @@ public final class ControlServer {
 
     private static func openSpare() -> Int32 {
         open("/dev/null", O_RDONLY | O_CLOEXEC)
-    }
-
-    /// A one-line JSON error reply; `code` is a stable word for scripts (`bad-request`, `permission-denied`).
-    public static func error(_ message: String, code: String = "bad-request") -> String {
-        JSONValue.object([("ok", .bool(false)), ("code", .string(code)), ("error", .string(message))]).serialized
     }
 
     private func acceptPending(now: WallTime, handle: (String, PeerCredentials) -> String,
@@ -223,7 +218,7 @@ public final class ControlServer {
                 if let suppressed = refusals.admit(now: now) {
                     refused(RefusalNotice(peer: peer, suppressed: suppressed, intervalSeconds: Self.refusalLogIntervalMilliseconds / 1000))
                 }
-                Self.send(Self.error("permission denied: uid \(peer.uid) is not root, the daemon's user, or in its ops group",
+                Self.send(ControlErrorReply.text("permission denied: uid \(peer.uid) is not root, the daemon's user, or in its ops group",
                                      code: "permission-denied"), to: fd)
                 close(fd)
                 continue
@@ -241,7 +236,7 @@ public final class ControlServer {
     private var oldestClient: Int32? { clients.min(by: { $0.value.order < $1.value.order })?.key }
 
     /// What an evicted client hears; `ControlClient` turns it into "busy, try again".
-    private static let busyReply = error(
+    private static let busyReply = ControlErrorReply.text(
         "busy: all \(maximumClients) control connections are taken by clients that sent no request; "
             + "this one waited longest, try again", code: "busy")
 

@@ -8,8 +8,8 @@ import Glibc
 /// | output | `$RUNTIME_DIRECTORY`   | `/run/qrcheckin`   | `$XDG_RUNTIME_DIR/qrcheckin`, else `/tmp/qrcheckin-$UID` |
 /// | state  | `$STATE_DIRECTORY`     | `/var/lib/qrcheckin` | `$XDG_STATE_HOME/qrcheckin`, else `~/.local/state/qrcheckin` |
 ///
-/// Clients (`status`, `ctl`, `shake`, `show`) of a user with no daemon of their own fall back to
-/// the system daemon's output directory (`clientOutputDirectory`). Many venues on one host use
+/// Which daemon a command talks to is resolved from this table by `DaemonLocations` (clients of a
+/// user with no daemon of their own fall back to the system daemon's). Many venues on one host use
 /// the subdirectories `OUTPUT/VENUE` and `STATE/VENUE` (`venue(_:)`, `VenueDirectories`).
 public struct DefaultLocations: Sendable, Equatable {
     /// Directory of `current.png`, `current.json`, `current.txt` and the control socket.
@@ -65,19 +65,6 @@ public struct DefaultLocations: Sendable, Equatable {
     /// as the template unit `qrcheckin@VENUE` sets them (see `VenueDirectories`).
     public func venue(_ venue: String) -> DefaultLocations {
         DefaultLocations(outputDirectory: outputDirectory + "/" + venue, stateDirectory: stateDirectory + "/" + venue)
-    }
-
-    /// Where a client looks for a daemon when nothing names a directory: `userDefault` while it
-    /// holds a daemon's files (`current.json` or `control.sock`), else the system daemon's
-    /// directory when that holds them, else `userDefault` (so "not running" names the user's own).
-    /// An operator on a server thus types `qrcheckin status` and finds the service's daemon, while
-    /// a developer's own `qrcheckin run` still wins on a machine that also runs the service.
-    public static func clientOutputDirectory(userDefault: String, exists: (String) -> Bool = pathExists) -> String {
-        func holdsDaemon(_ directory: String) -> Bool {
-            exists(directory + "/current.json") || exists(directory + "/control.sock")
-        }
-        if userDefault == systemOutputDirectory || holdsDaemon(userDefault) { return userDefault }
-        return holdsDaemon(systemOutputDirectory) ? systemOutputDirectory : userDefault
     }
 
     /// Whether anything (file, socket, dangling symlink) is at `path`.

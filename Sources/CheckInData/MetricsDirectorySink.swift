@@ -14,8 +14,6 @@ public final class MetricsDirectorySink {
     public let directory: String
     /// The file written last, removed when the venue changes.
     private var lastName: String?
-    /// Whether the last write failed (so failures are logged when they start and end only).
-    private var failing = false
 
     /// A sink writing into `directory`.
     public init(directory: String) {
@@ -27,8 +25,9 @@ public final class MetricsDirectorySink {
 
     private func name(for venue: String) -> String { "qrcheckin-" + venue + ".prom" }
 
-    /// Writes `bytes` for `venue`; returns a log line when writing starts or stops failing.
-    public func write(_ bytes: [UInt8], venue: String) -> (level: LogLevel, line: String)? {
+    /// Writes `bytes` for `venue`. Whether a failure is news (logged when writing starts and
+    /// stops failing) is the daemon core's to decide (`DaemonEvent.metricsCopied`).
+    public func write(_ bytes: [UInt8], venue: String) throws(OutputSinkError) {
         let name = name(for: venue)
         let target: TrustedDirectory
         do throws(SystemError) {
@@ -46,12 +45,9 @@ public final class MetricsDirectorySink {
             }
             target.sync()
         } catch {
-            defer { failing = true }
-            return failing ? nil : (.warning, "cannot write metrics into \(directory): \(error.description)")
+            throw OutputSinkError(error.description)
         }
         if let old = lastName, old != name { _ = unlinkat(target.descriptor, old, 0) }
         lastName = name
-        defer { failing = false }
-        return failing ? (.notice, "metrics are written into \(directory) again") : nil
     }
 }

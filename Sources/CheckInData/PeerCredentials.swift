@@ -69,3 +69,13 @@ public enum GroupDatabase {
         return getgrnam(name).map { $0.pointee.gr_gid }
     }
 }
+
+extension GroupDatabase {
+    /// The name of the group owning the file at `path` (followed through symlinks), or nil when
+    /// it is root's group, unknown, or the file cannot be looked at.
+    public static func ownerGroupName(ofFileAt path: String) -> String? {
+        var status = stat()
+        guard stat(path, &status) == 0, status.st_gid != 0, let entry = getgrgid(status.st_gid) else { return nil }
+        return String(cString: entry.pointee.gr_name)
+    }
+}

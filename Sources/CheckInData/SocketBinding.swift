@@ -1,5 +1,6 @@
 import CLinux
 import Glibc
+import Synchronization
 
 /// Puts a listening Unix socket into a directory without ever following a name that someone
 /// else could change (issue 25: a root daemon that chowned its socket by path, after binding,
@@ -21,8 +22,6 @@ enum SocketBinding {
     static func bind(_ socket: Int32, as name: String, in directory: TrustedDirectory, group: gid_t?) throws(SystemError) -> TrustedDirectory.Identity {
         let path = directory.pathOf(name)
         let scratch = privateName(for: name)
-        let oldMask = umask(0o077)
-        defer { umask(oldMask) }
         guard mkdirat(directory.descriptor, scratch, 0o700) == 0 else { throw SystemError("create a directory beside", path: path) }
         // Removed by name when done: whatever is there then is at most an empty directory.
         defer { _ = unlinkat(directory.descriptor, scratch, AT_REMOVEDIR) }
@@ -32,7 +31,9 @@ enum SocketBinding {
         var published = false
         defer { if !published { _ = unlinkat(privateFD, inner, 0) } }
         var status = stat()
-        // Someone who may write the directory could have put their own in its place.
+        // Exactly 0700 whatever the umask (another thread's bind may hold 0117 this instant);
+        // someone who may write the directory could have put their own in its place.
+        _ = fchmod(privateFD, 0o700)
         guard fstat(privateFD, &status) == 0, status.st_uid == geteuid(), status.st_mode & 0o7777 == 0o700 else {
             throw SystemError("bind", path: path, code: EPERM, detail: "the private directory it is bound in was replaced")
         }
@@ -55,10 +56,18 @@ enum SocketBinding {
         return TrustedDirectory.Identity(status)
     }
 
+    /// The working directory and the umask are the process's: two threads binding at once (the
+    /// unit tests do) would bind in each other's directory. The daemon binds on one thread.
+    private static let processState = Mutex(())
+
     /// bind(2) takes a path, so the socket is bound by a relative name with the private
-    /// directory as the working directory, which is put back at once (the daemon has one
-    /// thread, and every other path it uses is resolved before or after).
+    /// directory as the working directory, which is put back at once (every other path the
+    /// daemon uses is resolved before or after).
     private static func bindInside(_ socket: Int32, privateDirectory: Int32, path: String) throws(SystemError) {
+        try processState.withLock { _ throws(SystemError) in try bindInsideAlone(socket, privateDirectory: privateDirectory, path: path) }
+    }
+
+    private static func bindInsideAlone(_ socket: Int32, privateDirectory: Int32, path: String) throws(SystemError) {
         let working = retryingOnInterrupt { CheckInData.open(".", clinux_o_path() | O_DIRECTORY | O_CLOEXEC) }
         guard working >= 0 else { throw SystemError("remember the working directory to bind", path: path) }
         defer { _ = close(working) }
@@ -69,10 +78,10 @@ enum SocketBinding {
             throw SystemError("bind", path: path, code: error.code)
         }
         guard fchdir(privateDirectory) == 0 else { throw SystemError("enter the private directory to bind", path: path) }
-        umask(0o117)  // the socket's mode: 0660, never briefly open to everyone
+        let oldMask = umask(0o117)  // the socket's mode: 0660, never briefly open to everyone
         let bound = address.withSocketAddress { Glibc.bind(socket, $0, $1) } == 0
         let code = errno
-        umask(0o077)
+        umask(oldMask)
         guard fchdir(working) == 0 else { throw SystemError("return to the working directory after binding", path: path) }
         guard bound else { throw SystemError("bind", path: path, code: code) }
     }

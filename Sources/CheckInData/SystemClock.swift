@@ -7,6 +7,13 @@ public struct SystemClock: WallClock {
     public init() {}
 
     public func now() -> WallTime { read(CLOCK_REALTIME) }
+
+    /// Sleeps until the next whole second of this clock after `now` (a display redrawn on
+    /// each second: `status --watch`).
+    public func sleepToNextSecond(after now: WallTime) {
+        var pause = timespec(tv_sec: 0, tv_nsec: Int(1000 - (now.milliseconds % 1000)) * 1_000_000)
+        nanosleep(&pause, nil)
+    }
 }
 
 /// CLOCK_MONOTONIC as a `WallTime`-shaped value: for timeouts, which must not stretch or

@@ -66,13 +66,6 @@ public struct VenueDirectories: Sendable, Equatable {
 
     public static func == (lhs: VenueDirectories, rhs: VenueDirectories) -> Bool { lhs.roots == rhs.roots }
 
-    /// The roots a client searches when nothing names a directory: this user's defaults, then
-    /// the system's (a user's own daemons win; an operator finds the service's).
-    public static func defaultRoots(_ user: DefaultLocations) -> [Root] {
-        [Root(output: user.outputDirectory, state: user.stateDirectory),
-         Root(output: DefaultLocations.systemOutputDirectory, state: DefaultLocations.systemStateDirectory)]
-    }
-
     /// Whether `directory` holds a daemon's files (`current.json` or `control.sock`).
     public func holdsDaemon(_ directory: String) -> Bool {
         exists(directory + "/current.json") || exists(directory + "/control.sock")

@@ -76,7 +76,7 @@ public enum ControlReply {
 
     /// The reply to a request that could not be understood (no state).
     public static func error(_ message: String, code: String = "bad-request") -> String {
-        JSONValue.object([("ok", .bool(false)), ("code", .string(code)), ("error", .string(message))]).serialized
+        ControlErrorReply.text(message, code: code)
     }
 
     private static func refusal(_ code: String, _ message: String, _ document: String) -> String {

@@ -22,19 +22,32 @@ public struct DaemonCore: Sendable {
     public private(set) var counters = DaemonCounters()
     /// When the timer was last armed to fire (nil: it has fired, or was never armed).
     public private(set) var armed: WallTime?
+    /// Where the daemon is in its life (`DaemonLifecycle` says what may follow what).
+    public private(set) var lifecycle = DaemonLifecycle.starting
     /// Whether the daemon is on its way out (SIGTERM or SIGINT arrived).
-    public private(set) var isStopping = false
+    public var isStopping: Bool { lifecycle.isStopping }
     /// Shakes honoured at most once a second (`ShakeLimit`).
     private var shakeLimit = ShakeLimit()
 
     private let issuers: any CodeIssuerMaking
-    /// Where the clock's synchronisation is read (the kernel; a fake in tests).
-    private let clockSync: any ClockSyncSource
+    /// Whether copying `metrics.prom` into `metrics-dir` failed last time (logged when it
+    /// starts failing and when it works again, not at every write).
+    private var metricsCopyFailing = false
     private let savedSettingsProblem: String?
     /// The state the files on disk show, as written (nil: unknown, or removed by someone).
     private var onDisk: CheckInState?
-    /// The write in flight, awaiting `.outputsWritten` or `.outputsFailed`.
-    private var writing: Write?
+    /// The one save or write in flight: what follows depends on its result.
+    private var inFlight = InFlight.idle
+    private enum InFlight {
+        /// Nothing awaited.
+        case idle
+        /// A save, awaiting `.settingsSaved` or `.settingsNotSaved`; `forceWriteAfter` when the
+        /// event that asked for it also forced a write (a retry of failing outputs, the stopped
+        /// state): the write after the save is forced too.
+        case saving(SavedState, forceWriteAfter: Bool)
+        /// A write, awaiting `.outputsWritten` or `.outputsFailed`.
+        case writing(Write)
+    }
     private enum Write: Sendable {
         case full(CheckInState, MetricsShown)
         case healthOnly(CheckInState)
@@ -45,16 +58,23 @@ public struct DaemonCore: Sendable {
         var counters: DaemonCounters
         var health: Health
     }
-    /// A health update failed: not tried again before the next tick (it would loop on the
-    /// failure it just reported).
-    private var healthUpdateFailed = false
+    /// What failed and is not tried again before the next tick (trying at once would loop on
+    /// the failure just reported); an operator's request also retries the save.
+    private var held: Held = []
+    private struct Held: OptionSet {
+        let rawValue: Int
+        /// A save of the settings and issue record failed.
+        static let save = Held(rawValue: 1)
+        /// A health-only update of `current.json` failed.
+        static let healthUpdate = Held(rawValue: 2)
+        /// A metrics-only update failed.
+        static let metricsUpdate = Held(rawValue: 4)
+    }
     /// The counters and health `metrics.prom` shows, as written (nil: not written yet).
     private var metricsOnDisk: MetricsShown?
     /// When `metrics.prom` was last written: counter-only changes rewrite it at most once a
     /// second, so a flood of refused peers cannot become a flood of writes.
     private var lastMetricsWrite: WallTime?
-    /// A metrics-only update failed: not tried again before the next tick.
-    private var metricsUpdateFailed = false
     /// A tick happened: the watchdog ping goes out with the next notification (after the
     /// tick's write, if it has one).
     private var pingDue = false
@@ -72,15 +92,6 @@ public struct DaemonCore: Sendable {
     }
     /// The settings and issue record as the state file holds them (nil: nothing saved yet).
     private var persisted: SavedState?
-    /// The save in flight, awaiting `.settingsSaved` or `.settingsNotSaved`.
-    private var saving: SavedState?
-    /// A save failed: not tried again before the next tick.
-    private var saveFailed = false
-    /// The event that asked for the save in flight also forced a write (a retry of failing
-    /// outputs, the stopped state): the write after the save is forced too.
-    private var forceWriteAfterSave = false
-    private var isReady = false
-    private var hasExited = false
     private var lastStatus: String?
     /// The last serialised document and the state it shows: a forced rotation serialises once,
     /// for `current.json` and for the control reply.
@@ -90,12 +101,12 @@ public struct DaemonCore: Sendable {
     /// starts paused (fail closed): a venue that was paused must not start showing codes. A
     /// record that is damaged, or missing from a file that exists (written before records were
     /// kept), counts as lost now: codes wait for the next window, which nothing issued yet.
+    /// `clock` is the clock's synchronisation read at `now`.
     public init(setup: DaemonSetup, host: DaemonHost, issuers: any CodeIssuerMaking, saved: SavedSettings, now: WallTime,
-                clockSync: any ClockSyncSource = UnknownClockSync()) {
+                clock: ClockSync = .unknown) {
         self.setup = setup
         self.host = host
         self.issuers = issuers
-        self.clockSync = clockSync
         let settings: OperatorSettings
         let record: IssueRecord
         switch saved {
@@ -116,7 +127,7 @@ public struct DaemonCore: Sendable {
             persisted = SavedState(settings: settings, issued: record)
         }
         model = CheckInViewModel(issuer: issuers.issuer(for: setup.codes), settings: settings, record: record, now: now,
-                                 clock: clockSync.read(), clockRequired: setup.requireClockSync)
+                                 clock: clock, clockRequired: setup.requireClockSync)
         // The model issued the first code as it was made: it counts like any other.
         if model.state.code != nil {
             counters.rotations[.window] = 1
@@ -134,17 +145,17 @@ public struct DaemonCore: Sendable {
 
     /// Handles one event that happened at `now`; returns what to do, in order.
     public mutating func handle(_ event: DaemonEvent, at now: WallTime) -> [DaemonEffect] {
-        guard !hasExited else { return [] }
+        guard !lifecycle.hasExited else { return [] }
         var step = Step(now: now, before: model.state)
         switch event {
-        case .started:
+        case .started(let clock):
             lastPing = now
             if let problem = savedSettingsProblem {
                 step.log(.error, "cannot use the saved settings: \(problem); starting paused (qrcheckin ctl refresh auto resumes)")
             }
             step.log(.notice, "serving venue \(setup.codes.venue) every \(setup.codes.period.seconds)s: writing "
                 + "\(setup.outputDirectory)/{\(OutputFile.names.joined(separator: ","))}, control socket \(setup.socketPath)")
-            checkClock(&step)
+            checkClock(clock, &step)
             switch model.state.clock.synchronized {
             case false?:
                 step.log(.warning, StateChangeLog.clockUnsynchronized(model.state.clock))
@@ -157,15 +168,13 @@ public struct DaemonCore: Sendable {
             if model.state.phase == .waitingForClock {
                 step.log(.notice, "waiting for the clock to synchronise (require-clock-sync = yes): no code is shown")
             }
-        case .tick(let clockWasSet):
+        case .tick(let clockWasSet, let clock):
             if clockWasSet { step.log(.notice, "the wall clock was set; re-checking the window") }
             armed = nil  // a one-shot timer is spent once it fires; setting the clock cancels it
-            healthUpdateFailed = false
-            metricsUpdateFailed = false
-            saveFailed = false  // retry the save
+            held = []  // retry what failed
             // A deleted socket comes back first, before any retry writes beside it.
             rebindIfDue(&step)
-            checkClock(&step)
+            checkClock(clock, &step)
             step.forceWrite = model.outputsFailing  // retry the outputs
             pingDue = true
         case .signal(let signal):
@@ -181,7 +190,7 @@ public struct DaemonCore: Sendable {
                     // An operator's change is a good moment to retry a failing save and failing
                     // outputs; either result goes into the reply.
                     step.forceWrite = model.outputsFailing
-                    saveFailed = false
+                    held.remove(.save)
                     // A request turned down (paused, shake off) is logged as the refusal it is.
                     if let refusal = ControlReply.refusal(for: request, settings: model.state.settings) {
                         step.log(.info, "control: refused \(Quoted(line)) from uid \(peer.uid): \(refusal.message)")
@@ -196,10 +205,20 @@ public struct DaemonCore: Sendable {
         case .refused(let count, let notice):
             counters.refusals += count
             if let notice { step.log(.warning, "control socket: \(notice)") }
-        case .reloaded(let reloaded):
-            reload(reloaded, &step)
+        case .reloaded(let reloaded, let clock):
+            reload(reloaded, clock: clock, &step)
         case .reloadFailed(let message):
             step.log(.error, "reload failed, keeping the running configuration: \(message)")
+        case .metricsCopied(let directory, let failure):
+            if let failure, !metricsCopyFailing {
+                step.log(.warning, "cannot write metrics into \(directory): \(failure)")
+            } else if failure == nil, metricsCopyFailing {
+                step.log(.notice, "metrics are written into \(directory) again")
+            }
+            metricsCopyFailing = failure != nil
+        case .timerFailed(let reason):
+            step.log(.error, reason)
+            exit(.software, &step)
         case .outputsWritten:
             written(&step)
         case .outputsFailed(let reason):
@@ -210,16 +229,16 @@ public struct DaemonCore: Sendable {
             step.forceWrite = !isStopping
             if !isStopping { rebindIfDue(&step) }
         case .settingsSaved:
-            guard let saved = saving else { break }
-            saving = nil
-            step.forceWrite = forceWriteAfterSave
+            guard case .saving(let saved, let forceWriteAfter) = inFlight else { break }
+            inFlight = .idle
+            step.forceWrite = forceWriteAfter
             persisted = saved
             if model.stateFailing { apply(.stateSaved, &step) }
         case .settingsNotSaved(let reason):
-            guard saving != nil else { break }
-            saving = nil
-            step.forceWrite = forceWriteAfterSave
-            saveFailed = true
+            guard case .saving(_, let forceWriteAfter) = inFlight else { break }
+            inFlight = .idle
+            step.forceWrite = forceWriteAfter
+            held.insert(.save)
             counters.saveFailures += 1
             pendingReply?.notSaved = reason
             apply(.stateNotSaved(reason: "cannot save the daemon's state (\(reason)): codes are paused (fail closed) until "
@@ -263,10 +282,9 @@ public struct DaemonCore: Sendable {
     private mutating func handle(_ signal: DaemonSignal, _ step: inout Step) {
         switch signal {
         case .terminate, .interrupt:
-            guard !isStopping else { return }
+            guard lifecycle.stop() else { return }
             step.log(.notice, "received \(signal.rawValue); stopping")
             if host.notifies { step.effects.append(.notify("STOPPING=1")) }
-            isStopping = true
             pendingReply = nil
             apply(.stopRequested, &step)
             step.forceWrite = true  // the stopped state goes out even while outputs fail
@@ -278,7 +296,7 @@ public struct DaemonCore: Sendable {
     }
 
     /// SIGHUP's second half: the new configuration, minus what needs a restart.
-    private mutating func reload(_ reloaded: DaemonSetup, _ step: inout Step) {
+    private mutating func reload(_ reloaded: DaemonSetup, clock: ClockSync, _ step: inout Step) {
         var new = reloaded
         let running = Dictionary(setup.restartOnly.map { ($0.name, $0.value) }, uniquingKeysWith: { first, _ in first })
         for setting in reloaded.restartOnly where running[setting.name] != setting.value {
@@ -293,26 +311,23 @@ public struct DaemonCore: Sendable {
         if codesChange {
             notice(model.replaceIssuer(issuers.issuer(for: new.codes), at: step.now), &step)
         }
-        checkClock(&step)  // require-clock-sync may have changed
+        checkClock(clock, &step)  // require-clock-sync may have changed
         step.log(.notice, "reloaded configuration: venue \(setup.codes.venue), period \(setup.codes.period.seconds)s")
     }
 
     private mutating func written(_ step: inout Step) {
-        guard let write = writing else { return }
-        writing = nil
+        guard case .writing(let write) = inFlight else { return }
+        inFlight = .idle
         switch write {
         case .full(let shown, let metrics):
             onDisk = shown
             metricsWritten(metrics, step.now)
             if isStopping {
                 step.log(.notice, "stopped")
-                exit(&step)
+                exit(.stopped, &step)
                 return
             }
-            if !isReady {
-                isReady = true
-                if host.notifies { step.effects.append(.notify("READY=1")) }
-            }
+            if lifecycle.becameReady(), host.notifies { step.effects.append(.notify("READY=1")) }
             if model.outputsFailing { apply(.outputSucceeded, &step) }
         case .healthOnly(let shown):
             onDisk = shown
@@ -322,15 +337,15 @@ public struct DaemonCore: Sendable {
     }
 
     private mutating func failed(_ reason: String, _ step: inout Step) {
-        guard let write = writing else { return }
-        writing = nil
+        guard case .writing(let write) = inFlight else { return }
+        inFlight = .idle
         switch write {
         case .full: break
         case .healthOnly:
-            healthUpdateFailed = true  // changes nothing else; the next tick tries again
+            held.insert(.healthUpdate)  // changes nothing else; the next tick tries again
             return
         case .metricsOnly:
-            metricsUpdateFailed = true
+            held.insert(.metricsUpdate)
             return
         }
         counters.writeFailures += 1
@@ -338,16 +353,16 @@ public struct DaemonCore: Sendable {
         if isStopping {
             step.log(.error, "stopped, but the stopped state could not be written: \(reason); "
                 + "the last code stays on disk in \(setup.outputDirectory) until it expires")
-            exit(&step)
+            exit(.stopped, &step)
             return
         }
         apply(.outputFailed(reason: reason), &step)
     }
 
-    private mutating func exit(_ step: inout Step) {
-        hasExited = true
+    private mutating func exit(_ status: DaemonExit, _ step: inout Step) {
+        lifecycle.exit(status)
         armed = nil
-        step.effects.append(.exit)
+        step.effects.append(.exit(status))
     }
 
     private mutating func metricsWritten(_ metrics: MetricsShown, _ now: WallTime) {
@@ -358,10 +373,10 @@ public struct DaemonCore: Sendable {
     /// What `metrics.prom` would show now.
     private var metricsNow: MetricsShown { MetricsShown(counters: counters, health: model.state.health) }
 
-    /// Reads the clock's synchronisation (at start, at each tick and so at each rotation, and
-    /// at a reload) and lets the model decide: a warning, or no code while it must wait.
-    private mutating func checkClock(_ step: inout Step) {
-        apply(.clockChecked(clockSync.read(), required: setup.requireClockSync), &step)
+    /// The clock's synchronisation as read (at start, at each tick and so at each rotation, and
+    /// at a reload): the model decides on a warning, or no code while it must wait.
+    private mutating func checkClock(_ clock: ClockSync, _ step: inout Step) {
+        apply(.clockChecked(clock, required: setup.requireClockSync), &step)
     }
 
     /// Whether a shake at `now` is coalesced into the last one: only one that would be
@@ -402,15 +417,15 @@ public struct DaemonCore: Sendable {
     // MARK: - Effects of the new state
 
     private mutating func finish(_ step: inout Step) {
-        guard !hasExited else { return }
+        guard !lifecycle.hasExited else { return }
         for (level, line) in StateChangeLog.lines(from: step.before, to: model.state, stateUnsaved: model.stateFailing) {
             step.log(level, line)
         }
-        if writing == nil && saving == nil { saveIfNeeded(&step) }
-        if writing == nil && saving == nil { writeIfNeeded(&step) }
+        if case .idle = inFlight { saveIfNeeded(&step) }
+        if case .idle = inFlight { writeIfNeeded(&step) }
         // A save or a write ends the batch: what follows (the write, reply, status, timer)
         // depends on its result and is decided when the shell reports it, never ahead of it.
-        guard writing == nil && saving == nil else { return }
+        guard case .idle = inFlight else { return }
         if let pending = pendingReply {
             pendingReply = nil
             step.effects.append(.reply(reply(to: pending)))
@@ -422,11 +437,10 @@ public struct DaemonCore: Sendable {
     /// Saves the settings and the issue record when either changed: before any write, so no
     /// code reaches the outputs before its `(window, seq)` is on disk.
     private mutating func saveIfNeeded(_ step: inout Step) {
-        guard !isStopping, !saveFailed else { return }
+        guard !isStopping, !held.contains(.save) else { return }
         let wanted = SavedState(settings: model.state.settings, issued: model.record)
         guard wanted != persisted else { return }
-        saving = wanted
-        forceWriteAfterSave = step.forceWrite
+        inFlight = .saving(wanted, forceWriteAfter: step.forceWrite)
         step.effects.append(.saveSettings(wanted))
     }
 
@@ -463,12 +477,12 @@ public struct DaemonCore: Sendable {
         // After a failure only a forced write (the next tick's retry) tries again: trying at
         // every event would loop on the failure it just reported.
         if step.forceWrite || (!model.outputsFailing && onDisk?.withoutCountdown != shown.withoutCountdown) {
-            writing = .full(shown, MetricsShown(counters: counters, health: shown.health))
+            inFlight = .writing(.full(shown, MetricsShown(counters: counters, health: shown.health)))
             step.effects.append(.writeOutputs(frame(shown, files: OutputFile.all)))
-        } else if !isStopping, !healthUpdateFailed, model.outputsFailing, var update = onDisk, update.health != model.state.health {
+        } else if !isStopping, !held.contains(.healthUpdate), model.outputsFailing, var update = onDisk, update.health != model.state.health {
             update.health = model.state.health
             update.updatedAt = step.now
-            writing = .healthOnly(update)
+            inFlight = .writing(.healthOnly(update))
             step.effects.append(.writeOutputs(frame(update, files: [.json])))
         } else if metricsDue(at: step.now), let shown = onDisk {
             // Counters or health alone changed (a refused peer, a request, an ignored shake, a
@@ -477,7 +491,7 @@ public struct DaemonCore: Sendable {
             var update = shown
             update.health = model.state.health
             update.updatedAt = step.now
-            writing = .metricsOnly(metricsNow)
+            inFlight = .writing(.metricsOnly(metricsNow))
             step.effects.append(.writeOutputs(frame(update, files: [.metrics])))
         }
     }
@@ -490,7 +504,7 @@ public struct DaemonCore: Sendable {
 
     /// Counters changed since `metrics.prom` was last written (and writing it is worth a try).
     private var metricsPending: Bool {
-        !isStopping && !metricsUpdateFailed && metricsOnDisk != nil && metricsOnDisk != metricsNow
+        !isStopping && !held.contains(.metricsUpdate) && metricsOnDisk != nil && metricsOnDisk != metricsNow
     }
 
     private mutating func frame(_ state: CheckInState, files: [OutputFile]) -> OutputFrame {

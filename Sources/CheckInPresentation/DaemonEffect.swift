@@ -25,8 +25,9 @@ public enum DaemonEffect: Equatable, Sendable {
     case saveSettings(SavedState)
     /// Read the config file and the secret again; answer with `.reloaded` or `.reloadFailed`.
     case reloadConfiguration
-    /// Close the socket and exit with status 0.
-    case exit
+    /// Close the socket and leave the loop: exit 0 when stopped as asked, 70 when the
+    /// timer failed.
+    case exit(DaemonExit)
 }
 
 /// Counters the daemon keeps for monitoring (metrics.prom renders them).

@@ -8,8 +8,10 @@ public enum KioskInput: Sendable {
     case documentMissing
     /// `current.json` exists but cannot be read or parsed; the text says why.
     case documentUnreadable(String)
-    /// The wall clock moved (once a second, and after every other event).
-    case clockTicked(WallTime)
+    /// The wall clock moved (once a second, and after every other event); `daemonAlive` is
+    /// whether the process `current.json` names (`KioskViewModel.documentPID`) is alive, as the
+    /// loop probed it now (nil: no document to ask about).
+    case clockTicked(WallTime, daemonAlive: Bool?)
     /// The terminal has a new size (SIGWINCH).
     case resized(TerminalSize)
 }

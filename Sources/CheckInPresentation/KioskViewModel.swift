@@ -2,8 +2,8 @@ import CheckInDomain
 
 /// The kiosk's state machine: events in (`KioskInput`), one `KioskScreen` out.
 ///
-/// Pure apart from its two ports: the QR encoder and the process-liveness probe. Time only
-/// moves through `.clockTicked`, so tests drive it on a test clock.
+/// Pure apart from its one port, the QR encoder. Time and the daemon's liveness only arrive
+/// with `.clockTicked`, as the loop read them, so tests drive it on a test clock.
 public struct KioskViewModel: Sendable {
     /// How the screen is drawn.
     public let options: KioskOptions
@@ -15,7 +15,9 @@ public struct KioskViewModel: Sendable {
     public private(set) var source: Source = .missing
 
     private let encoder: any QREncoding
-    private let liveness: any ProcessLiveness
+    /// Whether the daemon `current.json` names was alive at the last tick (nil: not known yet,
+    /// and the document is believed).
+    private var daemonAlive: Bool?
     /// The QR of the current URL, encoded once per code rather than once per second.
     private var symbol: (url: String, matrix: QRMatrix)?
 
@@ -27,19 +29,23 @@ public struct KioskViewModel: Sendable {
     }
 
     /// Creates a view model for a terminal of `size` at time `now`.
-    public init(options: KioskOptions, size: TerminalSize, now: WallTime, encoder: any QREncoding,
-                liveness: any ProcessLiveness) {
+    public init(options: KioskOptions, size: TerminalSize, now: WallTime, encoder: any QREncoding) {
         self.options = options
         self.size = size
         self.now = now
         self.encoder = encoder
-        self.liveness = liveness
+    }
+
+    /// The pid in the document read last, whose liveness each tick carries.
+    public var documentPID: Int64? {
+        if case .document(let document) = source { document.pid } else { nil }
     }
 
     /// Applies one event.
     public mutating func handle(_ input: KioskInput) {
         switch input {
         case .documentRead(let document):
+            if documentPID != document.pid { daemonAlive = nil }  // another daemon: not probed yet
             source = .document(document)
             if let url = document.url, document.phase == .running, symbol?.url != url {
                 do {
@@ -53,8 +59,9 @@ public struct KioskViewModel: Sendable {
             source = .missing
         case .documentUnreadable(let reason):
             source = .unreadable(reason)
-        case .clockTicked(let time):
+        case .clockTicked(let time, let alive):
             now = time
+            daemonAlive = alive
         case .resized(let newSize):
             size = newSize
         }
@@ -70,13 +77,13 @@ public struct KioskViewModel: Sendable {
         case .stopped:
             return .notRunning(stoppedAt: document.updatedAt)
         case .paused:
-            guard liveness.isAlive(pid: document.pid) else { return .stale(.daemonGone(pid: document.pid)) }
+            guard daemonAlive != false else { return .stale(.daemonGone(pid: document.pid)) }
             return .paused(shake: document.shake)
         case .waiting:
-            guard liveness.isAlive(pid: document.pid) else { return .stale(.daemonGone(pid: document.pid)) }
+            guard daemonAlive != false else { return .stale(.daemonGone(pid: document.pid)) }
             return .waitingForClock
         case .running:
-            guard liveness.isAlive(pid: document.pid) else { return .stale(.daemonGone(pid: document.pid)) }
+            guard daemonAlive != false else { return .stale(.daemonGone(pid: document.pid)) }
             if document.isExpired(at: now) {
                 return .stale(.expired(updatedAt: document.updatedAt))
             }

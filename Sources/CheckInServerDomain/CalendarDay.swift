@@ -19,15 +19,8 @@ public struct CalendarDay: Hashable, Comparable, Sendable, CustomStringConvertib
 
     /// Year, month (1-12) and day (1-31), proleptic Gregorian (H. Hinnant's civil_from_days).
     public var civil: (year: Int64, month: Int64, day: Int64) {
-        let z = daysSince1970 + 719_468
-        let era = (z >= 0 ? z : z - 146_096) / 146_097
-        let dayOfEra = z - era * 146_097
-        let yearOfEra = (dayOfEra - dayOfEra / 1460 + dayOfEra / 36_524 - dayOfEra / 146_096) / 365
-        let dayOfYear = dayOfEra - (365 * yearOfEra + yearOfEra / 4 - yearOfEra / 100)
-        let shiftedMonth = (5 * dayOfYear + 2) / 153
-        let day = dayOfYear - (153 * shiftedMonth + 2) / 5 + 1
-        let month = shiftedMonth < 10 ? shiftedMonth + 3 : shiftedMonth - 9
-        return (yearOfEra + era * 400 + (month <= 2 ? 1 : 0), month, day)
+        let date = CivilDate(daysSince1970: daysSince1970)
+        return (date.year, date.month, date.day)
     }
 
     /// `2026-11-30`.

@@ -1,7 +1,6 @@
 import CheckInCLI
 import CheckInData
 import CheckInDomain
-import Glibc
 
 /// The settings `code` and `verify` share with `run`: the secret (or secrets), the venue, the
 /// period (and for `code` the base URL), read from the same layers as `run` — built-in
@@ -45,8 +44,8 @@ struct CheckInOptions {
     let secretFiles: [String]
     /// The installed service's secret, if the service is installed (see `InstalledService`).
     let installedSecret: InstalledService.Secret?
-    /// The configured state directory (where `run` keeps the generated secret), if any.
-    let stateDirectory: String?
+    /// Where `run` with the same settings keeps its state (and so its generated secret).
+    let secretLocations: DefaultLocations
     /// The configured venue, if any layer names one.
     let venue: VenueID?
     /// Where the venue came from, to blame the right source when a venue key disagrees.
@@ -64,54 +63,26 @@ struct CheckInOptions {
     init(_ arguments: ParsedArguments, environment: [String: String], usesBaseURL: Bool,
          service: InstalledService = .system) throws(CommandError) {
         // Which daemon's files: a venue given by flag or variable picks `qrcheckin@VENUE`'s.
-        let named = (arguments["venue"] ?? environment["QRCHECKIN_VENUE"]).flatMap { try? VenueID($0) }
+        let named = (arguments["venue"] ?? environment[DaemonSetting.venue.key.environmentName]).flatMap { try? VenueID($0) }
         installedSecret = service.secret(for: named)
-        var layers = try Self.layers(arguments, environment: environment,
-                                     installed: service.usableFiles(for: named)?.configFiles ?? [])
-        if !usesBaseURL { layers["base-url"] = nil }
+        let layers = try SettingLayers(flags: arguments, environment: environment,
+                                       installed: service.usableFiles(for: named)?.configFiles ?? [])
         let flagFiles = arguments.all("secret-file")
         if !flagFiles.isEmpty {
             for file in flagFiles where file.isEmpty || file.contains("\0") { throw .usage("--secret-file: must be a path") }
             secretFiles = flagFiles
-        } else if let (path, source) = layers["secret-file", default: []].last {
-            guard !path.isEmpty else { throw source.error("must be a path") }
-            secretFiles = [path]
         } else {
-            secretFiles = []
+            secretFiles = try layers.value(DaemonSetting.secretFile).map { [$0] } ?? []
         }
-        var stateDirectory: String?
-        for (path, source) in layers["state-dir", default: []] {
-            guard !path.isEmpty, !path.contains("\0") else { throw source.error("must be a path") }
-            stateDirectory = path
-        }
-        self.stateDirectory = stateDirectory
+        secretLocations = try DaemonLocations(layers, environment: environment, stateOnly: true).secretLocations
         // Every layer is validated, as 'run' does: a bad line stays an error while a flag hides it.
-        var venue: (VenueID, SettingSource)?
-        for (text, source) in layers["venue", default: []] {
-            do throws(CheckInCodeError) {
-                venue = (try VenueID(text), source)
-            } catch {
-                throw source.error(error.description)
-            }
-        }
-        self.venue = venue?.0
-        venueSource = venue?.1
-        var period = RotationPeriod.standard
-        for (text, source) in layers["period", default: []] {
-            period = try TimeArgument.period(text, from: source)
-        }
-        self.period = period
-        var baseURL = CheckInCodeIssuer.defaultBaseURL
-        for (text, source) in layers["base-url", default: []] {
-            do throws(CheckInCodeError) {
-                try CheckInCodeIssuer.validateBaseURL(text)
-            } catch {
-                throw source.error(error.description)
-            }
-            baseURL = text
-        }
-        self.baseURL = baseURL
-        let now = Int64(time(nil))
+        let venue = try layers.valueAndSource(DaemonSetting.venue)
+        self.venue = venue.source == nil ? nil : venue.value
+        venueSource = venue.source
+        period = try layers.value(DaemonSetting.period)
+        // `verify` ignores the base URL (it is not signed), so a bad one cannot stop it.
+        baseURL = usesBaseURL ? try layers.value(DaemonSetting.baseURL) : DaemonSetting.baseURL.defaultValue
+        let now = SystemClock().now().seconds
         hasExplicitTime = arguments["at"] != nil
         if let text = arguments["at"] {
             do {
@@ -124,37 +95,6 @@ struct CheckInOptions {
         }
     }
 
-    /// The values of the settings these commands use, per layer (file, environment, flags).
-    /// The file is read by `ConfigFile.read`, so it is refused exactly as `run`
-    /// refuses it (unknown or repeated keys).
-    private static func layers(_ arguments: ParsedArguments, environment: [String: String], installed: [String]) throws(CommandError)
-        -> [String: [(String, SettingSource)]] {
-        let used: Set<String> = ["secret-file", "state-dir", "venue", "period", "base-url"]
-        var layers: [String: [(String, SettingSource)]] = [:]
-        let files = ConfigFileList(flags: arguments.all("config"), environment: environment, installed: installed)
-        for (path, entries) in try files.read() {
-            for entry in entries where used.contains(entry.key) {
-                layers[entry.key, default: []].append((entry.value, .file(path: path, line: entry.line, key: entry.key)))
-            }
-        }
-        for key in SettingKey.all where used.contains(key.name) {
-            if let value = environment[key.environmentName], !value.isEmpty {
-                layers[key.name, default: []].append((value, .environment(key.environmentName)))
-            }
-        }
-        for name in used where name != "secret-file" {
-            if let value = arguments[name] { layers[name, default: []].append((value, .flag(name))) }
-        }
-        return layers
-    }
-
-    /// Where `run` with the same settings keeps its state (and so its generated secret).
-    private func locations(_ environment: [String: String]) -> DefaultLocations {
-        let defaults = DefaultLocations(environment: environment)
-        return DefaultLocations(outputDirectory: defaults.outputDirectory,
-                                stateDirectory: stateDirectory ?? defaults.stateDirectory)
-    }
-
     /// The key sources with the paths they came from, by the documented lookup order; never
     /// creates a secret.
     func loadKeys(_ context: CommandContext) throws(CommandError) -> [(keys: SigningKeySource, path: String)] {
@@ -162,7 +102,7 @@ struct CheckInOptions {
             if secretFiles.isEmpty {
                 let found = try SecretFile.resolveKeySource(
                     explicitPath: nil, environment: context.environment,
-                    locations: locations(context.environment), createIfMissing: false, installed: installedSecret)
+                    locations: secretLocations, createIfMissing: false, installed: installedSecret)
                 return [(found.keys, found.path)]
             }
             var loaded: [(keys: SigningKeySource, path: String)] = []

@@ -3,7 +3,6 @@ import CheckInData
 import CheckInDomain
 import CheckInJSON
 import CheckInPresentation
-import Glibc
 
 /// How `status`, `ctl`, `shake` (and `show`) find a running daemon: the same config file,
 /// environment and defaults as `run`, so with no options they find the default daemon; a user
@@ -32,37 +31,18 @@ struct ClientOptions: Sendable {
         // Only output-dir, socket and state-dir are read: the daemon's other settings
         // (ops-group, period, …) are not a client's business, so a value only the daemon could
         // resolve cannot stop it.
-        let configuration = try DaemonConfiguration.Locations(flags: arguments, environment: context.environment)
-        let user = DefaultLocations(environment: context.environment)
+        let locations = try DaemonLocations(SettingLayers(flags: arguments, environment: context.environment),
+                                            environment: context.environment)
         var venue: VenueID?
-        if let text = arguments["venue"] {
-            do throws(CheckInCodeError) { venue = try VenueID(text) } catch { throw SettingSource.flag("venue").error(error.description) }
-        }
+        if let text = arguments["venue"] { venue = try SettingParser.venue(text, .flag("venue")) }
         if allVenues, venue != nil { throw .usage("--all lists every venue; --venue names one: give either") }
         if venue != nil || allVenues, arguments["socket"] != nil {
             throw .usage("--socket names one daemon; with \(allVenues ? "--all" : "--venue") each venue's socket is OUTPUT/VENUE/control.sock")
         }
-        // Only when neither flag, variable nor config file chose the place (both still defaults).
-        let defaultPlace = configuration.outputDirectory == user.outputDirectory
-            && configuration.socketPath == user.outputDirectory + "/control.sock"
-        if defaultPlace {
-            venues = VenueDirectories(roots: [VenueDirectories.Root(output: user.outputDirectory, state: configuration.stateDirectory)]
-                + VenueDirectories.defaultRoots(user).dropFirst())
-        } else {
-            let explicitState = configuration.stateDirectory != user.stateDirectory
-            venues = VenueDirectories(roots: [VenueDirectories.Root(output: configuration.outputDirectory,
-                                                                    state: explicitState ? configuration.stateDirectory : nil)])
-        }
-        if let venue {
-            outputDirectory = venues.find(venue, venueOf: Self.venue(of:)) ?? venues.expected(venue)
-            socketPath = outputDirectory + "/control.sock"
-        } else if defaultPlace {
-            outputDirectory = DefaultLocations.clientOutputDirectory(userDefault: user.outputDirectory)
-            socketPath = outputDirectory + "/control.sock"
-        } else {
-            outputDirectory = configuration.outputDirectory
-            socketPath = configuration.socketPath
-        }
+        venues = VenueDirectories(roots: locations.venueRoots())
+        let daemon = locations.client(venue: venue, in: venues, venueOf: Self.venue(of:))
+        outputDirectory = daemon.outputDirectory
+        socketPath = daemon.socketPath
         // Nothing in a directory another user could have made or changed is believed
         // (docs/STATE.md, Directory trust); `--all` judges each venue's on its own line.
         guard !allVenues else {
@@ -103,9 +83,7 @@ struct ClientOptions: Sendable {
 
     /// Names the group that may steer (the socket's group) and how to join it.
     static func refusal(_ socketPath: String, fallback: String) -> String {
-        var status = stat()
-        guard stat(socketPath, &status) == 0, status.st_gid != 0, let entry = getgrgid(status.st_gid) else { return fallback }
-        let group = String(cString: entry.pointee.gr_name)
+        guard let group = GroupDatabase.ownerGroupName(ofFileAt: socketPath) else { return fallback }
         return "permission denied on \(socketPath): only root, the daemon's user and members of group "
             + "'\(group)' may steer the daemon (an administrator adds you: sudo usermod -aG \(group) USER; "
             + "then log in again)"

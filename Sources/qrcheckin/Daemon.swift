@@ -2,7 +2,6 @@ import CheckInCLI
 import CheckInData
 import CheckInDomain
 import CheckInPresentation
-import Glibc
 
 /// The running daemon: the I/O shell around `DaemonCore`. One single-threaded poll loop turns
 /// descriptors (wall-clock timer, signals, control socket, the output directory's inotify
@@ -17,12 +16,13 @@ final class Daemon {
     private let clock: any WallClock
     private let monotonic: any WallClock
     private let notifier: SystemdNotifier
-    private let store: SettingsFile
+    private let settingsFile: SettingsFile
     private let sink: DirectorySink
+    /// Where the clock's synchronisation is read with each event that needs it.
+    private let clockSync = KernelClockSync()
     /// The code's files, published as one set; told when someone removes files.
     private let generations = OutputGenerations(names: OutputFile.codeFiles.map(\.name), announced: OutputFile.json.name)
-    /// node_exporter's textfile directory (`metrics-dir`), if set, and whether writing there
-    /// fails (logged when it starts and when it stops, not at every write).
+    /// node_exporter's textfile directory (`metrics-dir`), if set.
     private let metricsSink: MetricsDirectorySink?
     private var core: DaemonCore
     /// The control socket; nil while its file is gone (until the core has it rebound).
@@ -32,8 +32,6 @@ final class Daemon {
     private let outputWatch: Inotify?
     private var isRunning = true
     private var exitCode = ExitCode.success
-    /// The reply of the control request being handled, when the core has given it.
-    private var reply: String?
     /// How many of the socket's refusals (`ControlServer.refusedTotal`) the core has counted.
     private var reportedRefusals = 0
     /// The socket's rate-limited log line about refusals, not yet handed to the core.
@@ -75,34 +73,34 @@ final class Daemon {
                 + (configuration.metricsDirectory.map { [MetricsDirectorySink(directory: $0).path(for: configuration.venue.rawValue)] } ?? []))
                 + sweptSets
             if !swept.isEmpty { logger.notice("removed \(swept.count) temporary files left by a killed writer: \(swept.joined(separator: ", "))") }
-            signals = try SignalSource([SIGTERM, SIGINT, SIGHUP, SIGUSR1])
+            signals = try SignalSource([SignalSource.terminate, SignalSource.interrupt, SignalSource.hangup, SignalSource.user1])
             timer = try WallTimer()
         } catch {
-            throw CommandError(error.code == EADDRINUSE ? .unavailable : .cannotCreate,
-                               error.code == EADDRINUSE ? "another qrcheckin is already running on \(error.path)" : error.description)
+            throw CommandError(error.isAddressInUse ? .unavailable : .cannotCreate,
+                               error.isAddressInUse ? "another qrcheckin is already running on \(error.path)" : error.description)
         }
         // Removals in the output directory wake the loop: a removed socket is closed at once (an
         // open one would hold a removed directory back from being released), and a removed
         // directory comes back with its files as soon as `rm -rf` is done with it.
         outputWatch = try? Inotify(directory: configuration.outputDirectory, events: .removals)
         outputWatch?.watch()
-        store = SettingsFile(path: configuration.stateDirectory + "/settings")
+        settingsFile = SettingsFile(path: configuration.stateDirectory + "/settings")
         sink = DirectorySink(directory: outputs, generations: generations)
         metricsSink = configuration.metricsDirectory.map { MetricsDirectorySink(directory: $0) }
         let saved: SavedSettings
         do {
-            saved = try store.load().map(SavedSettings.loaded) ?? SavedSettings.none
+            saved = try settingsFile.load().map(SavedSettings.loaded) ?? SavedSettings.none
         } catch {
             saved = .unreadable(reason: error.message)
         }
         core = DaemonCore(setup: setup, host: DaemonHost(
-            pid: getpid(), notifies: notifier.isEnabled, watchdogMilliseconds: notifier.watchdogMilliseconds, version: Program.version),
-            issuers: SodiumIssuers(), saved: saved, now: clock.now(), clockSync: KernelClockSync())
+            pid: CurrentProcess.id, notifies: notifier.isEnabled, watchdogMilliseconds: notifier.watchdogMilliseconds, version: Program.version),
+            issuers: SodiumIssuers(), saved: saved, now: clock.now(), clock: clockSync.read())
     }
 
     /// Runs until SIGTERM or SIGINT; returns the exit status.
     func run() -> ExitCode {
-        send(.started)
+        send(.started(clock: clockSync.read()))
         while isRunning {
             // Client deadlines run on the monotonic clock: setting the wall clock back an hour
             // must not let silent clients hold their slots for an hour.
@@ -120,7 +118,7 @@ final class Daemon {
                 let clockWasSet = timer.acknowledge()
                 if let watch = outputWatch, !watch.isWatching { watch.watch() }  // its directory came back late
                 checkSocket()
-                send(.tick(clockWasSet: clockWasSet))
+                send(.tick(clockWasSet: clockWasSet, clock: clockSync.read()))
             }
             if readable.contains(signals.descriptor.rawValue) {
                 for number in signals.drain() { if let signal = DaemonSignal(number) { send(.signal(signal)) } }
@@ -137,15 +135,14 @@ final class Daemon {
 
     // MARK: - Events in
 
-    private func send(_ event: DaemonEvent) {
-        perform(core.handle(event, at: clock.now()))
+    @discardableResult
+    private func send(_ event: DaemonEvent) -> DaemonEffectPerformer.Outcome {
+        DaemonEffectPerformer(ports: self).send(event) { event, now in self.core.handle(event, at: now) }
     }
 
     private func answer(_ line: String, from peer: PeerCredentials) -> String {
-        reply = nil
-        send(.request(line: line, peer: ControlPeer(uid: peer.uid, pid: peer.pid)))
-        defer { reply = nil }
-        return reply ?? ControlReply.error("the daemon is stopping", code: "stopping")
+        send(.request(line: line, peer: ControlPeer(uid: peer.uid, pid: peer.pid))).reply
+            ?? ControlReply.error("the daemon is stopping", code: "stopping")
     }
 
     /// The control socket's log line about refused peers (already rate limited).
@@ -184,99 +181,78 @@ final class Daemon {
             send(.socketGone)
         }
         guard events.lostDirectory || events.changedDirectory else { return }
+        sink.directory.forget()  // the held directory may be gone or loosened: walk the path again
         send(.outputsGone)
         outputWatch?.watch()  // the write has made it again, if it was gone
         checkSocket()
     }
+}
 
-    // MARK: - Effects out
+// MARK: - Effects out: the real adapters (`DaemonEffectPerformer` performs through them)
 
-    private func perform(_ effects: [DaemonEffect]) {
-        for effect in effects {
-            switch effect {
-            case .writeOutputs(let frame):
-                send(write(frame))
-            case .reply(let text):
-                reply = text
-            case .notify(let message):
-                notifier.notify(message)
-            case .log(let level, let line):
-                logger.log(level, line)
-            case .armTimer(let time):
-                do {
-                    try timer.arm(at: time)
-                } catch {
-                    logger.error("\(error)")
-                    exitCode = .software
-                    isRunning = false
-                }
-            case .closeSocket:
-                reportRefusals()
-                server?.shutdown()
-                server = nil
-            case .rebindSocket:
-                rebindSocket()
-            case .saveSettings(let state):
-                do {
-                    try store.save(state)
-                    send(.settingsSaved)
-                } catch {
-                    send(.settingsNotSaved(reason: error.message))
-                }
-            case .reloadConfiguration:
-                send(reloaded())
-            case .exit:
-                server?.shutdown()
-                isRunning = false
-            }
-        }
+extension Daemon: DaemonPorts {
+    func renderer(for look: OutputLook) -> OutputRenderer {
+        OutputRenderer(encoder: QRCodeEncoder(), png: PNGEncoder(scale: look.scale, margin: look.margin))
     }
 
-    private func write(_ frame: OutputFrame) -> DaemonEvent {
-        let renderer = OutputRenderer(encoder: QRCodeEncoder(), png: PNGEncoder(scale: frame.look.scale, margin: frame.look.margin))
-        let files: [OutputContent]
-        do {
-            files = try renderer.files(for: frame)
-        } catch {
-            return .outputsFailed(reason: error.message)
-        }
-        // The textfile collector's copy goes out whatever happens to the output directory: it
-        // is how monitoring learns that the output directory is full.
-        if let metricsSink, let metrics = files.first(where: { $0.name == OutputFile.metrics.name }) {
-            if let change = metricsSink.write(metrics.bytes, venue: frame.venue) { logger.log(change.level, change.line) }
-        }
-        do {
-            try sink.replaceTogether(files)
-            return .outputsWritten
-        } catch {
-            return .outputsFailed(reason: error.message)
-        }
+    var outputs: any OutputSink { sink }
+
+    var metricsDirectory: String? { metricsSink?.directory }
+
+    func copyMetrics(_ bytes: [UInt8], venue: String) throws(OutputSinkError) {
+        try metricsSink?.write(bytes, venue: venue)
     }
 
-    private func rebindSocket() {
-        reportRefusals()  // the old server's count goes with it
-        server?.shutdown()
-        server = nil
-        do {
-            // Its directory passes the trust check first (made again when missing).
-            server = try ControlServer(path: configuration.socketPath, group: configuration.opsGroup)
-            reportedRefusals = 0  // a new server counts from zero
-            send(.socketRebound)
-        } catch {
-            send(.socketRebindFailed(reason: error.description))
-        }
-    }
+    var store: any SettingsStore { settingsFile }
 
     /// SIGHUP: the config file and the secret, read again. Restart-only settings are the
     /// core's to keep; the secret comes from the file found at start.
-    private func reloaded() -> DaemonEvent {
+    func reload() -> DaemonEvent {
         do {
             let reloaded = try DaemonConfiguration(flags: configuration.flags, environment: environment)
-            return .reloaded(try reloaded.setup(keys: try keys.read()))
+            return .reloaded(try reloaded.setup(keys: try keys.read()), clock: clockSync.read())
         } catch {
             return .reloadFailed(message: error.message)
         }
     }
+
+    func closeSocket() {
+        reportRefusals()  // the closed server's count goes with it
+        server?.shutdown()
+        server = nil
+    }
+
+    func rebindSocket() -> String? {
+        closeSocket()
+        do {
+            // Its directory passes the trust check first (made again when missing).
+            server = try ControlServer(path: configuration.socketPath, group: configuration.opsGroup)
+            reportedRefusals = 0  // a new server counts from zero
+            return nil
+        } catch {
+            return error.description
+        }
+    }
+
+    func notify(_ message: String) { notifier.notify(message) }
+
+    func log(_ level: LogLevel, _ line: String) { logger.log(level, line) }
+
+    func armTimer(at time: WallTime) -> String? {
+        do {
+            try timer.arm(at: time)
+            return nil
+        } catch {
+            return "\(error)"
+        }
+    }
+
+    func exit(_ status: DaemonExit) {
+        exitCode = status == .stopped ? .success : .software
+        isRunning = false
+    }
+
+    func now() -> WallTime { clock.now() }
 }
 
 extension DaemonConfiguration {
@@ -304,10 +280,10 @@ extension DaemonSignal {
     /// The signal with this number, if the daemon handles it.
     init?(_ number: Int32) {
         switch number {
-        case SIGTERM: self = .terminate
-        case SIGINT: self = .interrupt
-        case SIGHUP: self = .hangup
-        case SIGUSR1: self = .user1
+        case SignalSource.terminate: self = .terminate
+        case SignalSource.interrupt: self = .interrupt
+        case SignalSource.hangup: self = .hangup
+        case SignalSource.user1: self = .user1
         default: return nil
         }
     }

@@ -2,7 +2,6 @@ import CheckInCLI
 import CheckInData
 import CheckInDomain
 import CheckInPresentation
-import Glibc
 
 /// `qrcheckin encode`: one-shot text → QR, as PNG or terminal text. A better `qrencode`.
 struct EncodeCommand: Command {
@@ -150,7 +149,7 @@ struct EncodeCommand: Command {
             // descriptor) must fail it; `context.write` ignores errors as diagnostics may, and
             // exited 0 having written nothing.
             do {
-                try FileDescriptor(owning: dup(STDOUT_FILENO)).writeAll(bytes, path: "standard output")
+                try FileDescriptor.standardOutput().writeAll(bytes, path: "standard output")
             } catch {
                 throw CommandError(.ioError, error.description)
             }
@@ -202,19 +201,19 @@ struct EncodeCommand: Command {
             if let inputFile {
                 let file: FileDescriptor
                 do {
-                    file = try FileDescriptor.open(inputFile, O_RDONLY)
+                    file = try FileDescriptor.openForReading(inputFile)
                 } catch {
                     throw CommandError(.noInput, error.description)
                 }
                 bytes = try file.readAll(path: inputFile, limit: 64 * 1024)
             } else {
-                bytes = try FileDescriptor(owning: dup(STDIN_FILENO)).readAll(path: name, limit: 64 * 1024)
+                bytes = try FileDescriptor.standardInput().readAll(path: name, limit: 64 * 1024)
             }
         } catch let error as CommandError {
             throw error
         } catch let error as SystemError {
-            throw CommandError(error.code == EISDIR ? .noInput : .dataError,
-                               error.code == EFBIG ? "\(name) is longer than 64 KiB" : error.description)
+            throw CommandError(error.isDirectory ? .noInput : .dataError,
+                               error.isTooBig ? "\(name) is longer than 64 KiB" : error.description)
         } catch {
             throw CommandError(.dataError, "\(error)")
         }

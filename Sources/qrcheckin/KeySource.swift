@@ -14,11 +14,9 @@ struct KeySource {
     /// Finds (or, on a first run, creates) the secret as documented.
     init(configuration: DaemonConfiguration, environment: [String: String]) throws(CommandError) {
         do {
-            let locations = DefaultLocations(environment: environment)
             let resolved = try SecretFile.resolveKeySource(
                 explicitPath: configuration.secretFile, environment: environment,
-                locations: DefaultLocations(outputDirectory: locations.outputDirectory, stateDirectory: configuration.stateDirectory),
-                createIfMissing: true)
+                locations: configuration.locations.secretLocations, createIfMissing: true)
             path = resolved.path
             keys = resolved.keys
         } catch {

@@ -2,7 +2,6 @@ import CheckInCLI
 import CheckInData
 import CheckInDomain
 import CheckInPresentation
-import Glibc
 
 /// The kiosk's event loop: one thread, one poll(2) over keys, inotify and signals, woken at
 /// each whole second for the countdown. It wires the Data adapters to the view model and
@@ -14,7 +13,7 @@ struct KioskSession {
 
     private static func openSignals() throws(CommandError) -> SignalSource {
         do {
-            return try SignalSource([SIGINT, SIGTERM, SIGHUP, SIGWINCH])
+            return try SignalSource([SignalSource.interrupt, SignalSource.terminate, SignalSource.hangup, SignalSource.windowChanged])
         } catch {
             throw CommandError(.ioError, error.description)
         }
@@ -38,12 +37,13 @@ struct KioskSession {
         defer { terminal.restore() }
 
         var model = KioskViewModel(options: options, size: Self.size(of: terminal), now: Self.now(),
-                                   encoder: QRCodeEncoder(), liveness: SignalProcessLiveness())
+                                   encoder: QRCodeEncoder())
+        let liveness = SignalProcessLiveness()
         watch.watch()
         model.handle(readDocument())
         var shown: KioskScreen?
         func draw() {
-            model.handle(.clockTicked(Self.now()))
+            model.handle(.clockTicked(Self.now(), daemonAlive: model.documentPID.map(liveness.isAlive(pid:))))
             let screen = model.screen
             terminal.write(KioskScreenDiff.update(from: shown, to: screen))
             shown = screen
@@ -69,7 +69,7 @@ struct KioskSession {
             }
             if ready.contains(signals.descriptor.rawValue) {
                 for signal in signals.drain() {
-                    if signal == SIGWINCH {
+                    if signal == SignalSource.windowChanged {
                         model.handle(.resized(Self.size(of: terminal)))
                     } else {
                         return .success
@@ -105,7 +105,7 @@ struct KioskSession {
                 bytes = try TextFile.read(documentPath, limit: 64 * 1024)  // fails with its own reason
             }
         } catch {
-            if error.code == ENOENT || error.code == ENOTDIR { return .documentMissing }
+            if error.isMissingPath { return .documentMissing }
             return .documentUnreadable(error.description)
         }
         do {

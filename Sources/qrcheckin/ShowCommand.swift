@@ -1,7 +1,6 @@
 import CheckInCLI
 import CheckInData
 import CheckInPresentation
-import Glibc
 
 /// `qrcheckin show`: the full-screen kiosk that follows the daemon's `current.json` live.
 struct ShowCommand: Command {

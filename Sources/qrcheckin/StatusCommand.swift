@@ -3,7 +3,6 @@ import CheckInData
 import CheckInDomain
 import CheckInJSON
 import CheckInPresentation
-import Glibc
 
 /// `qrcheckin status`: the daemon's state and countdown, from `current.json` alone.
 struct StatusCommand: Command {
@@ -63,9 +62,8 @@ struct StatusCommand: Command {
         while true {
             try context.output(clear)
             _ = try report(context)
-            let now = SystemClock().now()
-            var pause = timespec(tv_sec: 0, tv_nsec: Int(1000 - (now.milliseconds % 1000)) * 1_000_000)
-            nanosleep(&pause, nil)
+            let clock = SystemClock()
+            clock.sleepToNextSecond(after: clock.now())
         }
     }
 
@@ -136,7 +134,7 @@ struct StatusCommand: Command {
                 let bytes = try held?.read("current.json", limit: 64 * 1024) ?? TextFile.read(jsonPath, limit: 64 * 1024)
                 document = try StateDocument(parsing: bytes)
             } catch {
-                let reason = (error as? SystemError).map { $0.code == ENOENT ? "no \(jsonPath)" : $0.description }
+                let reason = (error as? SystemError).map { $0.isMissing ? "no \(jsonPath)" : $0.description }
                 return .missing("not running: " + (reason ?? "\(jsonPath) is unreadable: \(error)"))
             }
             let alive = SignalProcessLiveness().isAlive(pid: document.pid)
@@ -145,8 +143,7 @@ struct StatusCommand: Command {
             let refused = alive && document.phase != .stopped && ControlSocketProbe.refuses(socketPath)
             report = StatusReport(document: document, now: SystemClock().now(), processAlive: alive, socketRefused: refused)
         }
-        var status = stat()
-        let age: Int64? = stat(pngPath, &status) == 0 ? max(0, SystemClock().now().seconds - Int64(status.st_mtim.tv_sec)) : nil
+        let age = FileAge.seconds(of: pngPath, now: SystemClock().now())
         return .report(report, pngPath: pngPath, pngAgeSeconds: age)
     }
 

@@ -2,7 +2,6 @@ import CheckInCLI
 import CheckInData
 import CheckInDomain
 import CheckInJSON
-import Glibc
 
 /// `qrcheckin verify`: what a check-in server does with a scanned URL or a typed safe number,
 /// offline, with the shared secret — once, or as a co-process over standard input (`--stdin`).

@@ -1,10 +1,10 @@
 import CheckInCLI
-import Glibc
+import CheckInData
 
 let context = CommandContext.current(program: Program.tool.name)
-guard let arguments = Program.tool.processArguments(context) else { exit(ExitCode.dataError.rawValue) }
+guard let arguments = Program.tool.processArguments(context) else { CurrentProcess.exit(ExitCode.dataError.rawValue) }
 // A reader that goes away (`status --watch | head`) is a write error every command reports with
 // exit 74 (README), not a death by SIGPIPE: the signal is ignored and write(2) says EPIPE.
-signal(SIGPIPE, SIG_IGN)
+SignalSource.ignoreBrokenPipes()
 let status = Program.tool.main(arguments, context: context)
-exit(status.rawValue)
+CurrentProcess.exit(status.rawValue)

@@ -1,4 +1,5 @@
 import CheckInData
+import CheckInJSON
 import Foundation
 import Glibc
 import Synchronization
@@ -12,7 +13,7 @@ import Testing
     /// What the daemon says to a connection it evicts to make room for newer ones.
     static let eviction = "busy: all 64 control connections are taken by clients that sent no request; this one waited longest, try again"
     /// The whole reply line of an eviction.
-    static let evicted = ControlServer.error(eviction, code: "busy")
+    static let evicted = ControlErrorReply.text(eviction, code: "busy")
 
     @Test func anEvictedRequestIsSentAgainAndAnswered() throws {
         let daemon = ScriptedDaemon(at: directory + "/control.sock", replies: [Self.evicted, Self.evicted, #"{"ok":true}"#])
@@ -31,7 +32,7 @@ import Testing
     }
 
     @Test func anAnswerThatIsARefusalIsNotSentAgain() throws {
-        let refusal = ControlServer.error("refresh is paused", code: "paused")
+        let refusal = ControlErrorReply.text("refresh is paused", code: "paused")
         let daemon = ScriptedDaemon(at: directory + "/control.sock", replies: [refusal])  // a second attempt would wait in vain
         #expect(try ControlClient.send("refresh now", to: daemon.path, peer: nil) == refusal)
         #expect(daemon.requests() == ["refresh now"])

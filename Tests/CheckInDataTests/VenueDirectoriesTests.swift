@@ -40,7 +40,7 @@ import Testing
         let root = VenueDirectories(roots: [system, system])
         #expect(root.roots == [system])
         let locations = DefaultLocations(environment: [:], userID: 0)
-        #expect(VenueDirectories(roots: VenueDirectories.defaultRoots(locations)).roots.count == 1)
+        #expect(VenueDirectories(roots: DaemonLocations(outputDirectory: nil, socketPath: nil, stateDirectory: nil, defaults: locations).venueRoots()).roots.count == 1)
         #expect(locations.venue("GATE-1") == DefaultLocations(outputDirectory: "/run/qrcheckin/GATE-1", stateDirectory: "/var/lib/qrcheckin/GATE-1"))
     }
 }

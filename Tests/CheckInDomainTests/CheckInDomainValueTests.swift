@@ -135,3 +135,23 @@ import Testing
         }
     }
 }
+
+/// The calendar both ways, across eras and leap days.
+@Suite struct CivilDateTests {
+    @Test func daysAndDatesAgree() {
+        let known: [(Int64, CivilDate)] = [
+            (0, CivilDate(year: 1970, month: 1, day: 1)), (-1, CivilDate(year: 1969, month: 12, day: 31)),
+            (11_016, CivilDate(year: 2000, month: 2, day: 29)), (19_675, CivilDate(year: 2023, month: 11, day: 14)),
+            (-719_468, CivilDate(year: 0, month: 3, day: 1)), (2_932_896, CivilDate(year: 9999, month: 12, day: 31)),
+        ]
+        for (days, date) in known {
+            #expect(CivilDate(daysSince1970: days) == date)
+            #expect(date.daysSince1970 == days)
+        }
+    }
+
+    @Test func everyDayOfEightCenturiesRoundTrips() {
+        let wrong = (Int64(-146_097)...Int64(146_097)).filter { CivilDate(daysSince1970: $0).daysSince1970 != $0 }
+        #expect(wrong.isEmpty)
+    }
+}

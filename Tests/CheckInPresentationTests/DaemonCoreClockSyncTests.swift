@@ -10,7 +10,7 @@ import Testing
         let sync = FakeClockSync()
         sync.reading = FakeClockSync.unsynchronized
         let shell = TestShell(host: DaemonHost(pid: 42, notifies: true), clockSync: sync)
-        let started = shell.send(.started)
+        let started = shell.start()
         let document = shell.disk.document!
         #expect(document.phase == .running && document.health == "ok", "a warning, not degraded")
         #expect(document.clock == ClockSync(synchronized: false, maxErrorMicroseconds: 16_000_000))
@@ -43,11 +43,11 @@ import Testing
     @Test func aCreepingMaximumErrorDoesNotRewriteTheOutputsBetweenRotations() {
         let sync = FakeClockSync()
         let shell = TestShell(host: DaemonHost(pid: 42, notifies: true, watchdogMilliseconds: 6000), clockSync: sync)
-        shell.send(.started)
+        shell.start()
         let batches = shell.disk.batches.count
         sync.reading = ClockSync(synchronized: true, maxErrorMicroseconds: 9000)
         shell.clock.current = shell.core.armed!  // the watchdog's wake, 3 s in
-        shell.send(.tick(clockWasSet: false))
+        shell.tick(clockWasSet: false)
         #expect(shell.disk.batches.count == batches, "the reading waits for the next rotation")
         shell.tick(after: 12_000)
         #expect(shell.disk.document?.clock?.maxErrorMicroseconds == 1_000_000)
@@ -57,7 +57,7 @@ import Testing
         let sync = FakeClockSync()
         sync.reading = FakeClockSync.unsynchronized
         let shell = TestShell(setup: TestShell.setup(requireClockSync: true), host: DaemonHost(pid: 42, notifies: true), clockSync: sync)
-        let started = shell.send(.started)
+        let started = shell.start()
         #expect(shell.disk.document?.phase == .waiting)
         #expect(shell.disk.document?.url == nil && shell.disk.document?.safeNumber == nil)
         #expect(shell.disk.text == "WAITING FOR THE CLOCK\nNo check-in code until the system clock is synchronised (require-clock-sync).\n")
@@ -88,7 +88,7 @@ import Testing
         let sync = FakeClockSync()
         sync.reading = .unknown
         let shell = TestShell(setup: TestShell.setup(requireClockSync: true), clockSync: sync)
-        shell.send(.started)
+        shell.start()
         #expect(shell.core.state.phase == .waitingForClock, "unknown is not synchronised: fail closed")
         #expect(shell.core.counters.rotations.isEmpty)
     }
@@ -97,7 +97,7 @@ import Testing
         let sync = FakeClockSync()
         sync.reading = FakeClockSync.unsynchronized
         let shell = TestShell(clockSync: sync)
-        shell.send(.started)
+        shell.start()
         #expect(shell.disk.document?.phase == .running)
         shell.reloads = [TestShell.setup(requireClockSync: true), TestShell.setup()]
         shell.send(.signal(.hangup))

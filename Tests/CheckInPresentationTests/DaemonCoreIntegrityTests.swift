@@ -11,8 +11,8 @@ import Testing
 
     /// A daemon started again from what `earlier` saved, at `seconds`.
     func restart(_ earlier: TestShell, at seconds: Int64) -> TestShell {
-        let shell = TestShell(saved: earlier.store.state.map(SavedSettings.loaded) ?? .none, seconds: seconds)
-        shell.send(.started)
+        let shell = TestShell(saved: earlier.memoryStore.state.map(SavedSettings.loaded) ?? .none, seconds: seconds)
+        shell.start()
         return shell
     }
 
@@ -25,22 +25,22 @@ import Testing
 
     @Test func aCodesRecordIsSavedAndSyncedBeforeTheCodeIsWritten() {
         let shell = TestShell()
-        let effects = shell.send(.started)
+        let effects = shell.start()
         let save = effects.firstIndex { if case .saveSettings = $0 { true } else { false } }!
         let write = effects.firstIndex { if case .writeOutputs = $0 { true } else { false } }!
         #expect(save < write)
-        #expect(shell.store.state?.issued.entries == [IssueRecord.Entry(venue: .demo, periodSeconds: 15, window: 120_000_000, sequence: 0)])
-        #expect(shell.store.state?.issued.highWater == 1_800_000_000)
+        #expect(shell.memoryStore.state?.issued.entries == [IssueRecord.Entry(venue: .demo, periodSeconds: 15, window: 120_000_000, sequence: 0)])
+        #expect(shell.memoryStore.state?.issued.highWater == 1_800_000_000)
         _ = shell.request("refresh now")
-        #expect(shell.store.state?.issued.last(venue: .demo, periodSeconds: 15)?.sequence == 1)
-        #expect(shell.store.saves.count == 2, "one save a code, none for the reply")
+        #expect(shell.memoryStore.state?.issued.last(venue: .demo, periodSeconds: 15)?.sequence == 1)
+        #expect(shell.memoryStore.saves.count == 2, "one save a code, none for the reply")
         _ = shell.request("get")
-        #expect(shell.store.saves.count == 2)
+        #expect(shell.memoryStore.saves.count == 2)
     }
 
     @Test func aRetryThatIssuesANewWindowsCodeStillWritesEveryFileAfterTheSave() {
         let shell = TestShell(setup: TestShell.setup(period: 1))
-        shell.send(.started)
+        shell.start()
         shell.disk.refuses = { _ in true }
         shell.tick(after: 1000)
         shell.disk.refuses = nil
@@ -52,18 +52,18 @@ import Testing
 
     @Test func aRestartAfterForcedRefreshesContinuesTheSequence() {
         let first = TestShell(setup: TestShell.setup(period: 3600), seconds: 1_800_000_000)
-        first.send(.started)
+        first.start()
         _ = first.request("refresh now")
         _ = first.request("refresh now")
-        let second = TestShell(setup: TestShell.setup(period: 3600), saved: .loaded(first.store.state!), seconds: 1_800_000_010)
-        second.send(.started)
+        let second = TestShell(setup: TestShell.setup(period: 3600), saved: .loaded(first.memoryStore.state!), seconds: 1_800_000_010)
+        second.start()
         #expect(second.disk.document?.sequence == 3, "seq 0 again would show the first code a second time")
         #expect(Set(shown([first, second])).count == shown([first, second]).count, "\(shown([first, second]))")
     }
 
     @Test func aRestartWithTheClockSteppedBackWaitsAndIssuesNoWindowTwice() {
         let first = TestShell(seconds: 1_800_000_020)  // window 120000001
-        first.send(.started)
+        first.start()
         first.tick(after: 15_000)  // window 120000002
         let second = restart(first, at: 1_800_000_005)  // 30 s back: window 120000000
         #expect(second.disk.document?.phase == .waiting && second.disk.document?.url == nil)
@@ -73,7 +73,7 @@ import Testing
         let refused = parse(second.request("refresh now"))
         #expect(refused["ok"] == .bool(false) && refused["code"] == .string("not-issued"))
         second.clock.set(seconds: 1_800_000_030)  // back in the newest window: its next sequence
-        second.send(.tick(clockWasSet: true))
+        second.tick(clockWasSet: true)
         #expect(second.disk.document?.window == 120_000_002 && second.disk.document?.sequence == 1)
         #expect(second.disk.document?.health == "ok")
         #expect(shown([first, second]) == ["120000001.0", "120000002.0", "120000002.1"])
@@ -81,10 +81,10 @@ import Testing
 
     @Test func aRecordThatIsMissingFromAnExistingFileCountsAsLostAndCodesWaitForTheNextWindow() {
         let shell = TestShell(saved: .loaded(SavedState(settings: OperatorSettings(shake: .off))), seconds: 1_800_000_004)
-        shell.send(.started)
+        shell.start()
         #expect(shell.disk.document?.phase == .waiting)
         #expect(shell.disk.document?.reason == "the record of the codes issued was lost; waiting until 2027-01-15T08:00:15Z to issue new codes")
-        #expect(shell.store.state?.issued.floor == 1_800_000_004, "the loss itself is saved")
+        #expect(shell.memoryStore.state?.issued.floor == 1_800_000_004, "the loss itself is saved")
         shell.tick(after: 11_000)
         #expect(shell.disk.document?.window == 120_000_001 && shell.disk.document?.sequence == 0)
         #expect(shell.disk.document?.shake == .off)
@@ -92,8 +92,8 @@ import Testing
 
     @Test func aStateThatCannotBeSavedAtStartComesUpPausedWithNoCode() {
         let shell = TestShell()
-        shell.store.failing = true
-        let effects = shell.send(.started)
+        shell.memoryStore.failing = true
+        let effects = shell.start()
         #expect(TestShell.writes(effects).allSatisfy { $0.state.code == nil }, "no code whose record is not on disk")
         #expect(shell.disk.document?.phase == .paused && shell.disk.document?.refresh == .paused)
         #expect(shell.disk.document?.reason?.hasPrefix("cannot save the daemon's state (cannot write /state/settings: No space left on device)") == true)
@@ -105,21 +105,21 @@ import Testing
 
     @Test func aPauseThatCannotBeSavedIsRefusedButTakesEffectAndIsSavedOnceItCanBe() {
         let shell = TestShell()
-        shell.send(.started)
-        shell.store.failing = true
+        shell.start()
+        shell.memoryStore.failing = true
         let reply = parse(shell.request("refresh pause"))
         #expect(reply["ok"] == .bool(false) && reply["code"] == .string("not-saved"))
         #expect(reply["error"]?.string?.contains("No space left on device") == true)
         #expect(reply["state"]?["state"] == .string("paused"), "fail closed: the code is gone from the files at once")
         #expect(shell.disk.document?.phase == .paused && shell.disk.document?.url == nil)
-        #expect(shell.store.saved == OperatorSettings(shake: .on, refresh: .auto), "the file still says auto")
+        #expect(shell.memoryStore.saved == OperatorSettings(shake: .on, refresh: .auto), "the file still says auto")
         // A resume cannot be saved either: it is refused and nothing is shown.
         let resume = parse(shell.request("refresh auto"))
         #expect(resume["ok"] == .bool(false) && resume["code"] == .string("not-saved"))
         #expect(shell.disk.document?.phase == .paused)
-        shell.store.failing = false
+        shell.memoryStore.failing = false
         let saved = shell.tick(after: 1000)
-        #expect(shell.store.saved == OperatorSettings(shake: .on, refresh: .paused), "the pause reaches the disk")
+        #expect(shell.memoryStore.saved == OperatorSettings(shake: .on, refresh: .paused), "the pause reaches the disk")
         #expect(TestShell.logs(saved).contains("healthy again: outputs are current"))
         #expect(shell.disk.document?.phase == .paused && shell.disk.document?.health == "ok")
         #expect(parse(shell.request("refresh auto"))["ok"] == .bool(true))
@@ -128,8 +128,8 @@ import Testing
 
     @Test func aShakeModeChangeThatCannotBeSavedIsNotOK() {
         let shell = TestShell()
-        shell.send(.started)
-        shell.store.failing = true
+        shell.start()
+        shell.memoryStore.failing = true
         let reply = parse(shell.request("shake off"))
         #expect(reply["ok"] == .bool(false) && reply["code"] == .string("not-saved"))
         #expect(shell.core.state.code == nil, "codes pause: their records cannot be saved")
@@ -137,7 +137,7 @@ import Testing
 
     @Test func readOnlyOutputsMakeEveryChangeNotOKAndGetSaysWhatTheFilesShow() {
         let shell = TestShell()
-        shell.send(.started)
+        shell.start()
         shell.disk.refuses = { _ in true }
         for line in ["refresh now", "shake", "refresh now"] {
             let reply = parse(shell.request(line))
@@ -157,9 +157,9 @@ import Testing
 
     @Test func aRefreshWhileTheClockIsBehindIsNotOK() {
         let shell = TestShell(seconds: 1_800_000_020)
-        shell.send(.started)
+        shell.start()
         shell.clock.set(seconds: 1_800_000_000 - 600)
-        shell.send(.tick(clockWasSet: true))
+        shell.tick(clockWasSet: true)
         let reply = parse(shell.request("refresh now"))
         #expect(reply["ok"] == .bool(false) && reply["code"] == .string("not-issued"))
         #expect(reply["error"]?.string?.hasPrefix("no new code: the wall clock moved back; waiting until ") == true)
@@ -170,7 +170,7 @@ import Testing
         let sync = FakeClockSync()
         sync.reading = FakeClockSync.unsynchronized
         let shell = TestShell(setup: TestShell.setup(requireClockSync: true), clockSync: sync)
-        shell.send(.started)
+        shell.start()
         #expect(parse(shell.request("refresh now"))["code"] == .string("waiting"))
     }
 
@@ -178,17 +178,17 @@ import Testing
         var record = IssueRecord()
         record.record(venue: .demo, periodSeconds: 15, window: 120_000_000, sequence: CheckInCodeIssuer.maximumSequence, at: 1_800_000_001)
         let shell = TestShell(saved: .loaded(SavedState(issued: record)), seconds: 1_800_000_002)
-        shell.send(.started)
+        shell.start()
         #expect(shell.disk.document?.sequence == Int64(CheckInCodeIssuer.maximumSequence))
-        let saves = shell.store.saves.count
+        let saves = shell.memoryStore.saves.count
         #expect(parse(shell.request("refresh now"))["ok"] == .bool(true))
         #expect(shell.disk.document?.sequence == Int64(CheckInCodeIssuer.maximumSequence))
-        #expect(shell.store.saves.count == saves, "the same code: the record did not move")
+        #expect(shell.memoryStore.saves.count == saves, "the same code: the record did not move")
     }
 
     @Test func refusalsCountedAtOnceAreInTheStoppedStatesMetrics() {
         let shell = TestShell()
-        shell.send(.started)
+        shell.start()
         shell.clock.advance(milliseconds: 100)
         shell.send(.refused(count: 27, notice: nil))  // within the second: metrics.prom not rewritten yet
         #expect(shell.metrics?.contains("qrcheckin_control_refusals_total{venue=\"DEMO\"} 0\n") == true)

@@ -11,7 +11,7 @@ import Testing
 
     @Test func countersMoveWithRefreshShakeRefusalsAndIgnoredShakes() {
         let shell = TestShell(seconds: 1_800_000_004)
-        shell.send(.started)
+        shell.start()
         #expect(value(shell.metrics, "qrcheckin_rotations_total{venue=\"DEMO\",cause=\"window\"}") == "1")
         #expect(value(shell.metrics, "qrcheckin_code_expiry_timestamp_seconds{venue=\"DEMO\"}") == "1800000015")
         #expect(value(shell.metrics, "qrcheckin_last_rotation_timestamp_seconds{venue=\"DEMO\"}") == "1800000004")
@@ -47,7 +47,7 @@ import Testing
 
     @Test func aFloodOfRefusalsIsAtMostOneWriteASecond() {
         let shell = TestShell()
-        shell.send(.started)
+        shell.start()
         shell.clock.advance(milliseconds: 200)
         var effects: [DaemonEffect] = []
         for _ in 0..<500 { effects += shell.send(.refused(count: 1, notice: "refused")) }
@@ -61,7 +61,7 @@ import Testing
 
     @Test func onlyMetricsIsWrittenWithoutAnFsync() {
         let shell = TestShell()
-        shell.send(.started)
+        shell.start()
         // The code's files must survive a power cut; metrics.prom is rewritten with every change.
         #expect(shell.disk.durable == ["current.png": true, "current.txt": true, "current.json": true, "metrics.prom": false])
     }

@@ -7,7 +7,7 @@ import Testing
 @Suite struct DaemonCoreShakeLimitTests {
     func started() -> TestShell {
         let shell = TestShell(seconds: 1_800_000_001)
-        shell.send(.started)
+        shell.start()
         return shell
     }
 

@@ -7,7 +7,7 @@ import Testing
 @Suite struct DaemonCoreStartTests {
     @Test func startingWritesEveryOutputJSONLastAndArmsTheTimerForTheBoundary() {
         let shell = TestShell(seconds: 1_800_000_004)
-        let effects = shell.send(.started)
+        let effects = shell.start()
         #expect(TestShell.logs(effects) == ["serving venue DEMO every 15s: writing /out/{current.png,current.txt,current.json,metrics.prom}, control socket /out/control.sock"])
         #expect(shell.disk.batches == [["current.png", "current.txt", "current.json", "metrics.prom"]])
         #expect(OutputFile.all.firstIndex(of: .json)! > OutputFile.all.firstIndex(of: .png)!
@@ -21,7 +21,7 @@ import Testing
 
     @Test func underSystemdReadyComesAfterTheFirstFilesAndTheStatusLineFollows() {
         let shell = TestShell(host: DaemonHost(pid: 42, notifies: true, watchdogMilliseconds: 4000))
-        let effects = shell.send(.started)
+        let effects = shell.start()
         let notes = TestShell.notifications(effects)
         #expect(notes == ["READY=1", "STATUS=DEMO 12현34규 seq 0, expires at 2027-01-15T08:00:15Z"])
         let readyIndex = effects.firstIndex(of: .notify("READY=1"))!
@@ -33,14 +33,14 @@ import Testing
     @Test func aReadyIsNotSentWhileTheFirstFilesCannotBeWritten() {
         let shell = TestShell(host: DaemonHost(pid: 42, notifies: true))
         shell.disk.refuses = { _ in true }
-        #expect(!TestShell.notifications(shell.send(.started)).contains("READY=1"))
+        #expect(!TestShell.notifications(shell.start()).contains("READY=1"))
         shell.disk.refuses = nil
         #expect(TestShell.notifications(shell.tick(after: 1000)).first == "READY=1")
     }
 
     @Test func damagedSavedSettingsStartPausedAndSaySo() {
         let shell = TestShell(saved: .unreadable(reason: "/state/settings:2: refresh must be auto or paused"))
-        let effects = shell.send(.started)
+        let effects = shell.start()
         #expect(TestShell.logs(effects).first == "cannot use the saved settings: /state/settings:2: refresh must be auto or paused; starting paused (qrcheckin ctl refresh auto resumes)")
         #expect(shell.disk.document?.phase == .paused)
         #expect(shell.disk.text == "PAUSED\nCheck-in codes are paused by the operator.\n")
@@ -51,7 +51,7 @@ import Testing
 @Suite struct DaemonCoreTimerTests {
     @Test func plainModeWakesOnlyAtBoundariesAndRotatesQuietly() {
         let shell = TestShell()
-        shell.send(.started)
+        shell.start()
         for window in 1...4 {
             let effects = shell.tick(after: 15_000)
             #expect(TestShell.timers(effects) == [WallTime(seconds: 1_800_000_000 + Int64(window + 1) * 15)])
@@ -62,7 +62,7 @@ import Testing
 
     @Test func systemdModeWakesOnlyAtBoundariesAndForTheWatchdog() {
         let shell = TestShell(host: DaemonHost(pid: 42, notifies: true, watchdogMilliseconds: 6000))
-        shell.send(.started)
+        shell.start()
         // Watchdog every 3 s (half of WatchdogSec=6), and the boundary at 15 s.
         var wakes: [Int64] = []
         var statuses: [String] = []
@@ -70,7 +70,7 @@ import Testing
         while shell.clock.now().seconds < 1_800_000_030 {
             let next = shell.core.armed!
             shell.clock.current = next
-            let effects = shell.send(.tick(clockWasSet: false))
+            let effects = shell.tick(clockWasSet: false)
             wakes.append(next.seconds - 1_800_000_000)
             for note in TestShell.notifications(effects) {
                 pings += note.contains("WATCHDOG=1") ? 1 : 0
@@ -92,13 +92,13 @@ import Testing
 
     @Test func withoutAWatchdogSystemdModeWakesOnlyAtBoundaries() {
         let shell = TestShell(host: DaemonHost(pid: 42, notifies: true))
-        #expect(TestShell.timers(shell.send(.started)) == [WallTime(seconds: 1_800_000_015)])
+        #expect(TestShell.timers(shell.start()) == [WallTime(seconds: 1_800_000_015)])
         #expect(TestShell.timers(shell.tick(after: 15_000)) == [WallTime(seconds: 1_800_000_030)])
     }
 
     @Test func failingOutputsAreRetriedEverySecondAndTheScheduleReturnsToBoundaries() {
         let shell = TestShell()
-        shell.send(.started)
+        shell.start()
         shell.disk.refuses = { _ in true }
         let failed = shell.tick(after: 15_000)
         #expect(TestShell.timers(failed) == [WallTime(seconds: 1_800_000_016)])
@@ -113,7 +113,7 @@ import Testing
 @Suite struct DaemonCoreSignalTests {
     @Test func sigusr1Shakes() {
         let shell = TestShell()
-        shell.send(.started)
+        shell.start()
         let effects = shell.send(.signal(.user1))
         #expect(shell.disk.document?.sequence == 1)
         #expect(TestShell.logs(effects) == ["issued a fresh code (shake, seq 1)"])
@@ -122,19 +122,19 @@ import Testing
 
     @Test func sigtermWritesTheStoppedStateThenExits() {
         let shell = TestShell(host: DaemonHost(pid: 42, notifies: true))
-        shell.send(.started)
+        shell.start()
         let effects = shell.send(.signal(.terminate))
         #expect(TestShell.logs(effects) == ["received SIGTERM; stopping", "stopped"])
         #expect(TestShell.notifications(effects).first == "STOPPING=1")
         #expect(shell.disk.document?.phase == .stopped && shell.disk.document?.url == nil)
         #expect(shell.disk.text == "STOPPED\nThe check-in daemon is not running.\n")
-        #expect(effects.last == .exit)
-        #expect(shell.send(.tick(clockWasSet: false)).isEmpty, "nothing happens after the exit")
+        #expect(effects.last == .exit(.stopped))
+        #expect(shell.tick(clockWasSet: false).isEmpty, "nothing happens after the exit")
     }
 
     @Test func sigtermOnAFullDiskSaysTheStoppedStateWasNotWritten() {
         let shell = TestShell()
-        shell.send(.started)
+        shell.start()
         let running = shell.disk.files
         shell.disk.refuses = { _ in true }
         let effects = shell.send(.signal(.interrupt))
@@ -145,12 +145,12 @@ import Testing
             + "No space left on device; the last code stays on disk in /out until it expires")
         #expect(effects.contains(.log(.error, logs.last!)))
         #expect(shell.disk.files == running)
-        #expect(effects.last == .exit)
+        #expect(effects.last == .exit(.stopped))
     }
 
     @Test func sighupAsksForTheConfigurationAndAFailedReloadKeepsTheRunningOne() {
         let shell = TestShell()
-        shell.send(.started)
+        shell.start()
         let effects = shell.send(.signal(.hangup))
         #expect(effects.first == .reloadConfiguration)
         #expect(TestShell.logs(effects) == ["reload failed, keeping the running configuration: /etc/q.conf:2: period: bad"])
@@ -162,7 +162,7 @@ import Testing
 @Suite struct DaemonCoreRequestTests {
     func started() -> TestShell {
         let shell = TestShell()
-        shell.send(.started)
+        shell.start()
         return shell
     }
 
@@ -192,7 +192,7 @@ import Testing
     @Test func shakeModesAreSavedLoggedAndHonoured() {
         let shell = started()
         #expect(parse(shell.request("shake off"))["state"]?["shake"] == .string("off"))
-        #expect(shell.store.saved == OperatorSettings(shake: .off, refresh: .auto))
+        #expect(shell.memoryStore.saved == OperatorSettings(shake: .off, refresh: .auto))
         #expect(shell.logs.suffix(2) == ["control: 'shake off' from uid 0", "shake mode off"])
         let ignored = parse(shell.request("shake"))
         #expect(ignored["ok"] == .bool(false) && ignored["code"] == .string("shake-off"))
@@ -215,7 +215,7 @@ import Testing
         }
         let resumed = parse(shell.request("refresh auto"))
         #expect(resumed["state"]?["seq"] == .number(1), "the same window again: a new sequence")
-        #expect(shell.store.saved == OperatorSettings(shake: .on, refresh: .auto))
+        #expect(shell.memoryStore.saved == OperatorSettings(shake: .on, refresh: .auto))
     }
 
     @Test func aMalformedRequestIsABadRequestAndARefusedPeerIsCountedAndLogged() {
@@ -239,7 +239,7 @@ import Testing
 @Suite struct DaemonCoreOutputTests {
     @Test func aFullDiskReplacesNothingAndTheReplySaysDegraded() {
         let shell = TestShell()
-        shell.send(.started)
+        shell.start()
         let good = shell.disk.files
         shell.disk.refuses = { _ in true }
         let reply = try! JSONParser.parse(shell.request("refresh now")!)
@@ -254,7 +254,7 @@ import Testing
 
     @Test func aPartlyFullDiskUpdatesTheHealthInCurrentJSONAboutTheCodeStillOnDisk() {
         let shell = TestShell()
-        shell.send(.started)
+        shell.start()
         let png = shell.disk.files["current.png"]
         let shown = shell.disk.document!
         // Room for current.json alone, not for the image and text beside it.
@@ -281,7 +281,7 @@ import Testing
 
     @Test func writtenFilesSayOKAtOnceOnRecoveryNotDegradedFirst() {
         let shell = TestShell()
-        shell.send(.started)
+        shell.start()
         shell.disk.refuses = { _ in true }
         shell.tick(after: 15_000)
         shell.disk.refuses = nil
@@ -293,7 +293,7 @@ import Testing
 
     @Test func aRemovedOutputDirectoryGetsEveryFileBackAtOnce() {
         let shell = TestShell()
-        shell.send(.started)
+        shell.start()
         shell.disk.files = [:]
         let effects = shell.send(.outputsGone)
         #expect(TestShell.writes(effects).map(\.files) == [OutputFile.all])
@@ -302,7 +302,7 @@ import Testing
 
     @Test func aRemovedSocketIsClosedAtOnceAndReboundAtTheNextTickBeforeAnyWrite() {
         let shell = TestShell()
-        shell.send(.started)
+        shell.start()
         let gone = shell.send(.socketGone)
         #expect(gone.first == .closeSocket)
         #expect(TestShell.timers(gone) == [WallTime(seconds: 1_800_000_001)], "the next tick comes within a second")
@@ -320,23 +320,23 @@ import Testing
 @Suite struct DaemonCoreClockTests {
     @Test func theClockSetBackKeepsTheCodeAndSaysDegradedInTheFilesUntilItCatchesUp() {
         let shell = TestShell(seconds: 1_800_000_020)
-        shell.send(.started)
+        shell.start()
         let shown = shell.disk.document!
         shell.clock.set(seconds: 1_800_000_000 - 600)
-        let back = shell.send(.tick(clockWasSet: true))
+        let back = shell.tick(clockWasSet: true)
         #expect(TestShell.logs(back).first == "the wall clock was set; re-checking the window")
         #expect(TestShell.logs(back).last?.hasPrefix("degraded: the wall clock moved back; waiting until ") == true)
         #expect(shell.disk.document?.url == shown.url && shell.disk.document?.health == "degraded")
         #expect(TestShell.timers(back) == [WallTime(seconds: 1_800_000_000 - 600 + 15)])
         shell.clock.set(seconds: 1_800_000_030)
-        let caughtUp = shell.send(.tick(clockWasSet: true))
+        let caughtUp = shell.tick(clockWasSet: true)
         #expect(shell.disk.document?.window == 120_000_002 && shell.disk.document?.health == "ok")
         #expect(TestShell.logs(caughtUp).last == "healthy again: outputs are current")
     }
 
     @Test func theClockSetForwardRotatesAtOnce() {
         let shell = TestShell()
-        shell.send(.started)
+        shell.start()
         let jumped = shell.tick(after: 3_600_000, clockWasSet: true)
         #expect(shell.disk.document?.window == 120_000_240)
         #expect(TestShell.timers(jumped) == [WallTime(seconds: 1_800_003_615)])
@@ -351,7 +351,7 @@ import Testing
 
     @Test func restartOnlySettingsAreKeptAndNamed() {
         let shell = TestShell()
-        shell.send(.started)
+        shell.start()
         let effects = reload(shell, TestShell.setup(outputDirectory: "/elsewhere"))
         #expect(TestShell.logs(effects) == ["reload: output-dir changes take effect at the next restart",
                                             "reload: socket changes take effect at the next restart",
@@ -362,7 +362,7 @@ import Testing
 
     @Test func switchingVenuesABANeverRepeatsACode() {
         let shell = TestShell()
-        shell.send(.started)
+        shell.start()
         var seen: [String] = [shell.disk.document!.url!]
         for venue in ["HALL-B", "DEMO", "HALL-B", "DEMO"] {
             reload(shell, TestShell.setup(venue: venue))
@@ -375,7 +375,7 @@ import Testing
 
     @Test func aNewPeriodRearmsTheTimerAndANewLookRedrawsTheSameCode() {
         let shell = TestShell(seconds: 1_800_000_004)
-        shell.send(.started)
+        shell.start()
         let period = reload(shell, TestShell.setup(period: 60))
         #expect(TestShell.timers(period) == [WallTime(seconds: 1_800_000_060)])
         #expect(shell.disk.document?.period == 60)
@@ -387,7 +387,7 @@ import Testing
 
     @Test func aChangedSecretIsUsedFromThenOnWithoutAGap() {
         let shell = TestShell()
-        shell.send(.started)
+        shell.start()
         let other = try! MasterSecret(bytes: Array(repeating: 9, count: 32))
         let effects = reload(shell, TestShell.setup(secret: other))
         #expect(shell.core.setup.codes.keys == .master(other))

@@ -12,12 +12,6 @@ struct FakeQREncoder: QREncoding {
     }
 }
 
-/// A liveness probe with a fixed answer.
-struct FakeLiveness: ProcessLiveness {
-    var alive = true
-    func isAlive(pid: Int64) -> Bool { alive }
-}
-
 enum KioskFixtures {
     static let expiresAt: Int64 = 1_800_000_015
 
@@ -44,10 +38,12 @@ enum KioskFixtures {
     static func model(_ options: KioskOptions = options(), size: TerminalSize = TerminalSize(columns: 80, rows: 24),
                       millisecondsBeforeExpiry: Int64 = 7000, alive: Bool = true, version: Int = 4,
                       document: StateDocument? = document()) -> KioskViewModel {
-        var model = KioskViewModel(options: options, size: size,
-                                   now: WallTime(milliseconds: expiresAt * 1000 - millisecondsBeforeExpiry),
-                                   encoder: FakeQREncoder(version: version), liveness: FakeLiveness(alive: alive))
-        if let document { model.handle(.documentRead(document)) }
+        let now = WallTime(milliseconds: expiresAt * 1000 - millisecondsBeforeExpiry)
+        var model = KioskViewModel(options: options, size: size, now: now, encoder: FakeQREncoder(version: version))
+        if let document {
+            model.handle(.documentRead(document))
+            model.handle(.clockTicked(now, daemonAlive: alive))
+        }
         return model
     }
 }
@@ -69,7 +65,7 @@ enum KioskFixtures {
         let model = KioskFixtures.model(millisecondsBeforeExpiry: 6500)
         #expect(model.screen.lines.contains { $0.contains("남은 시간 \u{1B}[1;31m7초\u{1B}[0m") })
         var english = KioskFixtures.model(KioskFixtures.options(.ansi, .en))
-        english.handle(.clockTicked(WallTime(seconds: KioskFixtures.expiresAt - 3)))
+        english.handle(.clockTicked(WallTime(seconds: KioskFixtures.expiresAt - 3), daemonAlive: true))
         #expect(english.screen.text.contains { $0.contains("Time left 3s | shake on | auto refresh") })
     }
 
@@ -96,10 +92,10 @@ enum KioskFixtures {
     @Test func staleAfterTheGracePeriodOrWhenTheDaemonIsGone() {
         var model = KioskFixtures.model()
         // Stale once more than the 5 s grace has passed: the same rule `status` applies.
-        model.handle(.clockTicked(WallTime(milliseconds: (KioskFixtures.expiresAt + 6) * 1000 - 1)))
+        model.handle(.clockTicked(WallTime(milliseconds: (KioskFixtures.expiresAt + 6) * 1000 - 1), daemonAlive: true))
         #expect(model.status == .showing(KioskCode(url: KioskFixtures.document().url!, safeNumber: "12현34규",
                                                      secondsLeft: 0, shake: .on, warning: nil)))
-        model.handle(.clockTicked(WallTime(seconds: KioskFixtures.expiresAt + 6)))
+        model.handle(.clockTicked(WallTime(seconds: KioskFixtures.expiresAt + 6), daemonAlive: true))
         #expect(model.status == .stale(.expired(updatedAt: 1_800_000_000)))
         #expect(!model.screen.lines.contains { $0.contains("▀") })
         #expect(KioskFixtures.model(alive: false).status == .stale(.daemonGone(pid: 42)))
@@ -177,7 +173,7 @@ enum KioskFixtures {
     @Test func aTickRewritesOnlyTheCountdownRow() {
         var model = KioskFixtures.model()
         let before = model.screen
-        model.handle(.clockTicked(WallTime(seconds: KioskFixtures.expiresAt - 6)))
+        model.handle(.clockTicked(WallTime(seconds: KioskFixtures.expiresAt - 6), daemonAlive: true))
         let update = KioskScreenDiff.update(from: before, to: model.screen)
         #expect(update.split(separator: "\u{1B}[", omittingEmptySubsequences: true).filter { $0.contains(";1H") }.count == 1)
         #expect(update.contains("6초"))
@@ -235,5 +231,22 @@ extension String {
     /// The text as the layout centres it on a row of `columns`.
     func centred(in columns: Int) -> String {
         String(repeating: " ", count: (columns - DisplayWidth.of(self)) / 2) + self
+    }
+}
+
+/// The daemon's liveness arrives with each tick, as the loop probed it: the model asks nobody.
+@Suite struct KioskLivenessTests {
+    @Test func aDaemonThatDiesBetweenTicksGoesStaleAtTheNextTickAndANewDaemonIsBelievedUntilProbed() {
+        var model = KioskFixtures.model()
+        #expect(model.documentPID == 42)
+        guard case .showing = model.status else { Issue.record("alive: shown"); return }
+        model.handle(.clockTicked(model.now, daemonAlive: false))
+        #expect(model.status == .stale(.daemonGone(pid: 42)))
+        model.handle(.documentRead(KioskFixtures.document("pid=43")))
+        guard case .showing = model.status else { Issue.record("a new daemon's document is believed until probed"); return }
+        model.handle(.clockTicked(model.now, daemonAlive: false))
+        #expect(model.status == .stale(.daemonGone(pid: 43)))
+        model.handle(.documentMissing)
+        #expect(model.documentPID == nil)
     }
 }

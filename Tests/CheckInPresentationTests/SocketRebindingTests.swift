@@ -11,7 +11,7 @@ import Testing
 
     @Test func aSocketRemovedOverAndOverIsReboundAFewTimesAMinuteNotEverySecond() {
         let shell = TestShell()
-        shell.send(.started)
+        shell.start()
         var rebinds: [Int64] = []
         // Someone removes the socket at once each time it is back, for two minutes.
         for second in 1...120 {
@@ -27,7 +27,7 @@ import Testing
 
     @Test func aSocketThatStayedAMinuteStartsAfreshAndFailuresAreLoggedWithTheNextTry() {
         let shell = TestShell()
-        shell.send(.started)
+        shell.start()
         shell.socketRebindFails = true
         shell.send(.socketGone)
         let first = shell.tick(after: 1000)

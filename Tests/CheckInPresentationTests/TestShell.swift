@@ -1,13 +1,13 @@
 import CheckInDomain
 import CheckInPresentation
 
-/// Plays the daemon's I/O shell for `DaemonCore` in memory: performs each effect the way
-/// `Daemon` does (writes through a real `OutputRenderer` into a `MemoryDisk`, settings into a
-/// `MemoryStore`), feeds results back as events, and records everything for the test to read.
-final class TestShell {
+/// Plays the daemon's I/O shell for `DaemonCore` in memory: the daemon's own effect code
+/// (`DaemonEffectPerformer`) runs against in-memory ports (a real `OutputRenderer` into a
+/// `MemoryDisk`, settings into a `MemoryStore`), and everything is recorded for the test to read.
+final class TestShell: DaemonPorts {
     let clock: TestClock
     let disk = MemoryDisk()
-    let store = MemoryStore()
+    let memoryStore = MemoryStore()
     let clockSync: FakeClockSync
     var core: DaemonCore
     /// Every effect performed, in order (nested results included).
@@ -15,13 +15,21 @@ final class TestShell {
     /// The setups the next `.reloadConfiguration` effects return (nil: a failed reload).
     var reloads: [DaemonSetup?] = []
     var socketRebindFails = false
-    var exited = false
+    /// The textfile collector's directory (`metrics-dir`), if the test sets one.
+    var metricsDirectory: String?
+    /// Whether copying metrics there fails, and the copies made.
+    var metricsCopyFails = false
+    var metricsCopies: [[UInt8]] = []
+    /// The timer refuses to be armed when set.
+    var timerFails = false
+    /// How the loop ended, once it has.
+    var exited: DaemonExit?
 
     init(setup: DaemonSetup = TestShell.setup(), host: DaemonHost = DaemonHost(pid: 42),
          saved: SavedSettings = .none, seconds: Int64 = 1_800_000_000, clockSync: FakeClockSync = FakeClockSync()) {
         clock = TestClock(seconds: seconds)
         self.clockSync = clockSync
-        core = DaemonCore(setup: setup, host: host, issuers: FakeIssuers(), saved: saved, now: clock.now(), clockSync: clockSync)
+        core = DaemonCore(setup: setup, host: host, issuers: FakeIssuers(), saved: saved, now: clock.now(), clock: clockSync.read())
     }
 
     static let secret = try! MasterSecret(bytes: Array(repeating: 7, count: 32))
@@ -38,57 +46,54 @@ final class TestShell {
     /// Sends one event now; returns the effects it caused (results included), in order.
     @discardableResult
     func send(_ event: DaemonEvent) -> [DaemonEffect] {
-        let start = effects.count
-        perform(core.handle(event, at: clock.now()))
-        return Array(effects[start...])
+        perform(event).effects
     }
 
-    /// Advances the clock by `milliseconds` and ticks.
+    /// Sends one event through the daemon's effect performer; records its effects.
+    private func perform(_ event: DaemonEvent) -> DaemonEffectPerformer.Outcome {
+        let outcome = DaemonEffectPerformer(ports: self).send(event) { event, now in self.core.handle(event, at: now) }
+        effects += outcome.effects
+        return outcome
+    }
+
+    /// The daemon starts, with the clock's synchronisation read now.
     @discardableResult
-    func tick(after milliseconds: Int64, clockWasSet: Bool = false) -> [DaemonEffect] {
+    func start() -> [DaemonEffect] {
+        send(.started(clock: clockSync.read()))
+    }
+
+    /// Advances the clock by `milliseconds` and ticks, with the clock's synchronisation read then.
+    @discardableResult
+    func tick(after milliseconds: Int64 = 0, clockWasSet: Bool = false) -> [DaemonEffect] {
         clock.advance(milliseconds: milliseconds)
-        return send(.tick(clockWasSet: clockWasSet))
+        return send(.tick(clockWasSet: clockWasSet, clock: clockSync.read()))
     }
 
     /// Sends a control request and returns the reply line.
     func request(_ line: String, uid: UInt32 = 0) -> String? {
-        send(.request(line: line, peer: ControlPeer(uid: uid, pid: 99))).compactMap { effect -> String? in
-            if case .reply(let text) = effect { text } else { nil }
-        }.last
+        perform(.request(line: line, peer: ControlPeer(uid: uid, pid: 99))).reply
     }
 
-    private func perform(_ batch: [DaemonEffect]) {
-        for effect in batch {
-            effects.append(effect)
-            switch effect {
-            case .writeOutputs(let frame):
-                let renderer = OutputRenderer(encoder: TinyEncoder(), png: BlankPNG())
-                do {
-                    try disk.replaceTogether(try renderer.files(for: frame))
-                    perform(core.handle(.outputsWritten, at: clock.now()))
-                } catch {
-                    perform(core.handle(.outputsFailed(reason: error.message), at: clock.now()))
-                }
-            case .saveSettings(let state):
-                do {
-                    try store.save(state)
-                    perform(core.handle(.settingsSaved, at: clock.now()))
-                } catch {
-                    perform(core.handle(.settingsNotSaved(reason: error.message), at: clock.now()))
-                }
-            case .reloadConfiguration:
-                let next = reloads.isEmpty ? nil : reloads.removeFirst()
-                perform(core.handle(next.map(DaemonEvent.reloaded) ?? .reloadFailed(message: "/etc/q.conf:2: period: bad"), at: clock.now()))
-            case .rebindSocket:
-                perform(core.handle(socketRebindFails ? .socketRebindFailed(reason: "cannot listen on /out/control.sock: refused")
-                                                      : .socketRebound, at: clock.now()))
-            case .exit:
-                exited = true
-            case .reply, .notify, .log, .armTimer, .closeSocket:
-                break
-            }
-        }
+    // MARK: - The ports, in memory
+
+    func renderer(for look: OutputLook) -> OutputRenderer { OutputRenderer(encoder: TinyEncoder(), png: BlankPNG()) }
+    var outputs: any OutputSink { disk }
+    func copyMetrics(_ bytes: [UInt8], venue: String) throws(OutputSinkError) {
+        if metricsCopyFails { throw OutputSinkError("cannot open /metrics: No such file or directory") }
+        metricsCopies.append(bytes)
     }
+    var store: any SettingsStore { memoryStore }
+    func reload() -> DaemonEvent {
+        let next = reloads.isEmpty ? nil : reloads.removeFirst()
+        return next.map { .reloaded($0, clock: clockSync.read()) } ?? .reloadFailed(message: "/etc/q.conf:2: period: bad")
+    }
+    func closeSocket() {}
+    func rebindSocket() -> String? { socketRebindFails ? "cannot listen on /out/control.sock: refused" : nil }
+    func notify(_ message: String) {}
+    func log(_ level: LogLevel, _ line: String) {}
+    func armTimer(at time: WallTime) -> String? { timerFails ? "cannot arm the timer: Invalid argument" : nil }
+    func exit(_ status: DaemonExit) { exited = status }
+    func now() -> WallTime { clock.now() }
 
     // MARK: - Reading the record
 

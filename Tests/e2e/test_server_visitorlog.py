@@ -19,7 +19,7 @@ import pytest
 
 from conftest import BIN, ROOT
 from daemonutil import reachable_directory, wait_until
-from serverutil import SERVER_BIN, clean_env, code, server_run
+from serverutil import SERVER_BIN, Server, clean_env, code, server_run
 import visitorlogutil
 
 GOLDEN = ROOT / "Tests" / "e2e" / "golden" / "help"
@@ -109,10 +109,8 @@ def test_a_million_check_ins_export_to_csv_in_constant_memory_and_read_back(tmp_
           f"(10,000 rows: {small_rss / 1024:.1f} MiB)")
     # Constant memory: a hundred times the rows, the same resident set within noise.
     assert full_rss - small_rss < 4 * 1024, f"peak RSS grew from {small_rss} to {full_rss} KiB"
-    # Speed is a benchmark's claim, not this test's (the house rule): the 200,000 rows/s target
-    # is checked by `make bench BENCH_ARGS=--check` (scripts/bench-visitorlog) on the release
-    # build. Here, a debug build beside the rest of the suite failed it by CPU-time inflation
-    # alone (178,891 rows/s on 4 workers), so the figures above are printed, not asserted.
+    # Speed is make bench's (scripts/bench-visitorlog, medians beside a reference): even CPU
+    # time per row varies by a third here with the neighbours' load, so it is printed, not asserted.
 
     with open(full, newline="", encoding="utf-8") as handle:
         reader = csv.reader(handle)
@@ -139,9 +137,9 @@ def test_a_million_check_ins_export_to_csv_in_constant_memory_and_read_back(tmp_
     assert sum(counts.values()) == 1_000_000 and len(counts) == 7
 
 
-def test_the_contract_commands(servers, tmp_path, secret):
+def test_the_contract_commands(tmp_path, secret):
     database = tmp_path / "checkins.db"
-    server = servers(secret, tmp_path)
+    server = Server(tmp_path, secret).start()
     try:
         assert server.get("/" + code(secret, "HALL-1", server.port)["url"].split("/", 3)[3])[0] == 303
         number = code(secret, "CAFE", server.port)["safeNumber"]
@@ -163,7 +161,7 @@ def test_the_contract_commands(servers, tmp_path, secret):
     assert dry.returncode == 0 and dry.stdout.startswith("would delete 0 check-ins"), dry
 
 
-def test_retention_deletes_at_start_and_on_demand_and_a_dry_run_changes_nothing(servers, tmp_path, secret):
+def test_retention_deletes_at_start_and_on_demand_and_a_dry_run_changes_nothing(tmp_path, secret):
     database = tmp_path / "checkins.db"
     new_ledger(database)
     now = now_ms()
@@ -183,7 +181,7 @@ def test_retention_deletes_at_start_and_on_demand_and_a_dry_run_changes_nothing(
     assert len(export(database)) == 3
 
     # The server purges at start: the 29-day-old check-in and the 8-day-old refusal go.
-    server = servers(secret, tmp_path)
+    server = Server(tmp_path, secret).start()
     try:
         wait_until(lambda: "retention: deleted 1 check-in" in server.logs(), timeout=20, message="the purge at start")
         assert "and 1 refused scan" in server.logs()
@@ -234,9 +232,9 @@ def test_a_purge_shrinks_the_file(tmp_path):
     assert [row["name"] for row in export(database)] == ["first"]
 
 
-def test_erasing_one_device_removes_exactly_its_rows(servers, tmp_path, secret):
+def test_erasing_one_device_removes_exactly_its_rows(tmp_path, secret):
     database = tmp_path / "checkins.db"
-    server = servers(secret, tmp_path, args=["--duplicate-time", "0s"])
+    server = Server(tmp_path, secret, args=["--duplicate-time", "0s"]).start()
     devices = {}
     receipts = {}
     try:
@@ -310,7 +308,7 @@ def test_an_unprivileged_user_cannot_pose_as_another_operator():
         assert oct(os.stat(f"{directory}/c.db").st_mode & 0o777) == "0o600"
 
 
-def test_status_counts_match_the_rows(servers, tmp_path, secret):
+def test_status_counts_match_the_rows(tmp_path, secret):
     database = tmp_path / "checkins.db"
     new_ledger(database, venue="CAFE")
     now = now_ms()
@@ -345,8 +343,11 @@ def test_status_counts_match_the_rows(servers, tmp_path, secret):
     assert re.search(r"^HALL-1\s+\d+\s+2$", text, re.M), text
 
     # The running server's gauges are the same numbers.
-    server = servers(secret, tmp_path)
-    metrics = server.get("/metrics")[2].decode()
+    server = Server(tmp_path, secret).start()
+    try:
+        metrics = server.get("/metrics")[2].decode()
+    finally:
+        server.stop()
     gauges = dict(re.findall(r'^qrcheckin_server_checkins_last_hour\{venue="([^"]+)"\} (\d+)$', metrics, re.M))
     assert {venue: int(count) for venue, count in gauges.items()} == {venue: last_hour.count(venue) for venue in set(today) | set(last_hour)}
     today_gauges = dict(re.findall(r'^qrcheckin_server_checkins_today\{venue="([^"]+)"\} (\d+)$', metrics, re.M))
