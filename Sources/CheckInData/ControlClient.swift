@@ -37,10 +37,15 @@ public enum ControlClient {
     /// connect and send on a loaded machine): sending again at once gets through.
     public static let attemptsWhenEvicted = 3
 
+    /// How long `ctl` and `shake` wait for the daemon's reply: a daemon that is writing to a
+    /// slow or loaded disk can take seconds (3 s was seen to run out at load average 15); one
+    /// that is hung is still reported well before a person gives up.
+    public static let replyTimeoutMilliseconds: Int32 = 10_000
+
     /// Sends `request` and waits up to `timeoutMilliseconds` for the reply; with `peer`, only
     /// when the process listening is one it admits (nothing is sent to any other). Sent again (up
     /// to `attemptsWhenEvicted` times in all) while the daemon evicts the connection unanswered.
-    public static func send(_ request: String, to path: String, peer: ExpectedPeer?, timeoutMilliseconds: Int32 = 3000) throws(Failure) -> String {
+    public static func send(_ request: String, to path: String, peer: ExpectedPeer?, timeoutMilliseconds: Int32 = Self.replyTimeoutMilliseconds) throws(Failure) -> String {
         var attempt = 1
         while true {
             switch try sendOnce(request, to: path, peer: peer, timeoutMilliseconds: timeoutMilliseconds) {

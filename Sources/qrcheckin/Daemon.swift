@@ -98,6 +98,16 @@ final class Daemon {
             issuers: SodiumIssuers(), saved: saved, now: clock.now(), clock: clockSync.read())
     }
 
+    /// A client whose deadline passed while this turn ran (a tick writing to a slow disk) may
+    /// have sent its line meanwhile: it is answered, not told it timed out.
+    private func answerLateLines(handled: Set<Int32>) {
+        guard let server, isRunning, let deadline = server.nextDeadline, deadline <= monotonic.now() else { return }
+        guard let late = try? Poller.wait(readable: server.descriptors, timeoutMilliseconds: 0) else { return }
+        for fd in server.descriptors where late.contains(fd) && !handled.contains(fd) && isRunning {
+            server.handleReadable(fd, now: monotonic.now(), handle: answer, refused: refused)
+        }
+    }
+
     /// Runs until SIGTERM or SIGINT; returns the exit status.
     func run() -> ExitCode {
         send(.started(clock: clockSync.read()))
@@ -127,6 +137,7 @@ final class Daemon {
             for fd in server?.descriptors ?? [] where readable.contains(fd) && isRunning {
                 server?.handleReadable(fd, now: monotonic.now(), handle: answer, refused: refused)
             }
+            answerLateLines(handled: readable)
             server?.expire(now: monotonic.now(), refused: refused)
             reportRefusals()
         }
