@@ -180,6 +180,11 @@ def test_readers_never_see_partial_files_during_rotations(base, daemons, tools):
                 png = (out / "current.png").read_bytes()
                 check_png(png)
                 after = check_document((out / "current.json").read_bytes())
+            except FileNotFoundError:
+                # A reader slower than two publications finds its set removed (STATE.md: the
+                # files are gone, ENOENT) and opens the current one again; under a CPU hog,
+                # with refreshes back to back, that happens. A partial file never may.
+                continue
             except Exception as error:  # any partial file is a failure
                 failures.append(repr(error))
                 return
