@@ -239,9 +239,11 @@ def test_english_page_and_accessibility(site, chrome):
         assert chrome.execute_script("return document.documentElement.lang") == "en"
         # Live regions: count their changes over more than one period while the countdown ticks.
         chrome.execute_script("""
-            window.__announcements = 0;
+            window.__announcements = [];
             const regions = document.querySelectorAll('[aria-live="polite"],[aria-live="assertive"],[role=status],[role=alert]');
-            const observer = new MutationObserver((records) => { window.__announcements += records.length; });
+            const region = (node) => (node.nodeType === 1 ? node : node.parentElement).closest('[aria-live],[role=status],[role=alert]');
+            const observer = new MutationObserver((records) => {
+                for (const r of records) { const at = region(r.target); window.__announcements.push([at.id, at.textContent]); } });
             regions.forEach((r) => observer.observe(r, {childList: true, subtree: true, characterData: true}));""")
         first = dom(chrome)
         wait_until(lambda: dom(chrome)["window"] != first["window"], timeout=30, message="a rotation")
@@ -251,12 +253,15 @@ def test_english_page_and_accessibility(site, chrome):
         wait_until(lambda: seen.add(dom(chrome)["seconds"]) or len(seen) >= 3, timeout=30, interval=0.1,
                    message=f"the countdown to tick (seen {seen})")
         announcements = chrome.execute_script("return window.__announcements")
-        # A slow browser may see another rotation before the countdown's third value: each code
-        # change may speak (up to 3 records), the countdown's ticks never (they would add one a second).
-        rotations = int(dom(chrome)["window"]) - int(first["window"])
+        # The code change speaks (the safe number, once per code); the countdown's ticks never
+        # do: no live region ever holds its text, and the safe number's region changes only with
+        # the code. A loaded machine may also make the page say the code is late and then live
+        # again: state messages are announcements too, so they are not counted as ticks.
         assert len(seen) >= 3, "the countdown should have ticked"
-        assert 1 <= announcements <= 3 * rotations, \
-            f"live regions changed {announcements} times over {rotations} rotations: only the code change may speak"
+        assert announcements, "the code change should have been announced"
+        assert not [text for _, text in announcements if "Time left" in text], announcements
+        safe_numbers = [text for where, text in announcements if where == "safe-number"]
+        assert safe_numbers and len(safe_numbers) <= 2 * len(set(safe_numbers)), announcements
         timer = chrome.execute_script("""
             const c = document.getElementById('countdown');
             return [c.getAttribute('role'), c.getAttribute('aria-live'), !!c.closest('[aria-live]:not([aria-live=off])')];""")
