@@ -38,14 +38,14 @@ public final class MicroHTTPServer: @unchecked Sendable {
     public func stop() {
         guard let daemon else { return }
         // libmicrohttpd aborts when stopped with a suspended connection (SIGTERM under load):
-        // stop accepting, let the check-ins under way commit and answer, then stop.
-        // Requests on connections already open are answered without suspension from now on.
-        let listener = MHD_quiesce_daemon(daemon)
+        // let the check-ins under way commit and answer, then stop.
+        // Not MHD_quiesce_daemon: with a thread pool, 0.9.75's quiesce and a worker both remove
+        // the listening socket from the worker's epoll set, and the loser aborts ("Failed to
+        // remove listen FD from epoll set"). New requests are answered without suspension.
         sleepers.withLock { $0.stopping = true }
         let deadline = MonotonicNow.nanoseconds() + 15_000_000_000
         while sleepers.withLock({ $0.suspended }) > 0 && MonotonicNow.nanoseconds() < deadline { usleep(1000) }
         MHD_stop_daemon(daemon)
-        if listener >= 0 { close(listener) }
         self.daemon = nil
     }
 
