@@ -56,7 +56,7 @@ struct CheckinsCommand: Command {
 
     init(_ arguments: ParsedArguments, context: CommandContext) throws(CommandError) {
         let layers = try SettingLayers(flags: arguments, environment: context.environment, catalog: .server)
-        database = try layers.value("database", DatabaseLocation.parse) ?? .standard(environment: context.environment)
+        database = try DatabaseLocation.chosen(in: layers, environment: context.environment)
         format = try arguments.choice("format", as: CheckInExport.Format.self)
         var query = try CheckInQueryOptions.query(arguments, now: SystemClock().now())
         query.limit = try arguments.integer("limit", in: 0...Int.max)

@@ -14,6 +14,11 @@ enum DatabaseLocation {
 
     /// The default: `$STATE_DIRECTORY/checkins.db` under systemd, else
     /// `/var/lib/qrcheckin-server/checkins.db` for root, else the user's state directory.
+    /// The `database` setting from `layers`, or the standard place when none is set.
+    static func chosen(in layers: SettingLayers, environment: [String: String]) throws(CommandError) -> DatabaseLocation {
+        try layers.value("database", parse) ?? standard(environment: environment)
+    }
+
     static func standard(environment: [String: String], userID: uid_t = getuid()) -> DatabaseLocation {
         .sqlite(path: defaultDirectory(environment: environment, userID: userID) + "/checkins.db", isDefault: true)
     }

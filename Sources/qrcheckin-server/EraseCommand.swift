@@ -46,7 +46,7 @@ struct EraseCommand: Command {
 
     init(_ arguments: ParsedArguments, context: CommandContext) throws(CommandError) {
         let layers = try SettingLayers(flags: arguments, environment: context.environment, catalog: .server)
-        database = try layers.value("database", DatabaseLocation.parse) ?? .standard(environment: context.environment)
+        database = try DatabaseLocation.chosen(in: layers, environment: context.environment)
         switch (arguments["device"], arguments["phone"], arguments["checkin"]) {
         case (let device?, nil, nil):
             guard let id = DeviceID(device) else {

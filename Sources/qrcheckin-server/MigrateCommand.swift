@@ -34,7 +34,7 @@ struct MigrateCommand: Command {
 
     init(_ arguments: ParsedArguments, context: CommandContext) throws(CommandError) {
         let layers = try SettingLayers(flags: arguments, environment: context.environment, catalog: .server)
-        database = try layers.value("database", DatabaseLocation.parse) ?? .standard(environment: context.environment)
+        database = try DatabaseLocation.chosen(in: layers, environment: context.environment)
     }
 
     func run(_ context: CommandContext) throws(CommandError) -> ExitCode {

@@ -40,7 +40,7 @@ struct PurgeCommand: Command {
 
     init(_ arguments: ParsedArguments, context: CommandContext) throws(CommandError) {
         let layers = try SettingLayers(flags: arguments, environment: context.environment, catalog: .server)
-        database = try layers.value("database", DatabaseLocation.parse) ?? .standard(environment: context.environment)
+        database = try DatabaseLocation.chosen(in: layers, environment: context.environment)
         policy = try RetentionSettings.policy(layers)
         dryRun = arguments.has("dry-run")
     }

@@ -39,7 +39,7 @@ struct ServerConfiguration {
         listen = try layers.value("listen") { text, source throws(CommandError) in
             do throws(ListenAddressError) { return try ListenAddress(text) } catch { throw source.error(error.description) }
         } ?? (try! ListenAddress("127.0.0.1:8080"))
-        database = try layers.value("database", DatabaseLocation.parse) ?? .standard(environment: environment)
+        database = try DatabaseLocation.chosen(in: layers, environment: environment)
         durability = try layers.value("durability") { text, source throws(CommandError) in
             guard let value = SQLiteDurability(rawValue: text) else { throw source.error("must be full or normal, got \(Quoted(text))") }
             return value

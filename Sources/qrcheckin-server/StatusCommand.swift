@@ -36,7 +36,7 @@ struct StatusCommand: Command {
 
     init(_ arguments: ParsedArguments, context: CommandContext) throws(CommandError) {
         let layers = try SettingLayers(flags: arguments, environment: context.environment, catalog: .server)
-        database = try layers.value("database", DatabaseLocation.parse) ?? .standard(environment: context.environment)
+        database = try DatabaseLocation.chosen(in: layers, environment: context.environment)
         policy = try RetentionSettings.policy(layers)
         json = arguments.has("json")
     }
