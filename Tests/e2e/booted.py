@@ -187,9 +187,11 @@ class Container:
         argv = ["nsenter", "-t", str(self.leader), "-m", "-u", "-i", "-n", "-p", "--", *inner, "/bin/sh", "-c", script]
         result = subprocess.run(argv, capture_output=True, text=True, input=input, timeout=timeout)
         self.transcript.append((user or "root", script, result))
-        if check:
-            assert result.returncode == 0, \
-                f"{user or 'root'}$ {script}\nexit {result.returncode}\n{result.stdout}\n{result.stderr}"
+        if check and result.returncode != 0:
+            journal = ""
+            if "systemctl" in script:  # a unit that failed says why only in its journal
+                journal = "\n" + self.run("journalctl --no-pager -n 40", check=False).stdout
+            raise AssertionError(f"{user or 'root'}$ {script}\nexit {result.returncode}\n{result.stdout}\n{result.stderr}{journal}")
         return result
 
     def read(self, path):
