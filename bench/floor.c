@@ -9,7 +9,7 @@
  *   floor hmac COUNT                         `verify --stdin`'s floor: HMACs per CPU second
  *
  * `run` is a minimal daemon doing a rotation's work the way qrcheckin does it: HKDF venue key
- * (once), the two HMAC-SHA256s a code needs (token, safe number) via libsodium, the URL,
+ * (once), the two HMAC-SHA256s a code needs (token, safe number) via Nettle, the URL,
  * libqrencode (8-bit hint, case-sensitive, level M), a 1-bit grayscale PNG via libpng (no
  * filtering, scale 8, margin 4; zlib level 4, Z_FILTERED, memLevel 6 as PNGEncoder at scale 8),
  * current.txt (UTF-8 half blocks, margin 2, safe number, expiry) and current.json (same keys),
@@ -39,10 +39,11 @@
  * (scripts/bench checks that before measuring).
  *
  * `hmac` is one HMAC-SHA256 of the 40-byte token message (docs/TOKEN.md "MACs", venue HALL-1)
- * per verification under a 32-byte key whose padded blocks are hashed once: libsodium's state
- * after init is copied per message, as SodiumKeyedAuthenticator does. No parsing, no output.
+ * per verification under a 32-byte key whose padded blocks are hashed once: Nettle's context
+ * after set_key is copied per message and the copy wiped, as HMACKeyedAuthenticator does. No
+ * parsing, no output.
  *
- * Build: cc -O2 floor.c $(pkg-config --cflags --libs libsodium libqrencode libpng)
+ * Build: cc -O2 floor.c $(pkg-config --cflags --libs libsodium nettle libqrencode libpng)
  */
 #define _GNU_SOURCE
 #include <errno.h>
@@ -63,6 +64,8 @@
 #include <sys/timerfd.h>
 #include <sys/un.h>
 #include <libgen.h>
+#include <nettle/hmac.h>
+#include <nettle/version.h>
 #include <time.h>
 #include <unistd.h>
 #include <zlib.h>
@@ -85,10 +88,10 @@ static void die(const char *what) {
 /* ------------------------------------------------------------------------------- crypto */
 
 static void hmac(const unsigned char *key, size_t key_len, const unsigned char *msg, size_t len, unsigned char out[32]) {
-    crypto_auth_hmacsha256_state state;
-    crypto_auth_hmacsha256_init(&state, key, key_len);
-    crypto_auth_hmacsha256_update(&state, msg, len);
-    crypto_auth_hmacsha256_final(&state, out);
+    struct hmac_sha256_ctx state;
+    hmac_sha256_set_key(&state, key_len, key);
+    hmac_sha256_update(&state, len, msg);
+    hmac_sha256_digest(&state, 32, out);
     sodium_memzero(&state, sizeof state);
 }
 
@@ -539,16 +542,17 @@ static int hmac_rate(long count) {
     put_be(message + length, 15, 4), length += 4;
     size_t window_at = length;
     length += 8 + 4;
-    crypto_auth_hmacsha256_state keyed;
-    crypto_auth_hmacsha256_init(&keyed, key, sizeof key);
+    struct hmac_sha256_ctx keyed;
+    hmac_sha256_set_key(&keyed, sizeof key, key);
     unsigned char sink = 0;
     double start = cpu_seconds();
     for (long n = 0; n < count; n++) {
         put_be(message + window_at, 113333333u + (uint64_t)(n % 3), 8);
         put_be(message + window_at + 8, (uint64_t)n, 4);
-        crypto_auth_hmacsha256_state state = keyed;  /* final wipes it */
-        crypto_auth_hmacsha256_update(&state, message, length);
-        crypto_auth_hmacsha256_final(&state, mac);
+        struct hmac_sha256_ctx state = keyed;
+        hmac_sha256_update(&state, length, message);
+        hmac_sha256_digest(&state, 32, mac);
+        sodium_memzero(&state, sizeof state);  /* digest leaves the key's states in the copy */
         sink ^= mac[0];
     }
     double elapsed = cpu_seconds() - start;
@@ -563,8 +567,8 @@ int main(int argc, char **argv) {
     if (argc == 4 && strcmp(argv[1], "encode") == 0) return encode_file(argv + 2);
     if (argc == 2 && strcmp(argv[1], "version") == 0) {
         /* Referencing each library keeps it loaded and bound, as in the daemon. */
-        printf("floor 1 (libqrencode %s, libpng %s, libsodium %s)\n", QRcode_APIVersionString(),
-               png_get_libpng_ver(NULL), sodium_version_string());
+        printf("floor 1 (libqrencode %s, libpng %s, libsodium %s, nettle %d.%d)\n", QRcode_APIVersionString(),
+               png_get_libpng_ver(NULL), sodium_version_string(), nettle_version_major(), nettle_version_minor());
         return 0;
     }
     if (argc == 3 && strcmp(argv[1], "hmac") == 0 && atol(argv[2]) > 0) return hmac_rate(atol(argv[2]));

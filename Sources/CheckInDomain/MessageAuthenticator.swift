@@ -1,4 +1,4 @@
-/// Port: HMAC-SHA256 and a constant-time comparison. The Data layer implements it with libsodium;
+/// Port: HMAC-SHA256 and a constant-time comparison. The Data layer implements it (Nettle, libsodium);
 /// the Domain only composes it (HKDF, token MACs) and never implements a primitive itself.
 public protocol MessageAuthenticator: Sendable {
     /// HMAC-SHA256 of `message` under `key` (any key length, as RFC 2104 allows): 32 bytes.

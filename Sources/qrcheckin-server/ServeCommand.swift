@@ -84,7 +84,7 @@ struct ServeCommand: Command {
         } catch {
             throw CommandError(.software, error.description)
         }
-        let authenticator = SodiumAuthenticator()
+        let authenticator = HMACAuthenticator()
         let useCase = CheckInUseCase(venues: configuration.venues, keys: keys.map(\.keys), authenticator: authenticator,
                                      ledger: ledger, clock: clock)
         let zone = SystemZone()

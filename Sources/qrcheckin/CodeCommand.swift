@@ -50,7 +50,7 @@ struct CodeCommand: Command {
         let issuer: VenueCodeIssuer
         do {
             issuer = try VenueCodeIssuer(venue: venue, keys: keys[0].keys, baseURL: options.baseURL,
-                                         period: options.period, authenticator: SodiumAuthenticator())
+                                         period: options.period, authenticator: HMACAuthenticator())
         } catch {
             throw CommandError(.config, "\(keys[0].path): \(error.description)")
         }

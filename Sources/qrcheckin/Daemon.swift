@@ -271,7 +271,7 @@ extension DaemonConfiguration {
     /// at start (exit 78, nothing written) and on reload (the running configuration is kept).
     func setup(keys: SigningKeySource) throws(CommandError) -> DaemonSetup {
         do {
-            _ = try keys.key(for: venue, authenticator: SodiumAuthenticator())
+            _ = try keys.key(for: venue, authenticator: HMACAuthenticator())
         } catch {
             throw CommandError(.config, "cannot serve venue \(venue): \(error.description)")
         }
@@ -306,6 +306,6 @@ struct SodiumIssuers: CodeIssuerMaking {
         // `DaemonConfiguration.setup(keys:)`, the only maker of a CodeSource here, has checked
         // that the key serves the venue.
         try! VenueCodeIssuer(venue: source.venue, keys: source.keys, baseURL: source.baseURL,
-                             period: source.period, authenticator: SodiumAuthenticator())
+                             period: source.period, authenticator: HMACAuthenticator())
     }
 }

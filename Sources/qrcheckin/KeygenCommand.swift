@@ -69,7 +69,7 @@ struct KeygenCommand: Command {
         if let venue, let master, let output {
             do {
                 let secret = try SecretFile.load(from: master)
-                try SecretFile.create(VenueSigningKey(deriving: secret, for: venue, authenticator: SodiumAuthenticator()),
+                try SecretFile.create(VenueSigningKey(deriving: secret, for: venue, authenticator: HMACAuthenticator()),
                                       at: output, overwrite: force)
             } catch {
                 throw CommandError(error)

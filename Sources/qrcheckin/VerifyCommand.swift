@@ -78,7 +78,7 @@ struct VerifyCommand: Command {
         let keys = try options.loadKeys(context)
         let venue = try options.venue(for: keys, fallback: nil)
         let verifier = CheckInCodeVerifier(keys: keys.map(\.keys), period: options.period, skew: skew,
-                                           authenticator: SodiumAuthenticator())
+                                           authenticator: HMACAuthenticator())
         let writer = VerificationWriter(secretFiles: keys.map(\.path))
         var output = CheckedOutput()
         let report: VerificationReport

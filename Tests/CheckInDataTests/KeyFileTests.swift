@@ -17,7 +17,7 @@ import Testing
     }
 
     @Test func aVenueKeyRoundTripsAndSaysWhatItIs() throws {
-        let key = VenueSigningKey(deriving: secret, for: try VenueID("HALL-1"), authenticator: SodiumAuthenticator())
+        let key = VenueSigningKey(deriving: secret, for: try VenueID("HALL-1"), authenticator: HMACAuthenticator())
         let path = directory + "/hall.key"
         try SecretFile.create(key, at: path, overwrite: false)
         let text = try String(contentsOfFile: path, encoding: .utf8)

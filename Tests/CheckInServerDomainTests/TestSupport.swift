@@ -20,7 +20,7 @@ struct Fixture {
 
     let clock = TestClock(seconds: start)
     let ledger = InMemoryLedger()
-    let authenticator = SodiumAuthenticator()
+    let authenticator = HMACAuthenticator()
     var venues = VenueDirectory()
 
     var useCase: CheckInUseCase {

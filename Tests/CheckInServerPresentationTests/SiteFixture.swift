@@ -27,7 +27,7 @@ struct SiteFixture {
 
     let clock = TestClock(seconds: start)
     let ledger = InMemoryLedger()
-    let authenticator = SodiumAuthenticator()
+    let authenticator = HMACAuthenticator()
     let site: CheckInSite
 
     init(venues: VenueDirectory = VenueDirectory(), tries: Int = 5) {
