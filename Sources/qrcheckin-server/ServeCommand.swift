@@ -108,7 +108,7 @@ struct ServeCommand: Command {
         let parts = CheckInSite.Parts(
             useCase: useCase, basePath: configuration.basePath, zone: zone,
             limiter: SafeNumberRateLimiter(tries: configuration.safeNumberTries, clock: clock),
-            cookies: DeviceCookies(random: SecureRandom.bytes, hash: { GenericHash.digest($0) }),
+            cookies: DeviceCookies(random: SecureRandom.bytes, hash: { GenericHash.digest($0) }, clock: clock),
             tickets: VisitorTickets(key: SecureRandom.bytes(32), authenticator: authenticator),
             metrics: metrics,
             ledgerFailed: { error in

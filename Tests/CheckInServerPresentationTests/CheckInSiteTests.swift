@@ -14,7 +14,7 @@ struct CheckInSiteTests {
         let location = try #require(scan.header("Location"))
         #expect(location == "/C/HALL-1/receipt/1")
         let device = try #require(SiteFixture.cookie(scan, "qrcheckin_device"))
-        #expect(device.count == 32)
+        #expect(device.count == 44, "the issue time (12 hex digits) and 128 random bits")
         #expect(scan.header("Referrer-Policy") == "no-referrer")
         let receipt = fixture.get(location, cookies: ["qrcheckin_device": device], language: "ko-KR,ko;q=0.9")
         #expect(receipt.status == 200)
@@ -23,7 +23,7 @@ struct CheckInSiteTests {
         #expect(html.contains("data-offset=\"32400\""))
         #expect(receipt.header("Cache-Control") == "no-store")
         #expect(fixture.get(location).status == 404, "no cookie, no receipt")
-        #expect(fixture.get(location, cookies: ["qrcheckin_device": String(repeating: "0", count: 32)]).status == 404)
+        #expect(fixture.get(location, cookies: ["qrcheckin_device": String(repeating: "0", count: 44)]).status == 404)
         #expect(fixture.get("/C/CAFE/receipt/1", cookies: ["qrcheckin_device": device]).status == 404, "another venue's path")
     }
 

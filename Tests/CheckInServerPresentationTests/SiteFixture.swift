@@ -38,7 +38,7 @@ struct SiteFixture {
             useCase: useCase, basePath: "/C", zone: SeoulZone(),
             limiter: SafeNumberRateLimiter(tries: tries, clock: clock),
             cookies: DeviceCookies(random: { count in random.withLock { value in value &+= 1; return [UInt8](repeating: value, count: count) } },
-                                   hash: { GenericHash.digest($0) }),
+                                   hash: { GenericHash.digest($0) }, clock: clock),
             tickets: VisitorTickets(key: Array(repeating: 7, count: 32), authenticator: authenticator),
             metrics: ServerMetrics(startedAt: WallTime(seconds: Self.start))))
     }

@@ -39,7 +39,9 @@ def test_pages_carry_strict_headers_and_escape_what_they_show(servers, tmp_path,
     status, headers, _ = server.get(token_path(secret, "HALL-1", server.port))
     assert status == 303
     device = cookie_of(headers, "qrcheckin_device")
-    assert re.fullmatch(r"[0-9a-f]{32}", device)
+    # The time it was issued (Unix ms, 12 hex digits), then 128 random bits.
+    assert re.fullmatch(r"[0-9a-f]{44}", device)
+    assert abs(int(device[:12], 16) / 1000 - time.time()) < 3600
     assert "SameSite=Lax" in headers["set-cookie"] and "Secure" not in headers["set-cookie"]
     status, headers, body = server.get(headers["location"], headers={"Cookie": f"qrcheckin_device={device}"})
     assert status == 200
