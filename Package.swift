@@ -17,10 +17,12 @@ let package = Package(
         .systemLibrary(name: "CQRencode", pkgConfig: "libqrencode", providers: [.apt(["libqrencode-dev"])]),
         .systemLibrary(name: "CPNG", pkgConfig: "libpng", providers: [.apt(["libpng-dev"])]),
         .systemLibrary(name: "CSodium", pkgConfig: "libsodium", providers: [.apt(["libsodium-dev"])]),
-        .systemLibrary(name: "CNettle", pkgConfig: "nettle", providers: [.apt(["nettle-dev"])]),
         .systemLibrary(name: "CLinux"),
         // The command line as the kernel passed it, kept by an ELF constructor (no /proc needed).
         .target(name: "CProcessArguments"),
+        // HMAC-SHA256 from Nettle (loaded on first use: its SHA extensions) or else libsodium.
+        // Needs Nettle's header only (nettle-dev), never links it.
+        .target(name: "CHMAC", dependencies: ["CSodium"]),
         // The server's C libraries; only qrcheckin-server links them.
         .systemLibrary(name: "CSQLite", pkgConfig: "sqlite3", providers: [.apt(["libsqlite3-dev"])]),
         .systemLibrary(name: "CMicroHTTPD", pkgConfig: "libmicrohttpd", providers: [.apt(["libmicrohttpd-dev"])]),
@@ -32,7 +34,7 @@ let package = Package(
         // control socket's replies. Swift stdlib only.
         .target(name: "CheckInJSON"),
         // Data: adapters behind the Domain's ports (C libraries, files, sockets, systemd).
-        .target(name: "CheckInData", dependencies: ["CheckInDomain", "CheckInJSON", "CQRencode", "CPNG", "CSodium", "CNettle", "CLinux", "CProcessArguments"]),
+        .target(name: "CheckInData", dependencies: ["CheckInDomain", "CheckInJSON", "CQRencode", "CPNG", "CSodium", "CHMAC", "CLinux", "CProcessArguments"]),
         // Presentation: the view model and the views that render its state.
         .target(name: "CheckInPresentation", dependencies: ["CheckInDomain", "CheckInJSON"]),
         // The command-line framework every executable shares: options, subcommands, help,

@@ -40,10 +40,11 @@
  *
  * `hmac` is one HMAC-SHA256 of the 40-byte token message (docs/TOKEN.md "MACs", venue HALL-1)
  * per verification under a 32-byte key whose padded blocks are hashed once: Nettle's context
- * after set_key is copied per message and the copy wiped, as HMACKeyedAuthenticator does. No
- * parsing, no output.
+ * after set_key is copied per message and the copy wiped, as CHMAC does. No parsing, no output.
+ * Nettle is loaded with dlopen when a subcommand needs an HMAC, as qrcheckin loads it, so
+ * `floor version` starts with the same three libraries as `qrcheckin --version`.
  *
- * Build: cc -O2 floor.c $(pkg-config --cflags --libs libsodium nettle libqrencode libpng)
+ * Build: cc -O2 floor.c $(pkg-config --cflags --libs libsodium libqrencode libpng)  (Nettle's header only)
  */
 #define _GNU_SOURCE
 #include <errno.h>
@@ -64,8 +65,8 @@
 #include <sys/timerfd.h>
 #include <sys/un.h>
 #include <libgen.h>
+#include <dlfcn.h>
 #include <nettle/hmac.h>
-#include <nettle/version.h>
 #include <time.h>
 #include <unistd.h>
 #include <zlib.h>
@@ -87,11 +88,27 @@ static void die(const char *what) {
 
 /* ------------------------------------------------------------------------------- crypto */
 
+/* Nettle's HMAC-SHA256 entry points (its header's names are macros). */
+static struct {
+    void (*set_key)(struct hmac_sha256_ctx *, size_t, const uint8_t *);
+    void (*update)(struct hmac_sha256_ctx *, size_t, const uint8_t *);
+    void (*digest)(struct hmac_sha256_ctx *, size_t, uint8_t *);
+} hmac256;
+
+static void load_nettle(void) {
+    void *nettle = dlopen("libnettle.so.8", RTLD_NOW | RTLD_LOCAL);
+    if (nettle == NULL) { fprintf(stderr, "floor: %s\n", dlerror()); exit(1); }
+    hmac256.set_key = (void (*)(struct hmac_sha256_ctx *, size_t, const uint8_t *))dlsym(nettle, "nettle_hmac_sha256_set_key");
+    hmac256.update = (void (*)(struct hmac_sha256_ctx *, size_t, const uint8_t *))dlsym(nettle, "nettle_hmac_sha256_update");
+    hmac256.digest = (void (*)(struct hmac_sha256_ctx *, size_t, uint8_t *))dlsym(nettle, "nettle_hmac_sha256_digest");
+    if (!hmac256.set_key || !hmac256.update || !hmac256.digest) { fprintf(stderr, "floor: libnettle has no HMAC-SHA256\n"); exit(1); }
+}
+
 static void hmac(const unsigned char *key, size_t key_len, const unsigned char *msg, size_t len, unsigned char out[32]) {
     struct hmac_sha256_ctx state;
-    hmac_sha256_set_key(&state, key_len, key);
-    hmac_sha256_update(&state, len, msg);
-    hmac_sha256_digest(&state, 32, out);
+    hmac256.set_key(&state, key_len, key);
+    hmac256.update(&state, len, msg);
+    hmac256.digest(&state, 32, out);
     sodium_memzero(&state, sizeof state);
 }
 
@@ -543,15 +560,15 @@ static int hmac_rate(long count) {
     size_t window_at = length;
     length += 8 + 4;
     struct hmac_sha256_ctx keyed;
-    hmac_sha256_set_key(&keyed, sizeof key, key);
+    hmac256.set_key(&keyed, sizeof key, key);
     unsigned char sink = 0;
     double start = cpu_seconds();
     for (long n = 0; n < count; n++) {
         put_be(message + window_at, 113333333u + (uint64_t)(n % 3), 8);
         put_be(message + window_at + 8, (uint64_t)n, 4);
         struct hmac_sha256_ctx state = keyed;
-        hmac_sha256_update(&state, length, message);
-        hmac_sha256_digest(&state, 32, mac);
+        hmac256.update(&state, length, message);
+        hmac256.digest(&state, 32, mac);
         sodium_memzero(&state, sizeof state);  /* digest leaves the key's states in the copy */
         sink ^= mac[0];
     }
@@ -562,16 +579,16 @@ static int hmac_rate(long count) {
 
 int main(int argc, char **argv) {
     if (sodium_init() < 0) die("sodium_init");
-    if (argc == 5 && strcmp(argv[1], "run") == 0) return run_daemon(argv + 2);
-    if (argc == 5 && strcmp(argv[1], "run-plain") == 0) return durable = 0, run_daemon(argv + 2);
+    if (argc == 5 && strcmp(argv[1], "run") == 0) return load_nettle(), run_daemon(argv + 2);
+    if (argc == 5 && strcmp(argv[1], "run-plain") == 0) return durable = 0, load_nettle(), run_daemon(argv + 2);
     if (argc == 4 && strcmp(argv[1], "encode") == 0) return encode_file(argv + 2);
     if (argc == 2 && strcmp(argv[1], "version") == 0) {
         /* Referencing each library keeps it loaded and bound, as in the daemon. */
-        printf("floor 1 (libqrencode %s, libpng %s, libsodium %s, nettle %d.%d)\n", QRcode_APIVersionString(),
-               png_get_libpng_ver(NULL), sodium_version_string(), nettle_version_major(), nettle_version_minor());
+        printf("floor 1 (libqrencode %s, libpng %s, libsodium %s)\n", QRcode_APIVersionString(),
+               png_get_libpng_ver(NULL), sodium_version_string());
         return 0;
     }
-    if (argc == 3 && strcmp(argv[1], "hmac") == 0 && atol(argv[2]) > 0) return hmac_rate(atol(argv[2]));
+    if (argc == 3 && strcmp(argv[1], "hmac") == 0 && atol(argv[2]) > 0) return load_nettle(), hmac_rate(atol(argv[2]));
     fprintf(stderr, "usage: floor run|run-plain OUTPUT_DIR STATE_DIR PERIOD | encode FILE TEXT | version | hmac COUNT\n");
     return 64;
 }

@@ -1,31 +1,47 @@
-import CNettle
+import CHMAC
 import CSodium
 import CheckInDomain
 
-/// The Domain's `MessageAuthenticator` port: HMAC-SHA256 from Nettle, constant-time compares
-/// from libsodium.
-///
-/// Why two libraries: Nettle's SHA-256 uses the CPU's SHA extensions where there are any (its
-/// Debian build picks the code at run time), and an HMAC of a token's 40 bytes under a keyed
-/// state costs a quarter of libsodium's portable C here (7.7–8.0 M/s against 2.1 M/s on one
-/// core). `verify --stdin` spent 60 % of its instructions in libsodium's SHA-256.
-/// libsodium keeps everything else it does for qrcheckin: the constant-time compares
-/// (`crypto_verify_16`, `sodium_memcmp`), wiping, randomness and BLAKE2b.
+/// The Domain's `MessageAuthenticator` port: HMAC-SHA256 from Nettle where it loads, else
+/// libsodium (CHMAC says why, and why Nettle is loaded on first use rather than linked);
+/// constant-time compares from libsodium.
 public struct HMACAuthenticator: MessageAuthenticator {
+    /// Which library computes the HMACs.
+    public enum Library: Sendable {
+        /// Nettle when libnettle.so.8 loads, else libsodium: what qrcheckin uses.
+        case fastest
+        /// Nettle's SHA-256 (the CPU's SHA extensions where there are any).
+        case nettle
+        /// libsodium's portable SHA-256.
+        case libsodium
+
+        var c: chmac_library {
+            switch self {
+            case .fastest: CHMAC_FASTEST
+            case .nettle: CHMAC_NETTLE
+            case .libsodium: CHMAC_LIBSODIUM
+            }
+        }
+
+        /// Whether this library can compute here (for `.nettle`: libnettle.so.8 loads).
+        public var isAvailable: Bool { chmac_available(c) != 0 }
+    }
+
+    private let library: Library
+
     /// Creates the adapter, initialising libsodium once per process.
-    public init() {
+    public init(library: Library = .fastest) {
         Sodium.ready()
+        self.library = library
     }
 
     public func authenticationCode(for message: [UInt8], key: [UInt8]) -> [UInt8] {
-        // Nettle hashes a key longer than a block first (RFC 2104), as RFC 4231 cases 6 and 7 need.
-        var context = hmac_sha256_ctx()
-        var output = [UInt8](repeating: 0, count: Int(SHA256_DIGEST_SIZE))
-        nettle_hmac_sha256_set_key(&context, key.count, key)
-        nettle_hmac_sha256_update(&context, message.count, message)
-        nettle_hmac_sha256_digest(&context, output.count, &output)
-        // The context holds the key's inner and outer states.
-        sodium_memzero(&context, MemoryLayout<hmac_sha256_ctx>.size)
+        var prepared = chmac_key()
+        var output = [UInt8](repeating: 0, count: 32)
+        chmac_prepare(&prepared, key, key.count, library.c)
+        chmac_compute(&prepared, message, message.count, &output)
+        // The prepared key holds its inner and outer states.
+        chmac_wipe(&prepared)
         return output
     }
 
@@ -37,42 +53,36 @@ public struct HMACAuthenticator: MessageAuthenticator {
     }
 
     public func keyed(_ key: [UInt8]) -> any KeyedMessageAuthenticator {
-        HMACKeyedAuthenticator(key: key)
+        HMACKeyedAuthenticator(key: key, library: library)
     }
 }
 
-/// HMAC-SHA256 under one key: Nettle's context right after `set_key` (the key's padded blocks
-/// already hashed into its inner and outer states) is kept and copied for each message, which
-/// is what `set_key` would recompute.
+/// HMAC-SHA256 under one key, prepared once (its padded blocks hashed) and copied per message.
 final class HMACKeyedAuthenticator: KeyedMessageAuthenticator, @unchecked Sendable {
     /// Written once in init, read-only after (so sharing between threads is safe), wiped in
     /// deinit. Memory this object owns rather than a stored `var`: reading a class's stored
     /// var costs a dynamic exclusivity check per code.
-    private let keyed: UnsafeMutablePointer<hmac_sha256_ctx>
+    private let prepared: UnsafeMutablePointer<chmac_key>
 
-    init(key: [UInt8]) {
-        keyed = .allocate(capacity: 1)
-        keyed.initialize(to: hmac_sha256_ctx())
-        nettle_hmac_sha256_set_key(keyed, key.count, key)
+    init(key: [UInt8], library: HMACAuthenticator.Library) {
+        prepared = .allocate(capacity: 1)
+        prepared.initialize(to: chmac_key())
+        chmac_prepare(prepared, key, key.count, library.c)
     }
 
     deinit {
-        sodium_memzero(keyed, MemoryLayout<hmac_sha256_ctx>.size)
-        keyed.deallocate()
+        chmac_wipe(prepared)
+        prepared.deallocate()
     }
 
     func authenticate(_ message: UnsafeRawBufferPointer, into output: UnsafeMutableRawBufferPointer) {
-        precondition(output.count >= Int(SHA256_DIGEST_SIZE))
-        var context = keyed.pointee
-        nettle_hmac_sha256_update(&context, message.count, message.baseAddress?.assumingMemoryBound(to: UInt8.self))
-        nettle_hmac_sha256_digest(&context, Int(SHA256_DIGEST_SIZE), output.baseAddress!.assumingMemoryBound(to: UInt8.self))
-        // Unlike libsodium's final, Nettle's digest leaves the key's states in the copy (it
-        // resets the context for the next message): the copy is wiped here.
-        sodium_memzero(&context, MemoryLayout<hmac_sha256_ctx>.size)
+        precondition(output.count >= 32)
+        chmac_compute(prepared, message.baseAddress?.assumingMemoryBound(to: UInt8.self), message.count,
+                      output.baseAddress!.assumingMemoryBound(to: UInt8.self))
     }
 
     func matches(_ message: UnsafeRawBufferPointer, truncatedMAC mac: UnsafeRawBufferPointer) -> Bool {
-        guard mac.count <= Int(SHA256_DIGEST_SIZE) else { return false }
+        guard mac.count <= 32 else { return false }
         // The HMAC in the first 32 bytes, the given MAC after it.
         return withUnsafeTemporaryAllocation(byteCount: 48, alignment: 16) { buffer in
             let output = UnsafeMutableRawBufferPointer(rebasing: buffer[..<32])

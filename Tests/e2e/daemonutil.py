@@ -80,9 +80,11 @@ def shown_code(out, timeout=30.0):
                                  f"{first and first['url']} then {second and second['url']}")
 
 
-def request(sock_path, line, timeout=5.0):
+def request(sock_path, line, timeout=30.0):
     """One control-socket round trip; `line` is a request (str, newline added) or raw bytes.
-    Returns the parsed reply."""
+    Returns the parsed reply. The timeout is a deadline for a daemon that stopped answering,
+    not a speed limit: `refresh now` answers after its rotation's fsyncs, and on a disk that a
+    build is flooding one took longer than 5 s (seen once in a stress run)."""
     with socket.socket(socket.AF_UNIX, socket.SOCK_STREAM) as client:
         client.settimeout(timeout)
         client.connect(str(sock_path))
