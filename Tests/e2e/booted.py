@@ -100,6 +100,59 @@ def cached_root(extra_packages=()):
     return tarball
 
 
+def own_cgroups():
+    """This process's cgroup in each hierarchy systemd tracks processes in, as directories:
+    the named `systemd` one (cgroup v1 or hybrid) and the unified one (hybrid, or v2 alone)."""
+    places = []
+    for line in Path("/proc/self/cgroup").read_text().splitlines():
+        _, controllers, path = line.split(":", 2)
+        if controllers == "name=systemd":
+            root = Path("/sys/fs/cgroup/systemd")
+        elif controllers == "":
+            root = next((r for r in (Path("/sys/fs/cgroup/unified"), Path("/sys/fs/cgroup"))
+                         if (r / "cgroup.controllers").exists()), None)
+        else:
+            continue
+        if root is not None and (root / "cgroup.procs").exists():
+            places.append(root / path.lstrip("/"))
+    return places
+
+
+class ContainerCgroups:
+    """A cgroup of the container's own, in every hierarchy systemd uses, for nspawn to start in.
+
+    With --keep-unit (this machine has no systemd to ask for a scope) nspawn puts the container
+    in the cgroup it runs in, split into `payload` and `supervisor`. Two containers started from
+    one cgroup share `payload`: each one's systemd then finds the other's services in its own
+    service cgroups and kills them as its own ("Failed to kill control group ...: Input/output
+    error"; a restart failed so in a clean-clone CI with two package test files side by side)."""
+
+    def __init__(self, name):
+        label = f"qrcheckin-test.{name}.{os.getpid()}.{time.monotonic_ns()}"
+        self.directories = [place / label for place in own_cgroups()]
+        for directory in self.directories:
+            directory.mkdir()
+
+    def enter(self):
+        """Shell words that move the shell running them into these cgroups (before `exec`)."""
+        return "".join(f"echo $$ > {shlex.quote(str(d / 'cgroup.procs'))} && " for d in self.directories)
+
+    def remove(self):
+        """Removes them, deepest first, once the container's processes are gone (its PID 1 died
+        with nspawn; the kernel may take a moment to reap the rest)."""
+        def removed():
+            for directory in self.directories:
+                if not directory.exists():
+                    continue
+                for path, _, _ in sorted(os.walk(directory), key=lambda entry: -len(entry[0])):
+                    try:
+                        os.rmdir(path)
+                    except OSError:
+                        return False
+            return True
+        wait_until(removed, timeout=30, interval=0.1, message="the container's cgroups to empty")
+
+
 class Container:
     """One unpacked root: chroot installs, then a booted systemd and commands run inside it."""
 
@@ -116,6 +169,7 @@ class Container:
             hosts.write(f"127.0.1.1 {name}\n")
         self.pane = None
         self.leader = None
+        self.cgroups = None
         self.transcript = []
 
     # --- before boot: a chroot, as an image builder installs packages -----------------------
@@ -152,7 +206,8 @@ class Container:
     def boot(self, cols=100, rows=50):
         """Boots systemd in the root (its own network namespace: nginx inside binds no port of
         this machine) and waits for `systemctl is-system-running` to say running."""
-        command = (f"exec systemd-nspawn --register=no --keep-unit --private-network --quiet "
+        self.cgroups = ContainerCgroups(self.name)
+        command = (f"{self.cgroups.enter()}exec systemd-nspawn --register=no --keep-unit --private-network --quiet "
                    f"--machine={self.name} -D {shlex.quote(str(self.root))} -b")
         self.pane = Tmux(f"nspawn-{self.name}", command, cols=cols, rows=rows, env={"TERM": "linux"})
         nspawn = int(self.pane.display("#{pane_pid}"))
@@ -242,7 +297,7 @@ class Container:
     def poweroff(self, timeout=30):
         """A clean shutdown (every unit stopped by systemd); kills the container after `timeout`."""
         if self.pane is None:
-            return
+            return self.remove_cgroups()
         nspawn = self.pane.display("#{pane_pid}")
         if self.leader:
             subprocess.run(["nsenter", "-t", str(self.leader), "-m", "-p", "--", "systemctl", "poweroff"],
@@ -256,6 +311,12 @@ class Container:
         self.pane.kill()
         self.pane = None
         self.leader = None
+        self.remove_cgroups()
+
+    def remove_cgroups(self):
+        if self.cgroups:
+            self.cgroups.remove()
+            self.cgroups = None
 
     def destroy(self):
         """Powers off (if booted) and removes the whole tree; nothing is left mounted."""

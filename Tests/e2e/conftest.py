@@ -15,7 +15,8 @@ from serverutil import Server
 # fixture that would otherwise be made again on every worker, or worse, at once: a booted
 # systemd-nspawn container whose state one test leaves for the next, a browser and nginx, a
 # PostgreSQL cluster. Two groups may run side by side: the containers have their own names,
-# roots and tmux servers, and the cached Debian root they unpack is built under a lock
+# roots, tmux servers and cgroups (booted.ContainerCgroups: sharing one, two containers' systemds
+# killed each other's services), and the cached Debian root they unpack is built under a lock
 # (booted.cached_root). Everything else shares nothing but temporary directories, free ports
 # and randomly named users.
 SERIAL_GROUPS = {
