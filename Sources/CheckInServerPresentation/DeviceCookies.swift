@@ -6,12 +6,12 @@ import CheckInServerDomain
 /// issue time and a one-way hash of it (the device id), so a leaked visitor log does not let
 /// anyone pose as a visitor's phone.
 ///
-/// Why the issue time leads: duplicates are decided on a `(venue, device)` key, and B-trees
-/// keep keys in order. With random ids every new device's row lands on a random page, so a
-/// group commit of 64 check-ins rewrote ~95 pages (measured with SQLite and the ledger's
-/// schema at 100,000 devices); ids that start with the time their cookie was issued land on
-/// the last page, and the same commit writes ~17. The time says no more than the device's
-/// first check-in in the same log does.
+/// Why the issue time leads: the ledger's keys lead with the device id (schema version 3), and
+/// B-trees keep keys in order. With random ids every new device's rows land on random pages,
+/// so a group commit of 64 check-ins rewrote ~95 pages (SQLite, the ledger's schema, 100,000
+/// devices); ids that start with the time their cookie was issued land on the last page, and
+/// the same commit writes ~17. The time says no more than the device's first check-in in the
+/// same log does.
 public struct DeviceCookies: Sendable {
     /// The cookie's name.
     public static let name = "qrcheckin_device"

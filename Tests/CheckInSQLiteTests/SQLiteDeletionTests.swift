@@ -135,10 +135,21 @@ struct SQLiteDeletionTests {
         for statement in LedgerSchema.migrations[0].statements(for: .sqlite) { try SQLiteLedgerTests.query(path, statement) }
         try SQLiteLedgerTests.query(path, "INSERT INTO schema_migrations VALUES (1, 'v1', 0)")
         try SQLiteLedgerTests.query(path, "INSERT INTO checkins (venue, at_ms, method) VALUES ('HALL-1', 1000, 'staff')")
+        // A phone's check-in and its claim, as version 1 keyed it (venue first).
+        try SQLiteLedgerTests.query(path, "INSERT INTO checkins (venue, at_ms, method, device) VALUES ('HALL-1', 5000, 'qr', 'phone')")
+        try SQLiteLedgerTests.query(path, "INSERT INTO presence (venue, device, at_ms) VALUES ('HALL-1', 'phone', 5000)")
         let ledger = try SQLiteLedger(path: path, create: false, clock: FixedClock())
         #expect(try SQLiteLedgerTests.query(path, "SELECT max(version) FROM schema_migrations") == "\(LedgerSchema.latestVersion)")
-        #expect(try ledger.count(CheckInQuery()) == 1)
+        #expect(try ledger.count(CheckInQuery()) == 2)
+        // Version 3 keys presence and the device index by device: the claim came along, so the
+        // phone scanning again within the duplicate time is still told of its first check-in.
+        #expect(try SQLiteLedgerTests.query(path, "SELECT group_concat(name) FROM pragma_index_list('checkins')") == "checkins_device_at,checkins_at")
+        guard case .duplicate(let earlier) = try ledger.record(SQLiteLedgerTests.entry("phone", at: 30), duplicateSeconds: 60) else {
+            Issue.record("the migrated claim was lost")
+            return
+        }
+        #expect(earlier.time == WallTime(milliseconds: 5000))
         _ = try ledger.purge(PurgeRequest(checkInsBefore: WallTime(seconds: 10), refusalsBefore: WallTime(seconds: 10), keepsCounts: true))
-        #expect(try ledger.keptCounts(venue: nil) == [DailyCount(venue: Self.hall, day: CalendarDay(daysSince1970: 0), count: 1)])
+        #expect(try ledger.keptCounts(venue: nil) == [DailyCount(venue: Self.hall, day: CalendarDay(daysSince1970: 0), count: 2)])
     }
 }
