@@ -70,7 +70,7 @@ public enum LedgerSchema {
         // Device first. A device id starts with the time its cookie was issued (DeviceCookies),
         // so keys that lead with it put every new device's rows at one end of their B-trees:
         // a group commit of 64 new devices at 64 venues wrote ~142 pages with keys that led
-        // with the venue (one insertion point per venue, in both trees) and ~17 with these
+        // with the venue (one insertion point per venue, in both trees) and ~19 with these
         // (measured with SQLite at 100,000 devices); `make bench` went from 13,181 to 21,430
         // check-ins a second, p99 9.30 to 6.37 ms. A venue's export scans `checkins_at`.
         Migration(version: 3, name: "device-first keys", statements: [
