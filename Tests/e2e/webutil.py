@@ -6,7 +6,7 @@ import subprocess
 import time
 from pathlib import Path
 
-from daemonutil import ROOT
+from daemonutil import ROOT, wait_until
 
 CHROMIUM = "/usr/bin/chromium"
 CHROMEDRIVER = "/usr/bin/chromedriver"
@@ -56,15 +56,37 @@ class WebKiosk:
         self.process = subprocess.Popen(
             [str(ROOT / "scripts" / "web-kiosk"), "--port", str(self.port), "--output-dir", str(self.output)],
             stdout=self.log, stderr=subprocess.STDOUT, start_new_session=True)
-        deadline = time.monotonic() + 20
-        while True:
+        # Started means: the port is listened on by this kiosk's nginx. A connection alone could
+        # reach whatever else another worker started on a port free_port also gave it.
+        wait_until(lambda: self.listening() or self.process.poll() is not None, timeout=60, interval=0.05,
+                   message=f"web-kiosk on port {self.port}")
+        if self.process.poll() is not None:
+            raise AssertionError(f"web-kiosk did not start (exit {self.process.returncode}): {self.logs()}")
+        return self
+
+    def listening(self):
+        """Whether a process of this kiosk's session (web-kiosk, its nginx) listens on the port."""
+        inodes = set()
+        for line in Path("/proc/net/tcp").read_text().splitlines()[1:]:
+            fields = line.split()
+            if fields[3] == "0A" and fields[1] == f"0100007F:{self.port:04X}":
+                inodes.add(f"socket:[{fields[9]}]")
+        if not inodes:
+            return False
+        for proc in Path("/proc").iterdir():
             try:
-                with socket.create_connection(("127.0.0.1", self.port), timeout=1):
-                    return self
+                if not proc.name.isdigit() or os.getsid(int(proc.name)) != self.process.pid:
+                    continue
+                if any(os.readlink(fd) in inodes for fd in (proc / "fd").iterdir()):
+                    return True
             except OSError:
-                if self.process.poll() is not None or time.monotonic() > deadline:
-                    raise AssertionError(f"web-kiosk did not start: {self.logs()}")
-                time.sleep(0.05)
+                continue  # gone meanwhile
+        return False
+
+    def alive(self):
+        """Whether web-kiosk still runs, and its log (for a failure's message)."""
+        return f"web-kiosk {'running' if self.process.poll() is None else f'exited {self.process.returncode}'}, " \
+               f"listening {self.listening()}: {self.logs()}"
 
     def stop(self):
         if self.process is None or self.log.closed:
