@@ -13,16 +13,20 @@ let package = Package(
         .executable(name: "qrcheckin-server", targets: ["qrcheckin-server"]),
     ],
     targets: [
-        // System libraries: one module per C library, shims for macros and setjmp-guarded calls.
-        .systemLibrary(name: "CQRencode", pkgConfig: "libqrencode", providers: [.apt(["libqrencode-dev"])]),
-        .systemLibrary(name: "CPNG", pkgConfig: "libpng", providers: [.apt(["libpng-dev"])]),
-        .systemLibrary(name: "CSodium", pkgConfig: "libsodium", providers: [.apt(["libsodium-dev"])]),
+        // The kiosk's C libraries, one module each: its header (with the setjmp-guarded PNG
+        // writer's declarations) and stubs that load the library on the first call into it, so
+        // commands that use none of them never map them (CLibraryLoader says why). Headers only
+        // at build time (libqrencode-dev, libpng-dev, libsodium-dev); nothing links them.
+        .target(name: "CLibraryLoader"),
+        .target(name: "CQRencode", dependencies: ["CLibraryLoader"]),
+        .target(name: "CPNG", dependencies: ["CLibraryLoader"]),
+        .target(name: "CSodium", dependencies: ["CLibraryLoader"]),
         .systemLibrary(name: "CLinux"),
         // The command line as the kernel passed it, kept by an ELF constructor (no /proc needed).
         .target(name: "CProcessArguments"),
         // HMAC-SHA256 from Nettle (loaded on first use: its SHA extensions) or else libsodium.
         // Needs Nettle's header only (nettle-dev), never links it.
-        .target(name: "CHMAC", dependencies: ["CSodium"]),
+        .target(name: "CHMAC", dependencies: ["CSodium", "CLibraryLoader"]),
         // The server's C libraries; only qrcheckin-server links them.
         .systemLibrary(name: "CSQLite", pkgConfig: "sqlite3", providers: [.apt(["libsqlite3-dev"])]),
         .systemLibrary(name: "CMicroHTTPD", pkgConfig: "libmicrohttpd", providers: [.apt(["libmicrohttpd-dev"])]),

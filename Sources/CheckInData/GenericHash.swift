@@ -4,7 +4,6 @@ import CSodium
 public enum GenericHash {
     /// The `length`-byte (16…64) hash of `bytes`.
     public static func digest(_ bytes: [UInt8], length: Int = 16) -> [UInt8] {
-        Sodium.ready()
         precondition((16...64).contains(length), "hash length out of range")
         var output = [UInt8](repeating: 0, count: length)
         _ = crypto_generichash(&output, length, bytes, UInt64(bytes.count), nil, 0)

@@ -29,9 +29,9 @@ public struct HMACAuthenticator: MessageAuthenticator {
 
     private let library: Library
 
-    /// Creates the adapter, initialising libsodium once per process.
+    /// Creates the adapter. Nothing is loaded yet: Nettle on the first key prepared, libsodium
+    /// (CSodium) on its first call, so a process that only computes HMACs never maps libsodium.
     public init(library: Library = .fastest) {
-        Sodium.ready()
         self.library = library
     }
 

@@ -4,7 +4,6 @@ import CSodium
 public enum SecureRandom {
     /// `count` unpredictable bytes.
     public static func bytes(_ count: Int) -> [UInt8] {
-        Sodium.ready()
         var buffer = [UInt8](repeating: 0, count: count)
         if count > 0 { randombytes_buf(&buffer, count) }
         return buffer

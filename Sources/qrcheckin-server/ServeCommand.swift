@@ -58,6 +58,8 @@ struct ServeCommand: Command {
     }
 
     func run(_ context: CommandContext) throws(CommandError) -> ExitCode {
+        // libsodium (cookies' random bytes, device ids) is checked before anything is served.
+        do throws(LibraryLoadError) { try LoadedLibrary.sodium.load() } catch { throw CommandError(error) }
         let logger = Logger(environment: context.environment, program: "qrcheckin-server")
         AllocatorTuning.apply()
         let clock = SystemClock()

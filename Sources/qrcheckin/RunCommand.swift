@@ -26,7 +26,8 @@ struct RunCommand: Command {
             the running configuration kept); SIGUSR1 is a shake.
 
             EXIT STATUS: 0 stopped by a signal; 64 bad flag; 65, 66, 77 secret file problems
-            (bad content, missing, unsafe permissions); 69 another daemon owns the socket;
+            (bad content, missing, unsafe permissions); 69 another daemon owns the socket, or
+            libqrencode, libpng or libsodium cannot be loaded (a broken installation);
             70 the event loop failed; 73 the output or state directory or socket cannot be
             created, or a directory fails the trust check (another user could have made or
             changed it or a directory on the way: docs/STATE.md, Directory trust); 78 invalid
@@ -42,6 +43,8 @@ struct RunCommand: Command {
     }
 
     func run(_ context: CommandContext) throws(CommandError) -> ExitCode {
+        // Loaded on first use by every other command; the daemon checks them before its first code.
+        do throws(LibraryLoadError) { try LoadedLibrary.load(LoadedLibrary.allCases) } catch { throw CommandError(error) }
         let logger = Logger(environment: context.environment)
         let keys = try KeySource(configuration: configuration, environment: context.environment)
         logger.info("using the \(keys.summary) in \(keys.path)")

@@ -1,6 +1,7 @@
 """The .deb as a file: lintian, its Depends, its man page and completion, its layout. Installing,
 running, upgrading, removing and purging it happen under a booted systemd in a container
 (test_systemd_boot.py, test_readme.py), never on this machine."""
+import gzip
 import re
 import shutil
 import subprocess
@@ -71,6 +72,9 @@ def test_man_page_and_completion_cover_every_command_and_option(unpacked):
     page = sh("man", "-P", "cat", "-l", str(unpacked / "usr/share/man/man1/qrcheckin.1.gz"),
               env=dict(ENV, MANWIDTH="200")).stdout
     page = re.sub(r".\x08", "", page)
+    # Control characters in the source (a "\f" font escape written as a form feed) print raw.
+    source = gzip.decompress((unpacked / "usr/share/man/man1/qrcheckin.1.gz").read_bytes()).decode()
+    assert not re.search(r"[\x00-\x08\x0b-\x1f]", source), re.findall(r".{20}[\x00-\x08\x0b-\x1f].{20}", source)
     binary = str(unpacked / "usr/bin/qrcheckin")
     top = sh(binary, "--help").stdout
     commands = re.findall(r"^  (\w+)  ", top.split("COMMANDS:")[1].split("OPTIONS:")[0], re.M)

@@ -131,6 +131,22 @@ def test_secret_and_database_failures_have_their_exit_codes(workspace):
         taken.stop()
 
 
+def test_a_libsodium_that_cannot_be_loaded_stops_serve_at_start_with_exit_69(workspace):
+    # libsodium is loaded on first use (Sources/CLibraryLoader), so serve checks it before it
+    # opens the ledger or listens: a damaged one on the library path is what dlopen finds.
+    base, secret = workspace
+    broken = base / "broken-libraries"
+    broken.mkdir()
+    (broken / "libsodium.so.23").write_text("not a shared library\n")
+    result = server_run("serve", "--secret-file", str(secret), "--database", f"sqlite:{base}/c.db",
+                        "--listen", "127.0.0.1:0", env={"LD_LIBRARY_PATH": str(broken)})
+    assert result.returncode == 69, result.stderr
+    assert result.stderr.startswith("qrcheckin-server: cannot load libsodium.so.23: "), result.stderr
+    assert not (base / "c.db").exists()
+    version = server_run("--version", env={"LD_LIBRARY_PATH": str(broken)})
+    assert version.returncode == 0 and version.stdout.startswith("qrcheckin-server "), version
+
+
 def test_the_database_is_private(workspace):
     base, secret = workspace
     server = Server(base, secret).start()

@@ -78,6 +78,10 @@ def test_the_server_package_builds_clean_and_depends_on_its_libraries(tmp_path):
         deb = built.stdout.strip()
     depends = subprocess.run(["dpkg-deb", "-f", deb, "Depends"], capture_output=True, text=True, check=True).stdout
     assert "libmicrohttpd12" in depends and "libsqlite3-0" in depends and "libpq5" in depends, depends
+    # Loaded on first use, so named by packaging/loaded-libraries' probe: libsodium and Nettle,
+    # and not the kiosk's QR and PNG libraries, which the server never calls.
+    assert "libsodium23" in depends and "libnettle8" in depends, depends
+    assert "libqrencode" not in depends and "libpng" not in depends, depends
     files = subprocess.run(["dpkg-deb", "-c", deb], capture_output=True, text=True, check=True).stdout
     for path in ("./usr/bin/qrcheckin-server", "./usr/lib/systemd/system/qrcheckin-server.socket",
                  "./usr/share/man/man1/qrcheckin-server.1.gz", "./usr/share/bash-completion/completions/qrcheckin-server",

@@ -125,3 +125,67 @@ def test_an_empty_argv_is_a_usage_error_not_a_trap(binary, tmp_path):
     result = subprocess.run([str(launcher), binary], capture_output=True, timeout=30)
     assert result.returncode == 64, result
     assert result.stderr.startswith(b"qrcheckin: no command given (see qrcheckin --help)\n"), result
+
+
+# The C libraries a process loads on first use (Sources/CLibraryLoader): none of them at start.
+LOADED_ON_USE = ("libqrencode.so.4", "libpng16.so.16", "libz.so.1", "libsodium.so.23", "libnettle.so.8")
+
+
+def libraries_loaded(argv, env=None, timeout=30):
+    """The shared libraries the dynamic loader maps for one run of argv (LD_DEBUG=files, whose
+    report goes to standard error), and the run."""
+    result = subprocess.run(argv, capture_output=True, env=dict(os.environ, **(env or {}), LD_DEBUG="files"),
+                            timeout=timeout, stdin=subprocess.DEVNULL)
+    loaded = {line.split("file=", 1)[1].split()[0] for line in result.stderr.decode(errors="replace").splitlines()
+              if "file=" in line}
+    return {name for name in loaded if name in LOADED_ON_USE}, result
+
+
+def test_commands_load_only_the_c_libraries_they_use(binary, tmp_path):
+    # --version and status touch no QR, PNG or crypto code, so they must not pay for mapping it
+    # (docs/BENCHMARKS.md, "Start-up"); encode needs libqrencode and libpng (with zlib); keygen
+    # libsodium's random bytes; code only an HMAC, from Nettle, never libsodium.
+    for argv in (["--version"], ["--help"], ["status", "--output-dir", str(tmp_path / "nothing")]):
+        loaded, result = libraries_loaded([binary, *argv])
+        assert result.returncode in (0, 3), result
+        assert loaded == set(), f"{argv} loaded {loaded}"
+    loaded, result = libraries_loaded([binary, "encode", "-o", str(tmp_path / "code.png"), "HELLO"])
+    assert result.returncode == 0 and (tmp_path / "code.png").read_bytes().startswith(b"\x89PNG"), result
+    assert loaded == {"libqrencode.so.4", "libpng16.so.16", "libz.so.1"}, loaded
+    loaded, result = libraries_loaded([binary, "keygen", "-o", str(tmp_path / "secret")])
+    assert result.returncode == 0 and loaded == {"libsodium.so.23"}, (loaded, result)
+    loaded, result = libraries_loaded([binary, "code", "--secret-file", str(tmp_path / "secret"), "--json"])
+    assert result.returncode == 0 and b'"token":"' in result.stdout, result
+    assert loaded == {"libnettle.so.8"}, loaded
+
+
+def broken_library_dir(tmp_path, soname):
+    """A directory whose `soname` is not a library: first on LD_LIBRARY_PATH, it is what
+    dlopen finds, as on a machine where the library is damaged."""
+    directory = tmp_path / "broken-libraries"
+    directory.mkdir(exist_ok=True)
+    (directory / soname).write_text("not a shared library\n")
+    return {"LD_LIBRARY_PATH": str(directory)}
+
+
+@pytest.mark.parametrize("soname", ["libqrencode.so.4", "libpng16.so.16"])
+def test_a_library_that_cannot_be_loaded_stops_encode_with_exit_69_and_no_file(binary, tmp_path, soname):
+    env = dict(os.environ, **broken_library_dir(tmp_path, soname))
+    png = tmp_path / "code.png"
+    result = subprocess.run([binary, "encode", "-o", str(png), "HELLO"], capture_output=True, env=env, timeout=30)
+    assert result.returncode == 69, result
+    assert result.stderr.decode().startswith(f"qrcheckin: cannot load {soname}: "), result.stderr
+    assert not png.exists()
+    # The commands that do not use it still work.
+    version = subprocess.run([binary, "--version"], capture_output=True, env=env, timeout=30)
+    assert version.returncode == 0 and version.stdout.startswith(b"qrcheckin "), version
+
+
+@pytest.mark.parametrize("soname", ["libqrencode.so.4", "libpng16.so.16", "libsodium.so.23"])
+def test_the_daemon_checks_its_libraries_at_start_not_at_its_first_code(binary, tmp_path, soname):
+    env = dict(os.environ, **broken_library_dir(tmp_path, soname))
+    result = subprocess.run([binary, "run", "--output-dir", str(tmp_path / "out"), "--state-dir", str(tmp_path / "state")],
+                            capture_output=True, env=env, timeout=30)
+    assert result.returncode == 69, result
+    assert f"cannot load {soname}: " in result.stderr.decode(), result.stderr
+    assert not (tmp_path / "out").exists() and not (tmp_path / "state").exists(), "the daemon wrote something first"

@@ -1,0 +1,40 @@
+/* libsodium, loaded on first use: the stubs of the functions qrcheckin calls. Loading it runs
+   sodium_init() (which libsodium requires before any other call), so every stub finds it
+   initialised. */
+#include <stdio.h>
+
+#include "CSodium.h"
+#include "library_loader.h"
+
+/* libsodium 1.0.x, library version 10, is soname 23. */
+_Static_assert(SODIUM_LIBRARY_VERSION_MAJOR == 10, "libsodium.so.23");
+
+#define SODIUM_FUNCTIONS(VALUE, VOID, NORETURN)                                                    \
+    VALUE(int, sodium_init, (void), ())                                                            \
+    VALUE(int, crypto_auth_hmacsha256_init, (crypto_auth_hmacsha256_state * state, const unsigned char *key, size_t keylen), \
+          (state, key, keylen))                                                                    \
+    VALUE(int, crypto_auth_hmacsha256_update, (crypto_auth_hmacsha256_state * state, const unsigned char *in, unsigned long long inlen), \
+          (state, in, inlen))                                                                      \
+    VALUE(int, crypto_auth_hmacsha256_final, (crypto_auth_hmacsha256_state * state, unsigned char *out), (state, out)) \
+    VALUE(int, crypto_generichash, (unsigned char *out, size_t outlen, const unsigned char *in, unsigned long long inlen, \
+                                    const unsigned char *key, size_t keylen),                      \
+          (out, outlen, in, inlen, key, keylen))                                                   \
+    VALUE(int, crypto_verify_16, (const unsigned char *x, const unsigned char *y), (x, y))         \
+    VOID(randombytes_buf, (void *const buf, const size_t size), (buf, size))                       \
+    VALUE(int, sodium_memcmp, (const void *const b1_, const void *const b2_, size_t len), (b1_, b2_, len)) \
+    VOID(sodium_memzero, (void *const pnt, const size_t len), (pnt, len))
+
+static int initialise(char *why, size_t size);
+
+CLL_STUBS("libsodium.so.23", SODIUM_FUNCTIONS, initialise)
+
+static int initialise(char *why, size_t size) {
+    /* 1 means "already initialised": fine. Only fails without any OS random source. */
+    if (CLL_REAL_(sodium_init)() >= 0) return 0;
+    snprintf(why, size, "sodium_init failed (no random source from the kernel?)");
+    return -1;
+}
+
+const char *csodium_load(void) {
+    return cll_load(&cll_this_library) == 0 ? NULL : cll_failure(&cll_this_library);
+}

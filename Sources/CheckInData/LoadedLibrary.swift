@@ -1,0 +1,36 @@
+import CPNG
+import CQRencode
+import CSodium
+
+/// A C library loaded on the first call into it, not at every process start (CLibraryLoader
+/// says why): `--version`, `status` and `ctl` never map them. A daemon loads the ones it needs
+/// up front with `load()`, so a broken installation stops it at start with a clear error
+/// rather than at its first code.
+public enum LoadedLibrary: CaseIterable, Sendable {
+    /// libqrencode: QR symbols.
+    case qrencode
+    /// libpng, and zlib with it: PNG images.
+    case png
+    /// libsodium: random bytes, BLAKE2b, constant-time compares (and HMACs without Nettle).
+    case sodium
+
+    /// Loads the library (once per process; later calls return the first outcome).
+    public func load() throws(LibraryLoadError) {
+        let failure: UnsafePointer<CChar>? = switch self {
+        case .qrencode: cqrencode_load()
+        case .png: cpng_load()
+        case .sodium: csodium_load()
+        }
+        if let failure { throw LibraryLoadError(description: String(cString: failure)) }
+    }
+
+    /// Loads each of `libraries`; the first that cannot be loaded is the error.
+    public static func load(_ libraries: [LoadedLibrary]) throws(LibraryLoadError) {
+        for library in libraries { try library.load() }
+    }
+}
+
+/// Why a library could not be loaded: "cannot load libpng16.so.16: <the dynamic loader's words>".
+public struct LibraryLoadError: Error, Sendable, CustomStringConvertible {
+    public let description: String
+}
