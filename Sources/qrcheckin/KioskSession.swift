@@ -22,6 +22,9 @@ struct KioskSession {
     func run() throws(CommandError) -> ExitCode {
         // Signals first: blocked before anything else, so none is lost or kills us half-drawn.
         let signals = try Self.openSignals()
+        // libqrencode before the terminal is taken: a broken one is a plain error, not an exit
+        // from the first frame with the screen left raw (LoadedLibrary).
+        do throws(LibraryLoadError) { try LoadedLibrary.qrencode.load() } catch { throw CommandError(error) }
         let watch: Inotify
         let terminal: TerminalDevice
         do {

@@ -37,8 +37,8 @@ struct ShowCommand: Command {
             screen says so instead of showing its code.
 
             EXIT STATUS: 0 quit by key or signal; 64 bad command line, or standard input or
-            output is not a terminal; 74 an I/O error in the event loop; 77 the directory fails
-            the trust check; 78 invalid configuration.
+            output is not a terminal; 69 libqrencode cannot be loaded; 74 an I/O error in the
+            event loop; 77 the directory fails the trust check; 78 invalid configuration.
             """
     )
 

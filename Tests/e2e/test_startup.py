@@ -189,3 +189,12 @@ def test_the_daemon_checks_its_libraries_at_start_not_at_its_first_code(binary, 
     assert result.returncode == 69, result
     assert f"cannot load {soname}: " in result.stderr.decode(), result.stderr
     assert not (tmp_path / "out").exists() and not (tmp_path / "state").exists(), "the daemon wrote something first"
+
+
+def test_show_checks_libqrencode_before_it_takes_the_terminal(binary, tmp_path):
+    env = dict(os.environ, **broken_library_dir(tmp_path, "libqrencode.so.4"))
+    result = subprocess.run([binary, "show", "--output-dir", str(tmp_path)], capture_output=True, env=env, timeout=30,
+                            stdin=subprocess.DEVNULL)
+    assert result.returncode == 69, result
+    assert result.stderr.decode().startswith("qrcheckin: cannot load libqrencode.so.4: "), result.stderr
+    assert b"\x1b[" not in result.stdout, "the terminal was set up first"

@@ -11,7 +11,7 @@
    How: a library's module (CQRencode, CPNG, CSodium) defines, under each real function's own
    name, a stub that loads the library if needed and jumps to the real function, found by
    dlsym (CLL_STUBS below). Swift and C callers are unchanged: they link against the stubs.
-   The lookup is a relaxed check of one flag after the first call.
+   After the first call a stub costs one load (acquire) of a flag and an indirect call.
 
    Failure: a library that cannot be loaded (or lacks a function) is a broken installation.
    Where it is needed first, the process says so on standard error in the tools' words
