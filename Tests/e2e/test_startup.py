@@ -198,3 +198,17 @@ def test_show_checks_libqrencode_before_it_takes_the_terminal(binary, tmp_path):
     assert result.returncode == 69, result
     assert result.stderr.decode().startswith("qrcheckin: cannot load libqrencode.so.4: "), result.stderr
     assert b"\x1b[" not in result.stdout, "the terminal was set up first"
+
+
+def test_a_library_without_the_functions_qrcheckin_calls_is_named_with_the_first_missing(binary, tmp_path):
+    # zlib under libqrencode's soname: it loads, but has none of libqrencode's functions.
+    directory = tmp_path / "wrong-libraries"
+    directory.mkdir()
+    zlib = next(iter(sorted(Path("/usr/lib").glob("*/libz.so.1"))), None)
+    assert zlib, "no libz.so.1 under /usr/lib/<multiarch>"
+    shutil.copy(zlib.resolve(), directory / "libqrencode.so.4")
+    result = subprocess.run([binary, "encode", "-o", str(tmp_path / "code.png"), "HELLO"], capture_output=True,
+                            env=dict(os.environ, LD_LIBRARY_PATH=str(directory)), timeout=30)
+    assert result.returncode == 69, result
+    assert result.stderr == b"qrcheckin: cannot load libqrencode.so.4: it has no function QRinput_new2\n", result.stderr
+    assert not (tmp_path / "code.png").exists()
