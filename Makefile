@@ -4,7 +4,7 @@ BIN_DEBUG := .build/debug/qrcheckin
 BIN_RELEASE := .build/release/qrcheckin
 BIN_SERVER_RELEASE := .build/release/qrcheckin-server
 
-.PHONY: all deps test-deps build release run install uninstall deb test unit-test e2e-test stress golden bench clean
+.PHONY: all deps test-deps build release run install uninstall deb test unit-test e2e-test stress golden bench startup-order clean
 
 all: build
 
@@ -29,19 +29,27 @@ build: deps
 # runtime's dladdr() at start-up walks one by one. Concrete generic types' metadata is made by
 # direct calls that pass the conformances the compiler knows, not by demangling a name at run
 # time, which also looked Hashable up by scanning every conformance record (a fifth of `status`).
+# The functions the short commands run come first in .text (packaging/startup.order, written by
+# `make startup-order`): a millisecond command then touches fewer 64 KB windows of code, each a
+# page fault (`--version` 27 -> 16, `status --json` 38 -> 27; docs/BENCHMARKS.md). A name LLD
+# no longer finds is skipped, so a stale list costs faults, never a build; a changed list relinks.
 # The checks after the build refuse a binary without PIE, BIND_NOW or a RELRO segment.
 # C targets' debug information is DWARF 4: Debian 12's valgrind (make bench's instruction counts)
 # gives up on the DWARF 5 clang writes by default.
 STATIC_CXX_DIR := $(CURDIR)/.build/static-cxx
 EXPORTS_MAP := $(CURDIR)/.build/exports.map
+STARTUP_ORDER := $(CURDIR)/packaging/startup.order
 RELEASE_FLAGS := -c release --static-swift-stdlib --disable-local-rpath -Xlinker -z -Xlinker now -Xlinker -L$(STATIC_CXX_DIR) \
 	-Xswiftc -use-ld=lld -Xlinker -z -Xlinker relro -Xlinker -z -Xlinker pack-relative-relocs -Xswiftc -Xclang-linker -Xswiftc -static-libgcc \
-	-Xlinker --version-script=$(EXPORTS_MAP) -Xswiftc -Xfrontend -Xswiftc -disable-concrete-type-metadata-mangled-name-accessors -Xcc -gdwarf-4
+	-Xlinker --version-script=$(EXPORTS_MAP) -Xswiftc -Xfrontend -Xswiftc -disable-concrete-type-metadata-mangled-name-accessors -Xcc -gdwarf-4 \
+	-Xlinker --symbol-ordering-file=$(STARTUP_ORDER) -Xlinker --no-warn-symbol-ordering
 release: deps
 	@# Without the archive (no libstdc++-dev) the directory stays empty and libstdc++.so is linked.
 	@mkdir -p $(STATIC_CXX_DIR) && archive=$$(gcc -print-file-name=libstdc++.a 2>/dev/null) && \
 		if [ -f "$$archive" ]; then ln -sf "$$archive" $(STATIC_CXX_DIR)/libstdc++.a; else rm -f $(STATIC_CXX_DIR)/libstdc++.a; fi
 	@printf '{\n  local: *;\n};\n' > $(EXPORTS_MAP)
+	@# SwiftPM relinks when objects change, not when the order does.
+	@for binary in $(BIN_RELEASE) $(BIN_SERVER_RELEASE); do [ ! $(STARTUP_ORDER) -nt $$binary ] || rm -f $$binary; done
 	$(SWIFT) build $(RELEASE_FLAGS)
 	@# SwiftPM does not relink when only link flags change: relink a binary left by another build.
 	@if readelf -d $(BIN_RELEASE) $(BIN_SERVER_RELEASE) | grep -q 'libswiftCore\|libstdc++\|libgcc_s\|RUNPATH' || \
@@ -174,6 +182,11 @@ stress: test-deps build deb
 
 # Regenerates the golden files from the build: Tests/e2e/golden/help/*.txt (the --help texts the
 # tests compare) and the renderers' Tests/*/golden/ (text and PNG bytes, compared whole).
+# Rewrites packaging/startup.order from the release binary's short commands (needs valgrind).
+startup-order: release
+	QRCHECKIN_BIN=$(CURDIR)/$(BIN_RELEASE) scripts/startup-order
+	$(MAKE) release
+
 golden: build
 	QRCHECKIN_BIN=$(CURDIR)/$(BIN_DEBUG) SWIFT=$(SWIFT) scripts/golden
 
