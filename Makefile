@@ -180,13 +180,13 @@ STRESS_ARGS ?= --runs 3
 stress: test-deps build deb
 	QRCHECKIN_BIN=$(CURDIR)/$(BIN_DEBUG) QRCHECKIN_DEB_DIR=$(CURDIR)/$(DEB_DIR) scripts/stress-test $(STRESS_ARGS)
 
-# Regenerates the golden files from the build: Tests/e2e/golden/help/*.txt (the --help texts the
-# tests compare) and the renderers' Tests/*/golden/ (text and PNG bytes, compared whole).
 # Rewrites packaging/startup.order from the release binary's short commands (needs valgrind).
 startup-order: release
 	QRCHECKIN_BIN=$(CURDIR)/$(BIN_RELEASE) scripts/startup-order
 	$(MAKE) release
 
+# Regenerates the golden files from the build: Tests/e2e/golden/help/*.txt (the --help texts the
+# tests compare) and the renderers' Tests/*/golden/ (text and PNG bytes, compared whole).
 golden: build
 	QRCHECKIN_BIN=$(CURDIR)/$(BIN_DEBUG) SWIFT=$(SWIFT) scripts/golden
 

@@ -53,8 +53,8 @@ int cll_load(cll_library *library) {
     return result;
 }
 
-const char *cll_failure(const cll_library *library) {
-    return atomic_load_explicit(&library->state, memory_order_acquire) == -1 ? library->failure : "";
+const char *cll_load_failure(cll_library *library) {
+    return cll_load(library) == 0 ? NULL : library->failure;
 }
 
 void cll_require_slow(cll_library *library) {

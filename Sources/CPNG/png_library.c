@@ -38,5 +38,5 @@ _Static_assert(PNG_LIBPNG_VER_SONUM == 16, "libpng16.so.16");
 CLL_STUBS("libpng16.so.16", PNG_FUNCTIONS, NULL)
 
 const char *cpng_load(void) {
-    return cll_load(&cll_this_library) == 0 ? NULL : cll_failure(&cll_this_library);
+    return cll_load_failure(&cll_this_library);
 }

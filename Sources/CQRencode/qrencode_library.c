@@ -16,5 +16,5 @@
 CLL_STUBS("libqrencode.so.4", QRENCODE_FUNCTIONS, NULL)
 
 const char *cqrencode_load(void) {
-    return cll_load(&cll_this_library) == 0 ? NULL : cll_failure(&cll_this_library);
+    return cll_load_failure(&cll_this_library);
 }

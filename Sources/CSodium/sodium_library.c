@@ -36,5 +36,5 @@ static int initialise(char *why, size_t size) {
 }
 
 const char *csodium_load(void) {
-    return cll_load(&cll_this_library) == 0 ? NULL : cll_failure(&cll_this_library);
+    return cll_load_failure(&cll_this_library);
 }

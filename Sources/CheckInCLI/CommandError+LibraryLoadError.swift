@@ -7,3 +7,15 @@ extension CommandError {
         self.init(.unavailable, error.description)
     }
 }
+
+extension LoadedLibrary {
+    /// Loads `libraries` before a long-running command (a daemon, the kiosk) starts its work,
+    /// so a broken installation stops it at once with exit 69, not later from a stub.
+    public static func require(_ libraries: [LoadedLibrary]) throws(CommandError) {
+        do throws(LibraryLoadError) {
+            for library in libraries { try library.load() }
+        } catch {
+            throw CommandError(error)
+        }
+    }
+}

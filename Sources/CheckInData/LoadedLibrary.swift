@@ -4,8 +4,8 @@ import CSodium
 
 /// A C library loaded on the first call into it, not at every process start (CLibraryLoader
 /// says why): `--version`, `status` and `ctl` never map them. A daemon loads the ones it needs
-/// up front with `load()`, so a broken installation stops it at start with a clear error
-/// rather than at its first code.
+/// up front (`load()`; `LoadedLibrary.require` in CheckInCLI), so a broken installation stops
+/// it at start with a clear error rather than at its first code.
 public enum LoadedLibrary: CaseIterable, Sendable {
     /// libqrencode: QR symbols.
     case qrencode
@@ -22,10 +22,5 @@ public enum LoadedLibrary: CaseIterable, Sendable {
         case .sodium: csodium_load()
         }
         if let failure { throw LibraryLoadError(description: String(cString: failure)) }
-    }
-
-    /// Loads each of `libraries`; the first that cannot be loaded is the error.
-    public static func load(_ libraries: [LoadedLibrary]) throws(LibraryLoadError) {
-        for library in libraries { try library.load() }
     }
 }

@@ -59,7 +59,7 @@ struct ServeCommand: Command {
 
     func run(_ context: CommandContext) throws(CommandError) -> ExitCode {
         // libsodium (cookies' random bytes, device ids) is checked before anything is served.
-        do throws(LibraryLoadError) { try LoadedLibrary.sodium.load() } catch { throw CommandError(error) }
+        try LoadedLibrary.require([.sodium])
         let logger = Logger(environment: context.environment, program: "qrcheckin-server")
         AllocatorTuning.apply()
         let clock = SystemClock()

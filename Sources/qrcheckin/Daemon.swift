@@ -95,7 +95,7 @@ final class Daemon {
         }
         core = DaemonCore(setup: setup, host: DaemonHost(
             pid: CurrentProcess.id, notifies: notifier.isEnabled, watchdogMilliseconds: notifier.watchdogMilliseconds, version: Program.version),
-            issuers: SodiumIssuers(), saved: saved, now: clock.now(), clock: clockSync.read())
+            issuers: VenueCodeIssuers(), saved: saved, now: clock.now(), clock: clockSync.read())
     }
 
     /// A client whose deadline passed while this turn ran (a tick writing to a slow disk) may
@@ -300,8 +300,8 @@ extension DaemonSignal {
     }
 }
 
-/// The real issuers: HMAC-SHA256 by libsodium.
-struct SodiumIssuers: CodeIssuerMaking {
+/// The real issuers: HMAC-SHA256 from `HMACAuthenticator` (Nettle, else libsodium).
+struct VenueCodeIssuers: CodeIssuerMaking {
     func issuer(for source: CodeSource) -> any CheckInCodeIssuing {
         // `DaemonConfiguration.setup(keys:)`, the only maker of a CodeSource here, has checked
         // that the key serves the venue.

@@ -24,7 +24,7 @@ struct KioskSession {
         let signals = try Self.openSignals()
         // libqrencode before the terminal is taken: a broken one is a plain error, not an exit
         // from the first frame with the screen left raw (LoadedLibrary).
-        do throws(LibraryLoadError) { try LoadedLibrary.qrencode.load() } catch { throw CommandError(error) }
+        try LoadedLibrary.require([.qrencode])
         let watch: Inotify
         let terminal: TerminalDevice
         do {

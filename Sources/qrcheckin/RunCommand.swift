@@ -44,7 +44,7 @@ struct RunCommand: Command {
 
     func run(_ context: CommandContext) throws(CommandError) -> ExitCode {
         // Loaded on first use by every other command; the daemon checks them before its first code.
-        do throws(LibraryLoadError) { try LoadedLibrary.load(LoadedLibrary.allCases) } catch { throw CommandError(error) }
+        try LoadedLibrary.require(LoadedLibrary.allCases)
         let logger = Logger(environment: context.environment)
         let keys = try KeySource(configuration: configuration, environment: context.environment)
         logger.info("using the \(keys.summary) in \(keys.path)")

@@ -39,11 +39,12 @@ typedef struct cll_library {
      .lock = PTHREAD_MUTEX_INITIALIZER, .state = 0, .failure = ""}
 
 /* Loads `library` once (later calls return the first outcome): 0, or -1 when it cannot be
-   loaded, with the reason in cll_failure(). Thread-safe. */
+   loaded. Thread-safe. */
 int cll_load(cll_library *library);
 
-/* Why the library could not be loaded ("" before a failure). */
-const char *cll_failure(const cll_library *library);
+/* cll_load for a caller that reports it: NULL when loaded, else why not ("cannot load
+   libpng16.so.16: ..."). */
+const char *cll_load_failure(cll_library *library);
 
 /* cll_load, or the message on standard error and exit 69. */
 void cll_require_slow(cll_library *library);
