@@ -61,6 +61,13 @@ release: deps
 	@# The kiosk binary never links Swift's Glibc overlay object (each module that imports Glibc
 	@# has a GlibcOverlay.swift shadowing it): linked, it binds 56 libm functions at every start.
 	@! nm $(BIN_RELEASE) | grep -q '$$s5Glibc' || { echo "make: $(BIN_RELEASE) links Swift's Glibc overlay (a module importing Glibc lacks GlibcOverlay.swift)" >&2; exit 1; }
+	@# Each binary holds its own half's libraries only (Package.swift): the kiosk neither links
+	@# nor loads the server's HTTP and database libraries, the server neither libpng nor
+	@# libqrencode (their stubs carry the soname they would load).
+	@! { readelf -d $(BIN_RELEASE); strings $(BIN_RELEASE); } | grep -q 'libmicrohttpd\.so\|libsqlite3\.so\|libpq\.so' || \
+		{ echo "make: $(BIN_RELEASE) links or loads a server library (libmicrohttpd, SQLite or libpq)" >&2; exit 1; }
+	@! { readelf -d $(BIN_SERVER_RELEASE); strings $(BIN_SERVER_RELEASE); } | grep -q 'libpng[0-9]*\.so\|libqrencode\.so' || \
+		{ echo "make: $(BIN_SERVER_RELEASE) links or loads a kiosk library (libpng or libqrencode)" >&2; exit 1; }
 
 run: release
 	QRCHECKIN_BIN=$(BIN_RELEASE) scripts/run
@@ -186,7 +193,7 @@ startup-order: release
 	$(MAKE) release
 
 # Regenerates the golden files from the build: Tests/e2e/golden/help/*.txt (the --help texts the
-# tests compare) and the renderers' Tests/*/golden/ (text and PNG bytes, compared whole).
+# tests compare) and the renderers' Tests/*/*/golden/ (text and PNG bytes, compared whole).
 golden: build
 	QRCHECKIN_BIN=$(CURDIR)/$(BIN_DEBUG) SWIFT=$(SWIFT) scripts/golden
 

@@ -1,10 +1,33 @@
 // swift-tools-version:6.0
-// The layers of seed 003 as SwiftPM targets: the compiler enforces the one-way arrows.
-//   qrcheckin (Application) -> Presentation -> Domain <- Data -> C modules
-// The executables hold composition and commands only: every syscall is behind a CheckInData
-// type, and the daemon's effects are performed by Presentation's DaemonEffectPerformer through
-// ports the executable supplies (the core's tests supply in-memory ones).
+// qrcheckin is two products over one shared base, and the folders say so:
+//   Sources/Shared  the token format, OS primitives, JSON, words and the command-line framework
+//   Sources/Kiosk   qrcheckin: the daemon, its core, its renderers and its output adapters
+//   Sources/Server  qrcheckin-server: the check-in use case, the ledgers, HTTP and the site
+//   Sources/C       one module per C library
+// Targets are layers (seed 003: Domain <- Data, Presentation <- Application), and the compiler
+// enforces the arrows: a Kiosk target never imports a Server target or the reverse; both import
+// only Shared ones. docs/DEVELOPMENT.md draws the whole house.
 import PackageDescription
+
+/// A target whose sources are under `Sources/<half>/<name>`.
+func target(_ name: String, _ half: String, _ dependencies: [Target.Dependency] = []) -> Target {
+    .target(name: name, dependencies: dependencies, path: "Sources/\(half)/\(name)")
+}
+
+/// A test target under `Tests/<half>/<name>`.
+func testTarget(_ name: String, _ half: String, _ dependencies: [Target.Dependency]) -> Target {
+    .testTarget(name: name, dependencies: dependencies, path: "Tests/\(half)/\(name)")
+}
+
+/// A C module under `Sources/C/<name>` (a target of headers and stubs).
+func cTarget(_ name: String, _ dependencies: [Target.Dependency] = []) -> Target {
+    .target(name: name, dependencies: dependencies, path: "Sources/C/\(name)")
+}
+
+/// A system-library module under `Sources/C/<name>` (a module map naming the library).
+func cSystemLibrary(_ name: String, pkgConfig: String? = nil, apt: [String] = []) -> Target {
+    .systemLibrary(name: name, path: "Sources/C/\(name)", pkgConfig: pkgConfig, providers: apt.isEmpty ? nil : [.apt(apt)])
+}
 
 let package = Package(
     name: "qrcheckin",
@@ -13,89 +36,108 @@ let package = Package(
         .executable(name: "qrcheckin-server", targets: ["qrcheckin-server"]),
     ],
     targets: [
-        // The kiosk's C libraries, one module each: its header (with the setjmp-guarded PNG
-        // writer's declarations) and stubs that load the library on the first call into it, so
-        // commands that use none of them never map them (CLibraryLoader says why). Headers only
-        // at build time (libqrencode-dev, libpng-dev, libsodium-dev); nothing links them.
-        .target(name: "CLibraryLoader"),
-        .target(name: "CQRencode", dependencies: ["CLibraryLoader"]),
-        .target(name: "CPNG", dependencies: ["CLibraryLoader"]),
-        .target(name: "CSodium", dependencies: ["CLibraryLoader"]),
-        .systemLibrary(name: "CLinux"),
+        // MARK: C libraries
+        // Stubs that load a library on the first call into it (CLibraryLoader says why), so
+        // commands that use none of them never map them. Headers only at build time
+        // (libqrencode-dev, libpng-dev, libsodium-dev, nettle-dev); nothing links them.
+        cTarget("CLibraryLoader"),
+        cTarget("CQRencode", ["CLibraryLoader"]),   // the kiosk's: QR symbols
+        cTarget("CPNG", ["CLibraryLoader"]),        // the kiosk's: PNG images (setjmp kept in C)
+        cTarget("CSodium", ["CLibraryLoader"]),     // both: random bytes, compares, BLAKE2b, Argon2id
+        cTarget("CHMAC", ["CSodium", "CLibraryLoader"]),  // both: HMAC-SHA256 from Nettle, else libsodium
+        cSystemLibrary("CLinux"),
         // The command line as the kernel passed it, kept by an ELF constructor (no /proc needed).
-        .target(name: "CProcessArguments"),
-        // HMAC-SHA256 from Nettle (loaded on first use: its SHA extensions) or else libsodium.
-        // Needs Nettle's header only (nettle-dev), never links it.
-        .target(name: "CHMAC", dependencies: ["CSodium", "CLibraryLoader"]),
-        // The server's C libraries; only qrcheckin-server links them.
-        .systemLibrary(name: "CSQLite", pkgConfig: "sqlite3", providers: [.apt(["libsqlite3-dev"])]),
-        .systemLibrary(name: "CMicroHTTPD", pkgConfig: "libmicrohttpd", providers: [.apt(["libmicrohttpd-dev"])]),
-        .systemLibrary(name: "CPostgres", pkgConfig: "libpq", providers: [.apt(["libpq-dev"])]),
+        cTarget("CProcessArguments"),
+        // The server's: only qrcheckin-server links them.
+        cSystemLibrary("CSQLite", pkgConfig: "sqlite3", apt: ["libsqlite3-dev"]),
+        cSystemLibrary("CMicroHTTPD", pkgConfig: "libmicrohttpd", apt: ["libmicrohttpd-dev"]),
+        cSystemLibrary("CPostgres", pkgConfig: "libpq", apt: ["libpq-dev"]),
 
-        // Domain: entities, use cases and ports. Swift stdlib only.
-        .target(name: "CheckInDomain"),
-        // JSON without Foundation (which costs the daemon megabytes): current.json and the
-        // control socket's replies. Swift stdlib only.
-        .target(name: "CheckInJSON"),
-        // Data: adapters behind the Domain's ports (C libraries, files, sockets, systemd).
-        .target(name: "CheckInData", dependencies: ["CheckInDomain", "CheckInJSON", "CQRencode", "CPNG", "CSodium", "CHMAC", "CLinux", "CProcessArguments"]),
-        // Presentation: the view model and the views that render its state.
-        .target(name: "CheckInPresentation", dependencies: ["CheckInDomain", "CheckInJSON"]),
-        // The command-line framework every executable shares: options, subcommands, help,
+        // MARK: Shared by both executables
+        // The check-in code: venue ids, keys, tokens, safe numbers, issuing and verifying, the
+        // wall clock port. Swift stdlib only.
+        target("SharedDomain", "Shared"),
+        // JSON without Foundation (which costs the daemon megabytes). Swift stdlib only.
+        target("SharedJSON", "Shared"),
+        // What both halves print: languages, the words they share, UTC times, terminal display
+        // width, the Prometheus text format. Swift stdlib and the shared Domain only.
+        target("SharedText", "Shared", ["SharedDomain"]),
+        // OS primitives: descriptors, atomic files, trusted directories, secrets, HMAC and
+        // random bytes, signals, clocks, sd_notify, the journal. No PNG, no QR.
+        target("SharedSystem", "Shared", ["SharedDomain", "SharedJSON", "CSodium", "CHMAC", "CLinux", "CProcessArguments"]),
+        // The command-line framework both executables share: options, subcommands, help,
         // setting layers (file, environment, flags), exit codes and typed command errors.
-        .target(name: "CheckInCLI", dependencies: ["CheckInDomain", "CheckInData"]),
-        // The server half (qrcheckin-server; DESIGN.md "The server half"). Its Domain: check-ins,
-        // the ledger port and the check-in use case. Swift stdlib and the shared Domain only.
-        .target(name: "CheckInServerDomain", dependencies: ["CheckInDomain"]),
-        // The ledger's schema as versioned migrations for SQLite and PostgreSQL. Swift stdlib only.
-        .target(name: "CheckInLedgerSQL"),
-        // The embedded ledger: SQLite in WAL mode with group commit.
-        .target(name: "CheckInSQLite", dependencies: ["CheckInServerDomain", "CheckInLedgerSQL", "CheckInDomain", "CSQLite"]),
-        // The shared ledger: PostgreSQL through libpq, for several servers (issue 21).
-        .target(name: "CheckInPostgres", dependencies: ["CheckInServerDomain", "CheckInLedgerSQL", "CheckInDomain", "CPostgres"]),
-        // Plain HTTP request and response values between the adapter and the site. Swift stdlib only.
-        .target(name: "CheckInWeb"),
-        // The HTTP adapter: libmicrohttpd in, plain values out; listening sockets, proxies.
-        .target(name: "CheckInHTTP", dependencies: ["CheckInWeb", "CheckInDomain", "CMicroHTTPD"]),
-        // The site: pages in Korean and English, cookies, rate limits, metrics; request in,
-        // response out. Swift stdlib, the Domains, and the kiosk's words (Vocabulary).
-        .target(name: "CheckInServerPresentation",
-                dependencies: ["CheckInServerDomain", "CheckInDomain", "CheckInWeb", "CheckInPresentation", "CheckInJSON"]),
-        // The rules every ledger passes, run by each ledger's tests against a fresh ledger.
-        .target(name: "CheckInLedgerContract", dependencies: ["CheckInServerDomain", "CheckInDomain"]),
-        // Application: CLI, one type per command, the composition root.
+        target("SharedCLI", "Shared", ["SharedDomain", "SharedSystem"]),
+
+        // MARK: The kiosk: qrcheckin
+        // The daemon's decisions as values: the rotation model, the view model, the daemon's
+        // state machine (events in, effects out), its ports, the control protocol and the
+        // documents it writes (current.json, STATUS=). Swift stdlib and shared values only.
+        target("KioskCore", "Kiosk", ["SharedDomain", "SharedJSON", "SharedText"]),
+        // The kiosk's renderers: terminal and SVG QR, the output files, metrics.prom, the
+        // full-screen kiosk (`show`) and `status`.
+        target("KioskViews", "Kiosk", ["KioskCore", "SharedDomain", "SharedJSON", "SharedText"]),
+        // The kiosk's adapters behind KioskCore's ports: libqrencode, libpng, the output
+        // directory's generations, the control socket, saved settings, the clock's sync.
+        target("KioskAdapters", "Kiosk", ["KioskCore", "SharedDomain", "SharedJSON", "SharedSystem", "CQRencode", "CPNG", "CLinux"]),
+        // Application: the commands and the composition root.
         .executableTarget(
             name: "qrcheckin",
-            dependencies: ["CheckInCLI", "CheckInDomain", "CheckInJSON", "CheckInData", "CheckInPresentation"]
+            dependencies: ["SharedCLI", "SharedDomain", "SharedJSON", "SharedText", "SharedSystem", "KioskCore", "KioskViews", "KioskAdapters"],
+            path: "Sources/Kiosk/qrcheckin"
         ),
 
-        // The check-in server's composition root: `serve`, `checkins`.
+        // MARK: The check-in server: qrcheckin-server
+        // Check-ins, the ledger port and the check-in use case. Swift stdlib and the shared Domain.
+        target("ServerDomain", "Server", ["SharedDomain"]),
+        // The ledger's schema as versioned migrations for SQLite and PostgreSQL. Swift stdlib only.
+        target("ServerLedgerSQL", "Server"),
+        // The embedded ledger: SQLite in WAL mode with group commit.
+        target("ServerSQLite", "Server", ["ServerDomain", "ServerLedgerSQL", "SharedDomain", "CSQLite"]),
+        // The shared ledger: PostgreSQL through libpq, for several servers.
+        target("ServerPostgres", "Server", ["ServerDomain", "ServerLedgerSQL", "SharedDomain", "CPostgres"]),
+        // The rules every ledger passes, run by each ledger's tests against a fresh ledger.
+        target("ServerLedgerContract", "Server", ["ServerDomain", "SharedDomain"]),
+        // Plain HTTP request and response values between the adapter and the site. Swift stdlib only.
+        target("ServerHTTPTypes", "Server"),
+        // The HTTP adapter: libmicrohttpd in, plain values out; listening sockets, proxies.
+        target("ServerHTTP", "Server", ["ServerHTTPTypes", "SharedDomain", "CMicroHTTPD"]),
+        // What operators read: exports (CSV, JSON lines), tables, counts, local times.
+        target("ServerReports", "Server", ["ServerDomain", "SharedDomain", "SharedText"]),
+        // The site: routes, pages in Korean and English, cookies, rate limits, metrics;
+        // a request in, a response out.
+        target("ServerSite", "Server", ["ServerDomain", "ServerReports", "ServerHTTPTypes", "SharedDomain", "SharedText"]),
+        // Application: the commands and the composition root.
         .executableTarget(
             name: "qrcheckin-server",
-            dependencies: ["CheckInCLI", "CheckInDomain", "CheckInData", "CheckInServerDomain", "CheckInSQLite", "CLinux",
-                           "CheckInPostgres", "CheckInLedgerSQL", "CheckInHTTP", "CheckInServerPresentation"]
+            dependencies: ["SharedCLI", "SharedDomain", "SharedSystem", "SharedText", "ServerDomain", "ServerLedgerSQL", "ServerSQLite",
+                           "ServerPostgres", "ServerHTTP", "ServerHTTPTypes", "ServerReports", "ServerSite", "CLinux"],
+            path: "Sources/Server/qrcheckin-server"
         ),
 
-        .testTarget(name: "CheckInDomainTests", dependencies: ["CheckInDomain"]),
-        .testTarget(name: "CheckInDataTests", dependencies: ["CheckInData", "CheckInDomain", "CheckInJSON"]),
-        .testTarget(name: "CheckInCLITests", dependencies: ["CheckInCLI"]),
+        // MARK: Tests
+        testTarget("SharedDomainTests", "Shared", ["SharedDomain"]),
+        testTarget("SharedJSONTests", "Shared", ["SharedJSON"]),
+        testTarget("SharedSystemTests", "Shared", ["SharedSystem", "SharedDomain", "SharedJSON"]),
+        testTarget("SharedCLITests", "Shared", ["SharedCLI"]),
+        testTarget("KioskCoreTests", "Kiosk", ["KioskCore", "KioskViews", "SharedDomain", "SharedJSON", "SharedText"]),
+        testTarget("KioskViewsTests", "Kiosk", ["KioskViews", "KioskCore", "SharedDomain", "SharedJSON", "SharedText"]),
+        testTarget("KioskAdaptersTests", "Kiosk", ["KioskAdapters", "KioskCore", "SharedSystem", "SharedDomain", "SharedJSON"]),
         // The executable's own logic (settings, locations, argument parsing), by @testable import.
-        .testTarget(name: "qrcheckinTests", dependencies: ["qrcheckin", "CheckInCLI", "CheckInData", "CheckInDomain"]),
-        .testTarget(name: "CheckInServerPresentationTests",
-                    dependencies: ["CheckInServerPresentation", "CheckInServerDomain", "CheckInDomain", "CheckInWeb", "CheckInData", "CheckInPresentation", "CheckInJSON"]),
-        .testTarget(name: "CheckInHTTPTests", dependencies: ["CheckInHTTP"]),
-        .testTarget(name: "CheckInSQLiteTests", dependencies: ["CheckInSQLite", "CheckInLedgerContract", "CheckInLedgerSQL", "CheckInServerDomain", "CheckInDomain", "CSQLite"]),
-        .testTarget(name: "CheckInPostgresTests",
-                    dependencies: ["CheckInPostgres", "CheckInLedgerContract", "CheckInLedgerSQL", "CheckInServerDomain", "CheckInDomain", "CheckInSQLite", "CPostgres"]),
-        .testTarget(name: "CheckInServerDomainTests",
-                    dependencies: ["CheckInServerDomain", "CheckInLedgerContract", "CheckInLedgerSQL", "CheckInDomain", "CheckInData"]),
-        .testTarget(name: "CheckInPresentationTests", dependencies: ["CheckInPresentation", "CheckInDomain", "CheckInJSON"]),
+        testTarget("qrcheckinTests", "Kiosk", ["qrcheckin", "SharedCLI", "SharedSystem", "SharedDomain", "KioskAdapters"]),
+        testTarget("ServerDomainTests", "Server", ["ServerDomain", "ServerLedgerContract", "ServerLedgerSQL", "SharedDomain", "SharedSystem"]),
+        testTarget("ServerSQLiteTests", "Server", ["ServerSQLite", "ServerLedgerContract", "ServerLedgerSQL", "ServerDomain", "SharedDomain", "CSQLite"]),
+        testTarget("ServerPostgresTests", "Server",
+                   ["ServerPostgres", "ServerLedgerContract", "ServerLedgerSQL", "ServerDomain", "SharedDomain", "ServerSQLite", "CPostgres"]),
+        testTarget("ServerHTTPTests", "Server", ["ServerHTTP", "ServerHTTPTypes"]),
+        testTarget("ServerSiteTests", "Server",
+                   ["ServerSite", "ServerReports", "ServerDomain", "ServerHTTPTypes", "SharedDomain", "SharedSystem", "SharedText", "SharedJSON"]),
     ],
     swiftLanguageModes: [.v6]
 )
 
 // Golden files (the renderers' expected bytes, compared whole) are test data beside the tests
 // that read them by path: neither sources nor bundled resources.
-for target in package.targets where ["CheckInDataTests", "CheckInPresentationTests"].contains(target.name) {
+for target in package.targets where ["KioskAdaptersTests", "KioskViewsTests"].contains(target.name) {
     target.exclude.append("golden")
 }

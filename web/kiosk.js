@@ -14,7 +14,7 @@
 "use strict";
 
 (function () {
-  /** The words, shared with `qrcheckin status` and `show` (Sources/CheckInPresentation/Vocabulary.swift). */
+  /** The words, shared with `qrcheckin status` and `show` (Sources/Kiosk/KioskViews/Vocabulary.swift). */
   const WORDS = {
     ko: {
       title: "입장을 위한 QR 체크인",

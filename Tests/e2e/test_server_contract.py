@@ -132,7 +132,7 @@ def test_secret_and_database_failures_have_their_exit_codes(workspace):
 
 
 def test_a_libsodium_that_cannot_be_loaded_stops_serve_at_start_with_exit_69(workspace):
-    # libsodium is loaded on first use (Sources/CLibraryLoader), so serve checks it before it
+    # libsodium is loaded on first use (Sources/C/CLibraryLoader), so serve checks it before it
     # opens the ledger or listens: a damaged one on the library path is what dlopen finds.
     base, secret = workspace
     broken = base / "broken-libraries"

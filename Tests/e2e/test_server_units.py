@@ -53,10 +53,19 @@ def test_the_kiosk_package_ships_nothing_of_the_server():
     needed = lambda binary: subprocess.run(["readelf", "-d", binary], capture_output=True, text=True, check=True).stdout
     assert "libmicrohttpd" not in needed(BIN) and "libsqlite3" not in needed(BIN) and "libpq" not in needed(BIN)
     assert "libmicrohttpd" in needed(SERVER_BIN) and "libsqlite3" in needed(SERVER_BIN) and "libpq" in needed(SERVER_BIN)
-    kiosk = closure("qrcheckin")
-    assert not kiosk & {"CMicroHTTPD", "CSQLite", "CPostgres", "CheckInHTTP", "CheckInSQLite", "CheckInPostgres",
-                        "CheckInServerDomain"}, kiosk
-    assert {"CMicroHTTPD", "CSQLite", "CPostgres"} <= closure("qrcheckin-server")
+    # The halves show in the names (Package.swift): each executable reaches the shared targets
+    # and its own half's, never the other half's, and only its own C libraries.
+    kiosk, server = closure("qrcheckin"), closure("qrcheckin-server")
+    assert not {name for name in kiosk if name.startswith("Server")} | (kiosk & {"CMicroHTTPD", "CSQLite", "CPostgres"}), kiosk
+    assert not {name for name in server if name.startswith("Kiosk")} | (server & {"CQRencode", "CPNG"}), server
+    assert {"KioskCore", "KioskViews", "KioskAdapters", "SharedDomain"} <= kiosk
+    assert {"CMicroHTTPD", "CSQLite", "CPostgres", "ServerDomain", "ServerSite", "SharedDomain"} <= server
+    for name in targets:
+        half = next((half for half in ("Shared", "Kiosk", "Server") if name.startswith(half)), None)
+        if half and not name.endswith("Tests"):
+            assert targets[name]["path"] == f"Sources/{half}/{name}", (name, targets[name]["path"])
+            others = {"Shared": ("Kiosk", "Server"), "Kiosk": ("Server",), "Server": ("Kiosk",)}[half]
+            assert not [d for d in closure(name) if d.startswith(others)], (name, closure(name))
 
 
 def test_the_server_package_builds_clean_and_depends_on_its_libraries(tmp_path):

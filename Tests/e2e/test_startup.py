@@ -127,7 +127,7 @@ def test_an_empty_argv_is_a_usage_error_not_a_trap(binary, tmp_path):
     assert result.stderr.startswith(b"qrcheckin: no command given (see qrcheckin --help)\n"), result
 
 
-# The C libraries a process loads on first use (Sources/CLibraryLoader): none of them at start.
+# The C libraries a process loads on first use (Sources/C/CLibraryLoader): none of them at start.
 LOADED_ON_USE = ("libqrencode.so.4", "libpng16.so.16", "libz.so.1", "libsodium.so.23", "libnettle.so.8")
 
 

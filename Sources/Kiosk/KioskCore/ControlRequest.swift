@@ -1,0 +1,54 @@
+import SharedDomain
+
+/// A request on the control socket: one line of words, as `qrcheckin ctl` sends them.
+public enum ControlRequest: Equatable, Sendable {
+    /// `get`: the current state.
+    case get
+    /// `shake`: a shake event (honoured when shake mode is on).
+    case shake
+    /// `shake on|off|toggle`.
+    case setShake(ShakeMode)
+    case toggleShake
+    /// `refresh auto|pause`.
+    case setRefresh(RefreshMode)
+    /// `refresh now`.
+    case refreshNow
+
+    /// What the daemon accepts, for error replies and `ctl --help`.
+    public static let grammar = "get | shake | shake on|off|toggle | refresh auto|pause|now"
+
+    /// Parses one request line (words separated by spaces, case-sensitive).
+    public init(line: String) throws(ControlRequestError) {
+        let words = line.split(whereSeparator: { $0 == " " || $0 == "\t" || $0 == "\r" }).map(String.init)
+        switch words {
+        case ["get"]: self = .get
+        case ["shake"]: self = .shake
+        case ["shake", "on"]: self = .setShake(.on)
+        case ["shake", "off"]: self = .setShake(.off)
+        case ["shake", "toggle"]: self = .toggleShake
+        case ["refresh", "auto"]: self = .setRefresh(.auto)
+        case ["refresh", "pause"], ["refresh", "paused"]: self = .setRefresh(.paused)
+        case ["refresh", "now"]: self = .refreshNow
+        default:
+            throw ControlRequestError(message: "unknown request \(Quoted(line)) (expected: \(Self.grammar))")
+        }
+    }
+
+    /// The view-model input this request sends, if it changes anything.
+    public var input: CheckInViewModelInput? {
+        switch self {
+        case .get: nil
+        case .shake: .shakeRequested
+        case .setShake(let mode): .shakeModeSet(mode)
+        case .toggleShake: .shakeModeToggled
+        case .setRefresh(let mode): .refreshModeSet(mode)
+        case .refreshNow: .refreshRequested
+        }
+    }
+}
+
+/// A control request that could not be understood.
+public struct ControlRequestError: Error, Equatable, Sendable {
+    /// One line for the reply.
+    public let message: String
+}

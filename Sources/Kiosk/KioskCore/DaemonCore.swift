@@ -1,0 +1,566 @@
+import SharedDomain
+
+/// Everything the daemon decides, as one value: events in (`handle(_:at:)`), effects out.
+///
+/// No clock, no files, no sockets: the shell (`Daemon` in the executable) reads the time,
+/// turns descriptors into `DaemonEvent`s and performs the `DaemonEffect`s, reporting results
+/// back as events. Tests drive it with times of their choosing and read the effects.
+///
+/// Outputs follow one rule (docs/STATE.md): every file of a state is put in place together or
+/// none is; when they cannot be, `current.json` alone is rewritten to say `degraded` about the
+/// code still on disk, as soon as that can be written. No code is published before its
+/// `(window, seq)` is saved with the settings; when they cannot be saved, codes pause (fail
+/// closed). Replies and `STATUS=` say what the files on disk show.
+public struct DaemonCore: Sendable {
+    /// The code model: phase, codes, operator settings, health.
+    public private(set) var model: CheckInViewModel
+    /// The running configuration: the one home of venue and period (`setup.codes`).
+    public private(set) var setup: DaemonSetup
+    /// Facts about the process.
+    public let host: DaemonHost
+    /// What has happened so far, for monitoring.
+    public private(set) var counters = DaemonCounters()
+    /// When the timer was last armed to fire (nil: it has fired, or was never armed).
+    public private(set) var armed: WallTime?
+    /// Where the daemon is in its life (`DaemonLifecycle` says what may follow what).
+    public private(set) var lifecycle = DaemonLifecycle.starting
+    /// Whether the daemon is on its way out (SIGTERM or SIGINT arrived).
+    public var isStopping: Bool { lifecycle.isStopping }
+    /// Shakes honoured at most once a second (`ShakeLimit`).
+    private var shakeLimit = ShakeLimit()
+
+    private let issuers: any CodeIssuerMaking
+    /// Whether copying `metrics.prom` into `metrics-dir` failed last time (logged when it
+    /// starts failing and when it works again, not at every write).
+    private var metricsCopyFailing = false
+    private let savedSettingsProblem: String?
+    /// The state the files on disk show, as written (nil: unknown, or removed by someone).
+    private var onDisk: CheckInState?
+    /// The one save or write in flight: what follows depends on its result.
+    private var inFlight = InFlight.idle
+    private enum InFlight {
+        /// Nothing awaited.
+        case idle
+        /// A save, awaiting `.settingsSaved` or `.settingsNotSaved`; `forceWriteAfter` when the
+        /// event that asked for it also forced a write (a retry of failing outputs, the stopped
+        /// state): the write after the save is forced too.
+        case saving(SavedState, forceWriteAfter: Bool)
+        /// A write, awaiting `.outputsWritten` or `.outputsFailed`.
+        case writing(Write)
+    }
+    private enum Write: Sendable {
+        case full(CheckInState, MetricsShown)
+        case healthOnly(CheckInState)
+        case metricsOnly(MetricsShown)
+    }
+    /// What `metrics.prom` shows beyond the state on disk: the counters and the live health.
+    private struct MetricsShown: Equatable, Sendable {
+        var counters: DaemonCounters
+        var health: Health
+    }
+    /// What failed and is not tried again before the next tick (trying at once would loop on
+    /// the failure just reported); an operator's request also retries the save.
+    private var held: Held = []
+    private struct Held: OptionSet {
+        let rawValue: Int
+        /// A save of the settings and issue record failed.
+        static let save = Held(rawValue: 1)
+        /// A health-only update of `current.json` failed.
+        static let healthUpdate = Held(rawValue: 2)
+        /// A metrics-only update failed.
+        static let metricsUpdate = Held(rawValue: 4)
+    }
+    /// The counters and health `metrics.prom` shows, as written (nil: not written yet).
+    private var metricsOnDisk: MetricsShown?
+    /// When `metrics.prom` was last written: counter-only changes rewrite it at most once a
+    /// second, so a flood of refused peers cannot become a flood of writes.
+    private var lastMetricsWrite: WallTime?
+    /// A tick happened: the watchdog ping goes out with the next notification (after the
+    /// tick's write, if it has one).
+    private var pingDue = false
+    /// When the watchdog was last pinged (the daemon's start until the first tick).
+    private var lastPing: WallTime?
+    /// Whether the control socket is closed (its file went away) and when to bind it again.
+    private var socket = SocketRebinding()
+    /// A request whose reply waits for the save and the write it caused, and what became of it.
+    private var pendingReply: PendingReply?
+    private struct PendingReply {
+        let request: ControlRequest
+        var issued = false
+        var notSaved: String?
+        var notWritten: String?
+    }
+    /// The settings and issue record as the state file holds them (nil: nothing saved yet).
+    private var persisted: SavedState?
+    private var lastStatus: String?
+    /// The last serialised document and the state it shows: a forced rotation serialises once,
+    /// for `current.json` and for the control reply.
+    private var cachedDocument: (state: CheckInState, text: String)?
+
+    /// Creates the core for `setup` with the state an earlier run saved. A damaged state file
+    /// starts paused (fail closed): a venue that was paused must not start showing codes. A
+    /// record that is damaged, or missing from a file that exists (written before records were
+    /// kept), counts as lost now: codes wait for the next window, which nothing issued yet.
+    /// `clock` is the clock's synchronisation read at `now`.
+    public init(setup: DaemonSetup, host: DaemonHost, issuers: any CodeIssuerMaking, saved: SavedSettings, now: WallTime,
+                clock: ClockSync = .unknown) {
+        self.setup = setup
+        self.host = host
+        self.issuers = issuers
+        let settings: OperatorSettings
+        let record: IssueRecord
+        switch saved {
+        case .none:
+            settings = OperatorSettings()
+            record = IssueRecord()
+            savedSettingsProblem = nil
+        case .loaded(let loaded):
+            settings = loaded.settings
+            record = loaded.issued.highWater == nil ? .lost(at: now.seconds) : loaded.issued
+            savedSettingsProblem = nil
+            persisted = loaded
+        case .unreadable(let reason):
+            settings = OperatorSettings(shake: .on, refresh: .paused)
+            record = .lost(at: now.seconds)
+            savedSettingsProblem = reason
+            // The damaged file stays until an operator acts: nothing to save before then.
+            persisted = SavedState(settings: settings, issued: record)
+        }
+        model = CheckInViewModel(issuer: issuers.issuer(for: setup.codes), settings: settings, record: record, now: now,
+                                 clock: clock, clockRequired: setup.requireClockSync)
+        // The model issued the first code as it was made: it counts like any other.
+        if model.state.code != nil {
+            counters.rotations[.window] = 1
+            counters.lastRotation = now
+        }
+    }
+
+    /// The state as the socket and `STATUS=` show it: what the files on disk show (the model's
+    /// own until something is written), with the daemon's live health.
+    public var state: CheckInState {
+        guard var shown = onDisk else { return model.state }
+        shown.health = model.state.health
+        return shown
+    }
+
+    /// Handles one event that happened at `now`; returns what to do, in order.
+    public mutating func handle(_ event: DaemonEvent, at now: WallTime) -> [DaemonEffect] {
+        guard !lifecycle.hasExited else { return [] }
+        var step = Step(now: now, before: model.state)
+        switch event {
+        case .started(let clock):
+            lastPing = now
+            if let problem = savedSettingsProblem {
+                step.log(.error, "cannot use the saved settings: \(problem); starting paused (qrcheckin ctl refresh auto resumes)")
+            }
+            step.log(.notice, "serving venue \(setup.codes.venue) every \(setup.codes.period.seconds)s: writing "
+                + "\(setup.outputDirectory)/{\(OutputFile.names.joined(separator: ","))}, control socket \(setup.socketPath)")
+            checkClock(clock, &step)
+            switch model.state.clock.synchronized {
+            case false?:
+                step.log(.warning, StateChangeLog.clockUnsynchronized(model.state.clock))
+            case nil:
+                step.log(.info, "cannot tell whether the clock is synchronised (adjtimex not allowed here and no "
+                    + "timesyncd flag): no clock warning will be shown")
+            case true?:
+                break
+            }
+            if model.state.phase == .waitingForClock {
+                step.log(.notice, "waiting for the clock to synchronise (require-clock-sync = yes): no code is shown")
+            }
+        case .tick(let clockWasSet, let clock):
+            if clockWasSet { step.log(.notice, "the wall clock was set; re-checking the window") }
+            armed = nil  // a one-shot timer is spent once it fires; setting the clock cancels it
+            held = []  // retry what failed
+            // A deleted socket comes back first, before any retry writes beside it.
+            rebindIfDue(&step)
+            checkClock(clock, &step)
+            step.forceWrite = model.outputsFailing  // retry the outputs
+            pingDue = true
+        case .signal(let signal):
+            handle(signal, &step)
+        case .request(let line, let peer):
+            counters.requests += 1
+            do {
+                let request = try ControlRequest(line: line)
+                pendingReply = PendingReply(request: request)
+                if request == .shake && coalescesShake(at: step.now) {
+                    // Answered with the code the last shake issued, less than a second ago.
+                } else if let input = request.input {
+                    // An operator's change is a good moment to retry a failing save and failing
+                    // outputs; either result goes into the reply.
+                    step.forceWrite = model.outputsFailing
+                    held.remove(.save)
+                    // A request turned down (paused, shake off) is logged as the refusal it is.
+                    if let refusal = ControlReply.refusal(for: request, settings: model.state.settings) {
+                        step.log(.info, "control: refused \(Quoted(line)) from uid \(peer.uid): \(refusal.message)")
+                    } else {
+                        step.log(.info, "control: \(Quoted(line)) from uid \(peer.uid)")
+                    }
+                    apply(input, &step)
+                }
+            } catch {
+                step.effects.append(.reply(ControlReply.error(error.message)))
+            }
+        case .refused(let count, let notice):
+            counters.refusals += count
+            if let notice { step.log(.warning, "control socket: \(notice)") }
+        case .reloaded(let reloaded, let clock):
+            reload(reloaded, clock: clock, &step)
+        case .reloadFailed(let message):
+            step.log(.error, "reload failed, keeping the running configuration: \(message)")
+        case .metricsCopied(let directory, let failure):
+            if let failure, !metricsCopyFailing {
+                step.log(.warning, "cannot write metrics into \(directory): \(failure)")
+            } else if failure == nil, metricsCopyFailing {
+                step.log(.notice, "metrics are written into \(directory) again")
+            }
+            metricsCopyFailing = failure != nil
+        case .timerFailed(let reason):
+            step.log(.error, reason)
+            exit(.software, &step)
+        case .outputsWritten:
+            written(&step)
+        case .outputsFailed(let reason):
+            failed(reason, &step)
+        case .outputsGone:
+            // Someone removed files (or the directory): nothing is known to be on disk.
+            onDisk = nil
+            step.forceWrite = !isStopping
+            if !isStopping { rebindIfDue(&step) }
+        case .settingsSaved:
+            guard case .saving(let saved, let forceWriteAfter) = inFlight else { break }
+            inFlight = .idle
+            step.forceWrite = forceWriteAfter
+            persisted = saved
+            if model.stateFailing { apply(.stateSaved, &step) }
+        case .settingsNotSaved(let reason):
+            guard case .saving(_, let forceWriteAfter) = inFlight else { break }
+            inFlight = .idle
+            step.forceWrite = forceWriteAfter
+            held.insert(.save)
+            counters.saveFailures += 1
+            pendingReply?.notSaved = reason
+            apply(.stateNotSaved(reason: "cannot save the daemon's state (\(reason)): codes are paused (fail closed) until "
+                + "it can be saved and an operator resumes them"), &step)
+        case .socketGone:
+            // Closed now, rebound at the next tick: rebinding at once could race `rm -rf` of
+            // the output directory (a new socket in it makes its rmdir fail).
+            if !isStopping && socket.gone(at: step.now) {
+                step.effects.append(.closeSocket)
+            }
+        case .socketRebound:
+            socket.rebound(at: step.now)
+            step.log(.notice, "recreated the control socket \(setup.socketPath)")
+        case .socketRebindFailed(let reason):
+            let pause = (socket.nextAttempt?.milliseconds ?? step.now.milliseconds) - step.now.milliseconds
+            step.log(.warning, "cannot recreate the control socket: \(reason); trying again in \(max(1, (pause + 999) / 1000))s")
+        }
+        finish(&step)
+        return step.effects
+    }
+
+    /// Asks for the socket to be bound again when it is down and an attempt is due.
+    private mutating func rebindIfDue(_ step: inout Step) {
+        guard socket.isDue(at: step.now) else { return }
+        socket.attempted(at: step.now)
+        step.effects.append(.rebindSocket)
+    }
+
+    // MARK: - Events
+
+    /// One event's work in progress.
+    private struct Step {
+        let now: WallTime
+        let before: CheckInState
+        var effects: [DaemonEffect] = []
+        var forceWrite = false
+
+        mutating func log(_ level: LogLevel, _ line: String) { effects.append(.log(level, line)) }
+    }
+
+    private mutating func handle(_ signal: DaemonSignal, _ step: inout Step) {
+        switch signal {
+        case .terminate, .interrupt:
+            guard lifecycle.stop() else { return }
+            step.log(.notice, "received \(signal.rawValue); stopping")
+            if host.notifies { step.effects.append(.notify("STOPPING=1")) }
+            pendingReply = nil
+            apply(.stopRequested, &step)
+            step.forceWrite = true  // the stopped state goes out even while outputs fail
+        case .hangup:
+            if !isStopping { step.effects.append(.reloadConfiguration) }
+        case .user1:
+            if !coalescesShake(at: step.now) { apply(.shakeRequested, &step) }
+        }
+    }
+
+    /// SIGHUP's second half: the new configuration, minus what needs a restart.
+    private mutating func reload(_ reloaded: DaemonSetup, clock: ClockSync, _ step: inout Step) {
+        var new = reloaded
+        let running = Dictionary(setup.restartOnly.map { ($0.name, $0.value) }, uniquingKeysWith: { first, _ in first })
+        for setting in reloaded.restartOnly where running[setting.name] != setting.value {
+            step.log(.warning, "reload: \(setting.name) changes take effect at the next restart")
+        }
+        new.restartOnly = setup.restartOnly
+        new.outputDirectory = setup.outputDirectory
+        new.socketPath = setup.socketPath
+        let codesChange = new.codes != setup.codes
+        step.forceWrite = new.look != setup.look  // another scale, say: redraw the same code
+        setup = new
+        if codesChange {
+            notice(model.replaceIssuer(issuers.issuer(for: new.codes), at: step.now), &step)
+        }
+        checkClock(clock, &step)  // require-clock-sync may have changed
+        step.log(.notice, "reloaded configuration: venue \(setup.codes.venue), period \(setup.codes.period.seconds)s")
+    }
+
+    private mutating func written(_ step: inout Step) {
+        guard case .writing(let write) = inFlight else { return }
+        inFlight = .idle
+        switch write {
+        case .full(let shown, let metrics):
+            onDisk = shown
+            metricsWritten(metrics, step.now)
+            if isStopping {
+                step.log(.notice, "stopped")
+                exit(.stopped, &step)
+                return
+            }
+            if lifecycle.becameReady(), host.notifies { step.effects.append(.notify("READY=1")) }
+            if model.outputsFailing { apply(.outputSucceeded, &step) }
+        case .healthOnly(let shown):
+            onDisk = shown
+        case .metricsOnly(let metrics):
+            metricsWritten(metrics, step.now)
+        }
+    }
+
+    private mutating func failed(_ reason: String, _ step: inout Step) {
+        guard case .writing(let write) = inFlight else { return }
+        inFlight = .idle
+        switch write {
+        case .full: break
+        case .healthOnly:
+            held.insert(.healthUpdate)  // changes nothing else; the next tick tries again
+            return
+        case .metricsOnly:
+            held.insert(.metricsUpdate)
+            return
+        }
+        counters.writeFailures += 1
+        pendingReply?.notWritten = reason
+        if isStopping {
+            step.log(.error, "stopped, but the stopped state could not be written: \(reason); "
+                + "the last code stays on disk in \(setup.outputDirectory) until it expires")
+            exit(.stopped, &step)
+            return
+        }
+        apply(.outputFailed(reason: reason), &step)
+    }
+
+    private mutating func exit(_ status: DaemonExit, _ step: inout Step) {
+        lifecycle.exit(status)
+        armed = nil
+        step.effects.append(.exit(status))
+    }
+
+    private mutating func metricsWritten(_ metrics: MetricsShown, _ now: WallTime) {
+        metricsOnDisk = metrics
+        lastMetricsWrite = now
+    }
+
+    /// What `metrics.prom` would show now.
+    private var metricsNow: MetricsShown { MetricsShown(counters: counters, health: model.state.health) }
+
+    /// The clock's synchronisation as read (at start, at each tick and so at each rotation, and
+    /// at a reload): the model decides on a warning, or no code while it must wait.
+    private mutating func checkClock(_ clock: ClockSync, _ step: inout Step) {
+        apply(.clockChecked(clock, required: setup.requireClockSync), &step)
+    }
+
+    /// Whether a shake at `now` is coalesced into the last one: only one that would be
+    /// honoured (shake mode on, codes shown) counts; a refused one is refused as before.
+    private mutating func coalescesShake(at now: WallTime) -> Bool {
+        guard model.state.settings.shake == .on, model.state.code != nil else { return false }
+        guard shakeLimit.coalesces(at: now) else { return false }
+        counters.coalescedShakes += 1
+        return true
+    }
+
+    private mutating func apply(_ input: CheckInViewModelInput, _ step: inout Step) {
+        notice(model.send(input, at: step.now), &step)
+    }
+
+    private mutating func notice(_ notices: [CheckInNotice], _ step: inout Step) {
+        for notice in notices {
+            switch notice {
+            case .shakeIgnored:
+                counters.ignoredShakes += 1
+                step.log(.notice, "shake ignored: shake mode is off")
+            case .settingsChanged:
+                break  // saved with the issue record before anything is written (`saveIfNeeded`)
+            case .issued(let code, let cause):
+                if cause == .shake || cause == .refreshNow { pendingReply?.issued = true }
+                counters.rotations[cause, default: 0] += 1
+                counters.lastRotation = step.now
+                // Regular rotations are the daemon's heartbeat, not news; the others are.
+                let coalesced = cause == .shake ? shakeLimit.honoured(at: step.now) : 0
+                if cause != .window {
+                    let also = coalesced == 0 ? "" : "; \(coalesced) more shake\(coalesced == 1 ? "" : "s") within a second of the last were coalesced"
+                    step.log(.info, "issued a fresh code (\(cause.rawValue), seq \(code.sequence)\(also))")
+                }
+            }
+        }
+    }
+
+    // MARK: - Effects of the new state
+
+    private mutating func finish(_ step: inout Step) {
+        guard !lifecycle.hasExited else { return }
+        for (level, line) in StateChangeLog.lines(from: step.before, to: model.state, stateUnsaved: model.stateFailing) {
+            step.log(level, line)
+        }
+        if case .idle = inFlight { saveIfNeeded(&step) }
+        if case .idle = inFlight { writeIfNeeded(&step) }
+        // A save or a write ends the batch: what follows (the write, reply, status, timer)
+        // depends on its result and is decided when the shell reports it, never ahead of it.
+        guard case .idle = inFlight else { return }
+        if let pending = pendingReply {
+            pendingReply = nil
+            step.effects.append(.reply(reply(to: pending)))
+        }
+        notifySystemd(&step)
+        armTimer(&step)
+    }
+
+    /// Saves the settings and the issue record when either changed: before any write, so no
+    /// code reaches the outputs before its `(window, seq)` is on disk.
+    private mutating func saveIfNeeded(_ step: inout Step) {
+        guard !isStopping, !held.contains(.save) else { return }
+        let wanted = SavedState(settings: model.state.settings, issued: model.record)
+        guard wanted != persisted else { return }
+        inFlight = .saving(wanted, forceWriteAfter: step.forceWrite)
+        step.effects.append(.saveSettings(wanted))
+    }
+
+    /// Whether `state`'s code (if any) is in the saved record, so it may be published.
+    private func isRecorded(_ state: CheckInState) -> Bool {
+        guard let code = state.code else { return true }
+        return persisted?.issued.covers(code, periodSeconds: setup.codes.period.seconds) ?? false
+    }
+
+    /// The reply to a request whose saves and writes are done, about what the files show.
+    private mutating func reply(to pending: PendingReply) -> String {
+        let shown = state
+        var outcome = ControlReply.Outcome(settings: model.state.settings, issued: pending.issued, notSaved: pending.notSaved,
+                                           notWritten: pending.notWritten, heldBack: model.holdingCodesBack,
+                                           waitingForClock: model.state.phase == .waitingForClock)
+        // A change the files do not show (the write failed now or earlier, or was not tried).
+        if pending.request.input != nil, outcome.notWritten == nil,
+           onDisk.map({ $0.phase != model.state.phase || $0.settings != model.state.settings }) ?? true {
+            outcome.notWritten = model.state.health.reason ?? "nothing is on disk yet"
+        }
+        return ControlReply.text(for: pending.request, outcome: outcome, document: document(for: shown))
+    }
+
+    /// Writes every output when what they would show changed (or when forced); when they cannot
+    /// be written, tells `current.json` alone about the failure.
+    private mutating func writeIfNeeded(_ step: inout Step) {
+        // Never a code whose record is not saved (a failed save pauses codes, so this waits
+        // only for a save in flight).
+        guard isRecorded(model.state) else { return }
+        var shown = model.state
+        // Files that were written are current by definition: only the clock can make them
+        // say degraded. The failure itself goes into a health update below.
+        shown.health = model.healthOfWrittenOutputs
+        // After a failure only a forced write (the next tick's retry) tries again: trying at
+        // every event would loop on the failure it just reported.
+        if step.forceWrite || (!model.outputsFailing && onDisk?.withoutCountdown != shown.withoutCountdown) {
+            inFlight = .writing(.full(shown, MetricsShown(counters: counters, health: shown.health)))
+            step.effects.append(.writeOutputs(frame(shown, files: OutputFile.all)))
+        } else if !isStopping, !held.contains(.healthUpdate), model.outputsFailing, var update = onDisk, update.health != model.state.health {
+            update.health = model.state.health
+            update.updatedAt = step.now
+            inFlight = .writing(.healthOnly(update))
+            step.effects.append(.writeOutputs(frame(update, files: [.json])))
+        } else if metricsDue(at: step.now), let shown = onDisk {
+            // Counters or health alone changed (a refused peer, a request, an ignored shake, a
+            // failed write): the metrics file alone, about the code the files beside it show,
+            // with the daemon's live health (current.json's own update may not have fitted).
+            var update = shown
+            update.health = model.state.health
+            update.updatedAt = step.now
+            inFlight = .writing(.metricsOnly(metricsNow))
+            step.effects.append(.writeOutputs(frame(update, files: [.metrics])))
+        }
+    }
+
+    /// Counters changed since `metrics.prom` was written and it may be written again now.
+    private func metricsDue(at now: WallTime) -> Bool {
+        guard metricsPending, let last = lastMetricsWrite else { return false }
+        return now.milliseconds >= last.milliseconds + 1000
+    }
+
+    /// Counters changed since `metrics.prom` was last written (and writing it is worth a try).
+    private var metricsPending: Bool {
+        !isStopping && !held.contains(.metricsUpdate) && metricsOnDisk != nil && metricsOnDisk != metricsNow
+    }
+
+    private mutating func frame(_ state: CheckInState, files: [OutputFile]) -> OutputFrame {
+        OutputFrame(state: state, files: files, look: setup.look, document: document(for: state), counters: counters,
+                    venue: setup.codes.venue.rawValue, period: setup.codes.period.seconds, version: host.version)
+    }
+
+    private mutating func document(for state: CheckInState) -> String {
+        if let cached = cachedDocument, cached.state == state { return cached.text }
+        let text = String(decoding: StateDocument(state: state, venue: setup.codes.venue, period: setup.codes.period, pid: host.pid).bytes,
+                          as: UTF8.self)
+        cachedDocument = (state, text)
+        return text
+    }
+
+    /// One datagram per event at most: the status when it changed (a new code, pause, health)
+    /// and, after a tick, the watchdog ping.
+    private mutating func notifySystemd(_ step: inout Step) {
+        guard host.notifies, !isStopping else { return }  // STOPPING=1 said it all
+        var lines: [String] = []
+        let status = "STATUS=" + StatusLine.text(for: state, venue: setup.codes.venue.rawValue)
+        if status != lastStatus {
+            lines.append(status)
+            lastStatus = status
+        }
+        if pingDue && host.watchdogMilliseconds != nil {
+            lines.append("WATCHDOG=1")
+            lastPing = step.now
+        }
+        pingDue = false
+        if !lines.isEmpty { step.effects.append(.notify(lines.joined(separator: "\n"))) }
+    }
+
+    /// The timer plan: the next window boundary; under a systemd watchdog also half its
+    /// interval after the last ping (`WatchdogSec=` / 2); the next second while outputs are
+    /// failing, to retry soon; and the socket's next rebind attempt while it is down. Nothing
+    /// wakes the daemon every second: `STATUS=` names the expiry time instead of counting down.
+    private mutating func armTimer(_ step: inout Step) {
+        guard !isStopping else { return }
+        var at = model.nextBoundary(after: step.now)
+        if host.notifies, let interval = host.watchdogMilliseconds, interval > 0 {
+            at = min(at, WallTime(milliseconds: (lastPing ?? step.now).milliseconds + max(interval / 2, 1)))
+        }
+        // Waiting for the clock: look again every second, so the first code follows the
+        // synchronisation at once rather than at the next window boundary.
+        if model.outputsFailing || model.stateFailing || model.state.phase == .waitingForClock {
+            at = min(at, WallTime(seconds: step.now.seconds + 1))
+        }
+        // The socket's next rebind attempt (never sooner than the next second).
+        if socket.isDown, let next = socket.nextAttempt {
+            at = min(at, max(next, WallTime(seconds: step.now.seconds + 1)))
+        }
+        // Counters waiting for their once-a-second metrics write.
+        if metricsPending, let last = lastMetricsWrite { at = min(at, WallTime(milliseconds: last.milliseconds + 1000)) }
+        guard at != armed else { return }
+        armed = at
+        step.effects.append(.armTimer(at: at))
+    }
+}

@@ -1,0 +1,141 @@
+import SharedDomain
+
+/// Port: the visitor log. SQLite (embedded) and PostgreSQL (many servers) implement it, and
+/// both pass `LedgerContract`. Every method is synchronous and safe to call from any thread;
+/// a method that returns has committed (or, for reads, seen only committed rows).
+public protocol CheckInLedger: Sendable {
+    /// Records `checkIn`, unless its device already checked in at its venue less than
+    /// `duplicateSeconds` before `checkIn.time`: then nothing is written and the earlier
+    /// check-in is returned. The decision and the write are one atomic step in the database
+    /// (a unique key on venue and device and a conditional upsert, `INSERT … ON CONFLICT … DO
+    /// UPDATE … WHERE`), so two servers handling one device at once record one check-in. A
+    /// check-in without a device is always recorded. Returns only after the commit.
+    func record(_ checkIn: NewCheckIn, duplicateSeconds: Int64) throws(LedgerError) -> RecordOutcome
+
+    /// Records like `record(_:duplicateSeconds:)`, answering through `completion` instead of
+    /// blocking the caller: an HTTP server's few threads serve other connections while the
+    /// commit is under way, and a ledger may commit many waiting check-ins together.
+    /// `completion` runs exactly once, after the commit, on any thread (possibly before this
+    /// returns). The default implementation calls the blocking one.
+    func record(_ checkIn: NewCheckIn, duplicateSeconds: Int64,
+                completion: @escaping @Sendable (Result<RecordOutcome, LedgerError>) -> Void)
+
+    /// Keeps a refused scan (for the refusal log's shorter retention).
+    func recordRefusal(_ refusal: Refusal) throws(LedgerError)
+
+    /// Keeps a refused scan without waiting for it: a flood of refusals must not hold the
+    /// server's threads. Nothing is promised to anyone about a refusal, so a failure is dropped.
+    /// The default calls the blocking one.
+    func recordRefusalLater(_ refusal: Refusal)
+
+    /// The check-in with id `id`, if it is (still) recorded.
+    func find(id: Int64) throws(LedgerError) -> CheckIn?
+
+    /// Every check-in `query` selects, oldest first (by time, then id), handed to `body` one
+    /// at a time while the rows are read: constant memory for any number of rows. `body`
+    /// returns false to stop early.
+    func export(_ query: CheckInQuery, _ body: (CheckIn) -> Bool) throws(LedgerError)
+
+    /// How many check-ins `query` selects (its `limit` ignored).
+    func count(_ query: CheckInQuery) throws(LedgerError) -> Int
+
+    /// Deletes check-ins recorded before `request.checkInsBefore` (with their device ids and
+    /// visitor fields, and the duplicate keys that name their devices) and refusals before
+    /// `request.refusalsBefore`, for real: the space is overwritten and handed back, not flagged.
+    /// With `keepsCounts`, the deleted check-ins' counts per venue and day are added to the kept
+    /// counts in the same transaction. With `dryRun`, counts what would go and changes nothing.
+    func purge(_ request: PurgeRequest) throws(LedgerError) -> PurgeReport
+
+    /// The check-ins `query` selects (its `limit` ignored), counted per venue and quarter hour
+    /// (`CheckInTally`), in no particular order: what counts by hour, day and venue add up.
+    func tally(_ query: CheckInQuery) throws(LedgerError) -> [CheckInTally]
+
+    /// The daily counts purges kept (of `venue`, or of every venue), in no particular order.
+    func keptCounts(venue: VenueID?) throws(LedgerError) -> [DailyCount]
+
+    /// Deletes every check-in of one visitor (and its duplicate keys); returns how many.
+    func erase(_ subject: ErasureSubject) throws(LedgerError) -> Int
+}
+
+extension CheckInLedger {
+    public func recordRefusalLater(_ refusal: Refusal) {
+        try? recordRefusal(refusal)
+    }
+
+    public func record(_ checkIn: NewCheckIn, duplicateSeconds: Int64,
+                       completion: @escaping @Sendable (Result<RecordOutcome, LedgerError>) -> Void) {
+        completion(Result { () throws(LedgerError) in try record(checkIn, duplicateSeconds: duplicateSeconds) })
+    }
+
+    /// Deletes check-ins before `checkInsBefore` and refusals before `refusalsBefore`, keeping no
+    /// counts (`purge(_:)` with a plain request).
+    public func purge(checkInsBefore: WallTime, refusalsBefore: WallTime, dryRun: Bool) throws(LedgerError) -> PurgeReport {
+        try purge(PurgeRequest(checkInsBefore: checkInsBefore, refusalsBefore: refusalsBefore, dryRun: dryRun))
+    }
+}
+
+/// What `record` did.
+public enum RecordOutcome: Hashable, Sendable {
+    /// A new check-in, committed.
+    case recorded(CheckIn)
+    /// The device's earlier check-in at the venue, within the duplicate time: nothing written.
+    case duplicate(of: CheckIn)
+
+    /// The check-in the visitor's receipt shows: the new one or the earlier one.
+    public var checkIn: CheckIn {
+        switch self {
+        case .recorded(let checkIn), .duplicate(of: let checkIn): checkIn
+        }
+    }
+}
+
+/// Which check-ins a listing, an export or a count covers. Every bound is optional.
+public struct CheckInQuery: Hashable, Sendable {
+    /// Only this venue's.
+    public var venue: VenueID?
+    /// Only those at or after this moment.
+    public var from: WallTime?
+    /// Only those before this moment.
+    public var until: WallTime?
+    /// Only this device's.
+    public var device: DeviceID?
+    /// At most this many (the oldest first).
+    public var limit: Int?
+
+    /// A query with these bounds; `CheckInQuery()` selects everything.
+    public init(venue: VenueID? = nil, from: WallTime? = nil, until: WallTime? = nil, device: DeviceID? = nil, limit: Int? = nil) {
+        self.venue = venue
+        self.from = from
+        self.until = until
+        self.device = device
+        self.limit = limit
+    }
+
+    /// Whether `checkIn` is selected (ignoring `limit`): the rule every ledger follows.
+    public func matches(_ checkIn: CheckIn) -> Bool {
+        (venue == nil || checkIn.venue == venue) && (from.map { checkIn.time >= $0 } ?? true)
+            && (until.map { checkIn.time < $0 } ?? true) && (device == nil || checkIn.device == device)
+    }
+}
+
+/// What a purge deleted (or, dry, would delete).
+public struct PurgeReport: Hashable, Sendable {
+    /// Check-ins deleted.
+    public let checkIns: Int
+    /// Refusals deleted.
+    public let refusals: Int
+
+    /// A report of these counts.
+    public init(checkIns: Int, refusals: Int) {
+        self.checkIns = checkIns
+        self.refusals = refusals
+    }
+}
+
+/// Whose check-ins an erasure deletes.
+public enum ErasureSubject: Hashable, Sendable {
+    /// Every check-in of one device.
+    case device(DeviceID)
+    /// Every check-in whose visitor gave this phone number (digits, as `Visitor` keeps them).
+    case phone(String)
+}

@@ -1,0 +1,16 @@
+import SharedDomain
+
+/// What the check-in use case decided, for the HTTP adapter to turn into a page.
+public enum CheckInOutcome: Hashable, Sendable {
+    /// A new check-in, committed: show its receipt.
+    case checkedIn(CheckIn)
+    /// The device checked in here a moment ago: show that check-in ("already checked in at …").
+    case alreadyCheckedIn(CheckIn)
+    /// The code is good but the venue asks for visitor fields the device has not given: ask
+    /// for them, then try again with the moment the code was verified (`verifiedAt`).
+    case needsVisitor(VenueID, VisitorFields, verifiedAt: WallTime)
+    /// Turned away (and kept in the refusal log).
+    case refused(RefusalReason, venue: VenueID?)
+    /// The ledger failed: nothing was recorded, nothing may be acknowledged (503).
+    case unavailable(LedgerError)
+}

@@ -1,0 +1,154 @@
+import SharedDomain
+import Synchronization
+
+/// A ledger in memory: for tests of the use case and of everything above it, and the reference
+/// the database ledgers are held to (it passes `LedgerContract` too). Nothing survives the process.
+public final class InMemoryLedger: CheckInLedger {
+    private struct State {
+        var checkIns: [CheckIn] = []
+        var refusals: [Refusal] = []
+        /// Per venue and device, the check-in that opened its current duplicate time.
+        var presence: [PresenceKey: CheckIn] = [:]
+        var nextID: Int64 = 1
+        /// Counts purges kept, by venue and day.
+        var kept: [DayKey: Int] = [:]
+        /// A failure every call throws while set (a database that went away).
+        var failure: LedgerError?
+    }
+
+    private struct PresenceKey: Hashable {
+        let venue: VenueID
+        let device: DeviceID
+    }
+
+    private struct DayKey: Hashable {
+        let venue: VenueID
+        let day: CalendarDay
+    }
+
+    private let state = Mutex(State())
+
+    /// An empty ledger.
+    public init() {}
+
+    /// Makes every call throw `failure` until it is set back to nil (tests of 503 pages).
+    public func fail(with failure: LedgerError?) {
+        state.withLock { $0.failure = failure }
+    }
+
+    /// The refusals kept, oldest first.
+    public func refusals() -> [Refusal] {
+        state.withLock { $0.refusals }
+    }
+
+    public func record(_ checkIn: NewCheckIn, duplicateSeconds: Int64) throws(LedgerError) -> RecordOutcome {
+        try locked { state throws(LedgerError) in
+            if let device = checkIn.device {
+                let key = PresenceKey(venue: checkIn.venue, device: device)
+                if let earlier = state.presence[key],
+                   checkIn.time.milliseconds - earlier.time.milliseconds < duplicateSeconds * 1000 {
+                    return .duplicate(of: earlier)
+                }
+                let recorded = CheckIn(id: state.nextID, entry: checkIn)
+                state.presence[key] = recorded
+                return .recorded(Self.append(recorded, to: &state))
+            }
+            return .recorded(Self.append(CheckIn(id: state.nextID, entry: checkIn), to: &state))
+        }
+    }
+
+    private static func append(_ checkIn: CheckIn, to state: inout State) -> CheckIn {
+        state.checkIns.append(checkIn)
+        state.nextID += 1
+        return checkIn
+    }
+
+    public func recordRefusal(_ refusal: Refusal) throws(LedgerError) {
+        try locked { state throws(LedgerError) in state.refusals.append(refusal) }
+    }
+
+    public func find(id: Int64) throws(LedgerError) -> CheckIn? {
+        try locked { state throws(LedgerError) in state.checkIns.first { $0.id == id } }
+    }
+
+    public func export(_ query: CheckInQuery, _ body: (CheckIn) -> Bool) throws(LedgerError) {
+        // A snapshot, then the calls outside the lock (body may be slow: a pipe to a reader).
+        let rows = try locked { state throws(LedgerError) in Self.selected(state.checkIns, query) }
+        for row in rows where !body(row) { break }
+    }
+
+    public func count(_ query: CheckInQuery) throws(LedgerError) -> Int {
+        try locked { state throws(LedgerError) in state.checkIns.filter(query.matches).count }
+    }
+
+    public func purge(_ request: PurgeRequest) throws(LedgerError) -> PurgeReport {
+        try locked { state throws(LedgerError) in
+            let isOld: (CheckIn) -> Bool = { $0.time < request.checkInsBefore }
+            let report = PurgeReport(checkIns: state.checkIns.filter(isOld).count,
+                                     refusals: state.refusals.filter { $0.time < request.refusalsBefore }.count)
+            if !request.dryRun {
+                if request.keepsCounts {
+                    for checkIn in state.checkIns where isOld(checkIn) {
+                        state.kept[DayKey(venue: checkIn.venue, day: request.day(of: checkIn.time)), default: 0] += 1
+                    }
+                }
+                state.checkIns.removeAll(where: isOld)
+                state.refusals.removeAll { $0.time < request.refusalsBefore }
+                state.presence = state.presence.filter { $0.value.time >= request.checkInsBefore }
+            }
+            return report
+        }
+    }
+
+    public func tally(_ query: CheckInQuery) throws(LedgerError) -> [CheckInTally] {
+        try locked { state throws(LedgerError) in
+            var counts: [TallyKey: Int] = [:]
+            for checkIn in state.checkIns where query.matches(checkIn) {
+                counts[TallyKey(venue: checkIn.venue, quarter: CheckInTally.quarter(of: checkIn.time)), default: 0] += 1
+            }
+            return counts.map { CheckInTally(venue: $0.key.venue, quarter: $0.key.quarter, count: $0.value) }
+        }
+    }
+
+    private struct TallyKey: Hashable {
+        let venue: VenueID
+        let quarter: WallTime
+    }
+
+    public func keptCounts(venue: VenueID?) throws(LedgerError) -> [DailyCount] {
+        try locked { state throws(LedgerError) in
+            state.kept.filter { venue == nil || $0.key.venue == venue }
+                .map { DailyCount(venue: $0.key.venue, day: $0.key.day, count: $0.value) }
+        }
+    }
+
+    public func erase(_ subject: ErasureSubject) throws(LedgerError) -> Int {
+        try locked { state throws(LedgerError) in
+            let isSubject: (CheckIn) -> Bool = switch subject {
+            case .device(let device): { $0.device == device }
+            case .phone(let phone): { $0.entry.visitor?.phone == phone }
+            }
+            let count = state.checkIns.filter(isSubject).count
+            state.checkIns.removeAll(where: isSubject)
+            state.presence = state.presence.filter { !isSubject($0.value) }
+            return count
+        }
+    }
+
+    private static func selected(_ rows: [CheckIn], _ query: CheckInQuery) -> [CheckIn] {
+        let sorted = rows.filter(query.matches).sorted { ($0.time, $0.id) < ($1.time, $1.id) }
+        return query.limit.map { Array(sorted.prefix(max(0, $0))) } ?? sorted
+    }
+
+    private func locked<T>(_ body: (inout State) throws(LedgerError) -> T) throws(LedgerError) -> T {
+        let result: Result<T, LedgerError> = state.withLock { state in
+            if let failure = state.failure { return .failure(failure) }
+            do throws(LedgerError) {
+                return .success(try body(&state))
+            } catch {
+                return .failure(error)
+            }
+        }
+        return try result.get()
+    }
+}

@@ -1,0 +1,43 @@
+import SharedDomain
+
+/// The counts door staff watch: check-ins today (since local midnight), in the last hour, and
+/// both per venue, read from the ledger (so several servers sharing one log agree), plus the
+/// log's whole size. `qrcheckin-server status` prints them; `/metrics` exports them as gauges.
+public struct LiveCounts: Hashable, Sendable {
+    /// One venue's counts.
+    public struct Venue: Hashable, Sendable {
+        /// The venue.
+        public let venue: VenueID
+        /// Check-ins since `dayStart`.
+        public let today: Int
+        /// Check-ins in the hour before `at`.
+        public let lastHour: Int
+    }
+
+    /// When the counts were read.
+    public let at: WallTime
+    /// The start of today (local midnight).
+    public let dayStart: WallTime
+    /// Check-ins since `dayStart`.
+    public let today: Int
+    /// Check-ins in the hour before `at`.
+    public let lastHour: Int
+    /// Every venue with a check-in today or in the last hour, by venue id.
+    public let venues: [Venue]
+    /// Check-ins in the log (every day the retention keeps).
+    public let total: Int
+
+    /// Reads the counts at `now`, today being everything from `dayStart` on. Times after `now`
+    /// (a clock set back) count as today and as the last hour: they are in the log.
+    public static func read(from ledger: any CheckInLedger, at now: WallTime, dayStart: WallTime) throws(LedgerError) -> LiveCounts {
+        let hourAgo = WallTime(milliseconds: now.milliseconds - 3_600_000)
+        var today: [VenueID: Int] = [:], lastHour: [VenueID: Int] = [:]
+        for tally in try ledger.tally(CheckInQuery(from: dayStart)) { today[tally.venue, default: 0] += tally.count }
+        for tally in try ledger.tally(CheckInQuery(from: hourAgo)) { lastHour[tally.venue, default: 0] += tally.count }
+        let venues = Set(today.keys).union(lastHour.keys).sorted { $0.rawValue < $1.rawValue }.map { venue in
+            Venue(venue: venue, today: today[venue] ?? 0, lastHour: lastHour[venue] ?? 0)
+        }
+        return LiveCounts(at: now, dayStart: dayStart, today: today.values.reduce(0, +), lastHour: lastHour.values.reduce(0, +),
+                          venues: venues, total: try ledger.count(CheckInQuery()))
+    }
+}

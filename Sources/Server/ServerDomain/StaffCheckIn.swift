@@ -1,0 +1,24 @@
+import SharedDomain
+
+/// Use case: door staff check a visitor in by hand (`qrcheckin-server checkin`): no code, no
+/// device, never a duplicate, recorded now with the operator's name as the audit trail. Venue
+/// profiles are the caller's business: staff may record any venue the server serves.
+public struct StaffCheckIn: Sendable {
+    /// The visitor log.
+    public let ledger: any CheckInLedger
+    /// Whose now the check-in is recorded at.
+    public let clock: any WallClock
+
+    /// Staff check-ins into `ledger` at `clock`'s times.
+    public init(ledger: any CheckInLedger, clock: any WallClock) {
+        self.ledger = ledger
+        self.clock = clock
+    }
+
+    /// Records `visitor` (or an anonymous visitor) at `venue` now, by `operatorName`.
+    public func record(venue: VenueID, visitor: Visitor?, operatorName: String) throws(LedgerError) -> CheckIn {
+        let entry = NewCheckIn(venue: venue, time: clock.now(), method: .staff, windowAge: nil, device: nil,
+                               visitor: visitor, operatorName: operatorName)
+        return try ledger.record(entry, duplicateSeconds: 0).checkIn
+    }
+}

@@ -1,0 +1,259 @@
+import CMicroHTTPD
+import Glibc
+import ServerHTTPTypes
+import Synchronization
+
+/// The HTTP adapter: GNU libmicrohttpd parses HTTP on a few epoll threads; each request becomes
+/// a plain `HTTPRequest`, the handler answers with a plain `HTTPResponse` (at once, or after a
+/// commit while the connection is suspended), which goes back to libmicrohttpd as it is. No
+/// business rules here.
+public final class MicroHTTPServer: @unchecked Sendable {
+    private let handler: any HTTPHandler
+    private let resolver: ClientResolver
+    private let limits: HTTPServerLimits
+    private let observer: (any HTTPObserver)?
+    private var daemon: OpaquePointer?
+    /// Requests that were suspended (a check-in waiting for its commit) and have not completed,
+    /// and whether the server is stopping (then no request is suspended any more).
+    fileprivate let sleepers = Mutex((stopping: false, suspended: 0))
+
+    /// Starts serving on `listener`, a bound, listening socket (which the server then owns).
+    public init(listener: Int32, handler: any HTTPHandler, limits: HTTPServerLimits, resolver: ClientResolver,
+                observer: (any HTTPObserver)? = nil) throws(HTTPServerError) {
+        self.handler = handler
+        self.limits = limits
+        self.resolver = resolver
+        self.observer = observer
+        var settings = cmhd_settings(
+            listen_fd: listener, connection_limit: UInt32(limits.connections),
+            per_client_limit: UInt32(limits.connectionsPerClient), timeout_seconds: UInt32(limits.idleSeconds),
+            memory_limit: limits.connectionMemory, stack_size: 512 * 1024, threads: UInt32(max(1, limits.threads)))
+        let context = Unmanaged.passUnretained(self).toOpaque()
+        daemon = cmhd_start(&settings, accessHandler, context, completedHandler, context)
+        guard daemon != nil else { throw HTTPServerError("libmicrohttpd could not start on the listening socket") }
+    }
+
+    /// Stops accepting, finishes the requests under way and closes every connection.
+    public func stop() {
+        guard let daemon else { return }
+        // libmicrohttpd aborts when stopped with a suspended connection (SIGTERM under load):
+        // let the check-ins under way commit and answer, then stop.
+        // Not MHD_quiesce_daemon: with a thread pool, 0.9.75's quiesce and a worker both remove
+        // the listening socket from the worker's epoll set, and the loser aborts ("Failed to
+        // remove listen FD from epoll set"). New requests are answered without suspension.
+        sleepers.withLock { $0.stopping = true }
+        let deadline = MonotonicNow.nanoseconds() + 15_000_000_000
+        while sleepers.withLock({ $0.suspended }) > 0 && MonotonicNow.nanoseconds() < deadline { usleep(1000) }
+        MHD_stop_daemon(daemon)
+        self.daemon = nil
+    }
+
+    deinit { stop() }
+
+    /// One call of libmicrohttpd's access handler (see `accessHandler`).
+    fileprivate func handle(_ connection: OpaquePointer, url: UnsafePointer<CChar>, method: UnsafePointer<CChar>,
+                            upload: UnsafePointer<CChar>?, uploadSize: UnsafeMutablePointer<Int>,
+                            context: UnsafeMutablePointer<UnsafeMutableRawPointer?>) -> MHD_Result {
+        guard let existing = context.pointee else {
+            // The first call: headers only. Set up the body's decoder, answer on a later call.
+            let state = RequestState(limits: limits)
+            state.postProcessor = MHD_create_post_processor(connection, 1024, postIterator, Unmanaged.passUnretained(state).toOpaque())
+            context.pointee = Unmanaged.passRetained(state).toOpaque()
+            return .YES
+        }
+        let state = Unmanaged<RequestState>.fromOpaque(existing).takeUnretainedValue()
+        if uploadSize.pointee > 0 {
+            state.bodyBytes += uploadSize.pointee
+            if state.bodyBytes > limits.bodyBytes {
+                state.tooLarge = true
+            } else if let processor = state.postProcessor, let upload {
+                // A malformed form stops its decoder; the fields read so far stay (the site checks them).
+                _ = MHD_post_process(processor, upload, uploadSize.pointee)
+            }
+            uploadSize.pointee = 0
+            return .YES
+        }
+        // The request is complete. Its answer comes at once (most pages) or after a commit,
+        // and libmicrohttpd 0.9.75 must not read the connection while it waits: a connection
+        // resumed in its reading phase is read once, and a client that has shut down its sending
+        // side (HTTP/1.0 tools do, at any moment) is then closed without its answer. So a call
+        // that has no answer returns without one, which moves the connection out of its reading
+        // phase, and only the next call (libmicrohttpd makes it on its next loop) suspends.
+        switch state.answer.withLock({ $0 }) {
+        case .notAsked:
+            ask(connection, url: url, method: method, state: state)
+            return take(state).map { finish($0, state: state, connection: connection) } ?? .YES
+        case .awaited:
+            return sleepOrFinish(state: state, connection: connection)
+        case .ready:
+            return take(state).map { finish($0, state: state, connection: connection) } ?? .YES
+        case .sleeping, .queued:
+            return .YES
+        }
+    }
+
+    /// Asks the site for the request's answer, which it gives on any thread, once.
+    private func ask(_ connection: OpaquePointer, url: UnsafePointer<CChar>, method: UnsafePointer<CChar>,
+                     state: RequestState) {
+        state.started = MonotonicNow.nanoseconds()
+        let request = makeRequest(connection, url: url, method: method, state: state)
+        state.request = request
+        state.answer.withLock { $0 = .awaited }
+        let handle = ConnectionHandle(connection)
+        handler.respond(to: request) { response in
+            // Keep the response; wake the connection if it sleeps (the lock orders the suspend
+            // before any resume).
+            state.answer.withLock { answer in
+                let sleeping = if case .sleeping = answer { true } else { false }
+                answer = .ready(response)
+                if sleeping { MHD_resume_connection(handle.pointer) }
+            }
+            state.answered.signal()
+        }
+    }
+
+    /// The answer, if it is ready (then it is marked queued).
+    private func take(_ state: RequestState) -> HTTPResponse? {
+        state.answer.withLock { answer in
+            guard case .ready(let response) = answer else { return nil }
+            answer = .queued
+            return response
+        }
+    }
+
+    /// The second call for an answer still being made: suspend the connection until it is
+    /// ready (counted until libmicrohttpd says the request completed, after its resumption) —
+    /// unless the server is stopping, which must not happen with a connection asleep: then
+    /// this thread waits for the answer.
+    private func sleepOrFinish(state: RequestState, connection: OpaquePointer) -> MHD_Result {
+        let stopping = sleepers.withLock { sleepers in
+            if !sleepers.stopping { sleepers.suspended += 1 }
+            return sleepers.stopping
+        }
+        if stopping { return finish(state.waitForAnswer(), state: state, connection: connection) }
+        let now: HTTPResponse? = state.answer.withLock { answer in
+            if case .ready(let response) = answer {
+                answer = .queued
+                return response
+            }
+            answer = .sleeping
+            state.wasSuspended = true
+            MHD_suspend_connection(connection)
+            return nil
+        }
+        guard let now else { return .YES }
+        sleepers.withLock { $0.suspended -= 1 }
+        return finish(now, state: state, connection: connection)
+    }
+
+    private func finish(_ response: HTTPResponse, state: RequestState, connection: OpaquePointer) -> MHD_Result {
+        let queued = queue(response, on: connection)
+        if let observer, let request = state.request {
+            observer.answered(request, response, seconds: Double(MonotonicNow.nanoseconds() - state.started) / 1e9)
+        }
+        return queued
+    }
+
+    private func makeRequest(_ connection: OpaquePointer, url: UnsafePointer<CChar>, method: UnsafePointer<CChar>,
+                             state: RequestState) -> HTTPRequest {
+        func value(_ kind: MHD_ValueKind, _ key: String) -> String? {
+            MHD_lookup_connection_value(connection, kind, key).map { String(decoding: UnsafeRawBufferPointer(start: $0, count: strlen($0)).bindMemory(to: UInt8.self), as: UTF8.self) }
+        }
+        let peer = withUnsafeTemporaryAllocation(of: CChar.self, capacity: 64) { buffer in
+            cmhd_client_address(connection, buffer.baseAddress!, buffer.count)
+            return String(decoding: UnsafeRawBufferPointer(start: buffer.baseAddress, count: strlen(buffer.baseAddress!)).bindMemory(to: UInt8.self), as: UTF8.self)
+        }
+        let resolved = resolver.resolve(peer: peer, forwardedFor: value(.HEADER_KIND, "X-Forwarded-For"),
+                                        forwardedProto: value(.HEADER_KIND, "X-Forwarded-Proto"))
+        var headers: [String: String] = [:]
+        for name in HTTPRequest.keptHeaders {
+            if let text = value(.HEADER_KIND, name) { headers[name] = text }
+        }
+        var query: [String: String] = [:]
+        for name in HTTPRequestQuery.names {
+            if let text = value(.GET_ARGUMENT_KIND, name) { query[name] = text }
+        }
+        var cookies: [String: String] = [:]
+        for name in HTTPRequestQuery.cookieNames {
+            if let text = value(.COOKIE_KIND, name) { cookies[name] = text }
+        }
+        return HTTPRequest(
+            method: String(cString: method), path: String(decoding: UnsafeRawBufferPointer(start: url, count: strlen(url)).bindMemory(to: UInt8.self), as: UTF8.self),
+            query: query, headers: headers, cookies: cookies, form: state.tooLarge ? [:] : state.form,
+            bodyTooLarge: state.tooLarge, client: resolved.text, clientKey: resolved.client?.rateLimitKey,
+            clientIsLocal: resolved.client?.isLoopback ?? false, secure: resolved.secure)
+    }
+
+    private func queue(_ response: HTTPResponse, on connection: OpaquePointer) -> MHD_Result {
+        let made = response.body.withUnsafeBytes { bytes in
+            MHD_create_response_from_buffer(bytes.count, UnsafeMutableRawPointer(mutating: bytes.baseAddress), .RESPMEM_MUST_COPY)
+        }
+        guard let made else { return .NO }
+        defer { MHD_destroy_response(made) }
+        for (name, value) in response.headers {
+            _ = MHD_add_response_header(made, name, value)
+        }
+        return MHD_queue_response(connection, UInt32(response.status), made)
+    }
+}
+
+/// The query arguments and cookies the adapter copies into a request (no others are read).
+public enum HTTPRequestQuery {
+    /// Query argument names.
+    public static let names = ["lang", "again"]
+    /// Cookie names.
+    public static let cookieNames = ["qrcheckin_device", "qrcheckin_visitor"]
+}
+
+/// A libmicrohttpd connection handed to the thread that resumes it.
+private struct ConnectionHandle: @unchecked Sendable {
+    let pointer: OpaquePointer
+    init(_ pointer: OpaquePointer) { self.pointer = pointer }
+}
+
+/// The server failed to start.
+public struct HTTPServerError: Error, CustomStringConvertible {
+    public let description: String
+    init(_ description: String) { self.description = description }
+}
+
+/// CLOCK_MONOTONIC in nanoseconds, for latencies.
+enum MonotonicNow {
+    static func nanoseconds() -> Int64 {
+        var time = timespec()
+        clock_gettime(CLOCK_MONOTONIC, &time)
+        return Int64(time.tv_sec) * 1_000_000_000 + Int64(time.tv_nsec)
+    }
+}
+
+// libmicrohttpd's callbacks: plain C functions (not closures of main.swift, which would be
+// main-actor isolated and trap on libmicrohttpd's threads). Each finds its Swift object again
+// through the context pointer.
+
+private let accessHandler: MHD_AccessHandlerCallback = { server, connection, url, method, _, upload, uploadSize, context in
+    guard let server, let connection, let url, let method, let uploadSize, let context else { return .NO }
+    return Unmanaged<MicroHTTPServer>.fromOpaque(server).takeUnretainedValue()
+        .handle(connection, url: url, method: method, upload: upload, uploadSize: uploadSize, context: context)
+}
+
+private let completedHandler: MHD_RequestCompletedCallback = { server, _, context, _ in
+    guard let context, let state = context.pointee else { return }
+    let request = Unmanaged<RequestState>.fromOpaque(state)
+    if request.takeUnretainedValue().wasSuspended, let server {
+        Unmanaged<MicroHTTPServer>.fromOpaque(server).takeUnretainedValue().sleepers.withLock { $0.suspended -= 1 }
+    }
+    request.release()
+    context.pointee = nil
+}
+
+private let postIterator: MHD_PostDataIterator = { state, _, key, _, _, _, data, _, size in
+    guard let state, let key else { return .NO }
+    let request = Unmanaged<RequestState>.fromOpaque(state).takeUnretainedValue()
+    let name = String(cString: key)
+    if let data, size > 0 {
+        request.append(field: name, bytes: UnsafeRawBufferPointer(start: data, count: Int(size)).bindMemory(to: UInt8.self))
+    } else {
+        request.append(field: name, bytes: UnsafeBufferPointer(start: nil, count: 0))
+    }
+    return request.tooLarge ? .NO : .YES
+}

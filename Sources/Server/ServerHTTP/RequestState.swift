@@ -1,0 +1,78 @@
+import CMicroHTTPD
+import Dispatch
+import ServerHTTPTypes
+import Synchronization
+
+/// What the adapter gathers about one request between libmicrohttpd's calls: the form fields
+/// of its body, whether the body was too large, and the response once the site has it. Owned by
+/// the connection's request context (retained there, released when libmicrohttpd says the
+/// request completed).
+final class RequestState: @unchecked Sendable {
+    /// Where the answer is. A commit takes a while, so a check-in's request passes through
+    /// `awaited` (libmicrohttpd stops reading the connection, see `MicroHTTPServer.handle`) to
+    /// `sleeping` (suspended) before its answer is `ready`.
+    enum Answer {
+        /// The site has not been asked yet.
+        case notAsked
+        /// The site is making the answer; the connection is awake.
+        case awaited
+        /// The site is making the answer; the connection is suspended until it is ready.
+        case sleeping
+        /// Made and not yet queued.
+        case ready(HTTPResponse)
+        /// Handed to libmicrohttpd.
+        case queued
+    }
+
+    /// The answer's phase, shared with the thread that delivers it.
+    let answer = Mutex(Answer.notAsked)
+    /// When the request's last byte arrived (CLOCK_MONOTONIC ns), for the latency metric.
+    var started: Int64 = 0
+    /// The request as the site saw it, for the observer.
+    var request: HTTPRequest?
+    /// Whether the connection slept waiting for the answer (the server counts those until they
+    /// complete: it may stop only when none is left).
+    var wasSuspended = false
+
+    /// Signalled each time the answer becomes ready (for the rare caller that waits).
+    let answered = DispatchSemaphore(value: 0)
+
+    /// Blocks until the site's answer is ready (the connection was not suspended), and takes it.
+    func waitForAnswer() -> HTTPResponse {
+        answered.wait()
+        return answer.withLock { answer in
+            guard case .ready(let response) = answer else { preconditionFailure("answered without an answer") }
+            answer = .queued
+            return response
+        }
+    }
+
+    /// Decoded form fields.
+    var form: [String: String] = [:]
+    /// Body bytes received.
+    var bodyBytes = 0
+    /// The body went over the limit: its fields are dropped and the site answers 413.
+    var tooLarge = false
+    /// libmicrohttpd's form decoder, when the body is a form.
+    var postProcessor: OpaquePointer?
+    /// The limits in force.
+    let limits: HTTPServerLimits
+
+    init(limits: HTTPServerLimits) {
+        self.limits = limits
+    }
+
+    deinit {
+        if let postProcessor { MHD_destroy_post_processor(postProcessor) }
+    }
+
+    /// Adds `bytes` of a field (a value may arrive in several pieces).
+    func append(field: String, bytes: UnsafeBufferPointer<UInt8>) {
+        guard !tooLarge else { return }
+        if form[field] == nil, form.count >= limits.formFields {
+            tooLarge = true
+            return
+        }
+        form[field, default: ""] += String(decoding: bytes, as: UTF8.self)
+    }
+}

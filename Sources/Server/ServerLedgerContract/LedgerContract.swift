@@ -1,0 +1,196 @@
+import Dispatch
+import ServerDomain
+import SharedDomain
+
+/// The rules every `CheckInLedger` keeps, as named cases any test target runs against its own
+/// ledger (`InMemoryLedger`, SQLite, PostgreSQL): each case gets a fresh, empty ledger.
+///
+///     @Test(arguments: LedgerContract.cases) func contract(_ rule: LedgerContract.Case) throws {
+///         try rule.run(on: makeEmptyLedger())
+///     }
+public enum LedgerContract {
+    /// One rule: its name and the check.
+    public struct Case: Sendable, CustomStringConvertible {
+        /// What the rule says.
+        public let description: String
+        let check: @Sendable (any CheckInLedger) throws(ContractFailure) -> Void
+
+        /// Runs the rule on `ledger`, which must be empty.
+        public func run(on ledger: any CheckInLedger) throws(ContractFailure) {
+            try check(ledger)
+        }
+    }
+
+    static let hall = try! VenueID("HALL-1")
+    static let cafe = try! VenueID("CAFE")
+    static let phone = DeviceID("device-a")!
+    static let other = DeviceID("device-b")!
+    /// 2026-11-30T09:00:00Z, in milliseconds.
+    static let start: Int64 = 1_796_029_200_000
+
+    static func at(_ seconds: Int64) -> WallTime { WallTime(milliseconds: start + seconds * 1000) }
+
+    static func scan(_ device: DeviceID?, _ venue: VenueID = hall, at seconds: Int64, method: CheckInMethod = .qr,
+                     visitor: Visitor? = nil, operatorName: String? = nil) -> NewCheckIn {
+        NewCheckIn(venue: venue, time: at(seconds), method: method, windowAge: method == .staff ? nil : 0,
+                   device: device, visitor: visitor, operatorName: operatorName)
+    }
+
+    static func all(_ ledger: any CheckInLedger, _ query: CheckInQuery = CheckInQuery()) throws(ContractFailure) -> [CheckIn] {
+        var rows: [CheckIn] = []
+        try call("export") { () throws(LedgerError) in try ledger.export(query) { rows.append($0); return true } }
+        return rows
+    }
+
+    /// Every rule, in the order they build on each other.
+    public static let cases: [Case] = recordingCases + retentionCases
+
+    /// Recording, finding, exporting, counting, purging, erasing.
+    static let recordingCases: [Case] = [
+        Case(description: "a recorded check-in comes back whole from find and export") { ledger throws(ContractFailure) in
+            let entry = NewCheckIn(venue: hall, time: at(0), method: .safeNumber, windowAge: -1, device: phone,
+                                   visitor: Visitor(name: "김민지 Kim", phone: "010-1234-5678"), operatorName: nil)
+            guard case .recorded(let recorded) = try call("record", { () throws(LedgerError) in try ledger.record(entry, duplicateSeconds: 60) }) else {
+                throw ContractFailure("the first check-in of a device was not recorded", line: #line)
+            }
+            try expect(recorded.entry == entry, "record returned \(recorded.entry), not what was given")
+            try expect(recorded.id > 0, "ids are positive, got \(recorded.id)")
+            let found = try call("find") { () throws(LedgerError) in try ledger.find(id: recorded.id) }
+            try expect(found == recorded, "find(id:) returned \(String(describing: found)), expected \(recorded)")
+            try expect(try call("find") { () throws(LedgerError) in try ledger.find(id: recorded.id + 1000) } == nil, "find of an unknown id must be nil")
+            try expect(try all(ledger) == [recorded], "export must hold exactly the recorded check-in")
+            try expect(entry.visitor?.phone == "01012345678", "visitor phones are kept as digits")
+        },
+        Case(description: "staff check-ins (no device) keep their operator and are never duplicates") { ledger throws(ContractFailure) in
+            let entry = scan(nil, at: 0, method: .staff, visitor: Visitor(name: "Lee", phone: nil), operatorName: "door-staff")
+            let first = try call("record") { () throws(LedgerError) in try ledger.record(entry, duplicateSeconds: 3600) }
+            let second = try call("record") { () throws(LedgerError) in try ledger.record(entry, duplicateSeconds: 3600) }
+            guard case .recorded(let a) = first, case .recorded(let b) = second else {
+                throw ContractFailure("a check-in without a device must always be recorded", line: #line)
+            }
+            try expect(a.id != b.id, "two records got one id")
+            try expect(b.entry.operatorName == "door-staff" && b.entry.windowAge == nil && b.device == nil, "staff fields changed: \(b.entry)")
+        },
+        Case(description: "the same device at the same venue within the duplicate time is the earlier check-in") { ledger throws(ContractFailure) in
+            let first = try call("record") { () throws(LedgerError) in try ledger.record(scan(phone, at: 0), duplicateSeconds: 600) }.checkIn
+            let again = try call("record") { () throws(LedgerError) in try ledger.record(scan(phone, at: 599), duplicateSeconds: 600) }
+            try expect(again == .duplicate(of: first), "599 s later within 600 s: expected duplicate of \(first.id), got \(again)")
+            let elsewhere = try call("record") { () throws(LedgerError) in try ledger.record(scan(phone, cafe, at: 100), duplicateSeconds: 600) }
+            guard case .recorded = elsewhere else { throw ContractFailure("another venue is not a duplicate: \(elsewhere)", line: #line) }
+            let otherDevice = try call("record") { () throws(LedgerError) in try ledger.record(scan(other, at: 100), duplicateSeconds: 600) }
+            guard case .recorded = otherDevice else { throw ContractFailure("another device is not a duplicate", line: #line) }
+            let later = try call("record") { () throws(LedgerError) in try ledger.record(scan(phone, at: 600), duplicateSeconds: 600) }
+            guard case .recorded(let next) = later else { throw ContractFailure("600 s later is a new check-in, got \(later)", line: #line) }
+            let afterNext = try call("record") { () throws(LedgerError) in try ledger.record(scan(phone, at: 700), duplicateSeconds: 600) }
+            try expect(afterNext == .duplicate(of: next), "the duplicate time restarts at the new check-in: got \(afterNext)")
+            try expect(try call("count") { () throws(LedgerError) in try ledger.count(CheckInQuery()) } == 4, "4 check-ins were recorded")
+        },
+        Case(description: "duplicates are decided atomically: one device from many threads at once is one check-in") { ledger throws(ContractFailure) in
+            let outcomes = Outcomes()
+            DispatchQueue.concurrentPerform(iterations: 16) { index in
+                outcomes.add(Result { () throws(LedgerError) in try ledger.record(scan(phone, at: Int64(index % 2)), duplicateSeconds: 3600) })
+            }
+            let results = outcomes.all
+            var recorded = 0
+            for result in results {
+                switch result {
+                case .success(.recorded): recorded += 1
+                case .success(.duplicate): break
+                case .failure(let error): throw ContractFailure("a concurrent record failed: \(error.kind.rawValue): \(error.message)", line: #line)
+                }
+            }
+            try expect(recorded == 1, "16 concurrent scans of one device recorded \(recorded) check-ins, expected 1")
+            try expect(try call("count") { () throws(LedgerError) in try ledger.count(CheckInQuery(device: phone)) } == 1, "the log must hold one check-in")
+            let firstID = try all(ledger).first?.id
+            for result in results {
+                if case .success(let outcome) = result {
+                    try expect(outcome.checkIn.id == firstID, "every answer must name the one recorded check-in")
+                }
+            }
+        },
+        Case(description: "export selects by venue, time range and device, oldest first, and stops when asked") { ledger throws(ContractFailure) in
+            for (seconds, venue, device) in [(30, hall, phone), (10, cafe, other), (20, hall, other), (40, cafe, phone)] {
+                _ = try call("record") { () throws(LedgerError) in try ledger.record(scan(device, venue, at: Int64(seconds)), duplicateSeconds: 0) }
+            }
+            try expect(try all(ledger).map(\.time) == [at(10), at(20), at(30), at(40)], "export must be oldest first")
+            try expect(try all(ledger, CheckInQuery(venue: hall)).map(\.time) == [at(20), at(30)], "venue filter")
+            try expect(try all(ledger, CheckInQuery(from: at(20), until: at(40))).map(\.time) == [at(20), at(30)],
+                       "from is inclusive, until exclusive")
+            try expect(try all(ledger, CheckInQuery(device: phone)).map(\.time) == [at(30), at(40)], "device filter")
+            try expect(try all(ledger, CheckInQuery(limit: 3)).count == 3, "limit")
+            var seen = 0
+            try call("export") { () throws(LedgerError) in try ledger.export(CheckInQuery()) { _ in seen += 1; return seen < 2 } }
+            try expect(seen == 2, "export must stop when the body returns false (saw \(seen))")
+            try expect(try call("count") { () throws(LedgerError) in try ledger.count(CheckInQuery(venue: cafe, limit: 1)) } == 2, "count ignores limit")
+        },
+        Case(description: "purge deletes what is older than its cutoffs, dry runs delete nothing") { ledger throws(ContractFailure) in
+            for seconds: Int64 in [0, 100, 200] {
+                _ = try call("record") { () throws(LedgerError) in try ledger.record(scan(phone, at: seconds), duplicateSeconds: 10) }
+            }
+            for seconds: Int64 in [0, 150] {
+                try call("recordRefusal") { () throws(LedgerError) in
+                    try ledger.recordRefusal(Refusal(venue: hall, time: at(seconds), reason: .expired, method: .qr))
+                }
+            }
+            let dry = try call("purge") { () throws(LedgerError) in try ledger.purge(checkInsBefore: at(150), refusalsBefore: at(100), dryRun: true) }
+            try expect(dry == PurgeReport(checkIns: 2, refusals: 1), "dry run should report 2 and 1, got \(dry)")
+            try expect(try all(ledger).count == 3, "a dry run must delete nothing")
+            let real = try call("purge") { () throws(LedgerError) in try ledger.purge(checkInsBefore: at(150), refusalsBefore: at(100), dryRun: false) }
+            try expect(real == dry, "the purge must delete what the dry run reported: \(real)")
+            try expect(try all(ledger).map(\.time) == [at(200)], "only the check-in after the cutoff remains")
+            let again = try call("purge") { () throws(LedgerError) in try ledger.purge(checkInsBefore: at(150), refusalsBefore: at(100), dryRun: false) }
+            try expect(again == PurgeReport(checkIns: 0, refusals: 0), "a second purge finds nothing: \(again)")
+        },
+        Case(description: "a purge also forgets the duplicate keys of purged check-ins") { ledger throws(ContractFailure) in
+            _ = try call("record") { () throws(LedgerError) in try ledger.record(scan(phone, at: 0), duplicateSeconds: 3600) }
+            _ = try call("purge") { () throws(LedgerError) in try ledger.purge(checkInsBefore: at(10), refusalsBefore: at(10), dryRun: false) }
+            let after = try call("record") { () throws(LedgerError) in try ledger.record(scan(phone, at: 20), duplicateSeconds: 3600) }
+            guard case .recorded = after else {
+                throw ContractFailure("after its check-in was purged the device's next scan must be recorded, got \(after)", line: #line)
+            }
+        },
+        Case(description: "erasing a device or a phone number deletes exactly that visitor's check-ins") { ledger throws(ContractFailure) in
+            let kim = Visitor(name: "Kim", phone: "010-1111-2222")
+            _ = try call("record") { () throws(LedgerError) in try ledger.record(scan(phone, at: 0, visitor: kim), duplicateSeconds: 0) }
+            _ = try call("record") { () throws(LedgerError) in try ledger.record(scan(phone, cafe, at: 5), duplicateSeconds: 0) }
+            _ = try call("record") { () throws(LedgerError) in try ledger.record(scan(other, at: 10, visitor: kim), duplicateSeconds: 0) }
+            _ = try call("record") { () throws(LedgerError) in try ledger.record(scan(other, at: 20), duplicateSeconds: 0) }
+            try expect(try call("erase") { () throws(LedgerError) in try ledger.erase(.device(phone)) } == 2, "erasing device-a deletes its 2 check-ins")
+            try expect(try all(ledger).map(\.time) == [at(10), at(20)], "device-b's check-ins remain")
+            try expect(try call("erase") { () throws(LedgerError) in try ledger.erase(.phone("01011112222")) } == 1, "erasing Kim's phone deletes 1")
+            try expect(try all(ledger).map(\.time) == [at(20)], "only the check-in without Kim's phone remains")
+            let fresh = try call("record") { () throws(LedgerError) in try ledger.record(scan(phone, at: 30), duplicateSeconds: 3600) }
+            guard case .recorded = fresh else { throw ContractFailure("an erased device starts afresh, got \(fresh)", line: #line) }
+        },
+        Case(description: "ids increase in the order of recording, and refusals do not disturb check-ins") { ledger throws(ContractFailure) in
+            var ids: [Int64] = []
+            for index: Int64 in 0..<20 {
+                try call("recordRefusal") { () throws(LedgerError) in
+                    try ledger.recordRefusal(Refusal(venue: nil, time: at(index), reason: .malformed, method: .qr))
+                }
+                let device = DeviceID("d\(index)")!
+                ids.append(try call("record") { () throws(LedgerError) in try ledger.record(scan(device, at: index), duplicateSeconds: 60) }.checkIn.id)
+            }
+            try expect(ids == ids.sorted() && Set(ids).count == ids.count, "ids must increase: \(ids)")
+            try expect(try call("count") { () throws(LedgerError) in try ledger.count(CheckInQuery()) } == 20, "20 check-ins")
+        },
+    ]
+}
+
+/// Results collected from many threads.
+private final class Outcomes: @unchecked Sendable {
+    private var results: [Result<RecordOutcome, LedgerError>] = []
+    private let lock = DispatchSemaphore(value: 1)
+
+    func add(_ result: Result<RecordOutcome, LedgerError>) {
+        lock.wait()
+        results.append(result)
+        lock.signal()
+    }
+
+    var all: [Result<RecordOutcome, LedgerError>] {
+        lock.wait()
+        defer { lock.signal() }
+        return results
+    }
+}

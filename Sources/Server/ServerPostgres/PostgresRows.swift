@@ -1,0 +1,30 @@
+import ServerDomain
+import SharedDomain
+
+/// Check-ins to and from rows of `checkins` (columns in `LedgerSchema.checkInColumns` order).
+enum PostgresRows {
+    /// The columns after `id`, as parameters $1…$8.
+    static func parameters(_ entry: NewCheckIn) -> [PostgresParameter] {
+        [.text(entry.venue.rawValue), .int64(entry.time.milliseconds), .text(entry.method.rawValue),
+         .int64(entry.windowAge.map(Int64.init)), .text(entry.device?.rawValue), .text(entry.visitor?.name),
+         .text(entry.visitor?.phone), .text(entry.operatorName)]
+    }
+
+    /// The check-in of row `row`; a row no ledger would write is `corrupt`.
+    static func checkIn(_ result: PostgresResult, row: Int) throws(LedgerError) -> CheckIn {
+        let id = try result.int64(row, 0) ?? 0
+        guard let venueText = result.text(row, 1), let venue = try? VenueID(venueText), let time = try result.int64(row, 2),
+              let method = result.text(row, 3).flatMap(CheckInMethod.init(rawValue:)) else {
+            throw LedgerError(.corrupt, "check-in \(id) has a venue, time or method no ledger writes")
+        }
+        let device = try result.text(row, 5).map { text throws(LedgerError) in
+            guard let device = DeviceID(text) else { throw LedgerError(.corrupt, "check-in \(id) has a malformed device id") }
+            return device
+        }
+        let name = result.text(row, 6), phone = result.text(row, 7)
+        let visitor = name == nil && phone == nil ? nil : Visitor(name: name, phone: phone)
+        return CheckIn(id: id, entry: NewCheckIn(venue: venue, time: WallTime(milliseconds: time), method: method,
+                                                 windowAge: try result.int64(row, 4).map { Int($0) }, device: device,
+                                                 visitor: visitor, operatorName: result.text(row, 8)))
+    }
+}

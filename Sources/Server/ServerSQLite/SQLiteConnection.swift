@@ -1,0 +1,102 @@
+import CSQLite
+import ServerDomain
+
+/// One SQLite connection: opened in `init`, closed in `deinit`. Used by one thread at a time
+/// (the ledger hands connections out one at a time), so SQLite's own mutexes are off.
+final class SQLiteConnection: @unchecked Sendable {
+    /// The C handle; valid for the object's life.
+    let handle: OpaquePointer
+    /// The database file, for messages.
+    let path: String
+    /// Prepared statements kept by their text: a check-in runs the same few statements.
+    private var statements: [String: SQLiteStatement] = [:]
+    /// What runs after each commit (see `afterEachCommit`); kept alive as long as the handle.
+    private var commitHook: CommitHook?
+
+    /// Opens (with `create`, creates) the database at `path`; a symbolic link is refused.
+    init(path: String, create: Bool, readOnly: Bool = false) throws(LedgerError) {
+        var handle: OpaquePointer?
+        var flags = SQLITE_OPEN_NOMUTEX | SQLITE_OPEN_NOFOLLOW | SQLITE_OPEN_EXRESCODE
+        flags |= readOnly ? SQLITE_OPEN_READONLY : SQLITE_OPEN_READWRITE
+        if create && !readOnly { flags |= SQLITE_OPEN_CREATE }
+        let status = sqlite3_open_v2(path, &handle, flags, nil)
+        guard status == SQLITE_OK, let handle else {
+            let message = handle.map { String(cString: sqlite3_errmsg($0)) } ?? "out of memory"
+            sqlite3_close_v2(handle)
+            throw SQLiteError.ledgerError(status, "cannot open database \(path): \(message)")
+        }
+        self.handle = handle
+        self.path = path
+        // Another connection's write lock is waited for (a checkpoint, a purge), not failed.
+        sqlite3_busy_timeout(handle, 5000)
+    }
+
+    deinit {
+        statements.removeAll()
+        sqlite3_close_v2(handle)
+    }
+
+    /// Runs `body` after each commit of this connection, on its thread, with the pages now in
+    /// the write-ahead log. This replaces SQLite's automatic checkpoint on this connection.
+    func afterEachCommit(_ body: @escaping (Int32) -> Void) {
+        let hook = CommitHook(body)
+        commitHook = hook
+        sqlite3_wal_hook(handle, { context, _, _, pages in
+            Unmanaged<CommitHook>.fromOpaque(context!).takeUnretainedValue().body(pages)
+            return SQLITE_OK
+        }, Unmanaged.passUnretained(hook).toOpaque())
+    }
+
+    /// Runs `sql` (one or more statements without results).
+    func execute(_ sql: String) throws(LedgerError) {
+        var message: UnsafeMutablePointer<CChar>?
+        let status = sqlite3_exec(handle, sql, nil, nil, &message)
+        guard status == SQLITE_OK else {
+            let text = message.map { String(cString: $0) } ?? String(cString: sqlite3_errmsg(handle))
+            sqlite3_free(message)
+            throw SQLiteError.ledgerError(status, "\(path): \(text)")
+        }
+    }
+
+    /// The prepared statement for `sql`, reset and with its bindings cleared, kept for reuse.
+    func statement(_ sql: String) throws(LedgerError) -> SQLiteStatement {
+        if let statement = statements[sql] {
+            statement.reset()
+            return statement
+        }
+        var raw: OpaquePointer?
+        let status = sqlite3_prepare_v3(handle, sql, -1, UInt32(SQLITE_PREPARE_PERSISTENT), &raw, nil)
+        guard status == SQLITE_OK, let raw else { throw error(status, "cannot prepare a statement") }
+        let statement = SQLiteStatement(raw, connection: self)
+        statements[sql] = statement
+        return statement
+    }
+
+    /// The first column of the first row of `sql` as an integer (a pragma, a count).
+    func integer(_ sql: String) throws(LedgerError) -> Int64? {
+        let statement = try statement(sql)
+        defer { statement.reset() }
+        return try statement.step() ? statement.int64(0) : nil
+    }
+
+    /// The first column of the first row of `sql` as text.
+    func text(_ sql: String) throws(LedgerError) -> String? {
+        let statement = try statement(sql)
+        defer { statement.reset() }
+        return try statement.step() ? statement.text(0) : nil
+    }
+
+    /// The ledger error for a failed call, with SQLite's message and what was being done.
+    func error(_ status: Int32, _ doing: String) -> LedgerError {
+        SQLiteError.ledgerError(status, "\(path): \(doing): \(String(cString: sqlite3_errmsg(handle)))")
+    }
+
+    /// Rows the last statement changed.
+    var changes: Int { Int(sqlite3_changes64(handle)) }
+}
+
+/// The closure of `SQLiteConnection.afterEachCommit`, behind the C hook's context pointer.
+private final class CommitHook {
+    let body: (Int32) -> Void
+    init(_ body: @escaping (Int32) -> Void) { self.body = body }
+}

@@ -1,0 +1,216 @@
+import Glibc
+import ServerDomain
+import ServerLedgerSQL
+import SharedDomain
+
+/// The embedded ledger: one SQLite file in WAL mode (readers never wait for the writer),
+/// migrated on open, one writer with group commit. A check-in is acknowledged only after its
+/// transaction has committed (`SQLiteDurability` says how far).
+public final class SQLiteLedger: CheckInLedger {
+    /// The page size of a new database, in bytes.
+    static let pageSize = 1024
+
+    /// The database file.
+    public let path: String
+    let writer: SQLiteWriter
+    let readers: SQLiteReaders
+    let checkpointer: SQLiteCheckpointer
+
+    /// Opens the ledger at `path`, creating it (mode 0600: a visitor log is personal data)
+    /// when `create` is true, and brings its schema up to date. A symbolic link is refused.
+    public init(path: String, create: Bool, durability: SQLiteDurability = .full, clock: any WallClock) throws(LedgerError) {
+        self.path = path
+        if create {
+            try Self.createFile(path)
+        } else if access(path, F_OK) != 0 && errno == ENOENT {
+            throw LedgerError(.missing, "database \(path) does not exist")
+        }
+        let connection = try SQLiteConnection(path: path, create: false)
+        if try connection.integer("PRAGMA page_count") == 0 {
+            // Before the first table: purges can hand pages back (issue 22's retention), and
+            // small pages, because every commit writes each page it touched to the WAL whole:
+            // a check-in touches four or five scattered pages (its row, two indexes, its device's
+            // duplicate key), so 1 KB pages write a quarter of what 4 KB pages would.
+            try connection.execute("PRAGMA page_size = \(Self.pageSize); PRAGMA auto_vacuum = INCREMENTAL")  // in this order
+        }
+        guard try connection.text("PRAGMA journal_mode = WAL") == "wal" else {
+            throw LedgerError(.failed, "\(path): cannot switch the database to WAL mode")
+        }
+        try connection.execute("PRAGMA synchronous = \(durability.rawValue.uppercased()); PRAGMA secure_delete = ON")
+        try SQLiteSchema.migrate(connection, at: clock.now())
+        // Checkpoints run beside the writer, not inside a check-in's commit.
+        let checkpointer = try SQLiteCheckpointer(path: path, durability: durability)
+        connection.afterEachCommit { [unowned connection] pages in checkpointer.logGrew(to: pages, writer: connection) }
+        self.checkpointer = checkpointer
+        writer = SQLiteWriter(connection: connection)
+        readers = SQLiteReaders(path: path)
+    }
+
+    /// Creates an empty file of mode 0600 unless one exists; never follows a symbolic link.
+    private static func createFile(_ path: String) throws(LedgerError) {
+        let descriptor = open(path, O_WRONLY | O_CREAT | O_EXCL | O_NOFOLLOW | O_CLOEXEC, 0o600)
+        if descriptor >= 0 {
+            close(descriptor)
+            return
+        }
+        let code = errno
+        guard code != EEXIST else { return }
+        let reason = String(cString: strerror(code))
+        throw LedgerError(code == EACCES || code == EPERM ? .permissionDenied : code == ENOENT ? .missing : .cannotOpen,
+                          "cannot create database \(path): \(reason)")
+    }
+
+    public func record(_ checkIn: NewCheckIn, duplicateSeconds: Int64) throws(LedgerError) -> RecordOutcome {
+        try writer.perform { connection throws(LedgerError) in try Self.record(checkIn, duplicateSeconds: duplicateSeconds, connection) }
+    }
+
+    public func record(_ checkIn: NewCheckIn, duplicateSeconds: Int64,
+                       completion: @escaping @Sendable (Result<RecordOutcome, LedgerError>) -> Void) {
+        writer.submit({ connection throws(LedgerError) in try Self.record(checkIn, duplicateSeconds: duplicateSeconds, connection) },
+                      completion: completion)
+    }
+
+    /// The statements of one check-in, inside the writer's transaction.
+    private static func record(_ checkIn: NewCheckIn, duplicateSeconds: Int64, _ connection: SQLiteConnection) throws(LedgerError) -> RecordOutcome {
+        if let device = checkIn.device {
+            let claim = try connection.statement(Self.claimPresence)
+            try claim.bind(1, checkIn.venue.rawValue)
+            try claim.bind(2, device.rawValue)
+            try claim.bind(3, checkIn.time.milliseconds)
+            try claim.bind(4, duplicateSeconds.multipliedReportingOverflow(by: 1000).partialValue)
+            let claimed = try claim.step()
+            claim.reset()
+            if !claimed {
+                let earlier = try connection.statement(Self.earlierCheckIn)
+                defer { earlier.reset() }
+                try earlier.bind(1, checkIn.venue.rawValue)
+                try earlier.bind(2, device.rawValue)
+                guard try earlier.step() else {
+                    throw LedgerError(.corrupt, "\(connection.path): a duplicate key names no check-in")
+                }
+                return .duplicate(of: try SQLiteRows.checkIn(earlier))
+            }
+        }
+        let insert = try connection.statement(Self.insertCheckIn)
+        defer { insert.reset() }
+        try SQLiteRows.bind(checkIn, to: insert)
+        guard try insert.step(), let id = insert.int64(0) else {
+            throw LedgerError(.failed, "\(connection.path): the insert returned no id")
+        }
+        return .recorded(CheckIn(id: id, entry: checkIn))
+    }
+
+    public func recordRefusal(_ refusal: Refusal) throws(LedgerError) {
+        try writer.perform { connection throws(LedgerError) in try Self.insert(refusal, connection) }
+    }
+
+    public func recordRefusalLater(_ refusal: Refusal) {
+        writer.submit({ connection throws(LedgerError) in try Self.insert(refusal, connection) }, completion: { _ in })
+    }
+
+    private static func insert(_ refusal: Refusal, _ connection: SQLiteConnection) throws(LedgerError) {
+        let insert = try connection.statement("INSERT INTO refusals (venue, at_ms, reason, method) VALUES (?1, ?2, ?3, ?4)")
+        try insert.bind(1, refusal.venue?.rawValue)
+        try insert.bind(2, refusal.time.milliseconds)
+        try insert.bind(3, refusal.reason.rawValue)
+        try insert.bind(4, refusal.method.rawValue)
+        try insert.run()
+    }
+
+    public func find(id: Int64) throws(LedgerError) -> CheckIn? {
+        try readers.read { connection throws(LedgerError) in
+            let select = try connection.statement("SELECT \(LedgerSchema.checkInColumns) FROM checkins WHERE id = ?1")
+            defer { select.reset() }
+            try select.bind(1, id)
+            return try select.step() ? try SQLiteRows.checkIn(select) : nil
+        }
+    }
+
+    public func export(_ query: CheckInQuery, _ body: (CheckIn) -> Bool) throws(LedgerError) {
+        try readers.read { connection throws(LedgerError) in
+            // One read transaction: the export is one consistent snapshot however long it runs.
+            try connection.execute("BEGIN")
+            defer { try? connection.execute("COMMIT") }
+            let (sql, bind) = Self.selection(query, columns: LedgerSchema.checkInColumns, ordered: true)
+            let select = try connection.statement(sql)
+            defer { select.reset() }
+            try bind(select)
+            var venues = VenueCache()
+            while try select.step() {
+                guard body(try SQLiteRows.checkIn(select, venues: &venues)) else { break }
+            }
+        }
+    }
+
+    public func count(_ query: CheckInQuery) throws(LedgerError) -> Int {
+        var unlimited = query
+        unlimited.limit = nil
+        return try readers.read { connection throws(LedgerError) in
+            let (sql, bind) = Self.selection(unlimited, columns: "count(*)", ordered: false)
+            let select = try connection.statement(sql)
+            defer { select.reset() }
+            try bind(select)
+            return try select.step() ? Int(select.int64(0) ?? 0) : 0
+        }
+    }
+
+    public func erase(_ subject: ErasureSubject) throws(LedgerError) -> Int {
+        let erased = try writer.perform { connection throws(LedgerError) in
+            let (column, value) = switch subject {
+            case .device(let device): ("device", device.rawValue)
+            case .phone(let phone): ("visitor_phone", phone)
+            }
+            // The duplicate keys of the visitor's devices go with the rows that name them.
+            let presence = try connection.statement(
+                "DELETE FROM presence WHERE EXISTS (SELECT 1 FROM checkins WHERE checkins.\(column) = ?1 AND checkins.venue = presence.venue AND checkins.device = presence.device)")
+            try presence.bind(1, value)
+            try presence.run()
+            let delete = try connection.statement("DELETE FROM checkins WHERE \(column) = ?1")
+            try delete.bind(1, value)
+            try delete.run()
+            let erased = connection.changes
+            if erased > 0, try connection.integer("PRAGMA auto_vacuum") == Self.incrementalVacuum {
+                try connection.execute("PRAGMA incremental_vacuum")
+            }
+            return erased
+        }
+        // The visitor's rows must not linger in the write-ahead log either.
+        if erased > 0 { compact() }
+        return erased
+    }
+
+    static func delete(_ table: String, before cutoff: WallTime, dryRun: Bool, _ connection: SQLiteConnection) throws(LedgerError) -> Int {
+        let statement = try connection.statement(dryRun ? "SELECT count(*) FROM \(table) WHERE at_ms < ?1" : "DELETE FROM \(table) WHERE at_ms < ?1")
+        defer { statement.reset() }
+        try statement.bind(1, cutoff.milliseconds)
+        if dryRun { return try statement.step() ? Int(statement.int64(0) ?? 0) : 0 }
+        try statement.run()
+        return connection.changes
+    }
+
+    /// The SELECT for `query` and a function binding its parameters.
+    static func selection(_ query: CheckInQuery, columns: String, ordered: Bool)
+        -> (String, (SQLiteStatement) throws(LedgerError) -> Void) {
+        // Fixed parameter numbers, absent bounds as NULL: one statement text (and one cached
+        // prepared statement) serves every combination of bounds.
+        var sql = """
+            SELECT \(columns) FROM checkins
+            WHERE (?1 IS NULL OR venue = ?1) AND (?2 IS NULL OR at_ms >= ?2) AND (?3 IS NULL OR at_ms < ?3)
+            AND (?4 IS NULL OR device = ?4)
+            """
+        if ordered { sql += " ORDER BY at_ms, id LIMIT ?5" }
+        return (sql, { statement throws(LedgerError) in
+            try statement.bind(1, query.venue?.rawValue)
+            try statement.bind(2, query.from?.milliseconds)
+            try statement.bind(3, query.until?.milliseconds)
+            try statement.bind(4, query.device?.rawValue)
+            if ordered { try statement.bind(5, query.limit.map { Int64(max(0, $0)) } ?? -1) }
+        })
+    }
+
+    private static let claimPresence = SQLDialect.sqlite.render(LedgerSchema.claimPresence)
+    private static let insertCheckIn = SQLDialect.sqlite.render(LedgerSchema.insertCheckIn)
+    private static let earlierCheckIn = SQLDialect.sqlite.render(LedgerSchema.earlierCheckIn)
+    /// `PRAGMA auto_vacuum`'s value for INCREMENTAL.
+    static let incrementalVacuum: Int64 = 2
+}

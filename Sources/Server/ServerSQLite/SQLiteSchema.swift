@@ -1,0 +1,51 @@
+import ServerDomain
+import ServerLedgerSQL
+import SharedDomain
+
+/// Brings a SQLite database to the ledger's newest schema, or refuses it: a database of
+/// another program, or of a newer qrcheckin-server, is never touched.
+enum SQLiteSchema {
+    /// `PRAGMA application_id` of a ledger ("QRCI"), so `file(1)` and we can tell it apart.
+    static let applicationID: Int64 = 0x5152_4349
+
+    /// Applies the missing migrations in one transaction; returns the version it is at.
+    @discardableResult
+    static func migrate(_ connection: SQLiteConnection, at now: WallTime) throws(LedgerError) -> Int {
+        try connection.execute("BEGIN IMMEDIATE")
+        do throws(LedgerError) {
+            let version = try migrateInTransaction(connection, at: now)
+            try connection.execute("COMMIT")
+            return version
+        } catch {
+            try? connection.execute("ROLLBACK")
+            throw error
+        }
+    }
+
+    private static func migrateInTransaction(_ connection: SQLiteConnection, at now: WallTime) throws(LedgerError) -> Int {
+        let application = try connection.integer("PRAGMA application_id") ?? 0
+        let tables = try connection.integer("SELECT count(*) FROM sqlite_schema WHERE type = 'table'") ?? 0
+        if application != applicationID {
+            guard application == 0, tables == 0 else {
+                throw LedgerError(.corrupt, "\(connection.path): not a qrcheckin-server ledger (a database of another program); refusing to change it")
+            }
+            try connection.execute("PRAGMA application_id = \(applicationID)")
+        }
+        try connection.execute(LedgerSchema.migrationsTable)
+        let current = Int(try connection.integer("SELECT coalesce(max(version), 0) FROM schema_migrations") ?? 0)
+        guard current <= LedgerSchema.latestVersion else {
+            throw LedgerError(.tooNew, "\(connection.path): the ledger's schema is version \(current), newer than this qrcheckin-server knows (\(LedgerSchema.latestVersion)): upgrade qrcheckin-server")
+        }
+        for migration in LedgerSchema.migrations where migration.version > current {
+            for statement in migration.statements(for: .sqlite) {
+                try connection.execute(statement)
+            }
+            let record = try connection.statement("INSERT INTO schema_migrations (version, name, applied_at_ms) VALUES (?1, ?2, ?3)")
+            try record.bind(1, Int64(migration.version))
+            try record.bind(2, migration.name)
+            try record.bind(3, now.milliseconds)
+            try record.run()
+        }
+        return LedgerSchema.latestVersion
+    }
+}

@@ -1,0 +1,133 @@
+import Dispatch
+import ServerDomain
+import Synchronization
+
+/// The one connection that writes, with group commit: writes that arrive while a commit is
+/// under way wait and go together into the next transaction, so under load one commit (one
+/// fsync with `synchronous = FULL`) covers many check-ins. Every caller waits until its
+/// transaction has committed; when the transaction fails, every write in it fails and none is
+/// acknowledged.
+final class SQLiteWriter: Sendable {
+    /// Writes in one transaction at most (a bound on latency when a flood arrives at once).
+    static let batchLimit = 256
+
+    private struct Pending: ~Copyable {
+        var jobs: [any WriteJob] = []
+        var draining = false
+    }
+
+    private let connection: SQLiteConnection
+    private let pending = Mutex(Pending())
+    private let queue = DispatchQueue(label: "qrcheckin-server.ledger-writer")
+    /// Where a committed batch's callers are told (their pages built, their connections woken):
+    /// beside the writer, which meanwhile commits the next batch.
+    private let completions = DispatchQueue(label: "qrcheckin-server.ledger-completions")
+
+    init(connection: SQLiteConnection) {
+        self.connection = connection
+    }
+
+    /// Runs `work` inside a write transaction and returns its value once that has committed.
+    func perform<T: Sendable>(_ work: @escaping @Sendable (SQLiteConnection) throws(LedgerError) -> T) throws(LedgerError) -> T {
+        let waiter = Waiter<T>()
+        submit(work) { waiter.deliver($0) }
+        return try waiter.wait()
+    }
+
+    /// Runs `work` inside a write transaction and hands its value (or the failure) to
+    /// `completion` once that transaction has committed (or failed), on the completions' thread.
+    func submit<T: Sendable>(_ work: @escaping @Sendable (SQLiteConnection) throws(LedgerError) -> T,
+                             completion: @escaping @Sendable (Result<T, LedgerError>) -> Void) {
+        let job = Job(work, completion: completion)
+        let startsDrain = pending.withLock { pending in
+            pending.jobs.append(job)
+            defer { pending.draining = true }
+            return !pending.draining
+        }
+        if startsDrain { queue.async { self.drain() } }
+    }
+
+    /// Commits batches until nothing is pending.
+    private func drain() {
+        while true {
+            let batch: [any WriteJob] = pending.withLock { pending in
+                let count = min(pending.jobs.count, Self.batchLimit)
+                let batch = Array(pending.jobs.prefix(count))
+                pending.jobs.removeFirst(count)
+                if batch.isEmpty { pending.draining = false }
+                return batch
+            }
+            if batch.isEmpty { return }
+            commit(batch)
+        }
+    }
+
+    private func commit(_ batch: [any WriteJob]) {
+        do throws(LedgerError) {
+            try connection.execute("BEGIN IMMEDIATE")
+            do throws(LedgerError) {
+                for job in batch { try job.execute(connection) }
+                try connection.execute("COMMIT")
+            } catch {
+                try? connection.execute("ROLLBACK")
+                throw error
+            }
+            completions.async { for job in batch { job.finish(nil) } }
+        } catch {
+            completions.async { for job in batch { job.finish(error) } }
+        }
+    }
+}
+
+/// One write waiting for its transaction.
+private protocol WriteJob: AnyObject, Sendable {
+    /// Does the write inside the open transaction.
+    func execute(_ connection: SQLiteConnection) throws(LedgerError)
+    /// The transaction committed (nil) or failed: wakes the caller.
+    func finish(_ error: LedgerError?)
+}
+
+/// A write returning `T`: its value is released only after the commit.
+private final class Job<T: Sendable>: WriteJob, @unchecked Sendable {
+    private let work: @Sendable (SQLiteConnection) throws(LedgerError) -> T
+    private let completion: @Sendable (Result<T, LedgerError>) -> Void
+    /// Written by the writer's thread, read after the commit by the completions' (the dispatch orders them).
+    private var value: T?
+
+    init(_ work: @escaping @Sendable (SQLiteConnection) throws(LedgerError) -> T,
+         completion: @escaping @Sendable (Result<T, LedgerError>) -> Void) {
+        self.work = work
+        self.completion = completion
+    }
+
+    func execute(_ connection: SQLiteConnection) throws(LedgerError) {
+        value = try work(connection)
+    }
+
+    func finish(_ error: LedgerError?) {
+        if let error {
+            completion(.failure(error))
+        } else if let value {
+            completion(.success(value))
+        } else {
+            completion(.failure(LedgerError(.failed, "a write of the batch did not run")))
+        }
+    }
+}
+
+/// A caller blocked until its write's transaction is over.
+private final class Waiter<T: Sendable>: @unchecked Sendable {
+    /// Written by the writer's thread before `done` is signalled, read by the caller after.
+    private var result: Result<T, LedgerError>?
+    private let done = DispatchSemaphore(value: 0)
+
+    func deliver(_ result: Result<T, LedgerError>) {
+        self.result = result
+        done.signal()
+    }
+
+    func wait() throws(LedgerError) -> T {
+        done.wait()
+        return try result!.get()
+    }
+}

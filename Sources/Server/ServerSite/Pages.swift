@@ -1,0 +1,120 @@
+import ServerDomain
+import ServerReports
+import SharedDomain
+
+/// The pages' contents, one function per page, in one language. Every value from outside
+/// (venue names, ids) is escaped here.
+struct Pages {
+    let words: ServerWords
+    /// The base path (`/C`).
+    let base: String
+    let zone: any LocalTimeZone
+
+    var assets: String { base + "/_" }
+
+    private func document(_ page: Page) -> String { page.render(words: words, assets: assets) }
+
+    /// The receipt: venue, local time of the check-in, and a live clock with a moving element.
+    func receipt(_ checkIn: CheckIn, venueName: String, again: Bool, now: WallTime, path: String) -> String {
+        let at = LocalTime(checkIn.time, in: zone)
+        let current = LocalTime(now, in: zone)
+        let status = again ? words.alreadyCheckedIn(at: at.minute) : words.checkedIn
+        let content = """
+            <p class="status\(again ? " again" : "")"><span class="mark" aria-hidden="true">\(again ? "↺" : "✓")</span> \(HTML.escape(status))</p>
+            <h1 class="venue">\(HTML.escape(venueName))</h1>
+            \(venueName == checkIn.venue.rawValue ? "" : "<p class=\"venue-id\">\(HTML.escape(checkIn.venue.rawValue))</p>")
+            <dl>
+            <dt>\(HTML.escape(words.time))</dt>
+            <dd><time class="checked" datetime="\(at.iso8601)">\(at.date) \(at.minute)</time></dd>
+            </dl>
+            <div class="live" aria-label="\(HTML.escape(words.now))">
+            <span class="sweep" aria-hidden="true"></span>
+            <time id="clock" data-offset="\(current.offsetSeconds)" datetime="\(current.iso8601)">\(current.second)</time>
+            </div>
+            <p class="note">\(HTML.escape(words.showStaff))</p>
+            """
+        return document(Page(title: "\(status) · \(venueName)", kind: again ? "receipt again" : "receipt", content: content, switchTarget: path))
+    }
+
+    /// A refusal: what happened and what to do; a link to the safe-number form when the venue is known.
+    func refusal(_ reason: RefusalReason, venue: VenueID?) -> String {
+        let (title, advice) = words.refusal(reason)
+        var content = """
+            <p class="status refused"><span class="mark" aria-hidden="true">✕</span> \(HTML.escape(title))</p>
+            <p class="advice">\(HTML.escape(advice))</p>
+            """
+        if let venue, reason != .unknownVenue {
+            content += "\n<p><a class=\"button\" href=\"\(HTML.escape(base + "/" + venue.rawValue))?lang=\(words.language.rawValue)\">\(HTML.escape(words.formTitle))</a></p>"
+        }
+        return document(Page(title: title, kind: "refusal \(reason.rawValue)", content: content, switchTarget: nil))
+    }
+
+    /// The safe-number form, with a message after a wrong try.
+    func safeNumberForm(venue: VenueID, venueName: String, message: String?) -> String {
+        let action = HTML.escape(base + "/" + venue.rawValue) + "?lang=\(words.language.rawValue)"
+        var content = """
+            <h1 class="venue">\(HTML.escape(venueName))</h1>
+            \(venueName == venue.rawValue ? "" : "<p class=\"venue-id\">\(HTML.escape(venue.rawValue))</p>")
+            <h2>\(HTML.escape(words.formTitle))</h2>
+            """
+        if let message { content += "\n<p class=\"error\" role=\"alert\">\(HTML.escape(message))</p>" }
+        content += """
+
+            <form method="post" action="\(action)" accept-charset="utf-8">
+            <label for="safe-number">\(HTML.escape(words.safeNumber))</label>
+            <input id="safe-number" name="safe-number" type="text" inputmode="text" autocomplete="off" autocapitalize="off" spellcheck="false" maxlength="16" required>
+            <p class="hint">\(HTML.escape(words.formHint))</p>
+            <button type="submit">\(HTML.escape(words.checkInButton))</button>
+            </form>
+            """
+        return document(Page(title: words.formTitle, kind: "form", content: content, switchTarget: base + "/" + venue.rawValue))
+    }
+
+    /// The visitor-log form: the fields the venue asks for, the pending scan in a signed ticket.
+    func visitorForm(venue: VenueID, venueName: String, fields: VisitorFields, ticket: String, message: String?) -> String {
+        var content = """
+            <h1 class="venue">\(HTML.escape(venueName))</h1>
+            <h2>\(HTML.escape(words.visitorTitle))</h2>
+            <p class="hint">\(HTML.escape(words.visitorHint))</p>
+            """
+        if let message { content += "\n<p class=\"error\" role=\"alert\">\(HTML.escape(message))</p>" }
+        content += "\n<form method=\"post\" action=\"\(HTML.escape(base + "/" + venue.rawValue + "/visitor"))?lang=\(words.language.rawValue)\" accept-charset=\"utf-8\">"
+        content += "\n<input type=\"hidden\" name=\"ticket\" value=\"\(HTML.escape(ticket))\">"
+        if fields.contains(.name) {
+            content += "\n<label for=\"name\">\(HTML.escape(words.visitorName))</label>\n<input id=\"name\" name=\"name\" type=\"text\" autocomplete=\"name\" maxlength=\"\(Visitor.maximumNameLength)\" required>"
+        }
+        if fields.contains(.phone) {
+            content += "\n<label for=\"phone\">\(HTML.escape(words.visitorPhone))</label>\n<input id=\"phone\" name=\"phone\" type=\"tel\" autocomplete=\"tel\" maxlength=\"24\" required>"
+        }
+        content += "\n<button type=\"submit\">\(HTML.escape(words.checkInButton))</button>\n</form>"
+        return document(Page(title: words.visitorTitle, kind: "form visitor", content: content, switchTarget: nil))
+    }
+
+    /// 429: too many wrong safe numbers from this client.
+    func tooMany(retryAfter seconds: Int64) -> String {
+        let content = """
+            <p class="status refused"><span class="mark" aria-hidden="true">✕</span> \(HTML.escape(words.tooManyTitle))</p>
+            <p class="advice">\(HTML.escape(words.tryAgain(inSeconds: seconds)))</p>
+            """
+        return document(Page(title: words.tooManyTitle, kind: "refusal too-many", content: content, switchTarget: nil))
+    }
+
+    /// 503: the ledger failed; nothing was recorded. The time is for the staff.
+    func unavailable(now: WallTime) -> String {
+        let at = LocalTime(now, in: zone)
+        let content = """
+            <p class="status refused"><span class="mark" aria-hidden="true">!</span> \(HTML.escape(words.unavailableTitle))</p>
+            <p class="advice">\(HTML.escape(words.unavailable(at: at.date + " " + at.second)))</p>
+            """
+        return document(Page(title: words.unavailableTitle, kind: "refusal unavailable", content: content, switchTarget: nil))
+    }
+
+    /// A page with a title and one line: not found, bad request, method not allowed…
+    func message(_ title: String, _ advice: String) -> String {
+        let content = """
+            <p class="status refused"><span class="mark" aria-hidden="true">✕</span> \(HTML.escape(title))</p>
+            <p class="advice">\(HTML.escape(advice))</p>
+            """
+        return document(Page(title: title, kind: "refusal", content: content, switchTarget: nil))
+    }
+}

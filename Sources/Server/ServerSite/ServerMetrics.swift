@@ -1,0 +1,180 @@
+import ServerDomain
+import ServerHTTPTypes
+import SharedDomain
+import Synchronization
+
+/// The server's counters, in Prometheus text format at `/metrics` (the names docs/SERVER.md
+/// lists): check-ins by venue and method, duplicates, refusals by reason, rate-limited tries,
+/// ledger failures, responses by status and how long they took.
+public final class ServerMetrics: HTTPObserver {
+    /// Upper bounds (seconds) of the latency histogram's buckets.
+    static let buckets: [Double] = [0.0005, 0.001, 0.0025, 0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1, 2.5]
+    /// The buckets' bounds as the exposition writes them (`1`, not `1.0`).
+    static let bucketLabels = buckets.map { $0 == $0.rounded() ? String(Int($0)) : String($0) }
+    /// Venues counted separately at most (bounded label sets; the rest add up under "other").
+    static let venueLimit = 1000
+
+    /// A venue (or "other") and a method.
+    private struct VenueMethod: Hashable {
+        let venue: String
+        let method: CheckInMethod
+    }
+
+    private struct Counters {
+        var checkIns: [VenueMethod: Int] = [:]
+        var duplicates: [String: Int] = [:]
+        var refusals: [RefusalReason: Int] = [:]
+        var rateLimited = 0
+        var ledgerFailures: [LedgerError.Kind: Int] = [:]
+        var responses: [Int: Int] = [:]
+        var latency = [Int](repeating: 0, count: ServerMetrics.buckets.count + 1)
+        var latencySum = 0.0
+        var venues: Set<String> = []
+        var purged = PurgeReport(checkIns: 0, refusals: 0)
+        var lastPurge: WallTime?
+        var purgeFailures = 0
+    }
+
+    private let counters = Mutex(Counters())
+    private let startedAt: WallTime
+    /// Reads the live counts from the ledger at each scrape (nil when it cannot).
+    private let live: (@Sendable () -> LiveCounts?)?
+
+    /// Counters starting now; `live` gives the gauges of today's and the last hour's check-ins.
+    public init(startedAt: WallTime, live: (@Sendable () -> LiveCounts?)? = nil) {
+        self.startedAt = startedAt
+        self.live = live
+    }
+
+    /// Counts a purge of the retention service (what it deleted, or that it failed).
+    public func countPurge(_ purge: RetentionService.Purge) {
+        counters.withLock { counters in
+            switch purge.result {
+            case .success(let report):
+                counters.purged = PurgeReport(checkIns: counters.purged.checkIns + report.checkIns,
+                                              refusals: counters.purged.refusals + report.refusals)
+                counters.lastPurge = purge.at
+            case .failure:
+                counters.purgeFailures += 1
+            }
+        }
+    }
+
+    /// Counts the outcome of a check-in attempt.
+    func count(_ outcome: CheckInOutcome, method: CheckInMethod) {
+        counters.withLock { counters in
+            switch outcome {
+            case .checkedIn(let checkIn):
+                counters.checkIns[VenueMethod(venue: Self.venue(checkIn.venue, &counters.venues), method: method), default: 0] += 1
+            case .alreadyCheckedIn(let checkIn):
+                counters.duplicates[Self.venue(checkIn.venue, &counters.venues), default: 0] += 1
+            case .refused(let reason, _):
+                counters.refusals[reason, default: 0] += 1
+            case .unavailable(let error):
+                counters.ledgerFailures[error.kind, default: 0] += 1
+            case .needsVisitor:
+                break
+            }
+        }
+    }
+
+    /// Counts a ledger failure outside a check-in (a receipt that could not be read).
+    func countFailure(_ error: LedgerError) {
+        counters.withLock { $0.ledgerFailures[error.kind, default: 0] += 1 }
+    }
+
+    /// Counts a try turned away by the rate limit.
+    func countRateLimited() {
+        counters.withLock { $0.rateLimited += 1 }
+    }
+
+    public func answered(_ request: HTTPRequest, _ response: HTTPResponse, seconds: Double) {
+        let bucket = Self.buckets.firstIndex { seconds <= $0 } ?? Self.buckets.count
+        counters.withLock { counters in
+            counters.responses[response.status, default: 0] += 1
+            counters.latency[bucket] += 1
+            counters.latencySum += seconds
+        }
+    }
+
+    private static func venue(_ venue: VenueID, _ venues: inout Set<String>) -> String {
+        if venues.contains(venue.rawValue) { return venue.rawValue }
+        guard venues.count < venueLimit else { return "other" }
+        venues.insert(venue.rawValue)
+        return venue.rawValue
+    }
+
+    /// The Prometheus text exposition.
+    public func render() -> String {
+        let counters = counters.withLock { $0 }
+        var text = ""
+        func family(_ name: String, _ type: String, _ help: String) {
+            text += "# HELP qrcheckin_server_\(name) \(help)\n# TYPE qrcheckin_server_\(name) \(type)\n"
+        }
+        family("start_time_seconds", "gauge", "When the server started, in Unix seconds.")
+        text += "qrcheckin_server_start_time_seconds \(startedAt.seconds)\n"
+        family("checkins_total", "counter", "Check-ins recorded, by venue and method.")
+        for (key, value) in counters.checkIns.sorted(by: { ($0.key.venue, $0.key.method.rawValue) < ($1.key.venue, $1.key.method.rawValue) }) {
+            text += "qrcheckin_server_checkins_total{venue=\"\(key.venue)\",method=\"\(key.method.rawValue)\"} \(value)\n"
+        }
+        family("duplicates_total", "counter", "Scans of a device already checked in at the venue.")
+        for (venue, value) in counters.duplicates.sorted(by: { $0.key < $1.key }) {
+            text += "qrcheckin_server_duplicates_total{venue=\"\(venue)\"} \(value)\n"
+        }
+        family("refusals_total", "counter", "Scans and safe numbers turned away, by reason.")
+        for reason in RefusalReason.allCases {
+            text += "qrcheckin_server_refusals_total{reason=\"\(reason.rawValue)\"} \(counters.refusals[reason] ?? 0)\n"
+        }
+        family("rate_limited_total", "counter", "Safe-number tries turned away with 429.")
+        text += "qrcheckin_server_rate_limited_total \(counters.rateLimited)\n"
+        family("ledger_failures_total", "counter", "Ledger calls that failed (nothing acknowledged), by kind.")
+        for (kind, value) in counters.ledgerFailures.sorted(by: { $0.key.rawValue < $1.key.rawValue }) {
+            text += "qrcheckin_server_ledger_failures_total{kind=\"\(kind.rawValue)\"} \(value)\n"
+        }
+        family("responses_total", "counter", "HTTP responses, by status.")
+        for (status, value) in counters.responses.sorted(by: { $0.key < $1.key }) {
+            text += "qrcheckin_server_responses_total{status=\"\(status)\"} \(value)\n"
+        }
+        family("purged_total", "counter", "Rows the retention deleted since the server started, by table.")
+        text += "qrcheckin_server_purged_total{what=\"checkins\"} \(counters.purged.checkIns)\n"
+        text += "qrcheckin_server_purged_total{what=\"refusals\"} \(counters.purged.refusals)\n"
+        family("purge_failures_total", "counter", "Retention purges that failed (tried again within the hour).")
+        text += "qrcheckin_server_purge_failures_total \(counters.purgeFailures)\n"
+        if let last = counters.lastPurge {
+            family("last_purge_time_seconds", "gauge", "When the retention last purged, in Unix seconds.")
+            text += "qrcheckin_server_last_purge_time_seconds \(last.seconds)\n"
+        }
+        if let counts = live?() { text += Self.render(counts) }
+        family("request_duration_seconds", "histogram", "Time from a request's last byte to its response.")
+        var cumulative = 0
+        for (index, bound) in Self.bucketLabels.enumerated() {
+            cumulative += counters.latency[index]
+            text += "qrcheckin_server_request_duration_seconds_bucket{le=\"\(bound)\"} \(cumulative)\n"
+        }
+        cumulative += counters.latency[Self.buckets.count]
+        text += "qrcheckin_server_request_duration_seconds_bucket{le=\"+Inf\"} \(cumulative)\n"
+        text += "qrcheckin_server_request_duration_seconds_sum \(counters.latencySum)\n"
+        text += "qrcheckin_server_request_duration_seconds_count \(cumulative)\n"
+        return text
+    }
+
+    /// The live gauges: from the ledger, so every server sharing a log reports the same.
+    private static func render(_ counts: LiveCounts) -> String {
+        var text = ""
+        func family(_ name: String, _ help: String) {
+            text += "# HELP qrcheckin_server_\(name) \(help)\n# TYPE qrcheckin_server_\(name) gauge\n"
+        }
+        // As many venues as the counters label, the rest added up under "other".
+        let listed = counts.venues.prefix(venueLimit)
+        let rest = counts.venues.dropFirst(venueLimit)
+        family("checkins_today", "Check-ins since local midnight in the log, by venue.")
+        for venue in listed { text += "qrcheckin_server_checkins_today{venue=\"\(venue.venue.rawValue)\"} \(venue.today)\n" }
+        if !rest.isEmpty { text += "qrcheckin_server_checkins_today{venue=\"other\"} \(rest.reduce(0) { $0 + $1.today })\n" }
+        family("checkins_last_hour", "Check-ins in the last hour in the log, by venue.")
+        for venue in listed { text += "qrcheckin_server_checkins_last_hour{venue=\"\(venue.venue.rawValue)\"} \(venue.lastHour)\n" }
+        if !rest.isEmpty { text += "qrcheckin_server_checkins_last_hour{venue=\"other\"} \(rest.reduce(0) { $0 + $1.lastHour })\n" }
+        family("checkins_stored", "Check-ins the log holds (everything the retention keeps).")
+        text += "qrcheckin_server_checkins_stored \(counts.total)\n"
+        return text
+    }
+}

@@ -1,0 +1,77 @@
+import ServerDomain
+import SharedText
+
+/// Every word the check-in pages show, in Korean and English. Where the kiosk says the same
+/// thing, the words are the kiosk's (`Vocabulary`): the safe number is 개인안심번호 on the
+/// screen and on the phone.
+public struct ServerWords: Sendable {
+    /// The language of the words.
+    public let language: Language
+    private let kiosk: SharedWords
+
+    /// Words in `language`.
+    public init(_ language: Language) {
+        self.language = language
+        kiosk = SharedWords(language)
+    }
+
+    private var ko: Bool { language == .ko }
+
+    /// 개인안심번호 / Safe number (the kiosk's word).
+    public var safeNumber: String { kiosk.safeNumberLabel }
+    public var checkedIn: String { ko ? "체크인 완료" : "Checked in" }
+    /// The repeat receipt: `이미 14:03에 체크인했습니다` / `Already checked in at 14:03`.
+    public func alreadyCheckedIn(at time: String) -> String { ko ? "이미 \(time)에 체크인했습니다" : "Already checked in at \(time)" }
+    public var venue: String { ko ? "장소" : "Venue" }
+    public var time: String { ko ? "체크인 시각" : "Checked in at" }
+    public var now: String { ko ? "현재 시각" : "Time now" }
+    public var showStaff: String { ko ? "입구에서 이 화면을 보여 주세요. 시계가 움직이면 실시간 화면입니다." : "Show this screen at the door. A moving clock means it is live." }
+
+    /// A refusal's title and what to do about it.
+    public func refusal(_ reason: RefusalReason) -> (title: String, advice: String) {
+        switch (language, reason) {
+        case (.ko, .expired): ("코드가 만료되었습니다", "화면의 코드를 다시 스캔하세요.")
+        case (.en, .expired): ("This code has expired", "Scan the code on the screen again.")
+        case (.ko, .notYetValid): ("아직 유효하지 않은 코드입니다", "키오스크의 시계가 빠릅니다. 직원에게 알려 주세요.")
+        case (.en, .notYetValid): ("This code is not valid yet", "The kiosk's clock is ahead: please tell the staff.")
+        case (.ko, .unknownVenue): ("알 수 없는 장소입니다", "이 서버는 이 장소의 체크인을 받지 않습니다. 직원에게 문의하세요.")
+        case (.en, .unknownVenue): ("Unknown venue", "This server does not take check-ins for this venue. Please ask the staff.")
+        case (.ko, .malformed), (.ko, .unknownVersion), (.ko, .badMAC):
+            ("이 장소의 체크인 코드가 아닙니다", "화면의 코드를 다시 스캔하거나 \(safeNumber)를 입력하세요.")
+        case (.en, .malformed), (.en, .unknownVersion), (.en, .badMAC):
+            ("Not a check-in code of this venue", "Scan the code on the screen again, or type its \(safeNumber.lowercased()).")
+        }
+    }
+
+    public var formTitle: String { ko ? "\(safeNumber)로 체크인" : "Check in with the safe number" }
+    public var formHint: String { ko ? "코드 아래에 표시된 \(safeNumber)를 입력하세요 (예: 12가34나)." : "Type the safe number shown under the code (like 12가34나)." }
+    public var checkInButton: String { ko ? "체크인" : "Check in" }
+    public var wrongSafeNumber: String { ko ? "\(safeNumber)가 맞지 않습니다. 화면을 확인하고 다시 입력하세요." : "That safe number does not match. Check the screen and type it again." }
+
+    public var tooManyTitle: String { ko ? "시도 횟수가 너무 많습니다" : "Too many tries" }
+    /// `30초 후에 다시 시도하세요` / `Try again in 30 s`.
+    public func tryAgain(inSeconds seconds: Int64) -> String {
+        let countdown = kiosk.countdown(seconds).seconds
+        return ko ? "\(countdown) 후에 다시 시도하세요." : "Try again in \(countdown)."
+    }
+
+    public var unavailableTitle: String { ko ? "잠시 후 다시 시도하세요" : "Please try again in a moment" }
+    public func unavailable(at time: String) -> String {
+        ko ? "체크인을 저장할 수 없어 기록하지 않았습니다 (\(time)). 잠시 후 코드를 다시 스캔하세요." : "The check-in could not be stored, so none was recorded (\(time)). Scan the code again in a moment."
+    }
+
+    public var visitorTitle: String { ko ? "방문자 정보" : "Visitor details" }
+    public var visitorHint: String { ko ? "이 장소는 출입 명부를 작성합니다. 이 기기에 저장되어 다음에는 묻지 않습니다." : "This venue keeps a visitor log. Your details are remembered on this device for next time." }
+    public var visitorName: String { ko ? "이름" : "Name" }
+    public var visitorPhone: String { ko ? "전화번호" : "Phone number" }
+    public var visitorInvalid: String { ko ? "이름과 전화번호를 확인하세요." : "Please check your name and phone number." }
+    public var formExpired: String { ko ? "시간이 지났습니다. 화면의 코드를 다시 스캔하세요." : "This form has expired. Scan the code on the screen again." }
+
+    public var notFoundTitle: String { ko ? "페이지를 찾을 수 없습니다" : "Page not found" }
+    public var notFoundAdvice: String { ko ? "키오스크 화면의 코드를 스캔하세요." : "Scan the code on the kiosk's screen." }
+    public var receiptMissing: String { ko ? "이 기기의 체크인 기록이 아닙니다." : "This is not a check-in of this device." }
+    public var badRequestTitle: String { ko ? "요청을 처리할 수 없습니다" : "The request cannot be handled" }
+    public var methodNotAllowed: String { ko ? "허용되지 않는 요청입니다" : "Method not allowed" }
+    public var tooLarge: String { ko ? "입력이 너무 깁니다" : "The form is too large" }
+    public var languageSwitch: (label: String, target: Language) { ko ? ("English", .en) : ("한국어", .ko) }
+}

@@ -1,0 +1,80 @@
+import ServerDomain
+import ServerReports
+import SharedCLI
+import SharedDomain
+import SharedSystem
+
+/// `qrcheckin-server checkin`: door staff check a visitor in by hand (no phone, a paper list,
+/// a group), recorded with method `staff` and the operator's user name as the audit trail.
+struct CheckinCommand: Command {
+    static let spec = CommandSpec(
+        name: "checkin",
+        summary: "Record a staff check-in (a visitor without a phone), with your user name.",
+        usage: "checkin --venue VENUE [OPTIONS]",
+        options: [
+            OptionSpec("config", short: "c", value: "FILE", repeatable: true, help: "Read settings from FILE, as 'serve' does (default $QRCHECKIN_SERVER_CONFIG)."),
+            OptionSpec("database", value: "URL", help: "sqlite:PATH (default: as 'serve')."),
+            OptionSpec("venue", value: "VENUE", help: "The venue checked in to (required)."),
+            OptionSpec("name", value: "NAME", help: "The visitor's name, as the visitor log should show it."),
+            OptionSpec("phone", value: "NUMBER", help: "The visitor's phone number (010-1234-5678; kept as digits)."),
+        ],
+        discussion: """
+            Records one check-in at VENUE now, method staff: no code and no device, so it is
+            never a duplicate (run it once per visitor). The operator column holds the user
+            who ran it: the real user id's name, or with sudo the user who ran sudo
+            (SUDO_USER). It is kept, exported and deleted like every check-in. The venue
+            must be one the server serves (the venues setting); the database is created
+            if it does not exist yet, as 'serve' would create it.
+
+            EXIT STATUS: 0 recorded; 64 bad command line (no --venue, a name over 64
+            characters or with control characters, a phone that is not 7-15 digits); 65 the
+            database is not a ledger; 73 the database cannot be created; 74 the disk is
+            full; 75 the database stayed locked; 77 permission denied; 78 a bad setting, or
+            a ledger of a newer version.
+            """
+    )
+
+    let configuration: ServerConfiguration
+    let venue: VenueID
+    let visitor: Visitor?
+    let operatorName: String
+
+    init(_ arguments: ParsedArguments, context: CommandContext) throws(CommandError) {
+        configuration = try ServerConfiguration(arguments, environment: context.environment)
+        guard let venueText = arguments["venue"] else { throw .usage("--venue is required: the venue the visitor checks in to") }
+        venue = try ServerConfiguration.venue(venueText, .flag("venue"))
+        guard configuration.venues.profile(for: venue) != nil else {
+            throw .usage("--venue: \(venue) is not a venue this server serves (see the venues setting)")
+        }
+        let name = arguments["name"]
+        if let name {
+            guard !name.isEmpty, name.count <= Visitor.maximumNameLength else {
+                throw .usage("--name must be 1-\(Visitor.maximumNameLength) characters")
+            }
+            guard !name.unicodeScalars.contains(where: { $0.properties.generalCategory == .control }) else {
+                throw .usage("--name must not contain control characters (tabs, line breaks)")
+            }
+        }
+        var phone: String?
+        if let text = arguments["phone"] {
+            guard let digits = Visitor.normalizedPhone(text) else {
+                throw .usage("--phone must be a phone number of 7-15 digits (010-1234-5678, +82 10 1234 5678)")
+            }
+            phone = digits
+        }
+        visitor = name == nil && phone == nil ? nil : Visitor(name: name, phone: phone)
+        operatorName = OperatorIdentity.current(environment: context.environment)
+    }
+
+    func run(_ context: CommandContext) throws(CommandError) -> ExitCode {
+        let clock = SystemClock()
+        let ledger = try LedgerOpener.open(configuration.database, create: true, durability: configuration.durability, clock: clock)
+        let staff = StaffCheckIn(ledger: ledger, clock: clock)
+        let checkIn = try ledgerCall { () throws(LedgerError) in
+            try staff.record(venue: venue, visitor: visitor, operatorName: operatorName)
+        }
+        let local = LocalTime(checkIn.time, in: SystemZone())
+        try context.output("checked in at \(venue) (check-in \(checkIn.id), \(local.date) \(local.second) \(local.offset), by \(operatorName))\n")
+        return .success
+    }
+}

@@ -1,0 +1,138 @@
+import ServerDomain
+import ServerReports
+import SharedCLI
+import SharedSystem
+
+/// `qrcheckin-server checkins`: the recorded check-ins, oldest first, as a table, CSV or JSON
+/// lines; or, with `--count`, how many (by venue, day or hour).
+struct CheckinsCommand: Command {
+    static let spec = CommandSpec(
+        name: "checkins",
+        summary: "List or count the recorded check-ins (table, CSV or JSON lines).",
+        usage: "checkins [OPTIONS]",
+        options: [
+            OptionSpec("config", short: "c", value: "FILE", repeatable: true, help: "Read settings from FILE, as 'serve' does (default $QRCHECKIN_SERVER_CONFIG)."),
+            OptionSpec("database", value: "URL", help: "sqlite:PATH or postgresql://… (default: as 'serve')."),
+            OptionSpec("format", short: "f", value: "FORMAT", help: "table, csv or jsonl (default table on a terminal, else csv)."),
+            OptionSpec("venue", value: "VENUE", help: "Only this venue's check-ins."),
+            OptionSpec("from", value: "TIME", help: "Only those at or after TIME: Unix seconds, @UNIX, ISO 8601 with a zone, or now."),
+            OptionSpec("until", value: "TIME", help: "Only those before TIME (same forms)."),
+            OptionSpec("device", value: "ID", help: "Only this device's (its pseudonymous id, as the device column shows it)."),
+            OptionSpec("limit", value: "N", help: "At most N, the oldest first."),
+            OptionSpec("count", help: "Print how many instead of the rows (the total alone, or per group with --by)."),
+            OptionSpec("by", value: "KEYS", help: "venue, day or hour (local), or several (venue,day): count per group (implies --count)."),
+            OptionSpec("kept", help: "With --count: add the daily counts kept after their check-ins were purged."),
+        ],
+        discussion: """
+            Prints the visitor log the server recorded, oldest first, streamed (any number of
+            rows in constant memory). Columns: id, venue, time (UTC), local_time (this host's
+            zone), method (qr, safe-number or staff), window_age (how many windows old the code
+            was: 0 current, 1 the previous, -1 a kiosk slightly ahead), device (a pseudonymous id,
+            not the cookie), name and phone (when the venue collects them) and operator (the
+            user who made a staff check-in). CSV has a header line and RFC 4180 quoting; a name
+            beginning with = + - or @ gets a leading ' so spreadsheets do not run it as a
+            formula. jsonl is one object a line, with the same keys. The database is opened,
+            never created; the server may keep running meanwhile.
+
+            --count prints the number of check-ins selected, alone on its line. --by venue,
+            day or hour (or several, comma-separated, in column order) prints one row per group
+            in the --format chosen: days and hours are this host's (TZ). --kept adds the daily
+            counts purges kept when keep-counts is on (a kept day counts when its midnight is
+            within --from/--until; not with --by hour or --device).
+
+            EXIT STATUS: 0 listed; 64 bad command line; 65 the database is not a ledger or is
+            damaged; 66 the database does not exist; 74 the output cannot be written; 77
+            permission denied; 78 a bad setting, or a ledger of a newer version.
+            """
+    )
+
+    let database: DatabaseLocation
+    let format: CheckInExport.Format?
+    let query: CheckInQuery
+    /// Nil lists the rows; empty counts the total; otherwise counts per group.
+    let countKeys: [CountReport.Key]?
+    let includesKept: Bool
+
+    init(_ arguments: ParsedArguments, context: CommandContext) throws(CommandError) {
+        let layers = try SettingLayers(flags: arguments, environment: context.environment, catalog: .server)
+        database = try DatabaseLocation.chosen(in: layers, environment: context.environment)
+        format = try arguments.choice("format", as: CheckInExport.Format.self)
+        var query = try CheckInQueryOptions.query(arguments, now: SystemClock().now())
+        query.limit = try arguments.integer("limit", in: 0...Int.max)
+        self.query = query
+        let keys = try arguments["by"].map { text throws(CommandError) in try Self.keys(text) }
+        includesKept = arguments.has("kept")
+        if arguments.has("count") || keys != nil {
+            guard query.limit == nil else { throw .usage("--limit lists rows; it cannot be used with --count") }
+            countKeys = keys ?? []
+        } else {
+            guard !includesKept else { throw .usage("--kept adds kept counts to --count") }
+            countKeys = nil
+        }
+        if includesKept, keys?.contains(.hour) == true || query.device != nil {
+            throw .usage("kept counts are per venue and day: --kept cannot be used with --by hour or --device")
+        }
+    }
+
+    /// `venue`, `day,venue`: each key once.
+    static func keys(_ text: String) throws(CommandError) -> [CountReport.Key] {
+        var keys: [CountReport.Key] = []
+        for item in text.split(separator: ",", omittingEmptySubsequences: false) {
+            guard let key = CountReport.Key(rawValue: item.trimmed()), !keys.contains(key) else {
+                throw .usage("--by must be venue, day or hour, or several of them comma-separated (venue,day), got '\(text)'")
+            }
+            keys.append(key)
+        }
+        return keys
+    }
+
+    func run(_ context: CommandContext) throws(CommandError) -> ExitCode {
+        let ledger = try LedgerOpener.open(database, create: false, clock: SystemClock())
+        let chosen = format ?? (context.standardOutputIsTerminal ? .table : .csv)
+        if let countKeys { return try count(ledger, keys: countKeys, format: chosen, context) }
+        var export = CheckInExport(format: chosen, zone: SystemZone())
+        var output = CheckedOutput()
+        var failure: CommandError?
+        try output.append(export.header)
+        do throws(LedgerError) {
+            try ledger.export(query) { checkIn in
+                do throws(CommandError) {
+                    try output.append { export.write(checkIn, to: &$0) }
+                    return true
+                } catch {
+                    failure = error
+                    return false
+                }
+            }
+        } catch {
+            throw CommandError(error)
+        }
+        if let failure { throw failure }
+        try output.flush()
+        return .success
+    }
+
+    private func count(_ ledger: any CheckInLedger, keys: [CountReport.Key], format: CheckInExport.Format,
+                       _ context: CommandContext) throws(CommandError) -> ExitCode {
+        let kept = includesKept ? try ledgerCall { () throws(LedgerError) in try keptCounts(ledger) } : []
+        guard !keys.isEmpty else {
+            let total = try ledgerCall { () throws(LedgerError) in try ledger.count(query) }
+            try context.output("\(total + kept.reduce(0) { $0 + $1.count })\n")
+            return .success
+        }
+        var report = CountReport(keys: keys, zone: SystemZone())
+        for tally in try ledgerCall({ () throws(LedgerError) in try ledger.tally(query) }) { report.add(tally) }
+        for count in kept { report.add(count) }
+        try context.output(report.text(format))
+        return .success
+    }
+
+    /// The kept counts the query's venue and time range select (whole days, by their midnight).
+    private func keptCounts(_ ledger: any CheckInLedger) throws(LedgerError) -> [DailyCount] {
+        let zone = SystemZone()
+        return try ledger.keptCounts(venue: query.venue).filter { count in
+            let midnight = count.day.midnight(in: zone)
+            return (query.from.map { midnight >= $0 } ?? true) && (query.until.map { midnight < $0 } ?? true)
+        }
+    }
+}

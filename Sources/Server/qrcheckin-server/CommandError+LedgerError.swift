@@ -1,0 +1,31 @@
+import ServerDomain
+import SharedCLI
+
+extension CommandError {
+    /// A ledger failure with its documented exit status: 66 missing, 73 cannot open or create,
+    /// 77 permission denied, 65 damaged or not a ledger, 78 a newer schema, 69 unavailable,
+    /// 75 busy, 74 full, 70 anything else.
+    init(_ error: LedgerError) {
+        let code: ExitCode = switch error.kind {
+        case .missing: .noInput
+        case .cannotOpen: .cannotCreate
+        case .permissionDenied: .noPermission
+        case .corrupt: .dataError
+        case .tooNew: .config
+        case .unavailable: .unavailable
+        case .busy: .tempFail
+        case .full: .ioError
+        case .failed: .software
+        }
+        self.init(code, error.message)
+    }
+}
+
+/// The value of a ledger call, its failure as the command's (with the documented exit status).
+func ledgerCall<T>(_ body: () throws(LedgerError) -> T) throws(CommandError) -> T {
+    do throws(LedgerError) {
+        return try body()
+    } catch {
+        throw CommandError(error)
+    }
+}

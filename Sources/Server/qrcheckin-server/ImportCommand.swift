@@ -1,0 +1,71 @@
+import ServerDomain
+import ServerPostgres
+import SharedCLI
+import SharedDomain
+import SharedSystem
+
+/// `qrcheckin-server import`: copies a SQLite ledger's check-ins into the PostgreSQL ledger.
+struct ImportCommand: Command {
+    static let spec = CommandSpec(
+        name: "import",
+        summary: "Copy the check-ins of a SQLite ledger into PostgreSQL (moving up to many servers).",
+        usage: "import --from sqlite:PATH [OPTIONS]",
+        options: [
+            OptionSpec("config", short: "c", value: "FILE", repeatable: true, help: "Read settings from FILE, as 'serve' does (default $QRCHECKIN_SERVER_CONFIG)."),
+            OptionSpec("database", value: "URL", help: "The PostgreSQL ledger to copy into: postgresql://… (default: as 'serve')."),
+            OptionSpec("from", value: "URL", help: "The SQLite ledger to copy from: sqlite:PATH (required)."),
+            OptionSpec("venue", value: "VENUE", help: "Only this venue's check-ins (default every venue's)."),
+        ],
+        discussion: """
+            For a venue that outgrew one host: copies the check-ins of the SQLite ledger --from
+            (every column: time, method, device, visitor fields, operator) into the PostgreSQL
+            ledger --database, in one transaction, and the duplicate keys with them (a phone that
+            checked in on the old host an hour ago is 'already checked in' on the new one).
+            Idempotent: a check-in already copied is not copied again, so an interrupted or
+            repeated import is safe, and check-ins the servers recorded in PostgreSQL meanwhile
+            are kept. Checks the counts: unless every check-in of the source is in PostgreSQL
+            afterwards, nothing is committed. Stop the server writing to the SQLite file first
+            (a check-in recorded there during the copy makes the counts disagree). Refusals
+            (kept a week, no visitor data) are not copied. New ids are given; the times are kept.
+
+            EXIT STATUS: 0 copied; 64 bad command line (--database not PostgreSQL, --from not
+            SQLite); 65 a database is not a ledger; 66 the SQLite file does not exist; 69
+            PostgreSQL cannot be reached; 70 the counts disagree (nothing copied); 77 permission
+            denied; 78 a bad setting, or a schema newer than this program.
+            """
+    )
+
+    let destination: PostgresConnectionString
+    let source: DatabaseLocation
+    let venue: VenueID?
+
+    init(_ arguments: ParsedArguments, context: CommandContext) throws(CommandError) {
+        let layers = try SettingLayers(flags: arguments, environment: context.environment, catalog: .server)
+        guard case .postgresql(let connection) = try layers.value("database", DatabaseLocation.parse) else {
+            throw .usage("import copies into PostgreSQL: set --database postgresql://… (or database in the config file)")
+        }
+        destination = connection
+        guard let from = arguments["from"] else { throw .usage("import needs --from sqlite:PATH, the ledger to copy from") }
+        source = try DatabaseLocation.parse(from, from: .flag("from"))
+        guard case .sqlite = source else { throw .usage("--from must be sqlite:PATH") }
+        venue = try arguments["venue"].map { text throws(CommandError) in try ServerConfiguration.venue(text, .flag("venue")) }
+    }
+
+    func run(_ context: CommandContext) throws(CommandError) -> ExitCode {
+        let clock = SystemClock()
+        let from = try LedgerOpener.open(source, create: false, clock: clock)
+        let report: LedgerCopyReport
+        do throws(LedgerError) {
+            report = try PostgresLedger(destination, poolSize: 1, clock: clock).copy(from: from, venue: venue)
+        } catch {
+            throw CommandError(error)
+        }
+        let scope = venue.map { "\($0.rawValue)'s" } ?? "every venue's"
+        try context.output("""
+            \(scope) check-ins from \(source.description) into postgresql: \(destination.description)
+            source \(report.source), copied \(report.copied), already there \(report.alreadyThere); PostgreSQL now holds \(report.destination)
+
+            """)
+        return .success
+    }
+}

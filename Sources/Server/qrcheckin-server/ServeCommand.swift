@@ -1,0 +1,162 @@
+import Glibc
+import ServerDomain
+import ServerHTTP
+import ServerReports
+import ServerSite
+import SharedCLI
+import SharedDomain
+import SharedSystem
+import Synchronization
+
+/// `qrcheckin-server serve`: answers the scanned URLs, records check-ins, until SIGTERM.
+struct ServeCommand: Command {
+    static let spec = CommandSpec(
+        name: "serve",
+        summary: "Answer scanned check-in URLs: verify, record, show the receipt.",
+        usage: "serve [OPTIONS]",
+        options: ServerConfiguration.options,
+        discussion: """
+            Listens on --listen (or the socket systemd passes: socket activation) and answers
+            the URLs the kiosks' codes hold, BASE-PATH/VENUE/TOKEN: verifies the code at this
+            server's clock with the venue's period and skew, records the check-in, then answers
+            303 to its receipt. The same device at the same venue within duplicate-time is one
+            check-in ("already checked in at 14:03"). BASE-PATH/VENUE is a form for the safe
+            number, rate limited per client. Pages are Korean or English (Accept-Language, or
+            ?lang=ko|en). Every venue a master secret signs is served unless venues limits them;
+            a venue key serves its venue only. At start and then daily the server deletes the
+            check-ins older than retention (28 days) and the refused scans older than
+            refusal-retention (7 days), as 'purge' does; see docs/PRIVACY.md.
+
+            Settings come from the config files (--config, or $QRCHECKIN_SERVER_CONFIG, a list
+            joined by ':'), then QRCHECKIN_SERVER_* variables (QRCHECKIN_SERVER_LISTEN…), then
+            flags. A config file may set name, period, skew, duplicate-time and visitor-fields
+            per venue: 'duplicate-time.HALL-1 = 1h'. The secret is found as qrcheckin finds it
+            (the secret-file setting, else $CREDENTIALS_DIRECTORY/secret, else qrcheckin's state
+            directory's secret).
+
+            FILES: the database defaults to $STATE_DIRECTORY/checkins.db, else
+            /var/lib/qrcheckin-server/checkins.db (root), else
+            ~/.local/state/qrcheckin-server/checkins.db; it is created with mode 0600. Several
+            servers share one PostgreSQL database instead: database = postgresql://… (a libpq
+            URI; postgresql:KEY=VALUE … for libpq's pairs; sslmode and the rest as libpq
+            documents them), its schema brought up to date at start. While it cannot be
+            reached, check-ins are answered 503 and the server reconnects by itself. See
+            docs/SERVER.md.
+
+            EXIT STATUS: 0 stopped by SIGTERM or SIGINT; 64 bad command line; 65 a bad key file
+            or a database that is not a ledger; 66 the secret file is missing; 69 the address is
+            in use or cannot be listened on, or PostgreSQL cannot be reached at start; 73 the
+            database cannot be created; 77 permission denied (secret file, database, a
+            privileged port); 78 a bad setting in a config file or the environment, or a
+            ledger of a newer version.
+            """
+    )
+
+    let configuration: ServerConfiguration
+
+    init(_ arguments: ParsedArguments, context: CommandContext) throws(CommandError) {
+        configuration = try ServerConfiguration(arguments, environment: context.environment)
+    }
+
+    func run(_ context: CommandContext) throws(CommandError) -> ExitCode {
+        // libsodium (cookies' random bytes, device ids) is checked before anything is served.
+        try LoadedLibrary.require([.sodium])
+        let logger = Logger(environment: context.environment, program: "qrcheckin-server")
+        AllocatorTuning.apply()
+        let clock = SystemClock()
+        let keys = try ServerKeys.load(configuration.secretFiles, environment: context.environment)
+        let ledger = WatchedLedger(
+            try LedgerOpener.open(configuration.database, create: true, durability: configuration.durability,
+                                  poolSize: configuration.databasePool, clock: clock),
+            now: { MonotonicClock().now().milliseconds }, report: { LedgerOutageLog.write($0, to: logger) })
+        let listener: Int32
+        do throws(ListenSocketError) {
+            if let inherited = try ListenSocket.inherited(environment: context.environment) {
+                listener = inherited
+            } else {
+                listener = try ListenSocket.bind(configuration.listen)
+            }
+        } catch {
+            throw CommandError(error.code == EACCES ? .noPermission : .unavailable, error.description)
+        }
+        // Signals go to a descriptor: blocked here, before libmicrohttpd starts its threads, so
+        // every thread inherits the mask and the main thread alone takes them.
+        let signals: SignalSource
+        do {
+            signals = try SignalSource([SIGTERM, SIGINT])
+        } catch {
+            throw CommandError(.software, error.description)
+        }
+        let authenticator = HMACAuthenticator()
+        let useCase = CheckInUseCase(venues: configuration.venues, keys: keys.map(\.keys), authenticator: authenticator,
+                                     ledger: ledger, clock: clock)
+        let zone = SystemZone()
+        let metrics = ServerMetrics(startedAt: clock.now(), live: {
+            let now = clock.now()
+            return try? LiveCounts.read(from: ledger, at: now, dayStart: CalendarDay(containing: now, in: zone).midnight(in: zone))
+        })
+        let retention = RetentionService(ledger: ledger, policy: configuration.retention, clock: clock,
+                                         dayOffset: { zone.offsetSeconds(at: $0) }, report: { purge in
+            metrics.countPurge(purge)
+            switch purge.result {
+            case .success(let report):
+                // A purge that found nothing is routine; one that deleted is worth a notice.
+                let text = "retention: " + PurgeSummary(request: purge.request, report: report, policy: configuration.retention, zone: zone).text
+                if report.checkIns + report.refusals > 0 { logger.notice(text) } else { logger.info(text) }
+            case .failure(let error):
+                logger.error("retention: the purge failed, trying again within the hour: \(error.message)")
+            }
+        })
+        let failures = Mutex(LogRateLimiter(intervalMilliseconds: 60_000))
+        let parts = CheckInSite.Parts(
+            useCase: useCase, basePath: configuration.basePath, zone: zone,
+            limiter: SafeNumberRateLimiter(tries: configuration.safeNumberTries, clock: clock),
+            cookies: DeviceCookies(random: SecureRandom.bytes, hash: { GenericHash.digest($0) }, clock: clock),
+            tickets: VisitorTickets(key: SecureRandom.bytes(32), authenticator: authenticator),
+            metrics: metrics,
+            ledgerFailed: { error in
+                // An outage (the database unreachable, busy or full) is logged by the watched
+                // ledger as it begins and ends; other failures once a minute at most.
+                guard !LedgerHealth.isOutage(error.kind) else { return }
+                if let skipped = failures.withLock({ $0.admit(now: MonotonicClock().now()) }) {
+                    logger.error("the ledger failed, check-ins are answered with 503: \(error.message)"
+                                 + (skipped > 0 ? " (\(skipped) more failures since the last report)" : ""))
+                }
+            })
+        let server: MicroHTTPServer
+        do throws(HTTPServerError) {
+            server = try MicroHTTPServer(listener: listener, handler: CheckInSite(parts), limits: configuration.limits,
+                                         resolver: ClientResolver(trustedProxies: configuration.trustedProxies), observer: metrics)
+        } catch {
+            throw CommandError(.unavailable, error.description)
+        }
+        let address = ListenSocket.boundAddress(listener)
+        let served = configuration.venues.servesUnlisted ? "every venue its keys serve"
+            : configuration.venues.profiles.keys.map(\.rawValue).sorted().joined(separator: ", ")
+        logger.notice("listening on \(address), base path \(configuration.basePath.isEmpty ? "/" : configuration.basePath), "
+                      + "\(configuration.database.description), keys \(keys.map(\.path).joined(separator: ", ")); serving \(served)")
+        // At start, then daily: nothing is kept longer than the retention says.
+        let retentionTask = Task.detached { try? await retention.run(sleep: { try await Task.sleep(for: $0) }) }
+        let notifier = SystemdNotifier(environment: context.environment)
+        notifier.notify("READY=1\nSTATUS=listening on \(address)")
+        while true {
+            do {
+                _ = try Poller.wait(readable: [signals.descriptor.rawValue], timeoutMilliseconds: -1)
+            } catch {
+                throw CommandError(.software, error.description)
+            }
+            let received = signals.drain()
+            if received.contains(SIGTERM) || received.contains(SIGINT) { break }
+        }
+        notifier.notify("STOPPING=1")
+        retentionTask.cancel()
+        server.stop()
+        logger.notice("stopped")
+        return .success
+    }
+}
+
+/// The host's time zone for the pages.
+struct SystemZone: LocalTimeZone {
+    func offsetSeconds(at time: WallTime) -> Int { SystemTimeZone.offsetSeconds(at: time.seconds) }
+}

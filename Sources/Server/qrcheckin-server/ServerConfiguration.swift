@@ -1,0 +1,182 @@
+import Glibc
+import ServerDomain
+import ServerHTTP
+import ServerPostgres
+import ServerSQLite
+import SharedCLI
+import SharedDomain
+
+/// The server's settings as one typed value, read from the layers (built-in defaults, config
+/// files, `QRCHECKIN_SERVER_*` variables, flags), each value checked where it came from: a bad
+/// one fails at start naming the flag, the variable, or the file, line and key.
+struct ServerConfiguration {
+    var listen: ListenAddress
+    var database: DatabaseLocation
+    var durability: SQLiteDurability
+    /// PostgreSQL connections kept open at most.
+    var databasePool: Int
+    /// Key files in the order tried; empty means qrcheckin's lookup (credentials, state dir).
+    var secretFiles: [String]
+    var basePath: String
+    var venues: VenueDirectory
+    var trustedProxies: [IPNetwork]
+    var limits: HTTPServerLimits
+    var safeNumberTries: Int
+    /// How long check-ins and refused scans are kept (enforced daily by `serve`).
+    var retention: RetentionPolicy
+
+    /// The options: `--config`, then every setting as a flag (`--secret-file` repeatable).
+    static let options: [OptionSpec] = [
+        OptionSpec("config", short: "c", value: "FILE", repeatable: true, help: "Read settings from FILE (repeatable; default $QRCHECKIN_SERVER_CONFIG)."),
+    ] + SettingCatalog.server.keys.filter { $0.name != "name" }.map { key in
+        key.name == "secret-file"
+            ? OptionSpec("secret-file", value: "FILE", repeatable: true, help: "Master secret or venue key; repeat to accept several, tried in order (rotation).")
+            : key.option
+    }
+
+    init(_ flags: ParsedArguments, environment: [String: String]) throws(CommandError) {
+        let layers = try SettingLayers(flags: flags, environment: environment, catalog: .server)
+        listen = try layers.value("listen") { text, source throws(CommandError) in
+            do throws(ListenAddressError) { return try ListenAddress(text) } catch { throw source.error(error.description) }
+        } ?? (try! ListenAddress("127.0.0.1:8080"))
+        database = try DatabaseLocation.chosen(in: layers, environment: environment)
+        durability = try layers.value("durability") { text, source throws(CommandError) in
+            guard let value = SQLiteDurability(rawValue: text) else { throw source.error("must be full or normal, got \(Quoted(text))") }
+            return value
+        } ?? .full
+        databasePool = try layers.value("database-pool") { text, source throws(CommandError) in try Self.number(text, 1...1000, source) }
+            ?? PostgresLedger.defaultPoolSize
+        let flagFiles = flags.all("secret-file")
+        if !flagFiles.isEmpty {
+            for file in flagFiles where file.isEmpty || file.contains("\0") { throw .usage("--secret-file: must be a path") }
+            secretFiles = flagFiles
+        } else {
+            secretFiles = try layers.value("secret-file") { text, source throws(CommandError) in
+                let files = text.split(separator: ":").map(String.init)
+                guard !files.isEmpty, !text.contains("\0") else { throw source.error("must be a path, or paths joined by ':'") }
+                return files
+            } ?? []
+        }
+        basePath = try layers.value("base-path", Self.basePath) ?? "/C"
+        let defaults = try Self.profile(layers, scope: nil, base: .standard)
+        let listed = try layers.value("venues") { text, source throws(CommandError) in
+            try text.split(separator: ",").map { item throws(CommandError) in try Self.venue(String(item).trimmed(), source) }
+        }
+        var profiles: [VenueID: VenueProfile] = [:]
+        for name in Self.scopedNames {
+            for scope in layers.scopes(of: name) {
+                // The scope must be a venue id: checked against the line that uses it.
+                let venue = try layers.value(name, scope: scope) { _, source throws(CommandError) in try Self.venue(scope, source) }!
+                if profiles[venue] == nil { profiles[venue] = try Self.profile(layers, scope: scope, base: defaults) }
+            }
+        }
+        for venue in listed ?? [] where profiles[venue] == nil { profiles[venue] = defaults }
+        venues = VenueDirectory(defaults: defaults, profiles: profiles, servesUnlisted: listed == nil)
+        trustedProxies = try layers.value("trusted-proxy") { text, source throws(CommandError) in
+            try text.split(separator: ",").map { item throws(CommandError) in
+                guard let network = IPNetwork(String(item).trimmed()) else {
+                    throw source.error("must be addresses or CIDR ranges (127.0.0.1, 10.0.0.0/8, ::1), comma-separated; got \(Quoted(item))")
+                }
+                return network
+            }
+        } ?? []
+        limits = HTTPServerLimits()
+        limits.connections = try layers.value("max-connections") { text, source throws(CommandError) in try Self.number(text, 1...100_000, source) } ?? limits.connections
+        limits.connectionsPerClient = try layers.value("max-connections-per-client") { text, source throws(CommandError) in
+            try Self.number(text, 0...100_000, source)
+        } ?? limits.connectionsPerClient
+        limits.threads = try layers.value("threads") { text, source throws(CommandError) in try Self.number(text, 1...64, source) }
+            ?? max(2, Int(sysconf(Int32(_SC_NPROCESSORS_ONLN))))
+        safeNumberTries = try layers.value("safe-number-tries") { text, source throws(CommandError) in try Self.number(text, 1...100, source) } ?? 5
+        retention = try RetentionSettings.policy(layers)
+    }
+
+    /// The settings a config file may set per venue.
+    static let scopedNames = SettingCatalog.server.keys.filter(\.scoped).map(\.name)
+
+    /// A venue's profile: `base` with the settings given for `scope` (or, for nil, unscoped).
+    private static func profile(_ layers: SettingLayers, scope: String?, base: VenueProfile) throws(CommandError) -> VenueProfile {
+        func setting<T>(_ name: String, _ parse: (String, SettingSource) throws(CommandError) -> T) throws(CommandError) -> T? {
+            if let scope { return try layers.value(name, scope: scope, parse) }
+            return try layers.value(name, parse)
+        }
+        let name = try setting("name") { text, source throws(CommandError) in
+            guard !text.isEmpty, text.count <= 64 else { throw source.error("must be 1-64 characters") }
+            return text
+        }
+        let period = try setting("period", TimeArgument.period) ?? base.period
+        let skew = try setting("skew") { text, source throws(CommandError) in try number(text, 0...CheckInTime.maximumSkew, source) } ?? base.skew
+        let duplicate = try setting("duplicate-time", duration) ?? base.duplicateSeconds
+        let fields = try setting("visitor-fields", visitorFields) ?? base.visitorFields
+        return VenueProfile(displayName: name ?? (scope == nil ? nil : base.displayName), period: period, skew: skew,
+                            duplicateSeconds: duplicate, visitorFields: fields)
+    }
+
+    static func venue(_ text: String, _ source: SettingSource) throws(CommandError) -> VenueID {
+        do throws(CheckInCodeError) { return try VenueID(text) } catch { throw source.error(error.description) }
+    }
+
+    static func number(_ text: String, _ range: ClosedRange<Int>, _ source: SettingSource) throws(CommandError) -> Int {
+        guard let value = Int(text), range.contains(value), text.first != "+" else {
+            throw source.error("must be a whole number from \(range.lowerBound) to \(range.upperBound), got \(Quoted(text))")
+        }
+        return value
+    }
+
+    /// `90`, `90s`, `30m`, `3h`, `1d`: 0 seconds to 30 days.
+    static func duration(_ text: String, _ source: SettingSource) throws(CommandError) -> Int64 {
+        var digits = Substring(text), unit: Int64 = 1
+        switch text.last {
+        case "s": digits = digits.dropLast()
+        case "m": digits = digits.dropLast(); unit = 60
+        case "h": digits = digits.dropLast(); unit = 3600
+        case "d": digits = digits.dropLast(); unit = 86_400
+        default: break
+        }
+        guard !digits.isEmpty, digits.count <= 8, digits.allSatisfy({ $0.isASCII && $0.isNumber }), let value = Int64(digits),
+              value * unit <= 30 * 86_400 else {
+            throw source.error("must be a duration of 0 to 30 days: 90s, 30m, 3h or 1d, got \(Quoted(text))")
+        }
+        return value * unit
+    }
+
+    static func visitorFields(_ text: String, _ source: SettingSource) throws(CommandError) -> VisitorFields {
+        if text == "none" { return [] }
+        var fields: VisitorFields = []
+        for item in text.split(separator: ",", omittingEmptySubsequences: false) {
+            switch item.trimmed() {
+            case "name": fields.insert(.name)
+            case "phone": fields.insert(.phone)
+            default: throw source.error("must be none, name, phone or name,phone, got \(Quoted(text))")
+            }
+        }
+        return fields
+    }
+
+    /// A base path: empty (the root) or `/SEGMENT…`, no trailing slash, no `.`/`..` segments.
+    static func basePath(_ text: String, _ source: SettingSource) throws(CommandError) -> String {
+        if text == "" || text == "/" { return "" }
+        let segments = text.split(separator: "/", omittingEmptySubsequences: false)
+        guard text.hasPrefix("/"), !text.hasSuffix("/"), text.utf8.count <= 100,
+              segments.dropFirst().allSatisfy({ segment in
+                  !segment.isEmpty && segment != "." && segment != ".."
+                      && segment.utf8.allSatisfy { byte in
+                          (UInt8(ascii: "A")...UInt8(ascii: "Z")).contains(byte) || (UInt8(ascii: "a")...UInt8(ascii: "z")).contains(byte)
+                              || (UInt8(ascii: "0")...UInt8(ascii: "9")).contains(byte) || "-._~".utf8.contains(byte)
+                      }
+              }) else {
+            throw source.error("must be / or a path like /C (letters, digits, - . _ ~; no trailing /), got \(Quoted(text))")
+        }
+        return text
+    }
+}
+
+extension StringProtocol {
+    /// The text without spaces and tabs around it.
+    func trimmed() -> String {
+        var text = Substring(self)
+        while text.first == " " || text.first == "\t" { text = text.dropFirst() }
+        while text.last == " " || text.last == "\t" { text = text.dropLast() }
+        return String(text)
+    }
+}

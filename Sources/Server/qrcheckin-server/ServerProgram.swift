@@ -1,0 +1,74 @@
+import SharedCLI
+
+/// qrcheckin-server: the check-in server's commands and its `--help`.
+enum ServerProgram {
+    static let version = "0.1.0"
+
+    /// The program as a command-line tool.
+    static let tool = CommandLineTool(
+        name: "qrcheckin-server", version: version,
+        about: "The check-in server: turns a scanned qrcheckin code into a recorded check-in.",
+        commands: [ServeCommand.self, CheckinsCommand.self, CheckinCommand.self, StatusCommand.self, PurgeCommand.self, EraseCommand.self, MigrateCommand.self, ImportCommand.self],
+        examples: [
+            "qrcheckin-server serve                          # 127.0.0.1:8080, every venue the secret signs",
+            "qrcheckin-server serve --listen 0.0.0.0:8080 --secret-file /etc/qrcheckin/secret",
+            "qrcheckin-server checkins --format csv > visitors.csv",
+            "qrcheckin-server checkin --venue HALL-1 --name '김민지'     # a visitor without a phone",
+            "qrcheckin-server purge --dry-run                        # what the retention deletes now",
+        ])
+}
+
+extension CommandSpec {
+    /// A qrcheckin-server command, its examples from `ServerExamples`.
+    init(name: String, summary: String, usage: String, options: [OptionSpec] = [],
+         positionals: ClosedRange<Int> = 0...0, discussion: String = "") {
+        self.init(program: "qrcheckin-server", name: name, summary: summary, usage: usage, options: options,
+                  positionals: positionals, discussion: discussion, examples: ServerExamples.examples(for: name))
+    }
+}
+
+/// The 2-4 examples that end each command's `--help`.
+enum ServerExamples {
+    static func examples(for name: String) -> [String] {
+        switch name {
+        case "serve": [
+            "qrcheckin-server serve                                   # defaults: see SETTINGS",
+            "qrcheckin-server serve --listen 127.0.0.1:8080 --database sqlite:/tmp/c.db --secret-file secret",
+            "qrcheckin-server serve -c /etc/qrcheckin/server.conf      # settings from a file",
+        ]
+        case "checkins": [
+            "qrcheckin-server checkins                                # the log as a table",
+            "qrcheckin-server checkins --format csv > visitors.csv",
+            "qrcheckin-server checkins --venue HALL-1 --from 2026-11-30T18:00:00+09:00 --until 2026-11-30T20:00:00+09:00",
+            "qrcheckin-server checkins --count --by day,venue --kept  # counts, also of purged days",
+        ]
+        case "checkin": [
+            "qrcheckin-server checkin --venue HALL-1 --name '김민지'",
+            "sudo qrcheckin-server checkin --venue HALL-1 --name Lee --phone 010-1234-5678",
+        ]
+        case "status": [
+            "qrcheckin-server status                                  # today, the last hour, per venue",
+            "qrcheckin-server status --json | jq .today",
+        ]
+        case "purge": [
+            "qrcheckin-server purge --dry-run                         # what would be deleted now",
+            "qrcheckin-server purge                                   # delete it (the server does so daily)",
+            "qrcheckin-server purge --retention 14d --dry-run",
+        ]
+        case "erase": [
+            "qrcheckin-server erase --checkin 1234                    # the visitor of receipt 1234",
+            "qrcheckin-server erase --phone 010-1234-5678",
+            "qrcheckin-server erase --device Zq3v0p-Xw2LbN8aT1cQ9kE",
+        ]
+        case "migrate": [
+            "qrcheckin-server migrate                                 # the database serve would use",
+            "qrcheckin-server migrate --database postgresql://checkin@db.example/checkins?sslmode=verify-full",
+        ]
+        case "import": [
+            "qrcheckin-server import --from sqlite:/var/lib/qrcheckin-server/checkins.db",
+            "qrcheckin-server import --from sqlite:hall.db --venue HALL-1 --database 'postgresql:host=/run/postgresql dbname=checkins'",
+        ]
+        default: []
+        }
+    }
+}

@@ -1,0 +1,35 @@
+import SharedCLI
+
+extension SettingKey {
+    /// A qrcheckin-server setting, its variable `QRCHECKIN_SERVER_NAME`.
+    init(server name: String, value: String, help: String, scoped: Bool = false) {
+        self.init(name: name, value: value, help: help, environmentPrefix: "QRCHECKIN_SERVER_", scoped: scoped)
+    }
+}
+
+extension SettingCatalog {
+    /// Every server setting, in `--help` order; those marked scoped may be set per venue in a
+    /// config file (`duplicate-time.HALL-1 = 1h`).
+    static let server = SettingCatalog(keys: [
+        SettingKey(server: "listen", value: "ADDRESS", help: "HOST:PORT to listen on, numeric (default 127.0.0.1:8080); ignored under socket activation."),
+        SettingKey(server: "database", value: "URL", help: "sqlite:PATH (default sqlite:STATE/checkins.db; see FILES), or postgresql://… shared by several servers."),
+        SettingKey(server: "durability", value: "full|normal", help: "Commit until fsync (full, default) or until in the WAL (normal); SQLite only."),
+        SettingKey(server: "database-pool", value: "N", help: "PostgreSQL connections this server keeps open at most, 1-1000 (default 16)."),
+        SettingKey(server: "secret-file", value: "FILE", help: "Master secret or venue key; the setting takes FILE:FILE… (default: as qrcheckin)."),
+        SettingKey(server: "base-path", value: "PATH", help: "Path of the check-in URLs before /VENUE/TOKEN (default /C)."),
+        SettingKey(server: "venues", value: "LIST", help: "Only these venues, comma-separated (default: every venue a key serves)."),
+        SettingKey(server: "name", value: "TEXT", help: "The venue's name on pages (per venue: name.HALL-1 = 대강당).", scoped: true),
+        SettingKey(server: "period", value: "SECONDS", help: "Rotation period of the codes, as the kiosks' (default 15).", scoped: true),
+        SettingKey(server: "skew", value: "WINDOWS", help: "Windows accepted either side of now, 0-60 (default 1).", scoped: true),
+        SettingKey(server: "duplicate-time", value: "DURATION", help: "A device's scans within this are one check-in: 90s, 30m, 3h (default 3h).", scoped: true),
+        SettingKey(server: "visitor-fields", value: "FIELDS", help: "Visitor log fields to ask once per device: none, name, phone, name,phone (default none).", scoped: true),
+        SettingKey(server: "trusted-proxy", value: "LIST", help: "Proxies whose X-Forwarded-For/-Proto count: addresses or CIDR, comma-separated."),
+        SettingKey(server: "max-connections", value: "N", help: "Connections at once, 1-100000 (default 1024)."),
+        SettingKey(server: "max-connections-per-client", value: "N", help: "Connections at once from one address, 0 (no limit)-100000 (default 128)."),
+        SettingKey(server: "threads", value: "N", help: "Threads serving connections, 1-64 (default: one per core, at least 2)."),
+        SettingKey(server: "retention", value: "PERIOD", help: "Keep check-ins (devices, visitor fields) this long: 28d (default), 4w, 36h; then deleted."),
+        SettingKey(server: "refusal-retention", value: "PERIOD", help: "Keep refused scans this long, at most retention (default 7d)."),
+        SettingKey(server: "keep-counts", value: "yes|no", help: "Keep per-day counts per venue of deleted check-ins (default yes)."),
+        SettingKey(server: "safe-number-tries", value: "N", help: "Wrong safe numbers a client may type before 429, 1-100 (default 5); one more a minute."),
+    ], configVariable: "QRCHECKIN_SERVER_CONFIG")
+}

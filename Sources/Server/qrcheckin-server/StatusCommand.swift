@@ -1,0 +1,59 @@
+import ServerDomain
+import ServerReports
+import SharedCLI
+import SharedDomain
+import SharedSystem
+
+/// `qrcheckin-server status`: the live counts door staff watch (today, the last hour, per
+/// venue), read from the visitor log, and what the retention will delete next.
+struct StatusCommand: Command {
+    static let spec = CommandSpec(
+        name: "status",
+        summary: "Show today's and the last hour's check-ins per venue, and the log's retention.",
+        usage: "status [OPTIONS]",
+        options: [
+            OptionSpec("config", short: "c", value: "FILE", repeatable: true, help: "Read settings from FILE, as 'serve' does (default $QRCHECKIN_SERVER_CONFIG)."),
+            OptionSpec("database", value: "URL", help: "sqlite:PATH (default: as 'serve')."),
+            OptionSpec("json", help: "Print the report as one JSON object."),
+        ] + RetentionSettings.options,
+        discussion: """
+            Counts the check-ins since this host's midnight (TZ) and in the last hour, in all
+            and per venue, from the visitor log itself: the numbers are the rows 'checkins'
+            exports (several servers sharing one log agree), the same the server's /metrics
+            reports as qrcheckin_server_checkins_today and _last_hour. Also prints how many
+            check-ins the log holds, when the oldest was recorded and when the retention in
+            force (the settings of 'serve') deletes it. The server need not be running.
+
+            EXIT STATUS: 0 reported; 64 bad command line; 65 the database is not a ledger;
+            66 the database does not exist (no check-ins recorded yet); 74 the output cannot
+            be written; 77 permission denied; 78 a bad setting, or a ledger of a newer version.
+            """
+    )
+
+    let database: DatabaseLocation
+    let policy: RetentionPolicy
+    let json: Bool
+
+    init(_ arguments: ParsedArguments, context: CommandContext) throws(CommandError) {
+        let layers = try SettingLayers(flags: arguments, environment: context.environment, catalog: .server)
+        database = try DatabaseLocation.chosen(in: layers, environment: context.environment)
+        policy = try RetentionSettings.policy(layers)
+        json = arguments.has("json")
+    }
+
+    func run(_ context: CommandContext) throws(CommandError) -> ExitCode {
+        let clock = SystemClock()
+        let zone = SystemZone()
+        let ledger = try LedgerOpener.open(database, create: false, clock: clock)
+        let now = clock.now()
+        let (counts, oldest) = try ledgerCall { () throws(LedgerError) in
+            let counts = try LiveCounts.read(from: ledger, at: now, dayStart: CalendarDay(containing: now, in: zone).midnight(in: zone))
+            var oldest: WallTime?
+            try ledger.export(CheckInQuery(limit: 1)) { oldest = $0.time; return false }
+            return (counts, oldest)
+        }
+        let report = ServerStatusReport(counts: counts, oldest: oldest, policy: policy, database: database.description, zone: zone)
+        try context.output(json ? report.json : report.text)
+        return .success
+    }
+}

@@ -1,0 +1,129 @@
+import CSQLite
+import Glibc
+import ServerDomain
+import ServerLedgerContract
+import ServerLedgerSQL
+import ServerSQLite
+import SharedDomain
+import Testing
+
+/// A clock stopped at one moment (migrations record when they ran).
+struct FixedClock: WallClock {
+    func now() -> WallTime { WallTime(seconds: 1_796_029_200) }
+}
+
+/// The SQLite ledger keeps the ledger contract and SQLite's own promises: WAL, one schema,
+/// a private file, nothing of another program touched.
+struct SQLiteLedgerTests {
+    @Test(arguments: LedgerContract.cases, SQLiteDurability.allCases)
+    func contract(_ rule: LedgerContract.Case, durability: SQLiteDurability) throws {
+        let directory = TemporaryDirectory()
+        let ledger = try SQLiteLedger(path: directory.file("checkins.db"), create: true, durability: durability, clock: FixedClock())
+        try rule.run(on: ledger)
+    }
+
+    static let hall = try! VenueID("HALL-1")
+
+    static func entry(_ device: String, at seconds: Int64) -> NewCheckIn {
+        NewCheckIn(venue: hall, time: WallTime(seconds: seconds), method: .qr, windowAge: 0, device: DeviceID(device))
+    }
+
+    @Test func checkInsSurviveReopeningAndTheSchemaIsAppliedOnce() throws {
+        let directory = TemporaryDirectory()
+        let path = directory.file("checkins.db")
+        var ids: [Int64] = []
+        do {
+            let ledger = try SQLiteLedger(path: path, create: true, clock: FixedClock())
+            for index in 0..<5 { ids.append(try ledger.record(Self.entry("d\(index)", at: 100), duplicateSeconds: 60).checkIn.id) }
+        }
+        let again = try SQLiteLedger(path: path, create: false, clock: FixedClock())
+        var seen: [Int64] = []
+        try again.export(CheckInQuery()) { seen.append($0.id); return true }
+        #expect(seen == ids)
+        // The duplicate keys survive too: the same device within the time is still a duplicate.
+        #expect(try again.record(Self.entry("d0", at: 130), duplicateSeconds: 60) == .duplicate(of: try again.find(id: ids[0])!))
+        #expect(try Self.query(path, "SELECT count(*) FROM schema_migrations") == "\(LedgerSchema.latestVersion)")
+        #expect(try Self.query(path, "PRAGMA journal_mode") == "wal")
+        #expect(try Self.query(path, "PRAGMA auto_vacuum") == "2")  // incremental
+    }
+
+    @Test func theFileIsPrivateAndALinkIsRefused() throws {
+        let directory = TemporaryDirectory()
+        let path = directory.file("checkins.db")
+        _ = try SQLiteLedger(path: path, create: true, clock: FixedClock())
+        var status = stat()
+        #expect(stat(path, &status) == 0)
+        #expect(status.st_mode & 0o777 == 0o600)
+        symlink(path, directory.file("link.db"))
+        #expect(throws: LedgerError.self) { try SQLiteLedger(path: directory.file("link.db"), create: true, clock: FixedClock()) }
+    }
+
+    @Test func aMissingDatabaseIsNotCreatedUnlessAsked() {
+        let directory = TemporaryDirectory()
+        do {
+            _ = try SQLiteLedger(path: directory.file("none.db"), create: false, clock: FixedClock())
+            Issue.record("opened a database that does not exist")
+        } catch {
+            #expect(error.kind == .missing)
+        }
+        #expect(access(directory.file("none.db"), F_OK) != 0)
+    }
+
+    @Test func anotherProgramsDatabaseIsLeftAlone() throws {
+        let directory = TemporaryDirectory()
+        let path = directory.file("other.db")
+        try Self.query(path, "CREATE TABLE notes (text TEXT)", create: true)
+        do {
+            _ = try SQLiteLedger(path: path, create: false, clock: FixedClock())
+            Issue.record("adopted another program's database")
+        } catch {
+            #expect(error.kind == .corrupt)
+            #expect(error.message.contains("not a qrcheckin-server ledger"))
+        }
+        #expect(try Self.query(path, "SELECT count(*) FROM sqlite_schema WHERE type = 'table'") == "1")
+    }
+
+    @Test func aNewerSchemaIsRefused() throws {
+        let directory = TemporaryDirectory()
+        let path = directory.file("checkins.db")
+        _ = try SQLiteLedger(path: path, create: true, clock: FixedClock())
+        try Self.query(path, "INSERT INTO schema_migrations VALUES (99, 'from the future', 0)")
+        do {
+            _ = try SQLiteLedger(path: path, create: false, clock: FixedClock())
+            Issue.record("opened a ledger of a newer schema")
+        } catch {
+            #expect(error.kind == .tooNew)
+        }
+    }
+
+    @Test func aDamagedFileIsCorrupt() throws {
+        let directory = TemporaryDirectory()
+        let path = directory.file("checkins.db")
+        let descriptor = open(path, O_WRONLY | O_CREAT, 0o600)
+        _ = Array(repeating: UInt8(0x5a), count: 8192).withUnsafeBytes { write(descriptor, $0.baseAddress, $0.count) }
+        close(descriptor)
+        do {
+            _ = try SQLiteLedger(path: path, create: false, clock: FixedClock())
+            Issue.record("opened a file of junk")
+        } catch {
+            #expect(error.kind == .corrupt)
+        }
+    }
+
+    /// Runs `sql` on its own connection and returns the first column of the first row.
+    @discardableResult
+    static func query(_ path: String, _ sql: String, create: Bool = false) throws -> String? {
+        var handle: OpaquePointer?
+        guard sqlite3_open_v2(path, &handle, SQLITE_OPEN_READWRITE | (create ? SQLITE_OPEN_CREATE : 0), nil) == SQLITE_OK else {
+            throw LedgerError(.cannotOpen, path)
+        }
+        defer { sqlite3_close_v2(handle) }
+        var statement: OpaquePointer?
+        guard sqlite3_prepare_v2(handle, sql, -1, &statement, nil) == SQLITE_OK else {
+            throw LedgerError(.failed, String(cString: sqlite3_errmsg(handle)))
+        }
+        defer { sqlite3_finalize(statement) }
+        guard sqlite3_step(statement) == SQLITE_ROW else { return nil }
+        return sqlite3_column_text(statement, 0).map { String(cString: $0) }
+    }
+}

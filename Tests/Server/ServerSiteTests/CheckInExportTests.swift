@@ -1,0 +1,84 @@
+import ServerDomain
+import ServerReports
+import SharedDomain
+import SharedJSON
+import Testing
+
+/// A zone at a fixed offset.
+struct FixedZone: LocalTimeZone {
+    let seconds: Int
+    func offsetSeconds(at time: WallTime) -> Int { seconds }
+}
+
+/// A zone whose offset changes at one moment (a DST switch).
+struct SwitchingZone: LocalTimeZone {
+    let at: WallTime
+    let before: Int
+    let after: Int
+    func offsetSeconds(at time: WallTime) -> Int { time < at ? before : after }
+}
+
+/// Every field of a check-in in each format, as the operators' scripts and spreadsheets read them.
+struct CheckInExportTests {
+    static let hall = try! VenueID("HALL-1")
+    /// 2026-11-30T09:00:05.120Z.
+    static let time = WallTime(milliseconds: 1_796_029_205_120)
+
+    static func checkIn(name: String? = "김민지, \"Kim\"", phone: String? = "010-1234-5678", operatorName: String? = nil,
+                        device: String? = "Zq3v-0p_X", age: Int? = -1, method: CheckInMethod = .safeNumber) -> CheckIn {
+        CheckIn(id: 42, entry: NewCheckIn(venue: hall, time: time, method: method, windowAge: age, device: device.flatMap(DeviceID.init),
+                                          visitor: name == nil && phone == nil ? nil : Visitor(name: name, phone: phone),
+                                          operatorName: operatorName))
+    }
+
+    @Test func csvHasEveryFieldQuotedByRFC4180() {
+        var export = CheckInExport(format: .csv, zone: FixedZone(seconds: 9 * 3600))
+        #expect(export.header == "id,venue,time,local_time,method,window_age,device,name,phone,operator\r\n")
+        #expect(export.line(Self.checkIn())
+                == "42,HALL-1,2026-11-30T09:00:05.120Z,2026-11-30T18:00:05+09:00,safe-number,-1,Zq3v-0p_X,\"김민지, \"\"Kim\"\"\",01012345678,\r\n")
+        #expect(export.line(Self.checkIn(name: nil, phone: nil, operatorName: "door", device: nil, age: nil, method: .staff))
+                == "42,HALL-1,2026-11-30T09:00:05.120Z,2026-11-30T18:00:05+09:00,staff,,,,,door\r\n")
+        #expect(export.line(Self.checkIn(name: "line\nbreak", phone: nil)).contains(",\"line\nbreak\",,"))
+    }
+
+    @Test func namesThatASpreadsheetWouldRunAsFormulasAreDefused() {
+        var export = CheckInExport(format: .csv, zone: FixedZone(seconds: 0))
+        for (name, written) in [("=HYPERLINK(\"x\")", "\"'=HYPERLINK(\"\"x\"\")\""), ("+1", "'+1"), ("-2", "'-2"), ("@SUM(A1)", "'@SUM(A1)"),
+                                ("Lee", "Lee"), ("a=b", "a=b")] {
+            #expect(export.line(Self.checkIn(name: name, phone: nil)).contains(",\(written),"), "\(name)")
+        }
+        #expect(export.line(Self.checkIn(name: nil, phone: nil, operatorName: "=cmd", device: nil)).hasSuffix(",'=cmd\r\n"))
+    }
+
+    @Test func jsonLinesCarryTheSameFieldsAndParse() throws {
+        var export = CheckInExport(format: .jsonl, zone: FixedZone(seconds: -(3 * 3600 + 1800)))
+        #expect(export.header == "")
+        let line = export.line(Self.checkIn(name: "Tab\there"))
+        #expect(line.hasSuffix("}\n") && !line.dropLast().contains("\n"))
+        let fields = try JSONParser.parse(String(line.dropLast()))
+        guard case .object(let members) = fields else { Issue.record("not an object: \(line)"); return }
+        #expect(members.map { $0.0 } == CheckInExport.columns)
+        #expect(fields["id"]?.integer == 42 && fields["venue"]?.string == "HALL-1")
+        #expect(fields["time"]?.string == "2026-11-30T09:00:05.120Z")
+        #expect(fields["local_time"]?.string == "2026-11-30T05:30:05-03:30")
+        #expect(fields["method"]?.string == "safe-number" && fields["window_age"]?.integer == -1)
+        #expect(fields["device"]?.string == "Zq3v-0p_X" && fields["name"]?.string == "Tab\there" && fields["phone"]?.string == "01012345678")
+        #expect(fields["operator"] == .null)
+    }
+
+    @Test func localTimesFollowTheZoneAcrossAChange() {
+        let change = WallTime(milliseconds: Self.time.milliseconds + 1_000)
+        var export = CheckInExport(format: .csv, zone: SwitchingZone(at: change, before: 3600, after: 7200))
+        #expect(export.line(Self.checkIn()).contains(",2026-11-30T10:00:05+01:00,"))
+        let later = CheckIn(id: 43, entry: NewCheckIn(venue: Self.hall, time: WallTime(milliseconds: change.milliseconds + 900_000),
+                                                      method: .qr, windowAge: 0, device: nil))
+        #expect(export.line(later).contains(",2026-11-30T11:15:06+02:00,"), "the next quarter hour asks the zone again")
+    }
+
+    @Test func aTableLinesUpAndShowsOneLinePerCheckIn() {
+        var export = CheckInExport(format: .table, zone: FixedZone(seconds: 9 * 3600))
+        let line = export.line(Self.checkIn(name: "김민지\n2"))
+        #expect(line.hasPrefix("42      HALL-1           2026-11-30 18:00:05 safe-number -1  Zq3v-0p_ 김민지 2"))
+        #expect(line.filter { $0 == "\n" }.count == 1)
+    }
+}

@@ -1,0 +1,142 @@
+import ServerDomain
+import ServerHTTPTypes
+import ServerSite
+import SharedDomain
+import Testing
+
+/// The site's answers, request value in, response value out, at a test clock.
+struct CheckInSiteTests {
+    @Test func aScanIsA303ToTheReceiptWhichOnlyItsDeviceSees() throws {
+        let fixture = SiteFixture()
+        let code = fixture.code()
+        let scan = fixture.get("/C/HALL-1/" + code.token)
+        #expect(scan.status == 303)
+        let location = try #require(scan.header("Location"))
+        #expect(location == "/C/HALL-1/receipt/1")
+        let device = try #require(SiteFixture.cookie(scan, "qrcheckin_device"))
+        #expect(device.count == 44, "the issue time (12 hex digits) and 128 random bits")
+        #expect(scan.header("Referrer-Policy") == "no-referrer")
+        let receipt = fixture.get(location, cookies: ["qrcheckin_device": device], language: "ko-KR,ko;q=0.9")
+        #expect(receipt.status == 200)
+        let html = SiteFixture.text(receipt)
+        #expect(html.contains("체크인 완료") && html.contains("HALL-1") && html.contains("2026-11-30 18:00"))
+        #expect(html.contains("data-offset=\"32400\""))
+        #expect(receipt.header("Cache-Control") == "no-store")
+        #expect(fixture.get(location).status == 404, "no cookie, no receipt")
+        #expect(fixture.get(location, cookies: ["qrcheckin_device": String(repeating: "0", count: 44)]).status == 404)
+        #expect(fixture.get("/C/CAFE/receipt/1", cookies: ["qrcheckin_device": device]).status == 404, "another venue's path")
+    }
+
+    @Test func theSameDeviceAgainGetsTheFirstCheckInSaidAgain() throws {
+        let fixture = SiteFixture()
+        let first = fixture.get("/C/HALL-1/" + fixture.code().token)
+        let device = try #require(SiteFixture.cookie(first, "qrcheckin_device"))
+        fixture.clock.advance(seconds: 95)
+        let again = fixture.get("/C/HALL-1/" + fixture.code().token, cookies: ["qrcheckin_device": device], query: ["lang": "en"])
+        #expect(again.status == 303 && again.header("Location") == "/C/HALL-1/receipt/1?lang=en&again=1")
+        #expect(SiteFixture.cookie(again, "qrcheckin_device") == nil, "a known device keeps its cookie")
+        let page = fixture.get("/C/HALL-1/receipt/1", cookies: ["qrcheckin_device": device], query: ["lang": "en", "again": "1"])
+        #expect(SiteFixture.text(page).contains("Already checked in at 18:00"))
+    }
+
+    @Test func refusalsHaveTheirPagesAndStatuses() {
+        let fixture = SiteFixture()
+        let old = fixture.code(at: SiteFixture.start)
+        let ahead = fixture.code(at: SiteFixture.start + 75)  // two windows past the skew
+        fixture.clock.advance(seconds: 30)
+        let cases: [(String, Int, String)] = [
+            ("/C/HALL-1/" + old.token, 410, "Scan the code on the screen again"),
+            ("/C/HALL-1/" + ahead.token, 409, "tell the staff"),
+            ("/C/HALL-1/1" + String(repeating: "A", count: 40), 403, "Not a check-in code of this venue"),
+            ("/C/HALL-1/xyz", 400, "Not a check-in code of this venue"),
+            ("/C/hall-1/" + old.token, 400, "Not a check-in code of this venue"),
+            ("/C/CAFE/" + old.token, 403, "Not a check-in code of this venue"),
+            ("/nowhere", 404, "Page not found"),
+            ("/C/HALL-1/receipt/abc", 404, "not a check-in of this device"),
+        ]
+        for (path, status, words) in cases {
+            let response = fixture.get(path, language: "en")
+            #expect(response.status == status, "\(path)")
+            #expect(SiteFixture.text(response).contains(words), "\(path)")
+            #expect(response.header("Content-Security-Policy")?.hasPrefix("default-src 'none'") == true)
+        }
+        #expect(fixture.get("/C/HALL-1/" + old.token, method: "HEAD").status == 405)
+        #expect(fixture.get("/C/HALL-1/" + old.token, method: "DELETE").header("Allow") == "GET")
+        let unknown = SiteFixture(venues: VenueDirectory(profiles: [SiteFixture.hall: .standard], servesUnlisted: false))
+        let cafe = unknown.code(try! VenueID("CAFE"))
+        #expect(unknown.get("/C/CAFE/" + cafe.token).status == 404)
+        #expect(unknown.get("/C/CAFE").status == 404)
+    }
+
+    @Test func safeNumbersCheckInAndWrongOnesAreLimitedPerClient() throws {
+        let fixture = SiteFixture(tries: 3)
+        let code = fixture.code()
+        #expect(fixture.get("/C/HALL-1").status == 200)
+        let right = fixture.get("/C/HALL-1", method: "POST", form: ["safe-number": " " + code.safeNumber + " "])
+        #expect(right.status == 303)
+        #expect(try fixture.ledger.find(id: 1)?.method == .safeNumber)
+        let wrong = code.safeNumber == "00가00가" ? "11가11가" : "00가00가"
+        for _ in 0..<3 {
+            let response = fixture.get("/C/HALL-1", language: "ko", method: "POST", form: ["safe-number": wrong])
+            #expect(response.status == 403 && SiteFixture.text(response).contains("맞지 않습니다"))
+        }
+        let limited = fixture.get("/C/HALL-1", language: "ko", method: "POST", form: ["safe-number": code.safeNumber])
+        #expect(limited.status == 429 && limited.header("Retry-After") == "60")
+        #expect(SiteFixture.text(limited).contains("60초 후에 다시 시도하세요"))
+        #expect(fixture.get("/C/HALL-1", method: "POST", form: ["safe-number": wrong], client: "192.0.2.2").status == 403)
+        fixture.clock.advance(seconds: 60)
+        #expect(fixture.get("/C/HALL-1", method: "POST", form: ["safe-number": wrong]).status == 403, "one try forgiven a minute")
+        #expect(fixture.get("/C/HALL-1", method: "POST", form: ["safe-number": wrong]).status == 429)
+        #expect(fixture.get("/C/HALL-1", method: "POST", form: [:], client: "192.0.2.3").status == 400)
+    }
+
+    @Test func theVisitorFormRoundTripsAndForgedTicketsAreRefused() throws {
+        let fixture = SiteFixture(venues: VenueDirectory(defaults: VenueProfile(displayName: nil, period: .standard, skew: 1,
+                                                                                 duplicateSeconds: 3600, visitorFields: [.name])))
+        let code = fixture.code()
+        let form = fixture.get("/C/HALL-1/" + code.token)
+        #expect(form.status == 200)
+        let device = try #require(SiteFixture.cookie(form, "qrcheckin_device"))
+        let html = SiteFixture.text(form)
+        let ticket = try #require(html.firstRange(of: "name=\"ticket\" value=\"").map { html[$0.upperBound...].prefix { $0 != "\"" } }).description
+        fixture.clock.advance(seconds: 120)  // the code expired while the visitor typed
+        let posted = fixture.get("/C/HALL-1/visitor", cookies: ["qrcheckin_device": device], method: "POST",
+                                 form: ["ticket": ticket, "name": "  <b>Kim</b>  "])
+        #expect(posted.status == 303)
+        #expect(try fixture.ledger.find(id: 1)?.entry.visitor?.name == "<b>Kim</b>")
+        let remembered = try #require(SiteFixture.cookie(posted, "qrcheckin_visitor"))
+        #expect(fixture.get("/C/HALL-1/visitor", method: "POST", form: ["ticket": "00" + ticket.dropFirst(2), "name": "X"]).status == 400)
+        #expect(fixture.get("/C/HALL-1/visitor", method: "POST", form: ["ticket": ticket, "name": ""]).status == 400)
+        fixture.clock.advance(seconds: VisitorTickets.lifetimeSeconds)
+        #expect(fixture.get("/C/HALL-1/visitor", method: "POST", form: ["ticket": ticket, "name": "Late"]).status == 400)
+        // The remembered fields go straight through next time.
+        let next = fixture.get("/C/HALL-1/" + fixture.code().token, cookies: ["qrcheckin_visitor": remembered])
+        #expect(next.status == 303)
+    }
+
+    @Test func aFailingLedgerIs503AndNothingIsAcknowledged() {
+        let fixture = SiteFixture()
+        fixture.ledger.fail(with: LedgerError(.unavailable, "down"))
+        let response = fixture.get("/C/HALL-1/" + fixture.code().token, language: "en")
+        #expect(response.status == 503 && response.header("Retry-After") == "5")
+        #expect(SiteFixture.text(response).contains("none was recorded (2026-11-30 18:00:00)"))
+        #expect(response.header("Location") == nil)
+    }
+
+    @Test func metricsAnswerOnlyLocalClients() {
+        let fixture = SiteFixture()
+        _ = fixture.get("/C/HALL-1/" + fixture.code().token)
+        #expect(fixture.get("/metrics").status == 404)
+        let local = fixture.site.respond(to: HTTPRequest(method: "GET", path: "/metrics", clientIsLocal: true))
+        #expect(local.status == 200)
+        #expect(SiteFixture.text(local).contains("qrcheckin_server_checkins_total{venue=\"HALL-1\",method=\"qr\"} 1"))
+    }
+
+    @Test func valuesShownInPagesAreEscaped() {
+        let name = "<script>alert(\"x\")</script>&'"
+        let fixture = SiteFixture(venues: VenueDirectory(profiles: [SiteFixture.hall: VenueProfile(
+            displayName: name, period: .standard, skew: 1, duplicateSeconds: 60, visitorFields: [])]))
+        let html = SiteFixture.text(fixture.get("/C/HALL-1"))
+        #expect(!html.contains("<script>alert") && html.contains("&lt;script&gt;alert(&quot;x&quot;)&lt;/script&gt;&amp;&#39;"))
+    }
+}

@@ -1,0 +1,66 @@
+import ServerDomain
+import ServerHTTPTypes
+import ServerReports
+import ServerSite
+import SharedDomain
+import SharedSystem
+import Synchronization
+
+/// A wall clock the test moves.
+final class TestClock: WallClock {
+    private let current: Mutex<WallTime>
+    init(seconds: Int64) { current = Mutex(WallTime(seconds: seconds)) }
+    func now() -> WallTime { current.withLock { $0 } }
+    func advance(seconds: Int64) { current.withLock { $0 = WallTime(milliseconds: $0.milliseconds + seconds * 1000) } }
+}
+
+/// Seoul: +09:00, no daylight saving.
+struct SeoulZone: LocalTimeZone {
+    func offsetSeconds(at time: WallTime) -> Int { 9 * 3600 }
+}
+
+/// The site over an in-memory ledger, a test clock and a fixed secret.
+struct SiteFixture {
+    static let secret = try! MasterSecret(bytes: Array(0..<32))
+    static let hall = try! VenueID("HALL-1")
+    /// 2026-11-30T09:00:00Z = 18:00 in Seoul, the start of a window.
+    static let start: Int64 = 1_796_029_200
+
+    let clock = TestClock(seconds: start)
+    let ledger = InMemoryLedger()
+    let authenticator = HMACAuthenticator()
+    let site: CheckInSite
+
+    init(venues: VenueDirectory = VenueDirectory(), tries: Int = 5) {
+        let useCase = CheckInUseCase(venues: venues, keys: [.master(Self.secret)], authenticator: authenticator, ledger: ledger, clock: clock)
+        // Predictable "random" cookies: 16 equal bytes, a new value each time.
+        let random = Mutex<UInt8>(0)
+        site = CheckInSite(CheckInSite.Parts(
+            useCase: useCase, basePath: "/C", zone: SeoulZone(),
+            limiter: SafeNumberRateLimiter(tries: tries, clock: clock),
+            cookies: DeviceCookies(random: { count in random.withLock { value in value &+= 1; return [UInt8](repeating: value, count: count) } },
+                                   hash: { GenericHash.digest($0) }, clock: clock),
+            tickets: VisitorTickets(key: Array(repeating: 7, count: 32), authenticator: authenticator),
+            metrics: ServerMetrics(startedAt: WallTime(seconds: Self.start))))
+    }
+
+    func code(_ venue: VenueID = hall, at time: Int64? = nil) -> CheckInCode {
+        CheckInCodeIssuer(secret: Self.secret, baseURL: "HTTP://127.0.0.1/C", period: .standard, authenticator: authenticator)
+            .code(for: venue, at: time ?? clock.now().seconds)
+    }
+
+    func get(_ path: String, cookies: [String: String] = [:], query: [String: String] = [:], language: String? = nil,
+             method: String = "GET", form: [String: String] = [:], client: String = "192.0.2.1") -> HTTPResponse {
+        site.respond(to: HTTPRequest(method: method, path: path, query: query, headers: language.map { ["accept-language": $0] } ?? [:],
+                                     cookies: cookies, form: form, client: client, clientIsLocal: false))
+    }
+
+    static func cookie(_ response: HTTPResponse, _ name: String) -> String? {
+        for header in response.headers(named: "Set-Cookie") where header.hasPrefix(name + "=") {
+            return String(header.dropFirst(name.count + 1).prefix { $0 != ";" })
+        }
+        return nil
+    }
+
+    static func text(_ response: HTTPResponse) -> String { String(decoding: response.body, as: UTF8.self) }
+}
