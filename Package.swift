@@ -93,15 +93,15 @@ let package = Package(
         // The ledger's schema as versioned migrations for SQLite and PostgreSQL. Swift stdlib only.
         target("ServerLedgerSQL", "Server"),
         // The embedded ledger: SQLite in WAL mode with group commit.
-        target("ServerSQLite", "Server", ["ServerDomain", "ServerLedgerSQL", "SharedDomain", "CSQLite"]),
+        target("ServerSQLite", "Server", ["ServerDomain", "ServerLedgerSQL", "SharedDomain", "SharedSystem", "CSQLite"]),
         // The shared ledger: PostgreSQL through libpq, for several servers.
         target("ServerPostgres", "Server", ["ServerDomain", "ServerLedgerSQL", "SharedDomain", "CPostgres"]),
         // The rules every ledger passes, run by each ledger's tests against a fresh ledger.
-        target("ServerLedgerContract", "Server", ["ServerDomain", "SharedDomain"]),
+        target("ServerLedgerContract", "Server", ["ServerDomain", "SharedDomain", "SharedSystem"]),
         // Plain HTTP request and response values between the adapter and the site. Swift stdlib only.
         target("ServerHTTPTypes", "Server"),
         // The HTTP adapter: libmicrohttpd in, plain values out; listening sockets, proxies.
-        target("ServerHTTP", "Server", ["ServerHTTPTypes", "SharedDomain", "CMicroHTTPD"]),
+        target("ServerHTTP", "Server", ["ServerHTTPTypes", "SharedDomain", "SharedSystem", "CMicroHTTPD"]),
         // What operators read: exports (CSV, JSON lines), tables, counts, local times.
         target("ServerReports", "Server", ["ServerDomain", "SharedDomain", "SharedText"]),
         // The site: routes, pages in Korean and English, cookies, rate limits, metrics;
@@ -129,9 +129,9 @@ let package = Package(
         testTarget("ServerSQLiteTests", "Server", ["ServerSQLite", "ServerLedgerContract", "ServerLedgerSQL", "ServerDomain", "SharedDomain", "CSQLite"]),
         testTarget("ServerPostgresTests", "Server",
                    ["ServerPostgres", "ServerLedgerContract", "ServerLedgerSQL", "ServerDomain", "SharedDomain", "ServerSQLite", "CPostgres"]),
-        testTarget("ServerHTTPTests", "Server", ["ServerHTTP", "ServerHTTPTypes"]),
+        testTarget("ServerHTTPTests", "Server", ["ServerHTTP", "ServerHTTPTypes", "SharedDomain", "SharedSystem"]),
         testTarget("ServerSiteTests", "Server",
-                   ["ServerSite", "ServerReports", "ServerDomain", "ServerHTTPTypes", "SharedDomain", "SharedSystem", "SharedText", "SharedJSON"]),
+                   ["ServerSite", "ServerReports", "ServerDomain", "ServerLedgerContract", "ServerHTTPTypes", "SharedDomain", "SharedSystem", "SharedText", "SharedJSON"]),
     ],
     swiftLanguageModes: [.v6]
 )

@@ -1,22 +1,22 @@
 import SharedDomain
 
 /// Port: the visitor log. SQLite (embedded) and PostgreSQL (many servers) implement it, and
-/// both pass `LedgerContract`. Every method is synchronous and safe to call from any thread;
-/// a method that returns has committed (or, for reads, seen only committed rows).
+/// both pass `LedgerContract`. Every method is safe to call from any thread; a method that
+/// returns (or completes) has committed, and reads see only committed rows.
+///
+/// One async style (docs/DEVELOPMENT.md): what a visitor's request waits for, the check-in's
+/// commit, answers through a completion, so libmicrohttpd's few threads serve other connections
+/// meanwhile and the ledger commits many waiting check-ins together. Reads and the operators'
+/// writes (purge, erase) are short or run from commands, and block. A caller that must wait for
+/// a completion uses the one bridge, `Rendezvous` (SharedSystem).
 public protocol CheckInLedger: Sendable {
     /// Records `checkIn`, unless its device already checked in at its venue less than
     /// `duplicateSeconds` before `checkIn.time`: then nothing is written and the earlier
-    /// check-in is returned. The decision and the write are one atomic step in the database
+    /// check-in is handed back. The decision and the write are one atomic step in the database
     /// (a unique key on venue and device and a conditional upsert, `INSERT … ON CONFLICT … DO
     /// UPDATE … WHERE`), so two servers handling one device at once record one check-in. A
-    /// check-in without a device is always recorded. Returns only after the commit.
-    func record(_ checkIn: NewCheckIn, duplicateSeconds: Int64) throws(LedgerError) -> RecordOutcome
-
-    /// Records like `record(_:duplicateSeconds:)`, answering through `completion` instead of
-    /// blocking the caller: an HTTP server's few threads serve other connections while the
-    /// commit is under way, and a ledger may commit many waiting check-ins together.
-    /// `completion` runs exactly once, after the commit, on any thread (possibly before this
-    /// returns). The default implementation calls the blocking one.
+    /// check-in without a device is always recorded. `completion` runs exactly once, after the
+    /// commit, on any thread (possibly before this returns).
     func record(_ checkIn: NewCheckIn, duplicateSeconds: Int64,
                 completion: @escaping @Sendable (Result<RecordOutcome, LedgerError>) -> Void)
 
@@ -55,16 +55,18 @@ public protocol CheckInLedger: Sendable {
 
     /// Deletes every check-in of one visitor (and its duplicate keys); returns how many.
     func erase(_ subject: ErasureSubject) throws(LedgerError) -> Int
+
+    /// Returns once every write handed to the ledger so far has committed (or failed) and its
+    /// completion has run: the ledger's part of a graceful stop, after the listener's.
+    func finishWrites()
 }
 
 extension CheckInLedger {
+    /// A ledger whose writes all complete before they return has nothing to finish.
+    public func finishWrites() {}
+
     public func recordRefusalLater(_ refusal: Refusal) {
         try? recordRefusal(refusal)
-    }
-
-    public func record(_ checkIn: NewCheckIn, duplicateSeconds: Int64,
-                       completion: @escaping @Sendable (Result<RecordOutcome, LedgerError>) -> Void) {
-        completion(Result { () throws(LedgerError) in try record(checkIn, duplicateSeconds: duplicateSeconds) })
     }
 
     /// Deletes check-ins before `checkInsBefore` and refusals before `refusalsBefore`, keeping no

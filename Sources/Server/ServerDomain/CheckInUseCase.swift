@@ -29,25 +29,11 @@ public struct CheckInUseCase: Sendable {
         venueKeys = VenueKeyCache(sources: keys, authenticator: authenticator)
     }
 
-    /// Checks `scan` in. `verifiedAt` is the moment to verify the code at, when the adapter
-    /// vouches that it verified the same code then (a visitor form filled in after the scan);
-    /// nil verifies at the clock's now. The check-in's time is always now.
-    public func checkIn(_ scan: Scan, verifiedAt: WallTime? = nil) -> CheckInOutcome {
-        switch decide(scan, verifiedAt: verifiedAt) {
-        case .answer(let outcome):
-            return outcome
-        case .record(let entry, let duplicateSeconds):
-            do throws(LedgerError) {
-                return Self.outcome(.success(try ledger.record(entry, duplicateSeconds: duplicateSeconds)))
-            } catch {
-                return .unavailable(error)
-            }
-        }
-    }
-
-    /// Checks `scan` in like `checkIn(_:verifiedAt:)`, answering through `completion` after the
-    /// ledger's commit instead of blocking (or at once, for refusals and forms). `completion`
-    /// runs exactly once, on any thread.
+    /// Checks `scan` in, answering through `completion` after the ledger's commit (or at once,
+    /// for refusals and forms); `completion` runs exactly once, on any thread. `verifiedAt` is
+    /// the moment to verify the code at, when the adapter vouches that it verified the same code
+    /// then (a visitor form filled in after the scan); nil verifies at the clock's now. The
+    /// check-in's time is always now.
     public func checkIn(_ scan: Scan, verifiedAt: WallTime? = nil, completion: @escaping @Sendable (CheckInOutcome) -> Void) {
         switch decide(scan, verifiedAt: verifiedAt) {
         case .answer(let outcome):
@@ -107,10 +93,20 @@ public struct CheckInUseCase: Sendable {
 }
 
 extension CheckInUseCase {
-    /// A check-in door staff make by hand (`qrcheckin-server checkin`): no code, no device,
-    /// never a duplicate, recorded with the operator's name as the audit trail. Nil venue
-    /// profile checks are skipped on purpose: staff may record any valid venue id.
-    public func staffCheckIn(venue: VenueID, visitor: Visitor?, operatorName: String) throws(LedgerError) -> CheckIn {
-        try StaffCheckIn(ledger: ledger, clock: clock).record(venue: venue, visitor: visitor, operatorName: operatorName)
+    /// The profile of `venue`, or nil when this server does not serve it.
+    public func profile(of venue: VenueID) -> VenueProfile? {
+        venues.profile(for: venue)
+    }
+
+    /// The name pages show for `venue`: its configured name, else its id.
+    public func displayName(of venue: VenueID) -> String {
+        venues.profile(for: venue)?.name(of: venue) ?? venue.rawValue
+    }
+
+    /// The check-in a receipt shows: check-in `id`, only when it is at `venue` and was made by
+    /// `device` (nobody else's receipt can be opened by guessing ids).
+    public func receipt(id: Int64, venue: VenueID, device: DeviceID) throws(LedgerError) -> CheckIn? {
+        guard let checkIn = try ledger.find(id: id), checkIn.venue == venue, checkIn.device == device else { return nil }
+        return checkIn
     }
 }

@@ -41,7 +41,13 @@ public final class InMemoryLedger: CheckInLedger {
         state.withLock { $0.refusals }
     }
 
-    public func record(_ checkIn: NewCheckIn, duplicateSeconds: Int64) throws(LedgerError) -> RecordOutcome {
+    public func record(_ checkIn: NewCheckIn, duplicateSeconds: Int64,
+                       completion: @escaping @Sendable (Result<RecordOutcome, LedgerError>) -> Void) {
+        completion(Result { () throws(LedgerError) in try recordNow(checkIn, duplicateSeconds: duplicateSeconds) })
+    }
+
+    /// Records at once: the whole ledger is one lock.
+    private func recordNow(_ checkIn: NewCheckIn, duplicateSeconds: Int64) throws(LedgerError) -> RecordOutcome {
         try locked { state throws(LedgerError) in
             if let device = checkIn.device {
                 let key = PresenceKey(venue: checkIn.venue, device: device)

@@ -15,10 +15,12 @@ public struct StaffCheckIn: Sendable {
         self.clock = clock
     }
 
-    /// Records `visitor` (or an anonymous visitor) at `venue` now, by `operatorName`.
-    public func record(venue: VenueID, visitor: Visitor?, operatorName: String) throws(LedgerError) -> CheckIn {
+    /// Records `visitor` (or an anonymous visitor) at `venue` now, by `operatorName`, and hands
+    /// the check-in to `completion` after the commit.
+    public func record(venue: VenueID, visitor: Visitor?, operatorName: String,
+                       completion: @escaping @Sendable (Result<CheckIn, LedgerError>) -> Void) {
         let entry = NewCheckIn(venue: venue, time: clock.now(), method: .staff, windowAge: nil, device: nil,
                                visitor: visitor, operatorName: operatorName)
-        return try ledger.record(entry, duplicateSeconds: 0).checkIn
+        ledger.record(entry, duplicateSeconds: 0) { completion($0.map(\.checkIn)) }
     }
 }

@@ -39,16 +39,16 @@ public final class WatchedLedger: CheckInLedger {
         if let change { report(change) }
     }
 
-    public func record(_ checkIn: NewCheckIn, duplicateSeconds: Int64) throws(LedgerError) -> RecordOutcome {
-        try watch { () throws(LedgerError) in try ledger.record(checkIn, duplicateSeconds: duplicateSeconds) }
-    }
-
     public func record(_ checkIn: NewCheckIn, duplicateSeconds: Int64,
                        completion: @escaping @Sendable (Result<RecordOutcome, LedgerError>) -> Void) {
         ledger.record(checkIn, duplicateSeconds: duplicateSeconds) { result in
             self.note(result.map { _ in () })
             completion(result)
         }
+    }
+
+    public func finishWrites() {
+        ledger.finishWrites()
     }
 
     public func recordRefusalLater(_ refusal: Refusal) {

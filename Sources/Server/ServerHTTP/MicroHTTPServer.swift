@@ -1,29 +1,43 @@
 import CMicroHTTPD
+import Dispatch
 import Glibc
 import ServerHTTPTypes
+import SharedDomain
+import SharedSystem
 import Synchronization
 
 /// The HTTP adapter: GNU libmicrohttpd parses HTTP on a few epoll threads; each request becomes
 /// a plain `HTTPRequest`, the handler answers with a plain `HTTPResponse` (at once, or after a
 /// commit while the connection is suspended), which goes back to libmicrohttpd as it is. No
 /// business rules here.
-public final class MicroHTTPServer: @unchecked Sendable {
+public final class MicroHTTPServer: Service, @unchecked Sendable {
     private let handler: any HTTPHandler
     private let resolver: ClientResolver
     private let limits: HTTPServerLimits
     private let observer: (any HTTPObserver)?
+    private let hooks: HTTPServerHooks
     private var daemon: OpaquePointer?
-    /// Requests that were suspended (a check-in waiting for its commit) and have not completed,
-    /// and whether the server is stopping (then no request is suspended any more).
-    fileprivate let sleepers = Mutex((stopping: false, suspended: 0))
+    /// Whether the server is stopping: then no request is suspended any more.
+    private let stopping = Mutex(false)
+    /// Entered by each request that is suspended (a check-in waiting for its commit), left when
+    /// libmicrohttpd says it completed: `stop` waits for it to empty.
+    fileprivate let suspended = DispatchGroup()
+    /// The requests whose connections are (or were) suspended, until they complete.
+    fileprivate let sleepers = Mutex<[ObjectIdentifier: RequestState]>([:])
+
+    /// How long `stop` lets suspended check-ins finish before it stops anyway (a commit longer
+    /// than this is a ledger that hangs; the service manager's own timeout is longer).
+    public static let drainSeconds = 15
 
     /// Starts serving on `listener`, a bound, listening socket (which the server then owns).
+    /// `hooks` are told of the connection's moments (tests drive the suspended path with them).
     public init(listener: Int32, handler: any HTTPHandler, limits: HTTPServerLimits, resolver: ClientResolver,
-                observer: (any HTTPObserver)? = nil) throws(HTTPServerError) {
+                observer: (any HTTPObserver)? = nil, hooks: HTTPServerHooks = HTTPServerHooks()) throws(HTTPServerError) {
         self.handler = handler
         self.limits = limits
         self.resolver = resolver
         self.observer = observer
+        self.hooks = hooks
         var settings = cmhd_settings(
             listen_fd: listener, connection_limit: UInt32(limits.connections),
             per_client_limit: UInt32(limits.connectionsPerClient), timeout_seconds: UInt32(limits.idleSeconds),
@@ -33,17 +47,35 @@ public final class MicroHTTPServer: @unchecked Sendable {
         guard daemon != nil else { throw HTTPServerError("libmicrohttpd could not start on the listening socket") }
     }
 
+    public var name: String { "HTTP listener" }
+
+    /// Stops as `stop()` does, waiting for suspended check-ins until `deadline` (monotonic) at most.
+    public func stop(by deadline: WallTime) {
+        stop(drainingFor: deadline.milliseconds - MonotonicClock().now().milliseconds)
+    }
+
     /// Stops accepting, finishes the requests under way and closes every connection.
     public func stop() {
+        stop(drainingFor: Int64(Self.drainSeconds) * 1000)
+    }
+
+    private func stop(drainingFor milliseconds: Int64) {
         guard let daemon else { return }
         // libmicrohttpd aborts when stopped with a suspended connection (SIGTERM under load):
         // let the check-ins under way commit and answer, then stop.
         // Not MHD_quiesce_daemon: with a thread pool, 0.9.75's quiesce and a worker both remove
         // the listening socket from the worker's epoll set, and the loser aborts ("Failed to
         // remove listen FD from epoll set"). New requests are answered without suspension.
-        sleepers.withLock { $0.stopping = true }
-        let deadline = MonotonicNow.nanoseconds() + 15_000_000_000
-        while sleepers.withLock({ $0.suspended }) > 0 && MonotonicNow.nanoseconds() < deadline { usleep(1000) }
+        stopping.withLock { $0 = true }
+        if suspended.wait(timeout: .now() + .milliseconds(Int(clamping: max(0, milliseconds)))) == .timedOut {
+            // An answer that never came (a ledger that hangs): the client is told to come back,
+            // and its connection wakes to say so (stopping with it asleep would abort).
+            let late = HTTPResponse(status: 503, headers: [("Content-Type", "text/plain; charset=utf-8"), ("Retry-After", "5"),
+                                                           ("Connection", "close")],
+                                    body: Array("503 the check-in server is restarting: try again in a few seconds\n".utf8))
+            for state in sleepers.withLock({ Array($0.values) }) { _ = state.deliver(late) }
+            _ = suspended.wait(timeout: .now() + .seconds(2))
+        }
         MHD_stop_daemon(daemon)
         self.daemon = nil
     }
@@ -99,16 +131,10 @@ public final class MicroHTTPServer: @unchecked Sendable {
         let request = makeRequest(connection, url: url, method: method, state: state)
         state.request = request
         state.answer.withLock { $0 = .awaited }
-        let handle = ConnectionHandle(connection)
+        state.connection = ConnectionHandle(connection)
+        let hooks = hooks
         handler.respond(to: request) { response in
-            // Keep the response; wake the connection if it sleeps (the lock orders the suspend
-            // before any resume).
-            state.answer.withLock { answer in
-                let sleeping = if case .sleeping = answer { true } else { false }
-                answer = .ready(response)
-                if sleeping { MHD_resume_connection(handle.pointer) }
-            }
-            state.answered.signal()
+            if state.deliver(response) { hooks.resumed?() }
         }
     }
 
@@ -126,9 +152,9 @@ public final class MicroHTTPServer: @unchecked Sendable {
     /// unless the server is stopping, which must not happen with a connection asleep: then
     /// this thread waits for the answer.
     private func sleepOrFinish(state: RequestState, connection: OpaquePointer) -> MHD_Result {
-        let stopping = sleepers.withLock { sleepers in
-            if !sleepers.stopping { sleepers.suspended += 1 }
-            return sleepers.stopping
+        let stopping = stopping.withLock { stopping in
+            if !stopping { suspended.enter() }
+            return stopping
         }
         if stopping { return finish(state.waitForAnswer(), state: state, connection: connection) }
         let now: HTTPResponse? = state.answer.withLock { answer in
@@ -138,11 +164,15 @@ public final class MicroHTTPServer: @unchecked Sendable {
             }
             answer = .sleeping
             state.wasSuspended = true
+            sleepers.withLock { $0[ObjectIdentifier(state)] = state }
             MHD_suspend_connection(connection)
             return nil
         }
-        guard let now else { return .YES }
-        sleepers.withLock { $0.suspended -= 1 }
+        guard let now else {
+            hooks.suspended?()
+            return .YES
+        }
+        suspended.leave()
         return finish(now, state: state, connection: connection)
     }
 
@@ -206,9 +236,25 @@ public enum HTTPRequestQuery {
 }
 
 /// A libmicrohttpd connection handed to the thread that resumes it.
-private struct ConnectionHandle: @unchecked Sendable {
+struct ConnectionHandle: @unchecked Sendable {
     let pointer: OpaquePointer
     init(_ pointer: OpaquePointer) { self.pointer = pointer }
+}
+
+/// What the adapter tells about a connection's moments, for tests that must act at a precise
+/// one (answer a check-in only once its connection sleeps, stop the server meanwhile): the seam
+/// that replaces sleeping and hoping. Called on libmicrohttpd's threads; nil ones cost nothing.
+public struct HTTPServerHooks: Sendable {
+    /// A request's connection was suspended to wait for its answer.
+    public var suspended: (@Sendable () -> Void)?
+    /// A suspended connection was resumed with its answer.
+    public var resumed: (@Sendable () -> Void)?
+
+    /// Hooks calling these closures.
+    public init(suspended: (@Sendable () -> Void)? = nil, resumed: (@Sendable () -> Void)? = nil) {
+        self.suspended = suspended
+        self.resumed = resumed
+    }
 }
 
 /// The server failed to start.
@@ -240,7 +286,9 @@ private let completedHandler: MHD_RequestCompletedCallback = { server, _, contex
     guard let context, let state = context.pointee else { return }
     let request = Unmanaged<RequestState>.fromOpaque(state)
     if request.takeUnretainedValue().wasSuspended, let server {
-        Unmanaged<MicroHTTPServer>.fromOpaque(server).takeUnretainedValue().sleepers.withLock { $0.suspended -= 1 }
+        let owner = Unmanaged<MicroHTTPServer>.fromOpaque(server).takeUnretainedValue()
+        owner.sleepers.withLock { _ = $0.removeValue(forKey: ObjectIdentifier(request.takeUnretainedValue())) }
+        owner.suspended.leave()
     }
     request.release()
     context.pointee = nil

@@ -1,5 +1,5 @@
 import CMicroHTTPD
-import Dispatch
+import SharedSystem
 import ServerHTTPTypes
 import Synchronization
 
@@ -34,12 +34,35 @@ final class RequestState: @unchecked Sendable {
     /// complete: it may stop only when none is left).
     var wasSuspended = false
 
-    /// Signalled each time the answer becomes ready (for the rare caller that waits).
-    let answered = DispatchSemaphore(value: 0)
+    /// Put once the answer is ready (for the rare caller that waits: a stopping server's thread).
+    let answered = Rendezvous<Void>()
+    /// The connection, for the thread that delivers the answer (set before the site is asked).
+    var connection: ConnectionHandle?
+
+    /// Keeps the site's answer (the first one: a stopping server may have answered for a
+    /// commit that hangs) and wakes the connection if it sleeps; true when it did. The lock
+    /// orders the suspend before any resume.
+    func deliver(_ response: HTTPResponse) -> Bool {
+        let outcome: (first: Bool, resumed: Bool) = answer.withLock { answer in
+            switch answer {
+            case .ready, .queued:
+                return (false, false)
+            case .sleeping:
+                answer = .ready(response)
+                if let connection { MHD_resume_connection(connection.pointer) }
+                return (true, true)
+            case .notAsked, .awaited:
+                answer = .ready(response)
+                return (true, false)
+            }
+        }
+        if outcome.first { answered.put(()) }
+        return outcome.resumed
+    }
 
     /// Blocks until the site's answer is ready (the connection was not suspended), and takes it.
     func waitForAnswer() -> HTTPResponse {
-        answered.wait()
+        answered.take()
         return answer.withLock { answer in
             guard case .ready(let response) = answer else { preconditionFailure("answered without an answer") }
             answer = .queued

@@ -1,5 +1,3 @@
-import Dispatch
-
 /// One HTTP response: status, headers in order, body bytes. The adapter hands it to
 /// libmicrohttpd as it is.
 public struct HTTPResponse: Sendable, Equatable {
@@ -40,32 +38,6 @@ public protocol HTTPHandler: Sendable {
     /// Answers `request` through `reply`, exactly once: at once (before returning), or later
     /// from any thread (after a commit), while the adapter's thread serves other connections.
     func respond(to request: HTTPRequest, reply: @escaping @Sendable (HTTPResponse) -> Void)
-}
-
-extension HTTPHandler {
-    /// The response to `request`, waiting for it (tests, and callers with a thread to spare).
-    public func respond(to request: HTTPRequest) -> HTTPResponse {
-        let box = ResponseBox()
-        respond(to: request) { box.put($0) }
-        return box.take()
-    }
-}
-
-/// One response handed from the thread that made it to the one waiting for it.
-private final class ResponseBox: @unchecked Sendable {
-    /// Written before `ready` is signalled, read after.
-    private var response: HTTPResponse?
-    private let ready = DispatchSemaphore(value: 0)
-
-    func put(_ response: HTTPResponse) {
-        self.response = response
-        ready.signal()
-    }
-
-    func take() -> HTTPResponse {
-        ready.wait()
-        return response!
-    }
 }
 
 /// Told about every answered request (metrics).

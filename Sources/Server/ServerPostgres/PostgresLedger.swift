@@ -43,7 +43,8 @@ public final class PostgresLedger: CheckInLedger {
         try pool.withConnection(body)
     }
 
-    public func record(_ checkIn: NewCheckIn, duplicateSeconds: Int64) throws(LedgerError) -> RecordOutcome {
+    /// Records on the caller's thread (a worker's, see `record(_:duplicateSeconds:completion:)`).
+    private func recordNow(_ checkIn: NewCheckIn, duplicateSeconds: Int64) throws(LedgerError) -> RecordOutcome {
         try pool.withConnection { connection throws(LedgerError) in
             guard let device = checkIn.device else {
                 return .recorded(CheckIn(id: try Self.id(of: connection.query(Self.insertCheckIn, PostgresRows.parameters(checkIn)), connection),
@@ -67,13 +68,17 @@ public final class PostgresLedger: CheckInLedger {
         }
     }
 
-    /// Records like `record(_:duplicateSeconds:)` on one of the ledger's threads and hands the
-    /// outcome to `completion` after the commit: the caller's thread goes on at once.
+    /// Records on one of the ledger's threads and hands the outcome to `completion` after the
+    /// commit: the caller's thread goes on at once.
     public func record(_ checkIn: NewCheckIn, duplicateSeconds: Int64,
                        completion: @escaping @Sendable (Result<RecordOutcome, LedgerError>) -> Void) {
         workers.submit {
-            completion(Result { () throws(LedgerError) in try self.record(checkIn, duplicateSeconds: duplicateSeconds) })
+            completion(Result { () throws(LedgerError) in try self.recordNow(checkIn, duplicateSeconds: duplicateSeconds) })
         }
+    }
+
+    public func finishWrites() {
+        workers.finish()
     }
 
     /// Keeps a refused scan on one of the ledger's threads; a failure is dropped (nothing was

@@ -31,6 +31,12 @@ final class PostgresWorkers: Sendable {
         if let worker { queues[worker].async { self.drain(worker) } }
     }
 
+    /// Returns once every job submitted so far has run: each worker's queue holds the drain
+    /// that takes the jobs waiting for it, so waiting for every queue waits for them all.
+    func finish() {
+        for queue in queues { queue.sync {} }
+    }
+
     private func drain(_ worker: Int) {
         while let job = next(worker) { job() }
     }

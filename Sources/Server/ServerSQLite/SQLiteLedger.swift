@@ -60,14 +60,14 @@ public final class SQLiteLedger: CheckInLedger {
                           "cannot create database \(path): \(reason)")
     }
 
-    public func record(_ checkIn: NewCheckIn, duplicateSeconds: Int64) throws(LedgerError) -> RecordOutcome {
-        try writer.perform { connection throws(LedgerError) in try Self.record(checkIn, duplicateSeconds: duplicateSeconds, connection) }
-    }
-
     public func record(_ checkIn: NewCheckIn, duplicateSeconds: Int64,
                        completion: @escaping @Sendable (Result<RecordOutcome, LedgerError>) -> Void) {
         writer.submit({ connection throws(LedgerError) in try Self.record(checkIn, duplicateSeconds: duplicateSeconds, connection) },
                       completion: completion)
+    }
+
+    public func finishWrites() {
+        writer.finish()
     }
 
     /// The statements of one check-in, inside the writer's transaction.

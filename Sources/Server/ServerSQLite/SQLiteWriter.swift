@@ -1,5 +1,6 @@
 import Dispatch
 import ServerDomain
+import SharedSystem
 import Synchronization
 
 /// The one connection that writes, with group commit: writes that arrive while a commit is
@@ -29,9 +30,7 @@ final class SQLiteWriter: Sendable {
 
     /// Runs `work` inside a write transaction and returns its value once that has committed.
     func perform<T: Sendable>(_ work: @escaping @Sendable (SQLiteConnection) throws(LedgerError) -> T) throws(LedgerError) -> T {
-        let waiter = Waiter<T>()
-        submit(work) { waiter.deliver($0) }
-        return try waiter.wait()
+        try Rendezvous.wait { submit(work, completion: $0) }.get()
     }
 
     /// Runs `work` inside a write transaction and hands its value (or the failure) to
@@ -45,6 +44,13 @@ final class SQLiteWriter: Sendable {
             return !pending.draining
         }
         if startsDrain { queue.async { self.drain() } }
+    }
+
+    /// Returns once every write submitted so far has committed (or failed) and its caller has
+    /// been told: the drain under way empties the queue before it ends.
+    func finish() {
+        queue.sync {}
+        completions.sync {}
     }
 
     /// Commits batches until nothing is pending.
@@ -112,22 +118,5 @@ private final class Job<T: Sendable>: WriteJob, @unchecked Sendable {
         } else {
             completion(.failure(LedgerError(.failed, "a write of the batch did not run")))
         }
-    }
-}
-
-/// A caller blocked until its write's transaction is over.
-private final class Waiter<T: Sendable>: @unchecked Sendable {
-    /// Written by the writer's thread before `done` is signalled, read by the caller after.
-    private var result: Result<T, LedgerError>?
-    private let done = DispatchSemaphore(value: 0)
-
-    func deliver(_ result: Result<T, LedgerError>) {
-        self.result = result
-        done.signal()
-    }
-
-    func wait() throws(LedgerError) -> T {
-        done.wait()
-        return try result!.get()
     }
 }

@@ -71,7 +71,7 @@ struct CheckinCommand: Command {
         let ledger = try LedgerOpener.open(configuration.database, create: true, durability: configuration.durability, clock: clock)
         let staff = StaffCheckIn(ledger: ledger, clock: clock)
         let checkIn = try ledgerCall { () throws(LedgerError) in
-            try staff.record(venue: venue, visitor: visitor, operatorName: operatorName)
+            try Rendezvous.wait { staff.record(venue: venue, visitor: visitor, operatorName: operatorName, completion: $0) }.get()
         }
         let local = LocalTime(checkIn.time, in: SystemZone())
         try context.output("checked in at \(venue) (check-in \(checkIn.id), \(local.date) \(local.second) \(local.offset), by \(operatorName))\n")

@@ -65,10 +65,14 @@ struct ServeCommand: Command {
         AllocatorTuning.apply()
         let clock = SystemClock()
         let keys = try ServerKeys.load(configuration.secretFiles, environment: context.environment)
+        // Started in order, stopped in reverse: the listener lets its check-ins commit, then the
+        // retention schedule ends (a purge under way finishes), then the ledger's writes do.
+        let services = ServiceGroup(graceSeconds: Int64(MicroHTTPServer.drainSeconds) + 5)
         let ledger = WatchedLedger(
             try LedgerOpener.open(configuration.database, create: true, durability: configuration.durability,
                                   poolSize: configuration.databasePool, clock: clock),
             now: { MonotonicClock().now().milliseconds }, report: { LedgerOutageLog.write($0, to: logger) })
+        services.add(LedgerWrites(ledger: ledger))
         let listener: Int32
         do throws(ListenSocketError) {
             if let inherited = try ListenSocket.inherited(environment: context.environment) {
@@ -107,9 +111,11 @@ struct ServeCommand: Command {
                 logger.error("retention: the purge failed, trying again within the hour: \(error.message)")
             }
         })
+        // At start, then daily: nothing is kept longer than the retention says.
+        services.add(RetentionSchedule(retention))
         let failures = Mutex(LogRateLimiter(intervalMilliseconds: 60_000))
         let parts = CheckInSite.Parts(
-            useCase: useCase, basePath: configuration.basePath, zone: zone,
+            useCase: useCase, basePath: configuration.basePath, zone: zone, clock: clock,
             limiter: SafeNumberRateLimiter(tries: configuration.safeNumberTries, clock: clock),
             cookies: DeviceCookies(random: SecureRandom.bytes, hash: { GenericHash.digest($0) }, clock: clock),
             tickets: VisitorTickets(key: SecureRandom.bytes(32), authenticator: authenticator),
@@ -123,11 +129,11 @@ struct ServeCommand: Command {
                                  + (skipped > 0 ? " (\(skipped) more failures since the last report)" : ""))
                 }
             })
-        let server: MicroHTTPServer
         do throws(HTTPServerError) {
-            server = try MicroHTTPServer(listener: listener, handler: CheckInSite(parts), limits: configuration.limits,
-                                         resolver: ClientResolver(trustedProxies: configuration.trustedProxies), observer: metrics)
+            services.add(try MicroHTTPServer(listener: listener, handler: CheckInSite(parts), limits: configuration.limits,
+                                             resolver: ClientResolver(trustedProxies: configuration.trustedProxies), observer: metrics))
         } catch {
+            services.stop()
             throw CommandError(.unavailable, error.description)
         }
         let address = ListenSocket.boundAddress(listener)
@@ -135,10 +141,22 @@ struct ServeCommand: Command {
             : configuration.venues.profiles.keys.map(\.rawValue).sorted().joined(separator: ", ")
         logger.notice("listening on \(address), base path \(configuration.basePath.isEmpty ? "/" : configuration.basePath), "
                       + "\(configuration.database.description), keys \(keys.map(\.path).joined(separator: ", ")); serving \(served)")
-        // At start, then daily: nothing is kept longer than the retention says.
-        let retentionTask = Task.detached { try? await retention.run(sleep: { try await Task.sleep(for: $0) }) }
         let notifier = SystemdNotifier(environment: context.environment)
         notifier.notify("READY=1\nSTATUS=listening on \(address)")
+        do throws(CommandError) {
+            try Self.waitForStopSignal(signals)
+        } catch {
+            services.stop()
+            throw error
+        }
+        notifier.notify("STOPPING=1")
+        let stopped = services.stop()
+        logger.notice("stopped (\(stopped.joined(separator: ", ")))")
+        return .success
+    }
+
+    /// Blocks until SIGTERM or SIGINT arrives.
+    private static func waitForStopSignal(_ signals: borrowing SignalSource) throws(CommandError) {
         while true {
             do {
                 _ = try Poller.wait(readable: [signals.descriptor.rawValue], timeoutMilliseconds: -1)
@@ -146,13 +164,8 @@ struct ServeCommand: Command {
                 throw CommandError(.software, error.description)
             }
             let received = signals.drain()
-            if received.contains(SIGTERM) || received.contains(SIGINT) { break }
+            if received.contains(SIGTERM) || received.contains(SIGINT) { return }
         }
-        notifier.notify("STOPPING=1")
-        retentionTask.cancel()
-        server.stop()
-        logger.notice("stopped")
-        return .success
     }
 }
 

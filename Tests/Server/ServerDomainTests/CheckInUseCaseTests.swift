@@ -144,7 +144,8 @@ struct CheckInUseCaseTests {
 
     @Test func staffCheckInsCarryTheOperator() throws {
         let fixture = Fixture()
-        let checkIn = try fixture.useCase.staffCheckIn(venue: Fixture.hall, visitor: Visitor(name: "Park", phone: nil), operatorName: "alice")
+        let staff = StaffCheckIn(ledger: fixture.ledger, clock: fixture.clock)
+        let checkIn = try staff.record(venue: Fixture.hall, visitor: Visitor(name: "Park", phone: nil), operatorName: "alice")
         #expect(checkIn.method == .staff && checkIn.entry.operatorName == "alice" && checkIn.device == nil)
     }
 }

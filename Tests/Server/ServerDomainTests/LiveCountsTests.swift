@@ -1,3 +1,4 @@
+import ServerLedgerContract
 import ServerDomain
 import SharedDomain
 import Testing

@@ -35,3 +35,18 @@ struct Fixture {
 
     static func device(_ name: String = "phone-1") -> DeviceID { DeviceID(name)! }
 }
+
+extension CheckInUseCase {
+    /// The outcome of checking `scan` in, waited for through the one bridge: the tests read as
+    /// one step after another.
+    func checkIn(_ scan: Scan, verifiedAt: WallTime? = nil) -> CheckInOutcome {
+        Rendezvous.wait { checkIn(scan, verifiedAt: verifiedAt, completion: $0) }
+    }
+}
+
+extension StaffCheckIn {
+    /// The staff check-in, waited for through the one bridge.
+    func record(venue: VenueID, visitor: Visitor?, operatorName: String) throws(LedgerError) -> CheckIn {
+        try Rendezvous.wait { record(venue: venue, visitor: visitor, operatorName: operatorName, completion: $0) }.get()
+    }
+}

@@ -1,4 +1,5 @@
 import Glibc
+import ServerLedgerContract
 import ServerDomain
 import ServerPostgres
 import ServerSQLite

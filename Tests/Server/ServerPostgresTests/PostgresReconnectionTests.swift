@@ -1,6 +1,7 @@
 @testable import ServerPostgres
 import Dispatch
 import Glibc
+import ServerLedgerContract
 import ServerDomain
 import SharedDomain
 import Synchronization

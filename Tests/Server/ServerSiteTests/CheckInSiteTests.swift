@@ -127,7 +127,7 @@ struct CheckInSiteTests {
         let fixture = SiteFixture()
         _ = fixture.get("/C/HALL-1/" + fixture.code().token)
         #expect(fixture.get("/metrics").status == 404)
-        let local = fixture.site.respond(to: HTTPRequest(method: "GET", path: "/metrics", clientIsLocal: true))
+        let local = fixture.respond(HTTPRequest(method: "GET", path: "/metrics", clientIsLocal: true))
         #expect(local.status == 200)
         #expect(SiteFixture.text(local).contains("qrcheckin_server_checkins_total{venue=\"HALL-1\",method=\"qr\"} 1"))
     }

@@ -36,7 +36,7 @@ struct SiteFixture {
         // Predictable "random" cookies: 16 equal bytes, a new value each time.
         let random = Mutex<UInt8>(0)
         site = CheckInSite(CheckInSite.Parts(
-            useCase: useCase, basePath: "/C", zone: SeoulZone(),
+            useCase: useCase, basePath: "/C", zone: SeoulZone(), clock: clock,
             limiter: SafeNumberRateLimiter(tries: tries, clock: clock),
             cookies: DeviceCookies(random: { count in random.withLock { value in value &+= 1; return [UInt8](repeating: value, count: count) } },
                                    hash: { GenericHash.digest($0) }, clock: clock),
@@ -51,8 +51,13 @@ struct SiteFixture {
 
     func get(_ path: String, cookies: [String: String] = [:], query: [String: String] = [:], language: String? = nil,
              method: String = "GET", form: [String: String] = [:], client: String = "192.0.2.1") -> HTTPResponse {
-        site.respond(to: HTTPRequest(method: method, path: path, query: query, headers: language.map { ["accept-language": $0] } ?? [:],
-                                     cookies: cookies, form: form, client: client, clientIsLocal: false))
+        respond(HTTPRequest(method: method, path: path, query: query, headers: language.map { ["accept-language": $0] } ?? [:],
+                            cookies: cookies, form: form, client: client, clientIsLocal: false))
+    }
+
+    /// The site's answer to `request`, waited for (a check-in's comes after the commit).
+    func respond(_ request: HTTPRequest) -> HTTPResponse {
+        Rendezvous.wait { site.respond(to: request, reply: $0) }
     }
 
     static func cookie(_ response: HTTPResponse, _ name: String) -> String? {

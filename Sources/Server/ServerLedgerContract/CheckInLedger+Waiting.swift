@@ -1,0 +1,10 @@
+import ServerDomain
+import SharedSystem
+
+extension CheckInLedger {
+    /// Records and waits for the commit, through the one bridge (`Rendezvous`): the contract's
+    /// and the ledgers' tests read as one step after another. The server never waits so.
+    public func record(_ checkIn: NewCheckIn, duplicateSeconds: Int64) throws(LedgerError) -> RecordOutcome {
+        try Rendezvous.wait { record(checkIn, duplicateSeconds: duplicateSeconds, completion: $0) }.get()
+    }
+}

@@ -1,0 +1,25 @@
+import ServerDomain
+import ServerHTTPTypes
+import SharedDomain
+
+/// `GET B/VENUE/receipt/ID`: only the device that checked in sees its receipt.
+struct ReceiptHandler: Sendable {
+    let parts: CheckInSite.Parts
+
+    func respond(to request: SiteRequest, venue venueText: String, id idText: String) -> HTTPResponse {
+        guard let venue = try? VenueID(venueText), let id = Int64(idText), id > 0, idText.first != "+",
+              let device = request.existingDevice(parts.cookies) else { return request.notFound(request.words.receiptMissing) }
+        let found: CheckIn?
+        do throws(LedgerError) {
+            found = try parts.useCase.receipt(id: id, venue: venue, device: device)
+        } catch {
+            parts.metrics.countFailure(error)
+            parts.ledgerFailed(error)
+            return request.unavailable(now: parts.clock.now())
+        }
+        guard let checkIn = found else { return request.notFound(request.words.receiptMissing) }
+        let html = request.pages.receipt(checkIn, venueName: parts.useCase.displayName(of: venue), again: request.http.query["again"] == "1",
+                                         now: parts.clock.now(), path: "\(request.venuePath(venue))/receipt/\(id)")
+        return request.page(200, html)
+    }
+}

@@ -1,0 +1,16 @@
+import ServerDomain
+import ServerHTTPTypes
+
+/// `GET B/VENUE/TOKEN`: a scanned code checks in, and the answer waits for the commit.
+struct ScanHandler: Sendable {
+    let parts: CheckInSite.Parts
+
+    func respond(to request: SiteRequest, venue: String, token: String, reply: @escaping @Sendable (HTTPResponse) -> Void) {
+        let (device, setCookie) = request.device(parts.cookies)
+        let code = Scan.Code.token(token)
+        parts.useCase.checkIn(Scan(venue: venue, code: code, device: device, visitor: request.visitorCookie)) { outcome in
+            parts.metrics.count(outcome, method: .qr)
+            reply(CheckInAnswers(parts: parts).response(to: outcome, code: code, for: request, extra: setCookie.map { [("Set-Cookie", $0)] } ?? []))
+        }
+    }
+}

@@ -1,0 +1,81 @@
+import ServerDomain
+import ServerHTTPTypes
+import ServerReports
+import SharedDomain
+
+/// One request as the site answers it: the HTTP request, its language and its pages, and the
+/// responses every route builds from them. It holds no part of the server: each route's handler
+/// brings what it needs.
+struct SiteRequest: Sendable {
+    /// The request as the adapter gave it.
+    let http: HTTPRequest
+    /// The words in the request's language.
+    let words: ServerWords
+    /// The pages in that language.
+    let pages: Pages
+    /// The site's base path (`/C`).
+    let basePath: String
+
+    /// `http` under `basePath`, its times shown in `zone`.
+    init(_ http: HTTPRequest, basePath: String, zone: any LocalTimeZone) {
+        self.http = http
+        self.basePath = basePath
+        words = ServerWords(PageLanguage.choose(http))
+        pages = Pages(words: words, base: basePath, zone: zone)
+    }
+
+    /// The strict headers every page carries: no script or style but the site's own, no
+    /// framing, no sniffing, no referrer, never cached.
+    static let securityHeaders: [(name: String, value: String)] = [
+        ("Content-Security-Policy", "default-src 'none'; style-src 'self'; script-src 'self'; img-src 'self'; form-action 'self'; base-uri 'none'; frame-ancestors 'none'"),
+        ("X-Content-Type-Options", "nosniff"),
+        ("Referrer-Policy", "no-referrer"),
+        ("X-Frame-Options", "DENY"),
+        ("Cache-Control", "no-store"),
+    ]
+
+    /// `?lang=xx` when the request chose its language that way (kept across redirects).
+    var languageQuery: String {
+        http.query["lang"].flatMap { $0 == "ko" || $0 == "en" ? "lang=\($0)" : nil } ?? ""
+    }
+
+    /// The path the site's cookies are scoped to.
+    var cookiePath: String { basePath.isEmpty ? "/" : basePath }
+
+    /// The path of venue `venue` (the safe-number form), and below it its receipts.
+    func venuePath(_ venue: VenueID) -> String { "\(basePath)/\(venue.rawValue)" }
+
+    // MARK: responses
+
+    /// An HTML page response.
+    func page(_ status: Int, _ html: String, extra: [(name: String, value: String)] = []) -> HTTPResponse {
+        HTTPResponse(status: status, headers: [("Content-Type", "text/html; charset=utf-8")] + Self.securityHeaders + extra, body: Array(html.utf8))
+    }
+
+    /// 303 See Other: the token leaves the address bar, and a reload shows the receipt again.
+    /// `location` is made of the base path, a venue id, digits and `lang`/`again`: nothing to escape.
+    func redirect(to location: String, extra: [(name: String, value: String)]) -> HTTPResponse {
+        let html = "<!doctype html><title>303</title><a href=\"" + location + "\">" + location + "</a>\n"
+        return page(303, html, extra: [("Location", location)] + extra)
+    }
+
+    /// 404 with `advice` (the generic advice by default).
+    func notFound(_ advice: String? = nil) -> HTTPResponse {
+        page(404, pages.message(words.notFoundTitle, advice ?? words.notFoundAdvice))
+    }
+
+    /// 405 with the methods the path takes.
+    func methodNotAllowed(_ allowed: String) -> HTTPResponse {
+        page(405, pages.message(words.methodNotAllowed, words.notFoundAdvice), extra: [("Allow", allowed)])
+    }
+
+    /// 413: a body over the adapter's limit.
+    func tooLarge() -> HTTPResponse {
+        page(413, pages.message(words.tooLarge, words.notFoundAdvice))
+    }
+
+    /// 503 while the ledger cannot answer: try again in a few seconds.
+    func unavailable(now: WallTime, extra: [(name: String, value: String)] = []) -> HTTPResponse {
+        page(503, pages.unavailable(now: now), extra: extra + [("Retry-After", "5")])
+    }
+}

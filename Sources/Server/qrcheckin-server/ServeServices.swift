@@ -1,0 +1,36 @@
+import ServerDomain
+import SharedDomain
+import SharedSystem
+
+/// The retention service's schedule as a service of `serve`: a purge at start, then daily, on a
+/// task of its own; stopping cancels the task and waits for a purge under way to end.
+final class RetentionSchedule: Service {
+    let name = "retention"
+    private let task: Task<Void, Never>
+    private let ended = Rendezvous<Void>()
+
+    /// Starts `retention`'s schedule now.
+    init(_ retention: RetentionService) {
+        let ended = ended
+        task = Task.detached {
+            try? await retention.run(sleep: { try await Task.sleep(for: $0) })
+            ended.put(())
+        }
+    }
+
+    func stop(by deadline: WallTime) {
+        task.cancel()
+        _ = ended.take(waitingAtMost: deadline.milliseconds - MonotonicClock().now().milliseconds)
+    }
+}
+
+/// The ledger as a service of `serve`, stopped last: the writes under way (check-ins the
+/// listener let finish, refusals) commit before the process exits.
+struct LedgerWrites: Service {
+    let name = "ledger"
+    let ledger: any CheckInLedger
+
+    func stop(by deadline: WallTime) {
+        ledger.finishWrites()
+    }
+}
