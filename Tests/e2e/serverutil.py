@@ -1,6 +1,7 @@
 """Starting the real check-in server (qrcheckin-server serve) in temporary directories."""
 import http.client
 import os
+import re
 import signal
 import socket
 import subprocess
@@ -18,6 +19,28 @@ def server_run(*args, env=None, timeout=60, input=None):
     full_env = clean_env()
     full_env.update(env or {})
     return subprocess.run([SERVER_BIN, *args], capture_output=True, text=True, env=full_env, timeout=timeout, input=input)
+
+
+# A load test's server: every request is a new phone from one address, so the new-device
+# budgets (docs/SERVER.md, "Security") are off.
+LOAD_ARGS = ["--new-devices-per-network", "0", "--new-devices-per-code", "0", "--new-devices-per-hour", "0"]
+
+FORM_HEADERS = {"Content-Type": "application/x-www-form-urlencoded"}
+
+
+def hidden_inputs(body):
+    """The hidden inputs of a page's forms, by name (bytes in, str out)."""
+    return {name.decode(): value.decode() for name, value in re.findall(rb'<input type="hidden" name="([^"]+)" value="([^"]*)"', body)}
+
+
+def post_safe_number(server, number, venue="HALL-1", headers=None, source=None):
+    """Types `number` into the safe-number form as a browser does: the form first (with the same
+    headers, cookies included), then its hidden inputs back with the number. Returns
+    (status, headers, body) of the post."""
+    import urllib.parse
+    _, _, form = server.get(f"/C/{venue}", headers=headers, source=source)
+    body = urllib.parse.urlencode({**hidden_inputs(form), "safe-number": number}).encode()
+    return server.get(f"/C/{venue}", method="POST", body=body, headers={**(headers or {}), **FORM_HEADERS}, source=source)
 
 
 def clean_env():

@@ -11,14 +11,14 @@ import pytest
 
 from conftest import BIN
 from daemonutil import wait_until
-from serverutil import code
+from serverutil import LOAD_ARGS, code
 
 
 @pytest.mark.parametrize("durability", ["full", "normal"])
 def test_kill_9_loses_no_acknowledged_check_in(servers, tmp_path, durability):
     secret = tmp_path / "secret"
     assert subprocess.run([BIN, "keygen", "-o", str(secret)], capture_output=True, timeout=30).returncode == 0
-    server = servers(secret, tmp_path, args=["--durability", durability])
+    server = servers(secret, tmp_path, args=["--durability", durability, *LOAD_ARGS])
     venues = [f"GATE-{index}" for index in range(8)]
     paths = ["/" + code(secret, venue, server.port)["url"].split("/", 3)[3] for venue in venues]
     acknowledged, errors = [], []
@@ -67,7 +67,7 @@ def test_kill_9_loses_no_acknowledged_check_in(servers, tmp_path, durability):
     assert len(set(acknowledged)) == len(acknowledged), "two receipts named one check-in"
 
     # A restarted server opens the same file and goes on.
-    again = servers(secret, tmp_path, port=server.port)
+    again = servers(secret, tmp_path, port=server.port, args=LOAD_ARGS)
     try:
         status, headers, _ = again.get(paths[0])
         assert status == 303

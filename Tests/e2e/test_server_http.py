@@ -11,7 +11,7 @@ import pytest
 
 from conftest import BIN
 from daemonutil import wait_until
-from serverutil import SERVER_BIN, clean_env, code
+from serverutil import LOAD_ARGS, SERVER_BIN, clean_env, code, post_safe_number
 
 FORM = {"Content-Type": "application/x-www-form-urlencoded"}
 
@@ -39,8 +39,8 @@ def test_pages_carry_strict_headers_and_escape_what_they_show(servers, tmp_path,
     status, headers, _ = server.get(token_path(secret, "HALL-1", server.port))
     assert status == 303
     device = cookie_of(headers, "qrcheckin_device")
-    # The time it was issued (Unix ms, 12 hex digits), then 128 random bits.
-    assert re.fullmatch(r"[0-9a-f]{44}", device)
+    # The time it was issued (Unix ms, 12 hex digits), then 128 random bits and a 64-bit MAC.
+    assert re.fullmatch(r"[0-9a-f]{60}", device)
     assert abs(int(device[:12], 16) / 1000 - time.time()) < 3600
     assert "SameSite=Lax" in headers["set-cookie"] and "Secure" not in headers["set-cookie"]
     status, headers, body = server.get(headers["location"], headers={"Cookie": f"qrcheckin_device={device}"})
@@ -59,26 +59,25 @@ def test_pages_carry_strict_headers_and_escape_what_they_show(servers, tmp_path,
 
 
 def test_forwarded_headers_count_only_from_trusted_proxies(servers, tmp_path, secret):
-    wrong = urllib.parse.urlencode({"safe-number": "00가00가"})
-    plain = servers(secret, tmp_path / "plain")
+    # One wrong try a phone: a phone without a cookie counts against its network's ten.
+    plain = servers(secret, tmp_path / "plain", args=["--safe-number-tries", "1"])
     status, headers, _ = plain.get(token_path(secret, "HALL-1", plain.port),
                                    headers={"X-Forwarded-For": "203.0.113.9", "X-Forwarded-Proto": "https"})
     assert status == 303 and "Secure" not in headers["set-cookie"], "an untrusted peer cannot claim TLS"
-    for _ in range(5):
-        plain.get("/C/HALL-1", method="POST", body=wrong, headers={**FORM, "X-Forwarded-For": f"198.51.100.{_}"})
+    for index in range(10):
+        assert post_safe_number(plain, "00가00가", headers={"X-Forwarded-For": f"198.51.100.{index}"})[0] == 403
     # The forged addresses did not spread the tries: the peer itself is limited.
-    assert plain.get("/C/HALL-1", method="POST", body=wrong, headers=FORM)[0] == 429
-    proxied = servers(secret, tmp_path / "proxied", args=["--trusted-proxy", "127.0.0.1/32, ::1"])
+    assert post_safe_number(plain, "00가00가")[0] == 429
+    proxied = servers(secret, tmp_path / "proxied", args=["--trusted-proxy", "127.0.0.1/32, ::1", "--safe-number-tries", "1"])
     status, headers, _ = proxied.get(token_path(secret, "HALL-1", proxied.port),
                                      headers={"X-Forwarded-For": "203.0.113.9", "X-Forwarded-Proto": "https"})
     assert status == 303 and "; Secure" in headers["set-cookie"]
-    for _ in range(5):
-        assert proxied.get("/C/HALL-1", method="POST", body=wrong, headers={**FORM, "X-Forwarded-For": "203.0.113.9"})[0] == 403
-    assert proxied.get("/C/HALL-1", method="POST", body=wrong, headers={**FORM, "X-Forwarded-For": "203.0.113.9"})[0] == 429
+    for _ in range(10):
+        assert post_safe_number(proxied, "00가00가", headers={"X-Forwarded-For": "203.0.113.9"})[0] == 403
+    assert post_safe_number(proxied, "00가00가", headers={"X-Forwarded-For": "203.0.113.9"})[0] == 429
     # Another visitor behind the same proxy is not limited; a spoofed left-most entry does not help.
-    assert proxied.get("/C/HALL-1", method="POST", body=wrong, headers={**FORM, "X-Forwarded-For": "203.0.113.10"})[0] == 403
-    assert proxied.get("/C/HALL-1", method="POST", body=wrong,
-                       headers={**FORM, "X-Forwarded-For": "192.0.2.1, 203.0.113.9"})[0] == 429
+    assert post_safe_number(proxied, "00가00가", headers={"X-Forwarded-For": "203.0.113.10"})[0] == 403
+    assert post_safe_number(proxied, "00가00가", headers={"X-Forwarded-For": "192.0.2.1, 203.0.113.9"})[0] == 429
     # Metrics are for this host only: a forwarded outside client gets 404.
     assert proxied.get("/metrics", headers={"X-Forwarded-For": "203.0.113.9"})[0] == 404
     status, _, body = proxied.get("/metrics")
@@ -86,7 +85,7 @@ def test_forwarded_headers_count_only_from_trusted_proxies(servers, tmp_path, se
     text = body.decode()
     assert 'qrcheckin_server_checkins_total{venue="HALL-1",method="qr"} 1' in text
     assert "qrcheckin_server_rate_limited_total 2" in text
-    assert 'qrcheckin_server_refusals_total{reason="bad-mac"} 6' in text
+    assert 'qrcheckin_server_refusals_total{reason="bad-mac"} 11' in text
     assert re.search(r"qrcheckin_server_request_duration_seconds_count \d+", text)
 
 
@@ -121,7 +120,7 @@ def test_clients_that_half_close_after_a_check_in_still_get_their_303(servers, t
     chosen moment is driven deterministically by Tests/Server/ServerHTTPTests/
     SuspendedAnswerTests.swift, through the adapter's hooks.)"""
     from concurrent.futures import ThreadPoolExecutor
-    server = servers(secret, tmp_path)
+    server = servers(secret, tmp_path, args=LOAD_ARGS)
     path = token_path(secret, "HALL-1", server.port)
     request = f"GET {path} HTTP/1.1\r\nHost: x\r\nConnection: close\r\n\r\n".encode()
 

@@ -4,7 +4,6 @@ row; kill -9 of one server loses no check-in that got its 303; a PostgreSQL rest
 503s meanwhile (never a receipt without a row) and both servers recover by themselves at the
 database's return, without being restarted. The cluster is the tests' own (pgcluster)."""
 import re
-import secrets
 import subprocess
 import threading
 import time
@@ -15,7 +14,7 @@ import pytest
 from conftest import BIN
 from daemonutil import wait_until
 from pgcluster import PostgresCluster
-from serverutil import Server, server_run
+from serverutil import LOAD_ARGS, Server, server_run
 
 LOAD_SCRIPT = Path(__file__).with_name("checkin_load.lua")
 # A receipt: `?again=1` when it is the device's earlier check-in ("already checked in").
@@ -53,7 +52,7 @@ class PostgresServer(Server):
     """A `qrcheckin-server serve` whose ledger is the PostgreSQL database `uri`."""
 
     def __init__(self, base, secret, uri, args=()):
-        super().__init__(base, secret, args=["--period", PERIOD, *args])
+        super().__init__(base, secret, args=["--period", PERIOD, *LOAD_ARGS, *args])
         self.uri = uri
 
     def command(self):
@@ -144,8 +143,10 @@ def test_the_same_device_at_both_servers_at_once_is_one_row(tmp_path, secret, po
     try:
         wait_until(lambda: len(load.receipts()) >= 100, timeout=60, message="the load to be under way")
         hall = [code_path(secret, "HALL-1", server.port) for server in servers]
-        for _ in range(5):
-            cookie = secrets.token_hex(16)
+        for round in range(5):
+            # A phone the servers issued a cookie to (either server's is good at both).
+            _, issued, _ = servers[round % 2].get(code_path(secret, "CAFE", servers[round % 2].port), source="127.0.0.3")
+            cookie = re.search(r"qrcheckin_device=([0-9a-f]+)", issued["set-cookie"]).group(1)
             barrier = threading.Barrier(32)
             answers, lock = [], threading.Lock()
 

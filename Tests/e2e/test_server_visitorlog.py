@@ -19,7 +19,7 @@ import pytest
 
 from conftest import BIN, ROOT
 from daemonutil import reachable_directory, wait_until
-from serverutil import SERVER_BIN, Server, clean_env, code, server_run
+from serverutil import SERVER_BIN, Server, clean_env, code, post_safe_number, server_run
 import visitorlogutil
 
 GOLDEN = ROOT / "Tests" / "e2e" / "golden" / "help"
@@ -143,9 +143,7 @@ def test_the_contract_commands(tmp_path, secret):
     try:
         assert server.get("/" + code(secret, "HALL-1", server.port)["url"].split("/", 3)[3])[0] == 303
         number = code(secret, "CAFE", server.port)["safeNumber"]
-        status, _, _ = server.get("/C/CAFE", method="POST", body=urllib.parse.urlencode({"safe-number": number}).encode(),
-                                  headers={"Content-Type": "application/x-www-form-urlencoded"})
-        assert status == 303
+        assert post_safe_number(server, number, venue="CAFE")[0] == 303
     finally:
         assert server.stop() == 0, server.logs()
     staff = server_run("checkin", "--database", f"sqlite:{database}", "--venue", "HALL-1", "--name", "Lee")

@@ -19,7 +19,7 @@ from selenium.common.exceptions import NoSuchElementException, StaleElementRefer
 
 from conftest import BIN
 from daemonutil import Daemon, read_state, wait_until
-from serverutil import Server
+from serverutil import Server, post_safe_number
 from webutil import browser, png_size
 
 PHONE = (390, 844)
@@ -160,8 +160,10 @@ def test_the_safe_number_form_checks_in(loop, phone, tmp_path):
 
 def test_repeated_wrong_safe_numbers_get_429(loop, phone, tmp_path):
     new_device(phone)
-    # The browser's own tries, from another loopback address than the other tests' (limits
-    # count by client address): the form says "does not match", then "too many tries".
+    # A phone the server knows (it checked in once, so it has its cookie) is limited by its own
+    # tries: the form says "does not match", then "too many tries".
+    phone.get(shown(loop)["url"])
+    wait_until(lambda: "/receipt/" in phone.current_url, timeout=15, message="the receipt")
     wrong = "00가00가" if shown(loop)["safeNumber"] != "00가00가" else "11가11가"
     for attempt in range(5):
         phone.get(loop["server"].url("/C/HALL-1"))
@@ -176,11 +178,9 @@ def test_repeated_wrong_safe_numbers_get_429(loop, phone, tmp_path):
     wait_until(lambda: "시도 횟수가 너무 많습니다" in text(phone), message="the 429 page")
     assert re.search(r"\d+초 후에 다시 시도하세요", text(phone))
     phone.save_screenshot(str(tmp_path / "too-many-ko.png"))
-    body = urllib.parse.urlencode({"safe-number": wrong})
-    status, headers, _ = loop["server"].get("/C/HALL-1", method="POST", body=body,
-                                            headers={"Content-Type": "application/x-www-form-urlencoded"})
+    cookie = "; ".join(f"{c['name']}={c['value']}" for c in phone.get_cookies())
+    status, headers, _ = post_safe_number(loop["server"], wrong, headers={"Cookie": cookie})
     assert status == 429 and 0 < int(headers["retry-after"]) <= 60
-    # Another client is not affected.
-    status, _, _ = loop["server"].get("/C/HALL-1", method="POST", body=body, source="127.0.0.2",
-                                      headers={"Content-Type": "application/x-www-form-urlencoded"})
-    assert status == 403
+    # Another phone, even behind the same address, is not affected.
+    assert post_safe_number(loop["server"], wrong)[0] == 403
+    assert post_safe_number(loop["server"], wrong, source="127.0.0.2")[0] == 403

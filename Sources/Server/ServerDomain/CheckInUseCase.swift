@@ -14,18 +14,21 @@ public struct CheckInUseCase: Sendable {
     public let ledger: any CheckInLedger
     /// The server's clock.
     public let clock: any WallClock
+    /// The budgets new devices are counted against.
+    public let newDevices: NewDeviceBudget
     /// The venues' keys, derived once.
     private let venueKeys: VenueKeyCache
 
     /// A use case over these parts; `keys` must not be empty.
     public init(venues: VenueDirectory, keys: [SigningKeySource], authenticator: any MessageAuthenticator,
-                ledger: any CheckInLedger, clock: any WallClock) {
+                ledger: any CheckInLedger, clock: any WallClock, newDevices: NewDeviceBudget = NewDeviceBudget()) {
         precondition(!keys.isEmpty, "a check-in server needs a key")
         self.venues = venues
         self.keys = keys
         self.authenticator = authenticator
         self.ledger = ledger
         self.clock = clock
+        self.newDevices = newDevices
         venueKeys = VenueKeyCache(sources: keys, authenticator: authenticator)
     }
 
@@ -74,12 +77,18 @@ public struct CheckInUseCase: Sendable {
         case .rejected(let rejection): return .answer(refuse(RefusalReason(rejection), venue: venue, method, now))
         case .valid(let valid): accepted = valid
         }
+        // A phone new to the server counts against the new-device budgets, once: here, before
+        // its visitor form (whose answer comes with the cookie it is given now) or its check-in.
+        if case .new(_, let network) = scan.device,
+           newDevices.admit(network: network, venue: venue, window: accepted.window, perHour: profile.newDevicesPerHour, at: now) != nil {
+            return .answer(refuse(.tooManyNewDevices, venue: venue, method, now))
+        }
         let visitor = scan.visitor
         if !profile.visitorFields.isEmpty, !(visitor?.provides(profile.visitorFields) ?? false) {
             return .answer(.needsVisitor(venue, profile.visitorFields, verifiedAt: verifiedAt ?? now))
         }
         let age = profile.period.window(at: moment) - accepted.window
-        let entry = NewCheckIn(venue: venue, time: now, method: method, windowAge: Int(age), device: scan.device,
+        let entry = NewCheckIn(venue: venue, time: now, method: method, windowAge: Int(age), device: scan.device.id,
                                visitor: profile.visitorFields.isEmpty ? nil : visitor)
         return .record(entry, duplicateSeconds: profile.duplicateSeconds)
     }

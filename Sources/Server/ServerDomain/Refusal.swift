@@ -15,6 +15,9 @@ public enum RefusalReason: String, CaseIterable, Sendable {
     case notYetValid = "not-yet-valid"
     /// No venue of that id is served here (no key serves it, or it is not configured).
     case unknownVenue = "unknown-venue"
+    /// A good code from a phone without the server's cookie, past the new-device budgets of
+    /// its network, its code or its venue (`NewDeviceLimits`): wait, or ask staff.
+    case tooManyNewDevices = "too-many-new-devices"
 
     /// The server's reason for a verifier's rejection. `wrong-venue` means no key here serves
     /// the venue the URL names, and `no-venue` cannot happen (the path always names one).

@@ -17,17 +17,33 @@ public struct Scan: Hashable, Sendable {
         }
     }
 
+    /// The phone that scanned: one the server knows by its cookie, or a new one.
+    public enum Device: Hashable, Sendable {
+        /// A device whose cookie the server issued.
+        case known(DeviceID)
+        /// A phone without the server's cookie: the id it gets if the check-in goes ahead
+        /// (counted against the new-device budgets of its client `network`).
+        case new(DeviceID, network: String)
+
+        /// The device's id.
+        public var id: DeviceID {
+            switch self {
+            case .known(let id), .new(let id, _): id
+            }
+        }
+    }
+
     /// The venue segment of the path, as received.
     public let venue: String
     /// The code.
     public let code: Code
     /// The device.
-    public let device: DeviceID
+    public let device: Device
     /// Visitor fields the device sent (remembered from an earlier form), if any.
     public let visitor: Visitor?
 
     /// A scan with these parts.
-    public init(venue: String, code: Code, device: DeviceID, visitor: Visitor? = nil) {
+    public init(venue: String, code: Code, device: Device, visitor: Visitor? = nil) {
         self.venue = venue
         self.code = code
         self.device = device

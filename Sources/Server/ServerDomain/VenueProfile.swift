@@ -13,23 +13,30 @@ public struct VenueProfile: Equatable, Sendable {
     public let duplicateSeconds: Int64
     /// Visitor log fields asked once per device; none by default.
     public let visitorFields: VisitorFields
+    /// New devices (phones without the server's cookie) the venue takes each hour at most (0: no limit).
+    public let newDevicesPerHour: Int
 
     /// Three hours: one visit to a restaurant, a lecture or a concert is one check-in.
     public static let standardDuplicateSeconds: Int64 = 3 * 3600
+    /// A thousand an hour: twice the design venue's 500 in 20 minutes, sustained.
+    public static let standardNewDevicesPerHour = 1000
 
     /// Period 15, skew 1, duplicates within three hours, no visitor fields.
     public static let standard = VenueProfile(displayName: nil, period: .standard, skew: CheckInCodeVerifier.defaultSkew,
                                               duplicateSeconds: standardDuplicateSeconds, visitorFields: [])
 
     /// A profile with these settings; `skew` within 0...`CheckInTime.maximumSkew`.
-    public init(displayName: String?, period: RotationPeriod, skew: Int, duplicateSeconds: Int64, visitorFields: VisitorFields) {
+    public init(displayName: String?, period: RotationPeriod, skew: Int, duplicateSeconds: Int64, visitorFields: VisitorFields,
+                newDevicesPerHour: Int = standardNewDevicesPerHour) {
         precondition((0...CheckInTime.maximumSkew).contains(skew), "skew out of range: \(skew)")
         precondition(duplicateSeconds >= 0, "duplicate window must not be negative")
+        precondition(newDevicesPerHour >= 0, "a venue's new-device ceiling must not be negative")
         self.displayName = displayName
         self.period = period
         self.skew = skew
         self.duplicateSeconds = duplicateSeconds
         self.visitorFields = visitorFields
+        self.newDevicesPerHour = newDevicesPerHour
     }
 
     /// The name to show for `venue`.

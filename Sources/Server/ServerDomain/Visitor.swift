@@ -29,6 +29,19 @@ public struct Visitor: Hashable, Sendable {
         return (7...15).contains(digits.count) ? digits : nil
     }
 
+    /// Whether `name` may be kept as a visitor's name: 1-64 characters after trimming, and no
+    /// control or format character (ESC, NUL, CR, bidi overrides such as U+202E, zero-width
+    /// ones): nothing that could rewrite an operator's terminal or reorder what an export shows.
+    /// The form and the visitor cookie are checked alike.
+    public static func isAcceptableName(_ name: String) -> Bool {
+        !name.isEmpty && name.count <= maximumNameLength && !name.unicodeScalars.contains {
+            switch $0.properties.generalCategory {
+            case .control, .format, .lineSeparator, .paragraphSeparator, .privateUse, .surrogate, .unassigned: true
+            default: false
+            }
+        }
+    }
+
     /// Whether the visitor gave every field in `fields`.
     public func provides(_ fields: VisitorFields) -> Bool {
         (!fields.contains(.name) || name != nil) && (!fields.contains(.phone) || phone != nil)

@@ -44,6 +44,7 @@ public struct HTTPRequest: Sendable, Equatable {
         self.secure = secure
     }
 
-    /// The headers the adapter copies (every other header is ignored).
-    public static let keptHeaders = ["accept-language", "content-type"]
+    /// The headers the adapter copies (every other header is ignored): the language, the
+    /// body's type, and what tells a cross-site form post (`Sec-Fetch-Site`, `Origin`, `Host`).
+    public static let keptHeaders = ["accept-language", "content-type", "sec-fetch-site", "origin", "host"]
 }

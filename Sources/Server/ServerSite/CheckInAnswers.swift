@@ -7,19 +7,31 @@ import SharedDomain
 struct CheckInAnswers: Sendable {
     let parts: CheckInSite.Parts
 
-    /// The response to `outcome` of `code`, with `extra` headers (cookies).
-    func response(to outcome: CheckInOutcome, code: Scan.Code, for request: SiteRequest,
-                  extra: [(name: String, value: String)]) -> HTTPResponse {
+    /// The response to `outcome` of `code` by `device`, with `extra` headers. A new device's
+    /// cookie (`newCookie`) goes out only with an outcome that admitted it: a refusal never
+    /// gives a phone a device, nor replaces the one it has.
+    func response(to outcome: CheckInOutcome, code: Scan.Code, device: Scan.Device, newCookie: String?, for request: SiteRequest,
+                  extra: [(name: String, value: String)] = []) -> HTTPResponse {
+        var extra = extra
+        switch outcome {
+        case .checkedIn, .alreadyCheckedIn, .needsVisitor:
+            if let newCookie { extra.insert(("Set-Cookie", newCookie), at: 0) }
+        case .refused, .unavailable:
+            break
+        }
         switch outcome {
         case .checkedIn(let checkIn):
             return request.redirect(to: receiptPath(checkIn, again: false, request), extra: extra)
         case .alreadyCheckedIn(let checkIn):
             return request.redirect(to: receiptPath(checkIn, again: true, request), extra: extra)
         case .needsVisitor(let venue, let fields, let verifiedAt):
-            let ticket = parts.tickets.issue(venue: venue, code: code, verifiedAt: verifiedAt)
+            let ticket = parts.tickets.issue(venue: venue, code: code, verifiedAt: verifiedAt, device: device.id)
             let html = request.pages.visitorForm(venue: venue, venueName: parts.useCase.displayName(of: venue), fields: fields,
                                                  ticket: ticket, message: nil)
             return request.page(200, html, extra: extra)
+        case .refused(.tooManyNewDevices, let venue):
+            return request.page(429, request.pages.refusal(.tooManyNewDevices, venue: venue),
+                                extra: extra + [("Retry-After", "\(Self.newDeviceRetrySeconds)")])
         case .refused(let reason, let venue):
             return request.page(Self.status(of: reason), request.pages.refusal(reason, venue: venue), extra: extra)
         case .unavailable(let error):
@@ -36,8 +48,13 @@ struct CheckInAnswers: Sendable {
         case .unknownVenue: 404
         case .notYetValid: 409
         case .expired: 410
+        case .tooManyNewDevices: 429
         }
     }
+
+    /// Seconds a phone turned away as one new device too many is asked to wait: a network's
+    /// budget gives one more every two seconds, and by then the kiosk shows a fresh code.
+    static let newDeviceRetrySeconds = 15
 
     /// `B/VENUE/receipt/ID`, keeping the request's language; `again=1` for a duplicate.
     private func receiptPath(_ checkIn: CheckIn, again: Bool, _ request: SiteRequest) -> String {

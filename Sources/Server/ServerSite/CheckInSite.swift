@@ -14,16 +14,17 @@ public struct CheckInSite: HTTPHandler {
         public let zone: any LocalTimeZone
         /// The clock pages show the time of.
         public let clock: any WallClock
-        public let limiter: SafeNumberRateLimiter
+        public let limiter: SafeNumberLimiter
         public let cookies: DeviceCookies
         public let tickets: VisitorTickets
+        public let formTokens: FormTokens
         public let metrics: ServerMetrics
         /// Told about every ledger failure (the server logs them, once per outage).
         public let ledgerFailed: @Sendable (LedgerError) -> Void
 
         /// The parts; `basePath` is empty or starts with `/` and does not end with one.
-        public init(useCase: CheckInUseCase, basePath: String, zone: any LocalTimeZone, clock: any WallClock, limiter: SafeNumberRateLimiter,
-                    cookies: DeviceCookies, tickets: VisitorTickets, metrics: ServerMetrics,
+        public init(useCase: CheckInUseCase, basePath: String, zone: any LocalTimeZone, clock: any WallClock, limiter: SafeNumberLimiter,
+                    cookies: DeviceCookies, tickets: VisitorTickets, formTokens: FormTokens, metrics: ServerMetrics,
                     ledgerFailed: @escaping @Sendable (LedgerError) -> Void = { _ in }) {
             self.useCase = useCase
             self.basePath = basePath
@@ -32,6 +33,7 @@ public struct CheckInSite: HTTPHandler {
             self.limiter = limiter
             self.cookies = cookies
             self.tickets = tickets
+            self.formTokens = formTokens
             self.metrics = metrics
             self.ledgerFailed = ledgerFailed
         }

@@ -50,7 +50,7 @@ struct Pages {
     }
 
     /// The safe-number form, with a message after a wrong try.
-    func safeNumberForm(venue: VenueID, venueName: String, message: String?) -> String {
+    func safeNumberForm(venue: VenueID, venueName: String, message: String?, formToken: String) -> String {
         let action = HTML.escape(base + "/" + venue.rawValue) + "?lang=\(words.language.rawValue)"
         var content = """
             <h1 class="venue">\(HTML.escape(venueName))</h1>
@@ -61,6 +61,7 @@ struct Pages {
         content += """
 
             <form method="post" action="\(action)" accept-charset="utf-8">
+            <input type="hidden" name="\(FormTokens.field)" value="\(HTML.escape(formToken))">
             <label for="safe-number">\(HTML.escape(words.safeNumber))</label>
             <input id="safe-number" name="safe-number" type="text" inputmode="text" autocomplete="off" autocapitalize="off" spellcheck="false" maxlength="16" required>
             <p class="hint">\(HTML.escape(words.formHint))</p>

@@ -2,45 +2,74 @@ import ServerDomain
 import ServerHTTPTypes
 import SharedDomain
 
-/// `B/VENUE`: the safe-number form (GET) and a typed safe number (POST), limited per client.
+/// `B/VENUE`: the safe-number form (GET) and a typed safe number (POST), limited fairly
+/// (`SafeNumberLimiter`).
 struct SafeNumberHandler: Sendable {
     let parts: CheckInSite.Parts
+    /// The form's purpose in its token.
+    static let formPurpose = "safe-number"
 
     /// `GET B/VENUE`: the form, for a venue this server serves.
     func form(for request: SiteRequest, venue venueText: String) -> HTTPResponse {
         guard let venue = try? VenueID(venueText), parts.useCase.profile(of: venue) != nil else {
             return request.page(404, request.pages.refusal(.unknownVenue, venue: nil))
         }
-        return request.page(200, request.pages.safeNumberForm(venue: venue, venueName: parts.useCase.displayName(of: venue), message: nil))
+        return request.page(200, page(request, venue: venue, message: nil))
     }
 
-    /// `POST B/VENUE`: the typed number checks in; a wrong one costs the client a try.
+    /// `POST B/VENUE`: the typed number checks in; a wrong one counts against the phone and
+    /// its network, a malformed one (not the shape of a safe number) against nobody.
     func post(_ request: SiteRequest, venue venueText: String, reply: @escaping @Sendable (HTTPResponse) -> Void) {
         guard !request.http.bodyTooLarge else { return reply(request.tooLarge()) }
-        if let wait = parts.limiter.wait(for: request.http.clientKey) {
-            parts.metrics.countRateLimited()
-            return reply(request.page(429, request.pages.tooMany(retryAfter: wait), extra: [("Retry-After", "\(wait)")]))
-        }
+        guard !request.isCrossSite else { return reply(request.crossSite()) }
         guard let venue = try? VenueID(venueText), parts.useCase.profile(of: venue) != nil else {
             return reply(request.page(404, request.pages.refusal(.unknownVenue, venue: nil)))
         }
-        let wrong = { @Sendable (status: Int, extra: [(name: String, value: String)]) in
-            request.page(status, request.pages.safeNumberForm(venue: venue, venueName: parts.useCase.displayName(of: venue),
-                                                             message: request.words.wrongSafeNumber), extra: extra)
+        let known = request.existingDevice(parts.cookies)
+        let network = request.http.clientKey
+        if let wait = parts.limiter.wait(device: known, network: network) {
+            parts.metrics.countRateLimited()
+            return reply(request.page(429, request.pages.tooMany(retryAfter: wait), extra: [("Retry-After", "\(wait)")]))
         }
-        let number = (request.http.form["safe-number"] ?? "").filter { !$0.isWhitespace }
-        guard !number.isEmpty, number.count <= 16 else { return reply(wrong(400, [])) }
-        let (device, setCookie) = request.device(parts.cookies)
+        guard parts.formTokens.isValid(request.http.form[FormTokens.field], Self.formPurpose, venue: venue, device: known, at: parts.clock.now()) else {
+            return reply(request.page(400, page(request, venue: venue, message: request.words.formExpired)))
+        }
+        guard let number = Self.normalized(request.http.form["safe-number"] ?? "") else {
+            return reply(request.page(400, page(request, venue: venue, message: request.words.notSafeNumberShape)))
+        }
+        let (device, newCookie) = request.scanDevice(parts.cookies)
         let code = Scan.Code.safeNumber(number)
         parts.useCase.checkIn(Scan(venue: venue.rawValue, code: code, device: device, visitor: request.visitorCookie)) { outcome in
             parts.metrics.count(outcome, method: .safeNumber)
-            let extra = setCookie.map { [("Set-Cookie", $0)] } ?? []
             if case .refused(let reason, _) = outcome, reason == .badMAC || reason == .malformed {
-                // A wrong number: the form again, and one try less for this client.
-                parts.limiter.failed(request.http.clientKey)
-                return reply(wrong(CheckInAnswers.status(of: reason), extra))
+                // A wrong number: the form again, and one try less for this phone and network.
+                parts.limiter.failed(device: known, network: network)
+                return reply(request.page(CheckInAnswers.status(of: reason), page(request, venue: venue, message: request.words.wrongSafeNumber)))
             }
-            reply(CheckInAnswers(parts: parts).response(to: outcome, code: code, for: request, extra: extra))
+            reply(CheckInAnswers(parts: parts).response(to: outcome, code: code, device: device, newCookie: newCookie, for: request))
         }
+    }
+
+    /// The form page, with a token for the device that sees it.
+    private func page(_ request: SiteRequest, venue: VenueID, message: String?) -> String {
+        let token = parts.formTokens.issue(Self.formPurpose, venue: venue, device: request.existingDevice(parts.cookies), at: parts.clock.now())
+        return request.pages.safeNumberForm(venue: venue, venueName: parts.useCase.displayName(of: venue), message: message, formToken: token)
+    }
+
+    /// A typed safe number as the verifier takes it: full-width digits made ASCII, spaces,
+    /// hyphens and dots dropped; nil when what is left is not of the safe number's shape
+    /// (such a try is a typo to point out, not a guess to count).
+    static func normalized(_ typed: String) -> String? {
+        guard typed.unicodeScalars.count <= 64 else { return nil }
+        var text = String.UnicodeScalarView()
+        for scalar in typed.unicodeScalars {
+            switch scalar.value {
+            case 0xFF10...0xFF19: text.append(Unicode.Scalar(scalar.value - 0xFF10 + 0x30)!)
+            case 0x2D, 0x2E, 0x2010...0x2015, 0x30FB, 0xFF0D, 0xFF0E: continue
+            default: if !scalar.properties.isWhitespace { text.append(scalar) }
+            }
+        }
+        let number = String(text)
+        return SafeNumber.isWellFormed(number) ? SafeNumber.normalized(number) : nil
     }
 }

@@ -6,11 +6,11 @@ struct ScanHandler: Sendable {
     let parts: CheckInSite.Parts
 
     func respond(to request: SiteRequest, venue: String, token: String, reply: @escaping @Sendable (HTTPResponse) -> Void) {
-        let (device, setCookie) = request.device(parts.cookies)
+        let (device, newCookie) = request.scanDevice(parts.cookies)
         let code = Scan.Code.token(token)
         parts.useCase.checkIn(Scan(venue: venue, code: code, device: device, visitor: request.visitorCookie)) { outcome in
             parts.metrics.count(outcome, method: .qr)
-            reply(CheckInAnswers(parts: parts).response(to: outcome, code: code, for: request, extra: setCookie.map { [("Set-Cookie", $0)] } ?? []))
+            reply(CheckInAnswers(parts: parts).response(to: outcome, code: code, device: device, newCookie: newCookie, for: request))
         }
     }
 }

@@ -36,6 +36,8 @@ public struct ServerWords: Sendable {
         case (.en, .notYetValid): ("This code is not valid yet", "The kiosk's clock is ahead: please tell the staff.")
         case (.ko, .unknownVenue): ("알 수 없는 장소입니다", "이 서버는 이 장소의 체크인을 받지 않습니다. 직원에게 문의하세요.")
         case (.en, .unknownVenue): ("Unknown venue", "This server does not take check-ins for this venue. Please ask the staff.")
+        case (.ko, .tooManyNewDevices): ("지금은 체크인이 너무 많습니다", "15초 후 화면의 코드를 다시 스캔하거나 직원에게 체크인을 요청하세요.")
+        case (.en, .tooManyNewDevices): ("Too many check-ins right now", "Scan the code on the screen again in 15 seconds, or ask the staff to check you in.")
         case (.ko, .malformed), (.ko, .unknownVersion), (.ko, .badMAC):
             ("이 장소의 체크인 코드가 아닙니다", "화면의 코드를 다시 스캔하거나 \(safeNumber)를 입력하세요.")
         case (.en, .malformed), (.en, .unknownVersion), (.en, .badMAC):
@@ -66,6 +68,15 @@ public struct ServerWords: Sendable {
     public var visitorPhone: String { ko ? "전화번호" : "Phone number" }
     public var visitorInvalid: String { ko ? "이름과 전화번호를 확인하세요." : "Please check your name and phone number." }
     public var formExpired: String { ko ? "시간이 지났습니다. 화면의 코드를 다시 스캔하세요." : "This form has expired. Scan the code on the screen again." }
+    public var formUsed: String { ko ? "이 양식은 이미 제출되었습니다. 화면의 코드를 다시 스캔하세요." : "This form was already sent. Scan the code on the screen again." }
+    public var formOtherDevice: String {
+        ko ? "코드를 스캔한 휴대전화에서 양식을 작성하세요 (쿠키가 꺼져 있으면 켜 주세요)." : "Fill in the form on the phone that scanned the code (with cookies on)."
+    }
+    public var notSafeNumberShape: String {
+        ko ? "\(safeNumber)는 숫자 두 자리, 글자, 숫자 두 자리, 글자입니다 (예: 12가34나)." : "A safe number is two digits, a letter, two digits, a letter (like 12가34나)."
+    }
+    public var crossSiteTitle: String { ko ? "다른 사이트에서 보낸 요청입니다" : "This request came from another site" }
+    public var crossSiteAdvice: String { ko ? "이 페이지의 양식에서 다시 보내세요." : "Send it again from this site's own form." }
 
     public var notFoundTitle: String { ko ? "페이지를 찾을 수 없습니다" : "Page not found" }
     public var notFoundAdvice: String { ko ? "키오스크 화면의 코드를 스캔하세요." : "Scan the code on the kiosk's screen." }

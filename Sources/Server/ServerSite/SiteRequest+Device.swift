@@ -1,12 +1,13 @@
 import ServerDomain
 
 extension SiteRequest {
-    /// The device of the request's cookie, or a new one with the `Set-Cookie` that gives it.
-    func device(_ cookies: DeviceCookies) -> (id: DeviceID, setCookie: String?) {
-        if let device = existingDevice(cookies) { return (device, nil) }
+    /// The phone as the use case sees it: the device its cookie names, or a new one with the
+    /// `Set-Cookie` that would give it (sent only if the use case admits the device).
+    func scanDevice(_ cookies: DeviceCookies) -> (device: Scan.Device, newCookie: String?) {
+        if let device = existingDevice(cookies) { return (.known(device), nil) }
         let cookie = cookies.newCookie()
-        // A fresh cookie always yields an id (44 hex digits hash to one).
-        return (cookies.device(for: cookie)!, cookies.header(cookie, path: cookiePath, secure: http.secure))
+        // A fresh cookie always yields an id (the server's own MAC, a plausible time).
+        return (.new(cookies.device(for: cookie)!, network: http.clientKey), cookies.header(cookie, path: cookiePath, secure: http.secure))
     }
 
     /// The device of the request's cookie, if it has a good one.
@@ -14,7 +15,7 @@ extension SiteRequest {
         http.cookies[DeviceCookies.name].flatMap(cookies.device(for:))
     }
 
-    /// The visitor's fields the visitor cookie holds, if any.
+    /// The visitor's fields the visitor cookie holds, if it holds acceptable ones.
     var visitorCookie: Visitor? {
         http.cookies[VisitorCookie.name].flatMap(VisitorCookie.visitor)
     }

@@ -9,28 +9,44 @@ struct VisitorFormHandler: Sendable {
 
     func post(_ request: SiteRequest, venue venueText: String, reply: @escaping @Sendable (HTTPResponse) -> Void) {
         guard !request.http.bodyTooLarge else { return reply(request.tooLarge()) }
+        guard !request.isCrossSite else { return reply(request.crossSite()) }
         let form = request.http.form
-        guard let venue = try? VenueID(venueText), let profile = parts.useCase.profile(of: venue),
-              let ticket = form["ticket"], let pending = parts.tickets.redeem(ticket, venue: venue, now: parts.clock.now()) else {
-            return reply(request.page(400, request.pages.message(request.words.badRequestTitle, request.words.formExpired)))
+        let expired = request.page(400, request.pages.message(request.words.badRequestTitle, request.words.formExpired))
+        guard let venue = try? VenueID(venueText), let profile = parts.useCase.profile(of: venue), let ticket = form["ticket"] else {
+            return reply(expired)
+        }
+        // The ticket was issued with the device's cookie: the same cookie must come back, and
+        // the ticket is good once (a replay, or a post from elsewhere, records nothing).
+        guard let device = request.existingDevice(parts.cookies) else {
+            return reply(request.page(400, request.pages.message(request.words.badRequestTitle, request.words.formOtherDevice)))
         }
         let name = form["name"].map { $0.trimmingCharacters() }
         let visitor = Visitor(name: name, phone: form["phone"])
-        let nameOK = !profile.visitorFields.contains(.name)
-            || (name.map { !$0.isEmpty && $0.count <= Visitor.maximumNameLength && !$0.unicodeScalars.contains { $0.properties.generalCategory == .control } } ?? false)
+        let nameOK = !profile.visitorFields.contains(.name) || (name.map(Visitor.isAcceptableName) ?? false)
         guard nameOK, visitor.provides(profile.visitorFields) else {
+            // Checked before the ticket is used: a typo costs the visitor nothing.
             let html = request.pages.visitorForm(venue: venue, venueName: parts.useCase.displayName(of: venue), fields: profile.visitorFields,
                                                  ticket: ticket, message: request.words.visitorInvalid)
             return reply(request.page(400, html))
         }
-        let (device, setCookie) = request.device(parts.cookies)
-        var extra = setCookie.map { [("Set-Cookie", $0)] } ?? []
-        extra.append(("Set-Cookie", "\(VisitorCookie.name)=\(VisitorCookie.value(visitor)); Path=\(request.cookiePath); "
-                      + "Max-Age=\(DeviceCookies.maxAgeSeconds); HttpOnly; SameSite=Lax" + (request.http.secure ? "; Secure" : "")))
-        let cookies = extra
-        parts.useCase.checkIn(Scan(venue: venue.rawValue, code: pending.code, device: device, visitor: visitor), verifiedAt: pending.verifiedAt) { outcome in
+        let pending: (code: Scan.Code, verifiedAt: WallTime)
+        do throws(VisitorTickets.Refusal) {
+            pending = try parts.tickets.redeem(ticket, venue: venue, device: device, now: parts.clock.now())
+        } catch {
+            let advice = switch error {
+            case .invalid: request.words.formExpired
+            case .otherDevice: request.words.formOtherDevice
+            case .used: request.words.formUsed
+            }
+            return reply(request.page(400, request.pages.message(request.words.badRequestTitle, advice)))
+        }
+        let cookie = "\(VisitorCookie.name)=\(VisitorCookie.value(visitor)); Path=\(request.cookiePath); "
+            + "Max-Age=\(DeviceCookies.maxAgeSeconds); HttpOnly; SameSite=Lax" + (request.http.secure ? "; Secure" : "")
+        let scan = Scan(venue: venue.rawValue, code: pending.code, device: .known(device), visitor: visitor)
+        parts.useCase.checkIn(scan, verifiedAt: pending.verifiedAt) { outcome in
             parts.metrics.count(outcome, method: pending.code.method)
-            reply(CheckInAnswers(parts: parts).response(to: outcome, code: pending.code, for: request, extra: cookies))
+            reply(CheckInAnswers(parts: parts).response(to: outcome, code: pending.code, device: .known(device), newCookie: nil, for: request,
+                                                        extra: [("Set-Cookie", cookie)]))
         }
     }
 }

@@ -93,7 +93,8 @@ struct ServeCommand: Command {
         }
         let authenticator = HMACAuthenticator()
         let useCase = CheckInUseCase(venues: configuration.venues, keys: keys.map(\.keys), authenticator: authenticator,
-                                     ledger: ledger, clock: clock)
+                                     ledger: ledger, clock: clock, newDevices: NewDeviceBudget(limits: configuration.newDevices))
+        let siteKeys = SiteKeys(sources: keys.map(\.keys), authenticator: authenticator)
         let zone = SystemZone()
         let metrics = ServerMetrics(startedAt: clock.now(), live: {
             let now = clock.now()
@@ -116,9 +117,10 @@ struct ServeCommand: Command {
         let failures = Mutex(LogRateLimiter(intervalMilliseconds: 60_000))
         let parts = CheckInSite.Parts(
             useCase: useCase, basePath: configuration.basePath, zone: zone, clock: clock,
-            limiter: SafeNumberRateLimiter(tries: configuration.safeNumberTries, clock: clock),
-            cookies: DeviceCookies(random: SecureRandom.bytes, hash: { GenericHash.digest($0) }, clock: clock),
-            tickets: VisitorTickets(key: SecureRandom.bytes(32), authenticator: authenticator),
+            limiter: SafeNumberLimiter(tries: configuration.safeNumberTries, clock: clock),
+            cookies: DeviceCookies(random: SecureRandom.bytes, hash: { GenericHash.digest($0) }, keys: siteKeys, authenticator: authenticator, clock: clock),
+            tickets: VisitorTickets(keys: siteKeys, authenticator: authenticator),
+            formTokens: FormTokens(keys: siteKeys, authenticator: authenticator),
             metrics: metrics,
             ledgerFailed: { error in
                 // An outage (the database unreachable, busy or full) is logged by the watched

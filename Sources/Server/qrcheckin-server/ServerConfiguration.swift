@@ -22,6 +22,8 @@ struct ServerConfiguration {
     var trustedProxies: [IPNetwork]
     var limits: HTTPServerLimits
     var safeNumberTries: Int
+    /// The new-device budgets of a network and a code (the venue's is in its profile).
+    var newDevices: NewDeviceLimits
     /// How long check-ins and refused scans are kept (enforced daily by `serve`).
     var retention: RetentionPolicy
 
@@ -88,6 +90,14 @@ struct ServerConfiguration {
         limits.threads = try layers.value("threads") { text, source throws(CommandError) in try Self.number(text, 1...64, source) }
             ?? max(2, Int(sysconf(Int32(_SC_NPROCESSORS_ONLN))))
         safeNumberTries = try layers.value("safe-number-tries") { text, source throws(CommandError) in try Self.number(text, 1...100, source) } ?? 5
+        newDevices = .standard
+        newDevices.perNetworkBurst = try layers.value("new-devices-per-network") { text, source throws(CommandError) in
+            try Self.number(text, 0...100_000_000, source)
+        } ?? newDevices.perNetworkBurst
+        newDevices.perNetworkPerMinute = max(1, newDevices.perNetworkBurst / 2)
+        newDevices.perCode = try layers.value("new-devices-per-code") { text, source throws(CommandError) in
+            try Self.number(text, 0...100_000_000, source)
+        } ?? newDevices.perCode
         retention = try RetentionSettings.policy(layers)
     }
 
@@ -108,8 +118,10 @@ struct ServerConfiguration {
         let skew = try setting("skew") { text, source throws(CommandError) in try number(text, 0...CheckInTime.maximumSkew, source) } ?? base.skew
         let duplicate = try setting("duplicate-time", duration) ?? base.duplicateSeconds
         let fields = try setting("visitor-fields", visitorFields) ?? base.visitorFields
+        let newDevices = try setting("new-devices-per-hour") { text, source throws(CommandError) in try number(text, 0...100_000_000, source) }
+            ?? base.newDevicesPerHour
         return VenueProfile(displayName: name ?? (scope == nil ? nil : base.displayName), period: period, skew: skew,
-                            duplicateSeconds: duplicate, visitorFields: fields)
+                            duplicateSeconds: duplicate, visitorFields: fields, newDevicesPerHour: newDevices)
     }
 
     static func venue(_ text: String, _ source: SettingSource) throws(CommandError) -> VenueID {

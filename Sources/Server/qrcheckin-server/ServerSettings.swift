@@ -30,6 +30,9 @@ extension SettingCatalog {
         SettingKey(server: "retention", value: "PERIOD", help: "Keep check-ins (devices, visitor fields) this long: 28d (default), 4w, 36h; then deleted."),
         SettingKey(server: "refusal-retention", value: "PERIOD", help: "Keep refused scans this long, at most retention (default 7d)."),
         SettingKey(server: "keep-counts", value: "yes|no", help: "Keep per-day counts per venue of deleted check-ins (default yes)."),
-        SettingKey(server: "safe-number-tries", value: "N", help: "Wrong safe numbers a client may type before 429, 1-100 (default 5); one more a minute."),
+        SettingKey(server: "safe-number-tries", value: "N", help: "Wrong safe numbers a phone may type before 429, 1-100 (default 5); one more a minute."),
+        SettingKey(server: "new-devices-per-network", value: "N", help: "New phones one address (IPv6: /64) may check in at once, then N/2 a minute (default 60; 0: no limit)."),
+        SettingKey(server: "new-devices-per-code", value: "N", help: "New phones one code (a venue's window) may check in (default 100; 0: no limit)."),
+        SettingKey(server: "new-devices-per-hour", value: "N", help: "New phones a venue takes an hour, all addresses together (default 1000; 0: no limit).", scoped: true),
     ], configVariable: "QRCHECKIN_SERVER_CONFIG")
 }

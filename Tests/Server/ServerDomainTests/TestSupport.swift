@@ -50,3 +50,10 @@ extension StaffCheckIn {
         try Rendezvous.wait { record(venue: venue, visitor: visitor, operatorName: operatorName, completion: $0) }.get()
     }
 }
+
+extension Scan {
+    /// A scan by a device the server knows (its cookie is good).
+    init(venue: String, code: Code, device: DeviceID, visitor: Visitor? = nil) {
+        self.init(venue: venue, code: code, device: .known(device), visitor: visitor)
+    }
+}

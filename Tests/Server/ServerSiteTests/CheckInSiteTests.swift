@@ -14,7 +14,7 @@ struct CheckInSiteTests {
         let location = try #require(scan.header("Location"))
         #expect(location == "/C/HALL-1/receipt/1")
         let device = try #require(SiteFixture.cookie(scan, "qrcheckin_device"))
-        #expect(device.count == 44, "the issue time (12 hex digits) and 128 random bits")
+        #expect(device.count == 60, "the issue time (12 hex digits), 128 random bits and a 64-bit MAC")
         #expect(scan.header("Referrer-Policy") == "no-referrer")
         let receipt = fixture.get(location, cookies: ["qrcheckin_device": device], language: "ko-KR,ko;q=0.9")
         #expect(receipt.status == 200)
@@ -68,25 +68,27 @@ struct CheckInSiteTests {
         #expect(unknown.get("/C/CAFE").status == 404)
     }
 
-    @Test func safeNumbersCheckInAndWrongOnesAreLimitedPerClient() throws {
+    @Test func safeNumbersCheckInAndWrongOnesAreLimitedPerPhone() throws {
         let fixture = SiteFixture(tries: 3)
         let code = fixture.code()
         #expect(fixture.get("/C/HALL-1").status == 200)
-        let right = fixture.get("/C/HALL-1", method: "POST", form: ["safe-number": " " + code.safeNumber + " "])
+        let right = fixture.postSafeNumber(" " + code.safeNumber + " ")
         #expect(right.status == 303)
         #expect(try fixture.ledger.find(id: 1)?.method == .safeNumber)
+        let phone = ["qrcheckin_device": try #require(SiteFixture.cookie(right, "qrcheckin_device"))]
         let wrong = code.safeNumber == "00가00가" ? "11가11가" : "00가00가"
         for _ in 0..<3 {
-            let response = fixture.get("/C/HALL-1", language: "ko", method: "POST", form: ["safe-number": wrong])
+            let response = fixture.postSafeNumber(wrong, cookies: phone, language: "ko")
             #expect(response.status == 403 && SiteFixture.text(response).contains("맞지 않습니다"))
+            #expect(SiteFixture.cookie(response, "qrcheckin_device") == nil, "a refusal gives no device")
         }
-        let limited = fixture.get("/C/HALL-1", language: "ko", method: "POST", form: ["safe-number": code.safeNumber])
+        let limited = fixture.postSafeNumber(code.safeNumber, cookies: phone, language: "ko")
         #expect(limited.status == 429 && limited.header("Retry-After") == "60")
         #expect(SiteFixture.text(limited).contains("60초 후에 다시 시도하세요"))
-        #expect(fixture.get("/C/HALL-1", method: "POST", form: ["safe-number": wrong], client: "192.0.2.2").status == 403)
+        #expect(fixture.postSafeNumber(wrong, client: "192.0.2.2").status == 403, "another phone is not held back")
         fixture.clock.advance(seconds: 60)
-        #expect(fixture.get("/C/HALL-1", method: "POST", form: ["safe-number": wrong]).status == 403, "one try forgiven a minute")
-        #expect(fixture.get("/C/HALL-1", method: "POST", form: ["safe-number": wrong]).status == 429)
+        #expect(fixture.postSafeNumber(wrong, cookies: phone).status == 403, "one try forgiven a minute")
+        #expect(fixture.postSafeNumber(wrong, cookies: phone).status == 429)
         #expect(fixture.get("/C/HALL-1", method: "POST", form: [:], client: "192.0.2.3").status == 400)
     }
 
@@ -105,10 +107,11 @@ struct CheckInSiteTests {
         #expect(posted.status == 303)
         #expect(try fixture.ledger.find(id: 1)?.entry.visitor?.name == "<b>Kim</b>")
         let remembered = try #require(SiteFixture.cookie(posted, "qrcheckin_visitor"))
-        #expect(fixture.get("/C/HALL-1/visitor", method: "POST", form: ["ticket": "00" + ticket.dropFirst(2), "name": "X"]).status == 400)
-        #expect(fixture.get("/C/HALL-1/visitor", method: "POST", form: ["ticket": ticket, "name": ""]).status == 400)
+        let phone = ["qrcheckin_device": device]
+        #expect(fixture.get("/C/HALL-1/visitor", cookies: phone, method: "POST", form: ["ticket": "00" + ticket.dropFirst(2), "name": "X"]).status == 400)
+        #expect(fixture.get("/C/HALL-1/visitor", cookies: phone, method: "POST", form: ["ticket": ticket, "name": ""]).status == 400)
         fixture.clock.advance(seconds: VisitorTickets.lifetimeSeconds)
-        #expect(fixture.get("/C/HALL-1/visitor", method: "POST", form: ["ticket": ticket, "name": "Late"]).status == 400)
+        #expect(fixture.get("/C/HALL-1/visitor", cookies: phone, method: "POST", form: ["ticket": ticket, "name": "Late"]).status == 400)
         // The remembered fields go straight through next time.
         let next = fixture.get("/C/HALL-1/" + fixture.code().token, cookies: ["qrcheckin_visitor": remembered])
         #expect(next.status == 303)

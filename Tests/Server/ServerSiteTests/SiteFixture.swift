@@ -31,16 +31,19 @@ struct SiteFixture {
     let authenticator = HMACAuthenticator()
     let site: CheckInSite
 
-    init(venues: VenueDirectory = VenueDirectory(), tries: Int = 5) {
-        let useCase = CheckInUseCase(venues: venues, keys: [.master(Self.secret)], authenticator: authenticator, ledger: ledger, clock: clock)
+    init(venues: VenueDirectory = VenueDirectory(), tries: Int = 5, newDevices: NewDeviceLimits = .standard) {
+        let useCase = CheckInUseCase(venues: venues, keys: [.master(Self.secret)], authenticator: authenticator, ledger: ledger, clock: clock,
+                                     newDevices: NewDeviceBudget(limits: newDevices))
         // Predictable "random" cookies: 16 equal bytes, a new value each time.
         let random = Mutex<UInt8>(0)
+        let keys = SiteKeys(testing: Array(repeating: 7, count: 32))
         site = CheckInSite(CheckInSite.Parts(
             useCase: useCase, basePath: "/C", zone: SeoulZone(), clock: clock,
-            limiter: SafeNumberRateLimiter(tries: tries, clock: clock),
+            limiter: SafeNumberLimiter(tries: tries, clock: clock),
             cookies: DeviceCookies(random: { count in random.withLock { value in value &+= 1; return [UInt8](repeating: value, count: count) } },
-                                   hash: { GenericHash.digest($0) }, clock: clock),
-            tickets: VisitorTickets(key: Array(repeating: 7, count: 32), authenticator: authenticator),
+                                   hash: { GenericHash.digest($0) }, keys: keys, authenticator: authenticator, clock: clock),
+            tickets: VisitorTickets(keys: keys, authenticator: authenticator),
+            formTokens: FormTokens(keys: keys, authenticator: authenticator),
             metrics: ServerMetrics(startedAt: WallTime(seconds: Self.start))))
     }
 
@@ -58,6 +61,21 @@ struct SiteFixture {
     /// The site's answer to `request`, waited for (a check-in's comes after the commit).
     func respond(_ request: HTTPRequest) -> HTTPResponse {
         Rendezvous.wait { site.respond(to: request, reply: $0) }
+    }
+
+    /// Posts `number` to the safe-number form the way a browser does: the form first (with the
+    /// same cookies), then its fields back with the number.
+    func postSafeNumber(_ number: String, venue: String = "HALL-1", cookies: [String: String] = [:], language: String? = nil,
+                        client: String = "192.0.2.1") -> HTTPResponse {
+        let form = get("/C/\(venue)", cookies: cookies, language: language, client: client)
+        let token = Self.hiddenInput(form, "form-token") ?? ""
+        return get("/C/\(venue)", cookies: cookies, language: language, method: "POST", form: ["safe-number": number, "form-token": token], client: client)
+    }
+
+    /// The value of a page's hidden input `name`.
+    static func hiddenInput(_ response: HTTPResponse, _ name: String) -> String? {
+        let html = text(response)
+        return html.firstRange(of: "name=\"\(name)\" value=\"").map { String(html[$0.upperBound...].prefix { $0 != "\"" }) }
     }
 
     static func cookie(_ response: HTTPResponse, _ name: String) -> String? {
