@@ -10,7 +10,7 @@ struct CheckinCommand: Command {
     static let spec = CommandSpec(
         name: "checkin",
         summary: "Record a staff check-in (a visitor without a phone), with your user name.",
-        usage: "checkin --venue VENUE [OPTIONS]",
+        operands: [.option("venue")],
         options: LedgerCommandOptions.options() + [
             OptionSpec("venue", value: "VENUE", help: "The venue checked in to (required)."),
             OptionSpec("name", value: "NAME", help: "The visitor's name, as the visitor log should show it."),

@@ -9,7 +9,6 @@ struct CheckinsCommand: Command {
     static let spec = CommandSpec(
         name: "checkins",
         summary: "List or count the recorded check-ins (table, CSV or JSON lines).",
-        usage: "checkins [OPTIONS]",
         options: LedgerCommandOptions.options() + [
             OptionSpec("format", short: "f", value: "FORMAT", help: "table, csv or jsonl (default table on a terminal, else csv)."),
             OptionSpec("venue", value: "VENUE", help: "Only this venue's check-ins."),

@@ -8,7 +8,7 @@ struct EraseCommand: Command {
     static let spec = CommandSpec(
         name: "erase",
         summary: "Erase one visitor's check-ins: by device id or by phone number.",
-        usage: "erase (--device ID | --phone NUMBER | --checkin ID) [OPTIONS]",
+        operands: [.oneOf([.option("device"), .option("phone"), .option("checkin")])],
         options: LedgerCommandOptions.options() + [
             OptionSpec("device", value: "ID", help: "Every check-in of this device (the device column of 'checkins')."),
             OptionSpec("phone", value: "NUMBER", help: "Every check-in that recorded this phone number (any spelling: 010-1234-5678)."),

@@ -9,9 +9,9 @@ struct ImportCommand: Command {
     static let spec = CommandSpec(
         name: "import",
         summary: "Copy the check-ins of a SQLite ledger into PostgreSQL (moving up to many servers).",
-        usage: "import --from sqlite:PATH [OPTIONS]",
+        operands: [.option("from")],
         options: LedgerCommandOptions.options(database: "The PostgreSQL ledger to copy into: postgresql://… (default: as 'serve').") + [
-            OptionSpec("from", value: "URL", help: "The SQLite ledger to copy from: sqlite:PATH (required)."),
+            OptionSpec("from", value: "sqlite:PATH", help: "The SQLite ledger to copy from (required)."),
             OptionSpec("venue", value: "VENUE", help: "Only this venue's check-ins (default every venue's)."),
         ],
         discussion: """

@@ -9,7 +9,6 @@ struct MigrateCommand: Command {
     static let spec = CommandSpec(
         name: "migrate",
         summary: "Bring the database's schema up to this version's, then exit.",
-        usage: "migrate [OPTIONS]",
         options: LedgerCommandOptions.options(),
         discussion: """
             Applies the schema steps the database lacks, in one transaction, and prints the

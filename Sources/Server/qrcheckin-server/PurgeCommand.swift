@@ -10,7 +10,6 @@ struct PurgeCommand: Command {
     static let spec = CommandSpec(
         name: "purge",
         summary: "Delete check-ins and refused scans older than the retention (or show what would go).",
-        usage: "purge [OPTIONS]",
         options: LedgerCommandOptions.options() + RetentionSettings.options + [
             OptionSpec("dry-run", short: "n", help: "Count what would be deleted; delete nothing."),
         ],

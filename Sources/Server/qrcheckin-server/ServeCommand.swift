@@ -13,7 +13,6 @@ struct ServeCommand: Command {
     static let spec = CommandSpec(
         name: "serve",
         summary: "Answer scanned check-in URLs: verify, record, show the receipt.",
-        usage: "serve [OPTIONS]",
         options: ServerConfiguration.options,
         discussion: """
             Listens on --listen (or the socket systemd passes: socket activation) and answers

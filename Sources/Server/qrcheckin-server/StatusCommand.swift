@@ -10,7 +10,6 @@ struct StatusCommand: Command {
     static let spec = CommandSpec(
         name: "status",
         summary: "Show today's and the last hour's check-ins per venue, and the log's retention.",
-        usage: "status [OPTIONS]",
         options: LedgerCommandOptions.options() + [
             OptionSpec("json", help: "Print the report as one JSON object."),
         ] + RetentionSettings.options,

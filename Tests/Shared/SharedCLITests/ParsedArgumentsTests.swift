@@ -4,7 +4,7 @@ import Testing
 /// The shared command-line framework, seen from a program other than qrcheckin.
 struct ParsedArgumentsTests {
     /// A command of a program called `tool`.
-    static let spec = CommandSpec(program: "tool", name: "list", summary: "List things.", usage: "list [OPTIONS]",
+    static let spec = CommandSpec(program: "tool", name: "list", summary: "List things.",
                                   options: [OptionSpec("format", short: "f", value: "FORMAT", help: "How.")],
                                   examples: ["tool list -f csv   # as CSV"])
 
