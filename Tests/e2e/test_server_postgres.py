@@ -134,7 +134,7 @@ def start_servers(tmp_path, secret, uri, count=2):
     for server in servers:
         server.start(wait=False)
     for server in servers:
-        server.wait_listening()
+        server.wait_ready()
     return servers
 
 
