@@ -20,13 +20,13 @@ import struct
 import subprocess
 import threading
 import time
-import zlib
 from pathlib import Path
 
 import pytest
 
 from conftest import run
 from daemonutil import Daemon, fill, reachable_directory, request, wait_until
+from pngutil import sampled_matrix
 
 pytestmark = pytest.mark.skipif(os.geteuid() != 0, reason="integrity tests need root (mount, setpriv)")
 
@@ -88,42 +88,6 @@ class Zbar:
             self.lib.zbar_image_destroy(image)
 
 
-def png_matrix(data, scale=8, margin=4):
-    """The QR modules of the daemon's 1-bit PNG (True: dark), read from its pixels."""
-    offset, idat, header = 8, b"", None
-    while offset < len(data):
-        (length,) = struct.unpack(">I", data[offset:offset + 4])
-        kind, body = data[offset + 4:offset + 8], data[offset + 8:offset + 8 + length]
-        if kind == b"IHDR":
-            header = struct.unpack(">IIBBBBB", body)
-        elif kind == b"IDAT":
-            idat += body
-        offset += 12 + length
-    width, height = header[0], header[1]
-    stride = (width + 7) // 8
-    raw, rows, previous = zlib.decompress(idat), [], bytearray(stride)
-    for y in range(height):
-        kind, line = raw[y * (stride + 1)], bytearray(raw[y * (stride + 1) + 1:(y + 1) * (stride + 1)])
-        for i in range(stride):  # PNG filters with 1 byte per "pixel" for bit depths below 8
-            left, up, corner = (line[i - 1] if i else 0), previous[i], (previous[i - 1] if i else 0)
-            if kind == 1:
-                line[i] = (line[i] + left) & 0xFF
-            elif kind == 2:
-                line[i] = (line[i] + up) & 0xFF
-            elif kind == 3:
-                line[i] = (line[i] + (left + up) // 2) & 0xFF
-            elif kind == 4:
-                p = left + up - corner
-                pa, pb, pc = abs(p - left), abs(p - up), abs(p - corner)
-                line[i] = (line[i] + (left if pa <= pb and pa <= pc else up if pb <= pc else corner)) & 0xFF
-        rows.append(line)
-        previous = line
-    size = width // scale - 2 * margin
-    pixel = lambda x, y: (rows[y][x // 8] >> (7 - x % 8)) & 1
-    return tuple(tuple(pixel((margin + x) * scale + scale // 2, (margin + y) * scale + scale // 2) == 0 for x in range(size))
-                 for y in range(size))
-
-
 def text_matrix(text, margin=2):
     """The QR modules of current.txt's half blocks (light modules drawn), its safe number and expiry."""
     lines = text.rstrip("\n").split("\n")
@@ -180,7 +144,7 @@ class SetReader:
             return document
         png, text = files["current.png"], files["current.txt"].decode()
         if png not in self.urls:
-            matrix = png_matrix(png)
+            matrix = sampled_matrix(png)
             self.urls[png] = (self.zbar.decode(matrix), matrix)
         url, matrix = self.urls[png]
         if text not in self.texts:
