@@ -20,11 +20,11 @@ from pathlib import Path
 
 import pytest
 
-from conftest import BIN, run, zbar
+from conftest import BIN, needs_root, run, zbar
 from daemonutil import Daemon, fill, reachable_directory, read_state, request, shown_code, wait_until
 from pngutil import bilevel_rows
 
-pytestmark = pytest.mark.skipif(os.geteuid() != 0, reason="fault tests need root (mount, setpriv)")
+pytestmark = needs_root("tmpfs mounts, setpriv, groupadd")
 
 SCHEMA_KEYS = {"version", "state", "venue", "url", "token", "safeNumber", "window", "seq", "issuedAt",
                "expiresAt", "period", "shake", "refresh", "health", "reason", "updatedAt", "pid", "clock"}

@@ -17,7 +17,7 @@ from pathlib import Path
 
 import pytest
 
-from conftest import BIN, run, zbar
+from conftest import BIN, require_root, run, zbar
 from pngutil import IEND, PNG_SIGNATURE, png_chunks, png_matrix, read_png, strip_quiet_zone
 
 # --------------------------------------------------------------------------- PNG out
@@ -413,8 +413,7 @@ def test_keygen_refuses_a_character_device_and_keeps_it(workdir):
 @pytest.fixture
 def full_filesystem(workdir):
     """A 64 KiB tmpfs mounted for the test (root only), unmounted afterwards."""
-    if os.geteuid() != 0 or not shutil.which("mount"):
-        pytest.skip("mounting a tmpfs needs root")
+    require_root("mounts a tmpfs")
     mount_point = workdir / "small"
     mount_point.mkdir()
     mounted = subprocess.run(["mount", "-t", "tmpfs", "-o", "size=64k", "tmpfs", str(mount_point)],

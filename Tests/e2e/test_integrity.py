@@ -24,11 +24,11 @@ from pathlib import Path
 
 import pytest
 
-from conftest import run
+from conftest import needs_root, run
 from daemonutil import Daemon, fill, reachable_directory, request, wait_until
 from pngutil import sampled_matrix
 
-pytestmark = pytest.mark.skipif(os.geteuid() != 0, reason="integrity tests need root (mount, setpriv)")
+pytestmark = needs_root("tmpfs mounts, setpriv")
 
 LIBFAKETIME = "/usr/lib/x86_64-linux-gnu/faketime/libfaketime.so.1"
 SET_FILES = ("current.json", "current.txt", "current.png")

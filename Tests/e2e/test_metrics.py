@@ -11,10 +11,10 @@ from pathlib import Path
 import pytest
 from prometheus_client.parser import text_string_to_metric_families
 
-from conftest import BIN, run
+from conftest import BIN, needs_root, run
 from daemonutil import fill, reachable_directory, request, wait_until
 
-pytestmark = pytest.mark.skipif(os.geteuid() != 0, reason="metrics tests need root (mount, setpriv)")
+pytestmark = needs_root("a tmpfs mount, setpriv")
 
 
 def scrape(path):
