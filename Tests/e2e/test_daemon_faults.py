@@ -18,10 +18,8 @@ import threading
 import time
 from pathlib import Path
 
-import pytest
-
 from conftest import BIN, needs_root, run, zbar
-from daemonutil import Daemon, fill, reachable_directory, read_state, request, shown_code, wait_until
+from daemonutil import Daemon, fill, read_state, request, shown_code, wait_until
 from pngutil import bilevel_rows
 
 pytestmark = needs_root("tmpfs mounts, setpriv, groupadd")
@@ -76,24 +74,6 @@ def steady_fd_count(pid, samples=50):
         counts.append(fd_count(pid))
         time.sleep(0.01)  # sampling over time is the point here
     return min(counts)
-
-
-@pytest.fixture
-def base():
-    """A directory tree `nobody` can reach (its output directory), removed afterwards."""
-    with reachable_directory("qrcheckin-faults-") as directory:
-        yield directory
-
-
-@pytest.fixture
-def tmpfs(base):
-    """A 64 KiB tmpfs output directory: real ENOSPC and EROFS. Always unmounted."""
-    mountpoint = base / "out"
-    mountpoint.mkdir(mode=0o755)
-    subprocess.run(["mount", "-t", "tmpfs", "-o", "size=64k,mode=0755", "tmpfs", str(mountpoint)], check=True)
-    yield mountpoint
-    if subprocess.run(["umount", str(mountpoint)], capture_output=True).returncode != 0:
-        subprocess.run(["umount", "-l", str(mountpoint)], check=True)
 
 
 def far_from_the_next_window(daemon, margin=45):

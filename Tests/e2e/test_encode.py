@@ -17,7 +17,7 @@ from pathlib import Path
 
 import pytest
 
-from conftest import BIN, require_root, run, zbar
+from conftest import BIN, run, zbar
 from pngutil import IEND, PNG_SIGNATURE, png_chunks, png_matrix, read_png, strip_quiet_zone
 
 # --------------------------------------------------------------------------- PNG out
@@ -410,27 +410,11 @@ def test_keygen_refuses_a_character_device_and_keeps_it(workdir):
     assert sorted(p.name for p in workdir.iterdir()) == ["null"]
 
 
-@pytest.fixture
-def full_filesystem(workdir):
-    """A 64 KiB tmpfs mounted for the test (root only), unmounted afterwards."""
-    require_root("mounts a tmpfs")
-    mount_point = workdir / "small"
-    mount_point.mkdir()
-    mounted = subprocess.run(["mount", "-t", "tmpfs", "-o", "size=64k", "tmpfs", str(mount_point)],
-                             capture_output=True)
-    if mounted.returncode != 0:
-        pytest.skip(f"cannot mount a tmpfs: {mounted.stderr!r}")
-    try:
-        yield mount_point
-    finally:
-        subprocess.run(["umount", str(mount_point)], check=True)
-
-
-def test_no_space_left_keeps_the_old_file(full_filesystem):
-    out = full_filesystem / "out.png"
+def test_no_space_left_keeps_the_old_file(tmpfs):
+    out = tmpfs / "out.png"
     out.write_bytes(OLD)
     # Fill the rest of the file system.
-    fd = os.open(full_filesystem / "filler", os.O_WRONLY | os.O_CREAT, 0o644)
+    fd = os.open(tmpfs / "filler", os.O_WRONLY | os.O_CREAT, 0o644)
     try:
         while os.write(fd, b"\0" * 4096):
             pass
@@ -438,12 +422,12 @@ def test_no_space_left_keeps_the_old_file(full_filesystem):
         assert error.errno == 28  # ENOSPC
     finally:
         os.close(fd)
-    before = snapshot(full_filesystem)
+    before = snapshot(tmpfs)
     # A version-40 code at scale 16 is a PNG far larger than any space left.
     result = run("encode", "-o", str(out), "-s", "16", "-l", "L", "a" * 2953)
     check_failure(result, 74, [str(out), "No space left on device"])
-    assert snapshot(full_filesystem) == before
-    assert not list(full_filesystem.glob(".*.tmp"))
+    assert snapshot(tmpfs) == before
+    assert not list(tmpfs.glob(".*.tmp"))
 
 
 # --------------------------------------------------------------------------- 4. PNG size

@@ -27,18 +27,11 @@ import uuid
 import pytest
 
 from conftest import BIN, needs_root
-from daemonutil import reachable_directory, wait_until
+from daemonutil import wait_until
 
 pytestmark = needs_root("setpriv, useradd")
 
 PYTHON = shutil.which("python3", path="/usr/bin:/bin") or sys.executable
-
-
-@pytest.fixture
-def base():
-    """A directory other users can reach (so they reach the socket), removed afterwards."""
-    with reachable_directory("qrcheckin-socket-") as directory:
-        yield directory
 
 
 def command(daemon, name, *args, user=None, timeout=30):

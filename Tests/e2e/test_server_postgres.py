@@ -33,13 +33,6 @@ def postgres():
         cluster.close()
 
 
-@pytest.fixture()
-def secret(tmp_path):
-    path = tmp_path / "secret"
-    assert subprocess.run([BIN, "keygen", "-o", str(path)], capture_output=True, timeout=30).returncode == 0
-    return path
-
-
 _databases = iter(range(1, 10_000))
 
 
