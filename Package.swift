@@ -130,6 +130,8 @@ let package = Package(
         testTarget("ServerPostgresTests", "Server",
                    ["ServerPostgres", "ServerLedgerContract", "ServerLedgerSQL", "ServerDomain", "SharedDomain", "ServerSQLite", "CPostgres"]),
         testTarget("ServerHTTPTests", "Server", ["ServerHTTP", "ServerHTTPTypes", "SharedDomain", "SharedSystem"]),
+        // The server executable's own logic (the commands' shared setup, their synopses), by @testable import.
+        testTarget("qrcheckin-serverTests", "Server", ["qrcheckin-server", "SharedCLI", "ServerDomain", "ServerSQLite"]),
         testTarget("ServerSiteTests", "Server",
                    ["ServerSite", "ServerReports", "ServerDomain", "ServerLedgerContract", "ServerHTTPTypes", "SharedDomain", "SharedSystem", "SharedText", "SharedJSON"]),
     ],

@@ -1,13 +1,49 @@
-"""Shared fixtures: the built binary, a real QR decoder, the daemons a test starts (daemonutil.py
-holds the harness: `Daemon`, `wait_until`, `run`, `zbar`)."""
+"""Shared fixtures: the built binary, a real QR decoder, the daemons and servers a test starts
+(daemonutil.py and serverutil.py hold the harness: `Daemon`, `Server`, `wait_until`, `run`,
+`zbar`), a secret, a directory others may reach, a small tmpfs; and the tests that need root,
+which skip without it and say so in the summary."""
 import os
 import shutil
 import signal
+import subprocess
+from collections import defaultdict
 
 import pytest
 
-from daemonutil import BIN, ROOT, Daemon, needs_release, run, zbar  # noqa: F401 (tests import them from here)
+from daemonutil import BIN, ROOT, Daemon, needs_release, reachable_directory, run, zbar  # noqa: F401 (tests import them from here)
 from serverutil import Server
+
+# What the reason of every skip for want of root starts with: the terminal summary lists them.
+NEEDS_ROOT = "needs root"
+
+
+def needs_root(why):
+    """A mark (a module's `pytestmark`, or a test's) that skips without root, saying `why` it
+    needs root; the terminal summary repeats it, so a developer's run says what it left out."""
+    return pytest.mark.skipif(os.geteuid() != 0, reason=f"{NEEDS_ROOT}: {why}")
+
+
+def require_root(why):
+    """Skips the calling test or fixture without root, as `needs_root` does."""
+    if os.geteuid() != 0:
+        pytest.skip(f"{NEEDS_ROOT}: {why}")
+
+
+def pytest_terminal_summary(terminalreporter):
+    """A warning, after the results, naming the modules whose tests did not run for want of root
+    and why (CI runs as root: there they run)."""
+    skipped = defaultdict(list)
+    for report in terminalreporter.stats.get("skipped", []):
+        reason = report.longrepr[2] if isinstance(report.longrepr, tuple) else str(report.longrepr)
+        if NEEDS_ROOT in reason:
+            skipped[report.nodeid.split("::")[0]].append(reason.removeprefix("Skipped: "))
+    if not skipped:
+        return
+    total = sum(len(reasons) for reasons in skipped.values())
+    terminalreporter.write_sep("!", f"WARNING: {total} tests did not run: they need root", yellow=True, bold=True)
+    for module, reasons in sorted(skipped.items()):
+        terminalreporter.write_line(f"{module}: {len(reasons)} skipped ({'; '.join(sorted(set(reasons)))})", yellow=True)
+    terminalreporter.write_line("Run the suite as root (make test, as CI does) for these to run.", yellow=True)
 
 
 # `make test` runs the suite on several pytest-xdist workers (`--dist loadgroup`). The tests of a
@@ -95,3 +131,33 @@ def servers(tmp_path):
     yield make
     for server in started:
         server.stop(timeout=10)
+
+
+@pytest.fixture
+def secret(tmp_path):
+    """A new master secret, made by `qrcheckin keygen` (tmp_path/secret)."""
+    path = tmp_path / "secret"
+    assert subprocess.run([BIN, "keygen", "-o", str(path)], capture_output=True, timeout=30).returncode == 0
+    return path
+
+
+@pytest.fixture
+def base(request):
+    """A directory tree other users may traverse (pytest's tmp_path is 0700): `nobody`, a test
+    user or a refused peer must reach the sockets and files in it. Removed afterwards."""
+    name = request.module.__name__.removeprefix("test_").replace("_", "-")
+    with reachable_directory(f"qrcheckin-{name}-") as directory:
+        yield directory
+
+
+@pytest.fixture
+def tmpfs(base):
+    """A 64 KiB tmpfs at base/tmpfs (mode 0755): real ENOSPC, and EROFS when remounted read-only.
+    Needs root to mount; always unmounted (lazily if still busy)."""
+    require_root("mounts a tmpfs")
+    mountpoint = base / "tmpfs"
+    mountpoint.mkdir(mode=0o755)
+    subprocess.run(["mount", "-t", "tmpfs", "-o", "size=64k,mode=0755", "tmpfs", str(mountpoint)], check=True)
+    yield mountpoint
+    if subprocess.run(["umount", str(mountpoint)], capture_output=True).returncode != 0:
+        subprocess.run(["umount", "-l", str(mountpoint)], check=True)

@@ -4,13 +4,14 @@ import errno
 import json
 import os
 import shutil
-import signal
 import socket
 import subprocess
 import tempfile
 import time
 from contextlib import contextmanager
 from pathlib import Path
+
+from processutil import Process, wait_until  # noqa: F401 (tests import wait_until from here)
 
 ROOT = Path(__file__).resolve().parents[2]
 BIN = os.environ.get("QRCHECKIN_BIN", str(ROOT / ".build" / "debug" / "qrcheckin"))
@@ -34,19 +35,6 @@ def zbar(path):
                             capture_output=True, timeout=30)
     assert result.returncode == 0, f"zbarimg could not decode {path}: {result.stderr!r}"
     return result.stdout.removesuffix(b"\n")
-
-
-def wait_until(predicate, timeout=30.0, interval=0.02, message="condition"):
-    """Polls `predicate` until it returns something truthy; returns it, or fails at the deadline
-    (generous: a deadline only ends a wait that failed, and a loaded machine is slow)."""
-    deadline = time.monotonic() + timeout
-    while True:
-        value = predicate()
-        if value:
-            return value
-        if time.monotonic() > deadline:
-            raise AssertionError(f"timed out after {timeout}s waiting for {message}")
-        time.sleep(interval)
 
 
 def read_state(out):
@@ -98,9 +86,10 @@ def request(sock_path, line, timeout=30.0):
     return json.loads(reply)
 
 
-class Daemon:
+class Daemon(Process):
     """A `qrcheckin run` process with its own output and state directories and its log: the one
-    daemon helper of the suite (conftest's `daemons` fixture makes them and always stops them).
+    daemon helper of the suite (conftest's `daemons` fixture makes them and always stops them;
+    processutil.Process starts, waits for and stops it).
 
     `base` holds `out/` and `state/` (`out=` and `state=` place either elsewhere: a tmpfs, a
     shared directory); `prefix` runs the daemon under a wrapper (deny_syscalls.py, setpriv);
@@ -109,25 +98,24 @@ class Daemon:
     journald's priority prefixes (<3>, <5>, ...); `ready` is what start() waits for (default
     `Daemon.ready`; `Daemon.serving` where the disk may be full, `Daemon.wrote_first_code`)."""
 
+    label = "the daemon"
+    poll_interval = 0.005
+
     def __init__(self, base, period=2, args=(), env=None, journal=False, prefix=(), popen=None, out=None, state=None,
                  ready=None):
         self.base = Path(base) if base is not None else Path(state).parent
+        environment = dict(os.environ)
+        for key in list(environment):
+            if key.startswith("QRCHECKIN_") or key in ("NOTIFY_SOCKET", "JOURNAL_STREAM", "WATCHDOG_USEC"):
+                del environment[key]
+        environment.update(env or {})
+        super().__init__(self.base / f"daemon-{time.monotonic_ns()}.log", environment, prefix=prefix, popen=popen)
         self.journal = journal
-        self.prefix = list(prefix)
-        self.popen = dict(popen or {})
         self.out = Path(out) if out is not None else self.base / "out"
         self.state = Path(state) if state is not None else self.base / "state"
         self.period = period
         self.args = [str(arg) for arg in args]
-        self.env = dict(os.environ)
-        for key in list(self.env):
-            if key.startswith("QRCHECKIN_") or key in ("NOTIFY_SOCKET", "JOURNAL_STREAM", "WATCHDOG_USEC"):
-                del self.env[key]
-        self.env.update(env or {})
         self.readiness = ready or Daemon.ready
-        self.process = None
-        self.log = None
-        self.log_path = self.base / f"daemon-{time.monotonic_ns()}.log"
 
     @property
     def socket(self):
@@ -137,35 +125,16 @@ class Daemon:
     def secret(self):
         return self.state / "secret"
 
-    @property
-    def pid(self):
-        return self.process.pid
-
     def command(self):
         return [BIN, "run", "--output-dir", str(self.out), "--state-dir", str(self.state),
                 "--period", str(self.period), *self.args]
 
-    def start(self, wait=True):
-        """Starts the process (again, after a stop: the log goes on); `wait`: until it is ready."""
-        self.base.mkdir(parents=True, exist_ok=True)
+    def prepare(self):
+        """The base directory others may traverse; with `journal`, $JOURNAL_STREAM names the log."""
         os.chmod(self.base, 0o755)
-        if self.log and not self.log.closed:
-            self.log.close()
-        self.log = open(self.log_path, "ab")
         if self.journal:
             status = os.fstat(self.log.fileno())
             self.env["JOURNAL_STREAM"] = f"{status.st_dev}:{status.st_ino}"
-        self.process = subprocess.Popen(self.prefix + self.command(), stdout=self.log, stderr=subprocess.STDOUT,
-                                        env=self.env, **self.popen)
-        if wait:
-            wait_until(lambda: self.readiness(self), interval=0.005,
-                       message=f"the daemon to be ready ({self.readiness.__name__})")
-        return self
-
-    def alive(self):
-        """True while the process runs; fails the test with its log when it has exited."""
-        assert self.process.poll() is None, f"daemon exited {self.process.returncode}: {self.logs()}"
-        return True
 
     def ready(self):
         """Its socket is there and current.json is this process's (its first code is written)."""
@@ -182,30 +151,6 @@ class Daemon:
             return request(self.socket, "get", timeout=2)["ok"]
         except OSError:
             return False
-
-    def signal(self, number):
-        self.process.send_signal(number)
-
-    def stop(self, sig=None, timeout=30):
-        """Sends `sig` (default SIGTERM: a graceful stop) if it still runs and waits for it to
-        exit (killing it at the deadline); returns the exit status."""
-        if self.process and self.process.poll() is None:
-            self.process.send_signal(signal.SIGTERM if sig is None else sig)
-            try:
-                self.process.wait(timeout)
-            except subprocess.TimeoutExpired:
-                self.process.kill()
-                self.process.wait()
-        if self.log and not self.log.closed:
-            self.log.close()
-        return self.process.returncode if self.process else None
-
-    def kill(self, sig=None):
-        """stop() with SIGKILL (or `sig`): no clean-up by the daemon."""
-        return self.stop(signal.SIGKILL if sig is None else sig)
-
-    def logs(self):
-        return self.log_path.read_text(errors="replace") if self.log_path.exists() else ""
 
     def document(self):
         """current.json, parsed; fails when it is missing or not JSON."""

@@ -2,13 +2,13 @@
 import http.client
 import os
 import re
-import signal
 import socket
 import subprocess
 import time
 from pathlib import Path
 
-from daemonutil import BIN, wait_until
+from daemonutil import BIN
+from processutil import Process
 from webutil import free_port
 
 SERVER_BIN = os.environ.get("QRCHECKIN_SERVER_BIN", str(Path(BIN).with_name("qrcheckin-server")))
@@ -64,40 +64,30 @@ def code(secret, venue, port, at=None, base="/C"):
     return fields
 
 
-class Server:
+class Server(Process):
     """A `qrcheckin-server serve` process on a free loopback port with its own database: the
-    server's counterpart of daemonutil.Daemon, with the same verbs (start(wait), alive(), stop(sig,
-    timeout), kill(), logs(); conftest's `servers` fixture stops every one it made)."""
+    server's counterpart of daemonutil.Daemon, started, awaited and stopped by the same
+    processutil.Process (start(wait), alive(), stop(sig, timeout), kill(), logs()); it is ready
+    when it listens. conftest's `servers` fixture stops every one it made."""
+
+    label = "the server"
 
     def __init__(self, base, secret, args=(), env=None, port=None):
         self.base = Path(base)
         self.base.mkdir(parents=True, exist_ok=True)
+        environment = clean_env()
+        environment.setdefault("TZ", "Asia/Seoul")
+        environment.update(env or {})
+        super().__init__(self.base / f"server-{time.monotonic_ns()}.log", environment)
         self.secret = Path(secret)
         self.port = port or free_port()
         self.database = self.base / "checkins.db"
         self.args = list(args)
-        self.env = clean_env()
-        self.env.setdefault("TZ", "Asia/Seoul")
-        self.env.update(env or {})
-        self.process = None
-        self.log_path = self.base / f"server-{time.monotonic_ns()}.log"
+        self.readiness = Server.listening
 
     def command(self):
         return [SERVER_BIN, "serve", "--listen", f"127.0.0.1:{self.port}", "--database", f"sqlite:{self.database}",
                 "--secret-file", str(self.secret), *self.args]
-
-    def start(self, wait=True):
-        """Starts the process (again, after a stop: the log goes on); `wait`: until it listens."""
-        self.log = open(self.log_path, "ab")
-        self.process = subprocess.Popen(self.command(), stdout=self.log, stderr=subprocess.STDOUT, env=self.env)
-        if wait:
-            self.wait_listening()
-        return self
-
-    def alive(self):
-        """True while the process runs; fails the test with its log when it has exited."""
-        assert self.process.poll() is None, f"the server exited {self.process.returncode}: {self.logs()}"
-        return True
 
     def listening(self):
         """It accepts a connection on its port."""
@@ -107,9 +97,6 @@ class Server:
                 return True
         except OSError:
             return False
-
-    def wait_listening(self, timeout=30):
-        wait_until(self.listening, timeout=timeout, interval=0.02, message="the server to listen")
 
     def url(self, path):
         return f"http://127.0.0.1:{self.port}{path}"
@@ -125,27 +112,6 @@ class Server:
             return response.status, {k.lower(): v for k, v in response.getheaders()}, data
         finally:
             connection.close()
-
-    def stop(self, sig=None, timeout=30):
-        """Sends `sig` (default SIGTERM: a graceful stop) if it still runs and waits for it to
-        exit (killing it at the deadline); returns the exit status."""
-        if self.process and self.process.poll() is None:
-            self.process.send_signal(signal.SIGTERM if sig is None else sig)
-            try:
-                self.process.wait(timeout)
-            except subprocess.TimeoutExpired:
-                self.process.kill()
-                self.process.wait()
-        if self.process and not self.log.closed:
-            self.log.close()
-        return self.process.returncode if self.process else None
-
-    def kill(self, sig=None):
-        """stop() with SIGKILL (or `sig`): no clean-up by the server."""
-        return self.stop(signal.SIGKILL if sig is None else sig)
-
-    def logs(self):
-        return self.log_path.read_text(errors="replace")
 
     def checkins(self, *args):
         result = server_run("checkins", "--database", f"sqlite:{self.database}", *args)

@@ -12,25 +12,21 @@ import random
 import shutil
 import signal
 import socket
-import struct
 import subprocess
 import sys
 import threading
 import time
-import zlib
 from pathlib import Path
 
-import pytest
+from conftest import BIN, needs_root, run, zbar
+from daemonutil import Daemon, fill, read_state, request, shown_code, wait_until
+from pngutil import bilevel_rows
 
-from conftest import BIN, run, zbar
-from daemonutil import Daemon, fill, reachable_directory, read_state, request, shown_code, wait_until
-
-pytestmark = pytest.mark.skipif(os.geteuid() != 0, reason="fault tests need root (mount, setpriv)")
+pytestmark = needs_root("tmpfs mounts, setpriv, groupadd")
 
 SCHEMA_KEYS = {"version", "state", "venue", "url", "token", "safeNumber", "window", "seq", "issuedAt",
                "expiresAt", "period", "shake", "refresh", "health", "reason", "updatedAt", "pid", "clock"}
 OPS_GROUP = "qrcheckin-test-ops"
-PNG_SIGNATURE = b"\x89PNG\r\n\x1a\n"
 
 # --------------------------------------------------------------------------- helpers
 
@@ -38,22 +34,8 @@ PNG_SIGNATURE = b"\x89PNG\r\n\x1a\n"
 def check_png(data):
     """Checks a complete 1-bit grey PNG: signature, chunk CRCs, IHDR, IDAT inflating to the
     exact size, IEND last. Returns (width, height)."""
-    assert data.startswith(PNG_SIGNATURE), f"not a PNG ({len(data)} bytes)"
-    offset, chunks = len(PNG_SIGNATURE), []
-    while offset < len(data):
-        assert offset + 12 <= len(data), "truncated chunk header"
-        (length,) = struct.unpack(">I", data[offset:offset + 4])
-        kind, body = data[offset + 4:offset + 8], data[offset + 8:offset + 8 + length]
-        assert len(body) == length, f"truncated {kind!r} chunk"
-        (crc,) = struct.unpack(">I", data[offset + 8 + length:offset + 12 + length])
-        assert crc == zlib.crc32(kind + body), f"bad CRC in {kind!r}"
-        chunks.append((kind, body))
-        offset += 12 + length
-    assert chunks[0][0] == b"IHDR" and chunks[-1] == (b"IEND", b""), [k for k, _ in chunks]
-    width, height, depth, colour, _, _, interlace = struct.unpack(">IIBBBBB", chunks[0][1])
-    assert (depth, colour, interlace) == (1, 0, 0), "IHDR: 1-bit grey, not interlaced"
-    raw = zlib.decompress(b"".join(body for kind, body in chunks if kind == b"IDAT"))
-    assert len(raw) == height * ((width + 7) // 8 + 1), "IDAT inflates to the wrong size"
+    width, height, _, dark = bilevel_rows(data)
+    assert dark == [True, False], "IHDR: grey, not a palette"
     return width, height
 
 
@@ -92,24 +74,6 @@ def steady_fd_count(pid, samples=50):
         counts.append(fd_count(pid))
         time.sleep(0.01)  # sampling over time is the point here
     return min(counts)
-
-
-@pytest.fixture
-def base():
-    """A directory tree `nobody` can reach (its output directory), removed afterwards."""
-    with reachable_directory("qrcheckin-faults-") as directory:
-        yield directory
-
-
-@pytest.fixture
-def tmpfs(base):
-    """A 64 KiB tmpfs output directory: real ENOSPC and EROFS. Always unmounted."""
-    mountpoint = base / "out"
-    mountpoint.mkdir(mode=0o755)
-    subprocess.run(["mount", "-t", "tmpfs", "-o", "size=64k,mode=0755", "tmpfs", str(mountpoint)], check=True)
-    yield mountpoint
-    if subprocess.run(["umount", str(mountpoint)], capture_output=True).returncode != 0:
-        subprocess.run(["umount", "-l", str(mountpoint)], check=True)
 
 
 def far_from_the_next_window(daemon, margin=45):

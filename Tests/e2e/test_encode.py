@@ -1,7 +1,7 @@
 """Black-box tests of `qrcheckin encode` (issue 2, "Must show").
 
 Every check runs the built binary and reads its output back independently: PNGs through a tiny
-1-bit PNG reader below and through zbarimg; terminal text parsed back into modules.
+1-bit PNG reader (pngutil.py) and through zbarimg; terminal text parsed back into modules.
 """
 import os
 import pty
@@ -18,96 +18,9 @@ from pathlib import Path
 import pytest
 
 from conftest import BIN, run, zbar
+from pngutil import IEND, PNG_SIGNATURE, png_chunks, png_matrix, read_png, strip_quiet_zone
 
-# --------------------------------------------------------------------------- PNG in and out
-
-PNG_SIGNATURE = b"\x89PNG\r\n\x1a\n"
-IEND = b"\x00\x00\x00\x00IEND\xaeB`\x82"
-
-
-def png_chunks(data):
-    """Yields (type, body) for each chunk, checking lengths and CRCs."""
-    assert data.startswith(PNG_SIGNATURE), "not a PNG"
-    offset = len(PNG_SIGNATURE)
-    while offset < len(data):
-        assert offset + 12 <= len(data), "truncated chunk header"
-        (length,) = struct.unpack(">I", data[offset:offset + 4])
-        kind = data[offset + 4:offset + 8]
-        body = data[offset + 8:offset + 8 + length]
-        assert len(body) == length, f"truncated {kind!r} chunk"
-        (crc,) = struct.unpack(">I", data[offset + 8 + length:offset + 12 + length])
-        assert crc == zlib.crc32(kind + body), f"bad CRC in {kind!r}"
-        yield kind.decode("ascii"), body
-        offset += 12 + length
-
-
-def read_png(data):
-    """Decodes a non-interlaced 1-bit grey or palette PNG into rows of booleans (True = dark)."""
-    chunks = list(png_chunks(data))
-    kinds = [kind for kind, _ in chunks]
-    assert kinds[0] == "IHDR" and kinds[-1] == "IEND"
-    width, height, depth, colour, _, _, interlace = struct.unpack(">IIBBBBB", chunks[0][1])
-    assert depth == 1 and colour in (0, 3) and interlace == 0, (depth, colour, interlace)
-    if colour == 3:
-        palette = next(body for kind, body in chunks if kind == "PLTE")
-        dark_index = [sum(palette[i * 3:i * 3 + 3]) < 384 for i in range(2)]
-    else:
-        dark_index = [True, False]  # grey 0 = black
-    raw = zlib.decompress(b"".join(body for kind, body in chunks if kind == "IDAT"))
-    stride = (width + 7) // 8
-    assert len(raw) == height * (stride + 1)
-    rows, previous = [], bytes(stride)
-    for y in range(height):
-        kind, line = raw[y * (stride + 1)], bytearray(raw[y * (stride + 1) + 1:(y + 1) * (stride + 1)])
-        for i in range(stride):  # bytes per pixel is 1 for bit depths below 8
-            a = line[i - 1] if i else 0
-            b, c = previous[i], previous[i - 1] if i else 0
-            if kind == 1:
-                line[i] = (line[i] + a) & 0xFF
-            elif kind == 2:
-                line[i] = (line[i] + b) & 0xFF
-            elif kind == 3:
-                line[i] = (line[i] + (a + b) // 2) & 0xFF
-            elif kind == 4:
-                p = a + b - c
-                pa, pb, pc = abs(p - a), abs(p - b), abs(p - c)
-                line[i] = (line[i] + (a if pa <= pb and pa <= pc else b if pb <= pc else c)) & 0xFF
-            else:
-                assert kind == 0, f"filter type {kind}"
-        previous = bytes(line)
-        rows.append([dark_index[(line[x >> 3] >> (7 - (x & 7))) & 1] for x in range(width)])
-    return rows
-
-
-def png_matrix(data, scale=8, margin=4):
-    """The module matrix of a PNG drawn at `scale` with a `margin`-module quiet zone.
-
-    Checks that every module is a uniform scale x scale block and that the quiet zone is light.
-    """
-    pixels = read_png(data)
-    width = len(pixels[0])
-    assert len(pixels) == width and width % scale == 0
-    span = width // scale
-    modules = []
-    for my in range(span):
-        row = []
-        for mx in range(span):
-            block = {pixels[my * scale + dy][mx * scale + dx] for dy in range(scale) for dx in range(scale)}
-            assert len(block) == 1, f"module {my},{mx} is not a uniform block"
-            row.append(block.pop())
-        modules.append(row)
-    return strip_quiet_zone(modules, margin)
-
-
-def strip_quiet_zone(modules, margin):
-    """Checks a `margin`-wide light border around a square grid and returns the inside."""
-    span = len(modules)
-    assert all(len(row) == span for row in modules), "grid is not square"
-    for y in range(span):
-        for x in range(span):
-            if min(x, y) < margin or max(x, y) >= span - margin:
-                assert not modules[y][x], f"quiet zone module {y},{x} is dark"
-    return [row[margin:span - margin] for row in modules[margin:span - margin]]
+# --------------------------------------------------------------------------- PNG out
 
 
 def write_png(matrix, path, scale=4, margin=4):
@@ -497,28 +410,11 @@ def test_keygen_refuses_a_character_device_and_keeps_it(workdir):
     assert sorted(p.name for p in workdir.iterdir()) == ["null"]
 
 
-@pytest.fixture
-def full_filesystem(workdir):
-    """A 64 KiB tmpfs mounted for the test (root only), unmounted afterwards."""
-    if os.geteuid() != 0 or not shutil.which("mount"):
-        pytest.skip("mounting a tmpfs needs root")
-    mount_point = workdir / "small"
-    mount_point.mkdir()
-    mounted = subprocess.run(["mount", "-t", "tmpfs", "-o", "size=64k", "tmpfs", str(mount_point)],
-                             capture_output=True)
-    if mounted.returncode != 0:
-        pytest.skip(f"cannot mount a tmpfs: {mounted.stderr!r}")
-    try:
-        yield mount_point
-    finally:
-        subprocess.run(["umount", str(mount_point)], check=True)
-
-
-def test_no_space_left_keeps_the_old_file(full_filesystem):
-    out = full_filesystem / "out.png"
+def test_no_space_left_keeps_the_old_file(tmpfs):
+    out = tmpfs / "out.png"
     out.write_bytes(OLD)
     # Fill the rest of the file system.
-    fd = os.open(full_filesystem / "filler", os.O_WRONLY | os.O_CREAT, 0o644)
+    fd = os.open(tmpfs / "filler", os.O_WRONLY | os.O_CREAT, 0o644)
     try:
         while os.write(fd, b"\0" * 4096):
             pass
@@ -526,12 +422,12 @@ def test_no_space_left_keeps_the_old_file(full_filesystem):
         assert error.errno == 28  # ENOSPC
     finally:
         os.close(fd)
-    before = snapshot(full_filesystem)
+    before = snapshot(tmpfs)
     # A version-40 code at scale 16 is a PNG far larger than any space left.
     result = run("encode", "-o", str(out), "-s", "16", "-l", "L", "a" * 2953)
     check_failure(result, 74, [str(out), "No space left on device"])
-    assert snapshot(full_filesystem) == before
-    assert not list(full_filesystem.glob(".*.tmp"))
+    assert snapshot(tmpfs) == before
+    assert not list(tmpfs.glob(".*.tmp"))
 
 
 # --------------------------------------------------------------------------- 4. PNG size

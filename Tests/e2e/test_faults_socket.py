@@ -12,7 +12,6 @@ Item 7: refused peers are logged at most once per interval, with the count of th
 Needs root (setpriv, useradd, groupadd).
 """
 import math
-import os
 import re
 import resource
 import select
@@ -27,19 +26,12 @@ import uuid
 
 import pytest
 
-from conftest import BIN
-from daemonutil import reachable_directory, wait_until
+from conftest import BIN, needs_root
+from daemonutil import wait_until
 
-pytestmark = pytest.mark.skipif(os.geteuid() != 0, reason="socket fault tests need root (setpriv, useradd)")
+pytestmark = needs_root("setpriv, useradd")
 
 PYTHON = shutil.which("python3", path="/usr/bin:/bin") or sys.executable
-
-
-@pytest.fixture
-def base():
-    """A directory other users can reach (so they reach the socket), removed afterwards."""
-    with reachable_directory("qrcheckin-socket-") as directory:
-        yield directory
 
 
 def command(daemon, name, *args, user=None, timeout=30):

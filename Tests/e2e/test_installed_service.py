@@ -9,13 +9,11 @@ import secrets
 import shlex
 import subprocess
 
-import pytest
-
 import token_reference as ref
-from conftest import BIN
+from conftest import BIN, needs_root
 from daemonutil import reachable_directory
 
-pytestmark = pytest.mark.skipif(os.geteuid() != 0, reason="overlay mounts in a mount namespace need root")
+pytestmark = needs_root("overlay mounts in a mount namespace")
 
 T = 1700000000
 BASE = "HTTPS://GATE.EXAMPLE/C"

@@ -20,15 +20,13 @@ import struct
 import subprocess
 import threading
 import time
-import zlib
 from pathlib import Path
 
-import pytest
+from conftest import needs_root, run
+from daemonutil import Daemon, fill, request, wait_until
+from pngutil import sampled_matrix
 
-from conftest import run
-from daemonutil import Daemon, fill, reachable_directory, request, wait_until
-
-pytestmark = pytest.mark.skipif(os.geteuid() != 0, reason="integrity tests need root (mount, setpriv)")
+pytestmark = needs_root("tmpfs mounts, setpriv")
 
 LIBFAKETIME = "/usr/lib/x86_64-linux-gnu/faketime/libfaketime.so.1"
 SET_FILES = ("current.json", "current.txt", "current.png")
@@ -88,42 +86,6 @@ class Zbar:
             self.lib.zbar_image_destroy(image)
 
 
-def png_matrix(data, scale=8, margin=4):
-    """The QR modules of the daemon's 1-bit PNG (True: dark), read from its pixels."""
-    offset, idat, header = 8, b"", None
-    while offset < len(data):
-        (length,) = struct.unpack(">I", data[offset:offset + 4])
-        kind, body = data[offset + 4:offset + 8], data[offset + 8:offset + 8 + length]
-        if kind == b"IHDR":
-            header = struct.unpack(">IIBBBBB", body)
-        elif kind == b"IDAT":
-            idat += body
-        offset += 12 + length
-    width, height = header[0], header[1]
-    stride = (width + 7) // 8
-    raw, rows, previous = zlib.decompress(idat), [], bytearray(stride)
-    for y in range(height):
-        kind, line = raw[y * (stride + 1)], bytearray(raw[y * (stride + 1) + 1:(y + 1) * (stride + 1)])
-        for i in range(stride):  # PNG filters with 1 byte per "pixel" for bit depths below 8
-            left, up, corner = (line[i - 1] if i else 0), previous[i], (previous[i - 1] if i else 0)
-            if kind == 1:
-                line[i] = (line[i] + left) & 0xFF
-            elif kind == 2:
-                line[i] = (line[i] + up) & 0xFF
-            elif kind == 3:
-                line[i] = (line[i] + (left + up) // 2) & 0xFF
-            elif kind == 4:
-                p = left + up - corner
-                pa, pb, pc = abs(p - left), abs(p - up), abs(p - corner)
-                line[i] = (line[i] + (left if pa <= pb and pa <= pc else up if pb <= pc else corner)) & 0xFF
-        rows.append(line)
-        previous = line
-    size = width // scale - 2 * margin
-    pixel = lambda x, y: (rows[y][x // 8] >> (7 - x % 8)) & 1
-    return tuple(tuple(pixel((margin + x) * scale + scale // 2, (margin + y) * scale + scale // 2) == 0 for x in range(size))
-                 for y in range(size))
-
-
 def text_matrix(text, margin=2):
     """The QR modules of current.txt's half blocks (light modules drawn), its safe number and expiry."""
     lines = text.rstrip("\n").split("\n")
@@ -180,7 +142,7 @@ class SetReader:
             return document
         png, text = files["current.png"], files["current.txt"].decode()
         if png not in self.urls:
-            matrix = png_matrix(png)
+            matrix = sampled_matrix(png)
             self.urls[png] = (self.zbar.decode(matrix), matrix)
         url, matrix = self.urls[png]
         if text not in self.texts:
@@ -216,23 +178,6 @@ class Issued:
 
 
 # --------------------------------------------------------------------------- helpers
-
-
-@pytest.fixture
-def base():
-    with reachable_directory("qrcheckin-integrity-") as directory:
-        yield directory
-
-
-@pytest.fixture
-def small_tmpfs(base):
-    """A 64 KiB tmpfs at base/small: real ENOSPC and EROFS. Always unmounted."""
-    mountpoint = base / "small"
-    mountpoint.mkdir(mode=0o755)
-    subprocess.run(["mount", "-t", "tmpfs", "-o", "size=64k,mode=0755", "tmpfs", str(mountpoint)], check=True)
-    yield mountpoint
-    if subprocess.run(["umount", str(mountpoint)], capture_output=True).returncode != 0:
-        subprocess.run(["umount", "-l", str(mountpoint)], check=True)
 
 
 def ctl(daemon, *words):
@@ -362,11 +307,11 @@ def test_a_restart_with_the_clock_stepped_back_issues_no_old_window_again(base, 
 # --------------------------------------------------------------------------- a state disk that is full
 
 
-def test_a_pause_on_a_full_state_disk_fails_and_a_restart_comes_up_paused(base, small_tmpfs, daemons):
+def test_a_pause_on_a_full_state_disk_fails_and_a_restart_comes_up_paused(base, tmpfs, daemons):
     out = base / "out"
-    daemon = daemons(out=out, state=small_tmpfs, period=2, ready=Daemon.wrote_first_code)
+    daemon = daemons(out=out, state=tmpfs, period=2, ready=Daemon.wrote_first_code)
     assert daemon.document()["state"] == "running"
-    filler = fill(small_tmpfs)
+    filler = fill(tmpfs)
     try:
         result = ctl(daemon, "refresh", "pause")
         message = result.stderr.decode()
@@ -377,7 +322,7 @@ def test_a_pause_on_a_full_state_disk_fails_and_a_restart_comes_up_paused(base, 
         assert (document["state"], document["url"], document["health"]) == ("paused", None, "degraded"), document
         status = run("status", "--output-dir", str(out))
         assert status.returncode != 0 and "cannot save the daemon's state" in status.stdout.decode() + status.stderr.decode()
-        assert "refresh = auto" in (small_tmpfs / "settings").read_text(), "the file could not be changed"
+        assert "refresh = auto" in (tmpfs / "settings").read_text(), "the file could not be changed"
 
         daemon.stop()
         daemon.start()
@@ -390,7 +335,7 @@ def test_a_pause_on_a_full_state_disk_fails_and_a_restart_comes_up_paused(base, 
     finally:
         filler.unlink()
     # Once it can be saved, the pause is saved (fail closed) and an operator resumes.
-    wait_until(lambda: "refresh = paused" in (small_tmpfs / "settings").read_text(), 5, message="the pause saved")
+    wait_until(lambda: "refresh = paused" in (tmpfs / "settings").read_text(), 5, message="the pause saved")
     wait_until(lambda: daemon.document()["health"] == "ok", 5, message="healthy again")
     assert daemon.document()["state"] == "paused"
     assert ctl(daemon, "refresh", "auto").returncode == 0
@@ -409,12 +354,12 @@ def test_a_removed_state_directory_makes_a_pause_fail(base, daemons):
 # --------------------------------------------------------------------------- replies about the disk
 
 
-def test_a_read_only_output_directory_makes_replies_not_ok_and_status_names_the_code_on_disk(base, small_tmpfs, daemons):
-    daemon = daemons(out=small_tmpfs, state=base / "state", period=30, ready=Daemon.wrote_first_code)
+def test_a_read_only_output_directory_makes_replies_not_ok_and_status_names_the_code_on_disk(base, tmpfs, daemons):
+    daemon = daemons(out=tmpfs, state=base / "state", period=30, ready=Daemon.wrote_first_code)
     shown = daemon.document()
-    subprocess.run(["mount", "-o", "remount,ro", str(small_tmpfs)], check=True)
+    subprocess.run(["mount", "-o", "remount,ro", str(tmpfs)], check=True)
     try:
-        shake = run("shake", "--output-dir", str(small_tmpfs))
+        shake = run("shake", "--output-dir", str(tmpfs))
         assert shake.returncode != 0 and "could not be written" in shake.stderr.decode(), shake
         for words in (("refresh", "now"), ("shake", "off"), ("refresh", "now")):
             result = ctl(daemon, "--json", *words)
@@ -424,13 +369,13 @@ def test_a_read_only_output_directory_makes_replies_not_ok_and_status_names_the_
             assert "Read-only file system" in reply["error"]
             assert reply["state"]["seq"] == shown["seq"] and reply["state"]["url"] == shown["url"], reply["state"]
             assert reply["state"]["shake"] == "on", "the files still say on"
-        status = run("status", "--output-dir", str(small_tmpfs), "--json")
+        status = run("status", "--output-dir", str(tmpfs), "--json")
         report = json.loads(status.stdout)
         assert report["state"]["url"] == shown["url"], "status names the code the files show"
         assert report["status"] == "degraded" and status.returncode == 1
         assert daemon.document() == shown
     finally:
-        subprocess.run(["mount", "-o", "remount,rw", str(small_tmpfs)], check=True)
+        subprocess.run(["mount", "-o", "remount,rw", str(tmpfs)], check=True)
     wait_until(lambda: ((d := daemon.document())["window"], d["seq"]) > (shown["window"], shown["seq"]), 30,
                message="the retry writes the newest code")
     assert ctl(daemon, "refresh", "now").returncode == 0

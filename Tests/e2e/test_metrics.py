@@ -11,10 +11,10 @@ from pathlib import Path
 import pytest
 from prometheus_client.parser import text_string_to_metric_families
 
-from conftest import BIN, run
-from daemonutil import fill, reachable_directory, request, wait_until
+from conftest import BIN, needs_root, run
+from daemonutil import fill, request, wait_until
 
-pytestmark = pytest.mark.skipif(os.geteuid() != 0, reason="metrics tests need root (mount, setpriv)")
+pytestmark = needs_root("a tmpfs mount, setpriv")
 
 
 def scrape(path):
@@ -33,30 +33,13 @@ def value(samples, name, **labels):
 
 
 @pytest.fixture
-def work():
-    """A directory others may traverse (pytest's tmp_path is root's alone): the refused peer must
-    reach the socket for the daemon, not the file system, to turn it away."""
-    with reachable_directory("qrcheckin-metrics-") as path:
-        yield path
-
-
-@pytest.fixture
-def tmpfs(work):
-    """A 64 KiB tmpfs output directory: real ENOSPC. Always unmounted."""
-    mountpoint = work / "daemon" / "out"
-    mountpoint.mkdir(parents=True, mode=0o755)
-    subprocess.run(["mount", "-t", "tmpfs", "-o", "size=64k,mode=0755", "tmpfs", str(mountpoint)], check=True)
-    yield mountpoint
-    if subprocess.run(["umount", str(mountpoint)], capture_output=True).returncode != 0:
-        subprocess.run(["umount", "-l", str(mountpoint)], check=True)
-
-
-@pytest.fixture
-def daemon(work, tmpfs, daemons):
-    """The daemon writing to the tmpfs (stopped before the tmpfs is unmounted)."""
-    textfiles = work / "textfile-collector"
+def daemon(base, tmpfs, daemons):
+    """The daemon writing to the tmpfs (stopped before the tmpfs is unmounted), in `base`, which
+    others may traverse: the refused peer must reach the socket for the daemon, not the file
+    system, to turn it away."""
+    textfiles = base / "textfile-collector"
     textfiles.mkdir()
-    started = daemons(work / "daemon", period=5, args=["--metrics-dir", str(textfiles)])
+    started = daemons(base / "daemon", out=tmpfs, period=5, args=["--metrics-dir", str(textfiles)])
     started.textfile = textfiles / "qrcheckin-DEMO.prom"
     return started
 

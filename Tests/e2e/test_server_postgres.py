@@ -32,13 +32,6 @@ def postgres():
         cluster.close()
 
 
-@pytest.fixture()
-def secret(tmp_path):
-    path = tmp_path / "secret"
-    assert subprocess.run([BIN, "keygen", "-o", str(path)], capture_output=True, timeout=30).returncode == 0
-    return path
-
-
 _databases = iter(range(1, 10_000))
 
 
@@ -133,7 +126,7 @@ def start_servers(tmp_path, secret, uri, count=2):
     for server in servers:
         server.start(wait=False)
     for server in servers:
-        server.wait_listening()
+        server.wait_ready()
     return servers
 
 

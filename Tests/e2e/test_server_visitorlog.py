@@ -17,7 +17,7 @@ from pathlib import Path
 
 import pytest
 
-from conftest import BIN, ROOT
+from conftest import ROOT
 from daemonutil import reachable_directory, wait_until
 from serverutil import SERVER_BIN, Server, clean_env, code, post_safe_number, server_run
 import visitorlogutil
@@ -26,13 +26,6 @@ GOLDEN = ROOT / "Tests" / "e2e" / "golden" / "help"
 COLUMNS = visitorlogutil.COLUMNS
 DAY_MS = 86_400_000
 SEOUL = {"TZ": "Asia/Seoul"}
-
-
-@pytest.fixture
-def secret(tmp_path):
-    path = tmp_path / "secret"
-    assert subprocess.run([BIN, "keygen", "-o", str(path)], capture_output=True, timeout=30).returncode == 0
-    return path
 
 
 def run_server(*args, env=None, timeout=120):

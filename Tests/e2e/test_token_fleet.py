@@ -9,7 +9,7 @@ import subprocess
 import pytest
 
 import token_reference as ref
-from conftest import BIN, ROOT
+from conftest import BIN, ROOT, require_root
 
 SECRET = bytes(range(32))
 VECTORS = json.loads((ROOT / "docs" / "token-vectors.json").read_text())
@@ -384,8 +384,7 @@ def test_bad_seq_is_64(cli, secret_file, seq):
 # --- secret files (issue 14, item 7) --------------------------------------------------------
 
 def test_another_users_secret_is_refused(cli, tmp_path):
-    if os.geteuid() != 0:
-        pytest.skip("needs root to give a file away")
+    require_root("gives a file away (chown)")
     path = write_secret(tmp_path / "theirs", SECRET.hex())
     os.chown(path, 65534, 65534)
     result = cli("code", "--secret-file", str(path))
@@ -393,8 +392,7 @@ def test_another_users_secret_is_refused(cli, tmp_path):
 
 
 def test_a_secret_unreadable_for_permissions_is_77(tmp_path, env):
-    if os.geteuid() != 0:
-        pytest.skip("needs root to run as another user")
+    require_root("runs as another user")
     tmp_path.chmod(0o755)
     path = write_secret(tmp_path / "root-only", SECRET.hex())
     result = subprocess.run(["setpriv", "--reuid=65534", "--regid=65534", "--clear-groups", BIN, "code",

@@ -9,7 +9,6 @@ struct CodeCommand: Command {
     static let spec = CommandSpec(
         name: "code",
         summary: "Print the signed check-in code (URL, token, safe number) for a moment.",
-        usage: "code [-c FILE] [--secret-file FILE] [--venue VENUE] [--period SECONDS] [--at TIME] [--seq N] [--base-url URL] [--json]",
         options: CheckInOptions.specs(secretFiles: false) + [
             OptionSpec("seq", value: "N", help: "Forced-refresh sequence number within the window, 0-4294967295 (default 0)."),
             OptionSpec("base-url", value: "URL", help: "URL prefix (default \(CheckInCodeIssuer.defaultBaseURL))."),

@@ -3,9 +3,9 @@ import SharedSystem
 
 extension CommandSpec {
     /// A qrcheckin command, its examples from `CommandExamples`.
-    init(name: String, summary: String, usage: String, options: [OptionSpec] = [],
+    init(name: String, summary: String, operands: [Operand] = [], options: [OptionSpec] = [],
          positionals: ClosedRange<Int> = 0...0, discussion: String = "") {
-        self.init(program: "qrcheckin", name: name, summary: summary, usage: usage, options: options,
+        self.init(program: "qrcheckin", name: name, summary: summary, operands: operands, options: options,
                   positionals: positionals, discussion: discussion, examples: CommandExamples.examples(for: name))
     }
 }

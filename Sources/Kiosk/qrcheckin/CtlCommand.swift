@@ -6,7 +6,7 @@ struct CtlCommand: Command {
     static let spec = CommandSpec(
         name: "ctl",
         summary: "Steer a running daemon: shake mode, refresh mode, or read its state.",
-        usage: "ctl get | shake on|off|toggle | refresh auto|pause|now",
+        operands: [.words("get | shake on|off|toggle | refresh auto|pause|now")],
         options: ClientOptions.specs + [OptionSpec("json", help: "Print the daemon's reply as JSON.")],
         positionals: 0...2,
         discussion: """

@@ -41,7 +41,7 @@ struct EncodeCommand: Command {
     static let spec = CommandSpec(
         name: "encode",
         summary: "Encode text as a QR code: a 1-bit PNG, an SVG or terminal text.",
-        usage: "encode [TEXT]",
+        operands: [.words("[TEXT]")],
         options: [
             OptionSpec("output", short: "o", value: "FILE", help: "Write to FILE, replaced atomically ('-' is standard output)."),
             OptionSpec("type", short: "t", value: "png|svg|utf8|utf8i|ansi|ascii|asciii", help: "Output type, in any case (PNG, UTF8i, …; default: png with -o, else text)."),

@@ -8,7 +8,7 @@ struct KeygenCommand: Command {
     static let spec = CommandSpec(
         name: "keygen",
         summary: "Create a new random secret file (32 bytes, mode 0600), or a venue's key.",
-        usage: "keygen [-o FILE] [--force] [--venue VENUE --from MASTER_SECRET_FILE]",
+        operands: [.together([.option("venue"), .option("from")])],
         options: [
             OptionSpec("output", short: "o", value: "FILE", help: "Where to write (default: the state directory's secret)."),
             OptionSpec("force", help: "Replace an existing file (atomically)."),

@@ -6,7 +6,6 @@ struct RunCommand: Command {
     static let spec = CommandSpec(
         name: "run",
         summary: "Run the daemon: issue a signed code every period and keep the output files current.",
-        usage: "run [--config FILE] [--venue VENUE] [--period SECONDS] [--output-dir DIR] [OPTIONS]",
         options: DaemonConfiguration.options,
         discussion: """
             Runs in the foreground until SIGTERM or SIGINT (no forking, no pid file). Settings

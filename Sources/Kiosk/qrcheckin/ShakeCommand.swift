@@ -4,7 +4,6 @@ struct ShakeCommand: Command {
     static let spec = CommandSpec(
         name: "shake",
         summary: "Shake: ask the daemon for a fresh code now (when shake mode is on).",
-        usage: "shake",
         options: ClientOptions.specs,
         discussion: """
             Same as sending SIGUSR1 to the daemon, but says what happened. Shake mode is set

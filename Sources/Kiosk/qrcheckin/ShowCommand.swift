@@ -7,7 +7,6 @@ struct ShowCommand: Command {
     static let spec = CommandSpec(
         name: "show",
         summary: "Show the live check-in QR full screen on this terminal (a kiosk).",
-        usage: "show",
         options: ClientOptions.specs.filter { $0.long != "socket" } + [
             OptionSpec("mode", short: "m", value: "ansi|utf8|utf8i|ascii", help: "How to draw the QR: ansi (black on white, default), utf8, utf8i or ascii."),
             OptionSpec("lang", short: "l", value: "ko|en", help: "Language of the words (default: the locale's)."),

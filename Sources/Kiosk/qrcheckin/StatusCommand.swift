@@ -11,7 +11,6 @@ struct StatusCommand: Command {
     static let spec = CommandSpec(
         name: "status",
         summary: "Show the current code, its countdown, the modes and the daemon's health.",
-        usage: "status",
         options: ClientOptions.specs + [
             OptionSpec("all", help: "One line for every venue on this host (see docs/VENUES.md)."),
             OptionSpec("json", help: "Print the report as JSON."),

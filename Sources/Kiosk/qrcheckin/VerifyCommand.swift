@@ -9,7 +9,7 @@ struct VerifyCommand: Command {
     static let spec = CommandSpec(
         name: "verify",
         summary: "Check a scanned check-in URL, a token or a typed safe number (or a stream of them).",
-        usage: "verify [-c FILE] [--secret-file FILE]... [--venue VENUE] [--period SECONDS] [--skew N] [--at TIME] [--json] (URL | TOKEN | --safe-number NUMBER | --stdin)",
+        operands: [.oneOf([.words("URL"), .words("TOKEN"), .option("safe-number"), .option("stdin")])],
         options: CheckInOptions.specs(secretFiles: true) + [
             OptionSpec("skew", value: "N", help: "Windows accepted before and after the current one, 0-60 (default 1)."),
             OptionSpec("safe-number", value: "NUMBER", help: "Check a safe number such as 12가34나 instead of a URL."),

@@ -10,10 +10,8 @@ struct CheckinCommand: Command {
     static let spec = CommandSpec(
         name: "checkin",
         summary: "Record a staff check-in (a visitor without a phone), with your user name.",
-        usage: "checkin --venue VENUE [OPTIONS]",
-        options: [
-            OptionSpec("config", short: "c", value: "FILE", repeatable: true, help: "Read settings from FILE, as 'serve' does (default $QRCHECKIN_SERVER_CONFIG)."),
-            OptionSpec("database", value: "URL", help: "sqlite:PATH (default: as 'serve')."),
+        operands: [.option("venue")],
+        options: LedgerCommandOptions.options() + [
             OptionSpec("venue", value: "VENUE", help: "The venue checked in to (required)."),
             OptionSpec("name", value: "NAME", help: "The visitor's name, as the visitor log should show it."),
             OptionSpec("phone", value: "NUMBER", help: "The visitor's phone number (010-1234-5678; kept as digits)."),
@@ -68,7 +66,7 @@ struct CheckinCommand: Command {
 
     func run(_ context: CommandContext) throws(CommandError) -> ExitCode {
         let clock = SystemClock()
-        let ledger = try LedgerOpener.open(configuration.database, create: true, durability: configuration.durability, clock: clock)
+        let ledger = try configuration.ledger.openLedger(create: true, clock: clock)
         let staff = StaffCheckIn(ledger: ledger, clock: clock)
         let checkIn = try ledgerCall { () throws(LedgerError) in
             try Rendezvous.wait { staff.record(venue: venue, visitor: visitor, operatorName: operatorName, completion: $0) }.get()

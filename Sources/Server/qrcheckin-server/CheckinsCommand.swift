@@ -9,10 +9,7 @@ struct CheckinsCommand: Command {
     static let spec = CommandSpec(
         name: "checkins",
         summary: "List or count the recorded check-ins (table, CSV or JSON lines).",
-        usage: "checkins [OPTIONS]",
-        options: [
-            OptionSpec("config", short: "c", value: "FILE", repeatable: true, help: "Read settings from FILE, as 'serve' does (default $QRCHECKIN_SERVER_CONFIG)."),
-            OptionSpec("database", value: "URL", help: "sqlite:PATH or postgresql://… (default: as 'serve')."),
+        options: LedgerCommandOptions.options() + [
             OptionSpec("format", short: "f", value: "FORMAT", help: "table, csv or jsonl (default table on a terminal, else csv)."),
             OptionSpec("venue", value: "VENUE", help: "Only this venue's check-ins."),
             OptionSpec("from", value: "TIME", help: "Only those at or after TIME: Unix seconds, @UNIX, ISO 8601 with a zone, or now."),
@@ -46,7 +43,7 @@ struct CheckinsCommand: Command {
             """
     )
 
-    let database: DatabaseLocation
+    let ledgerOptions: LedgerCommandOptions
     let format: CheckInExport.Format?
     let query: CheckInQuery
     /// Nil lists the rows; empty counts the total; otherwise counts per group.
@@ -54,8 +51,7 @@ struct CheckinsCommand: Command {
     let includesKept: Bool
 
     init(_ arguments: ParsedArguments, context: CommandContext) throws(CommandError) {
-        let layers = try SettingLayers(flags: arguments, environment: context.environment, catalog: .server)
-        database = try DatabaseLocation.chosen(in: layers, environment: context.environment)
+        ledgerOptions = try LedgerCommandOptions(arguments, environment: context.environment)
         format = try arguments.choice("format", as: CheckInExport.Format.self)
         var query = try CheckInQueryOptions.query(arguments, now: SystemClock().now())
         query.limit = try arguments.integer("limit", in: 0...Int.max)
@@ -87,7 +83,7 @@ struct CheckinsCommand: Command {
     }
 
     func run(_ context: CommandContext) throws(CommandError) -> ExitCode {
-        let ledger = try LedgerOpener.open(database, create: false, clock: SystemClock())
+        let ledger = try ledgerOptions.openLedger()
         let chosen = format ?? (context.standardOutputIsTerminal ? .table : .csv)
         if let countKeys { return try count(ledger, keys: countKeys, format: chosen, context) }
         var export = CheckInExport(format: chosen, zone: SystemZone())

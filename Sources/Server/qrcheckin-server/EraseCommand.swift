@@ -8,10 +8,8 @@ struct EraseCommand: Command {
     static let spec = CommandSpec(
         name: "erase",
         summary: "Erase one visitor's check-ins: by device id or by phone number.",
-        usage: "erase (--device ID | --phone NUMBER | --checkin ID) [OPTIONS]",
-        options: [
-            OptionSpec("config", short: "c", value: "FILE", repeatable: true, help: "Read settings from FILE, as 'serve' does (default $QRCHECKIN_SERVER_CONFIG)."),
-            OptionSpec("database", value: "URL", help: "sqlite:PATH (default: as 'serve')."),
+        operands: [.oneOf([.option("device"), .option("phone"), .option("checkin")])],
+        options: LedgerCommandOptions.options() + [
             OptionSpec("device", value: "ID", help: "Every check-in of this device (the device column of 'checkins')."),
             OptionSpec("phone", value: "NUMBER", help: "Every check-in that recorded this phone number (any spelling: 010-1234-5678)."),
             OptionSpec("checkin", value: "ID", help: "Every check-in of the device (else the phone) of check-in ID (the receipt's number)."),
@@ -40,12 +38,11 @@ struct EraseCommand: Command {
         case checkIn(Int64)
     }
 
-    let database: DatabaseLocation
+    let ledgerOptions: LedgerCommandOptions
     let target: Target
 
     init(_ arguments: ParsedArguments, context: CommandContext) throws(CommandError) {
-        let layers = try SettingLayers(flags: arguments, environment: context.environment, catalog: .server)
-        database = try DatabaseLocation.chosen(in: layers, environment: context.environment)
+        ledgerOptions = try LedgerCommandOptions(arguments, environment: context.environment)
         switch (arguments["device"], arguments["phone"], arguments["checkin"]) {
         case (let device?, nil, nil):
             guard let id = DeviceID(device) else {
@@ -65,7 +62,7 @@ struct EraseCommand: Command {
     }
 
     func run(_ context: CommandContext) throws(CommandError) -> ExitCode {
-        let ledger = try LedgerOpener.open(database, create: false, clock: SystemClock())
+        let ledger = try ledgerOptions.openLedger()
         let subject: ErasureSubject
         switch target {
         case .subject(let given):

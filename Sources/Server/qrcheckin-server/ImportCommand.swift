@@ -9,11 +9,9 @@ struct ImportCommand: Command {
     static let spec = CommandSpec(
         name: "import",
         summary: "Copy the check-ins of a SQLite ledger into PostgreSQL (moving up to many servers).",
-        usage: "import --from sqlite:PATH [OPTIONS]",
-        options: [
-            OptionSpec("config", short: "c", value: "FILE", repeatable: true, help: "Read settings from FILE, as 'serve' does (default $QRCHECKIN_SERVER_CONFIG)."),
-            OptionSpec("database", value: "URL", help: "The PostgreSQL ledger to copy into: postgresql://… (default: as 'serve')."),
-            OptionSpec("from", value: "URL", help: "The SQLite ledger to copy from: sqlite:PATH (required)."),
+        operands: [.option("from")],
+        options: LedgerCommandOptions.options(database: "The PostgreSQL ledger to copy into: postgresql://… (default: as 'serve').") + [
+            OptionSpec("from", value: "sqlite:PATH", help: "The SQLite ledger to copy from (required)."),
             OptionSpec("venue", value: "VENUE", help: "Only this venue's check-ins (default every venue's)."),
         ],
         discussion: """
@@ -40,8 +38,8 @@ struct ImportCommand: Command {
     let venue: VenueID?
 
     init(_ arguments: ParsedArguments, context: CommandContext) throws(CommandError) {
-        let layers = try SettingLayers(flags: arguments, environment: context.environment, catalog: .server)
-        guard case .postgresql(let connection) = try layers.value("database", DatabaseLocation.parse) else {
+        // Without a database setting the location is the standard SQLite file: refused alike.
+        guard case .postgresql(let connection) = try LedgerCommandOptions(arguments, environment: context.environment).database else {
             throw .usage("import copies into PostgreSQL: set --database postgresql://… (or database in the config file)")
         }
         destination = connection

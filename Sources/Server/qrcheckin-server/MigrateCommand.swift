@@ -9,11 +9,7 @@ struct MigrateCommand: Command {
     static let spec = CommandSpec(
         name: "migrate",
         summary: "Bring the database's schema up to this version's, then exit.",
-        usage: "migrate [OPTIONS]",
-        options: [
-            OptionSpec("config", short: "c", value: "FILE", repeatable: true, help: "Read settings from FILE, as 'serve' does (default $QRCHECKIN_SERVER_CONFIG)."),
-            OptionSpec("database", value: "URL", help: "sqlite:PATH or postgresql://… (default: as 'serve')."),
-        ],
+        options: LedgerCommandOptions.options(),
         discussion: """
             Applies the schema steps the database lacks, in one transaction, and prints the
             versions before and after. 'serve' does the same when it starts; run migrate first
@@ -30,15 +26,15 @@ struct MigrateCommand: Command {
             """
     )
 
-    let database: DatabaseLocation
+    let ledgerOptions: LedgerCommandOptions
 
     init(_ arguments: ParsedArguments, context: CommandContext) throws(CommandError) {
-        let layers = try SettingLayers(flags: arguments, environment: context.environment, catalog: .server)
-        database = try DatabaseLocation.chosen(in: layers, environment: context.environment)
+        ledgerOptions = try LedgerCommandOptions(arguments, environment: context.environment)
     }
 
     func run(_ context: CommandContext) throws(CommandError) -> ExitCode {
         let latest = LedgerSchema.latestVersion
+        let database = ledgerOptions.database
         switch database {
         case .postgresql(let connection):
             let versions: (from: Int, to: Int)
@@ -52,7 +48,7 @@ struct MigrateCommand: Command {
                 : "\(database.description): schema version \(versions.from) → \(versions.to)\n")
         case .sqlite:
             // SQLite applies the missing steps whenever a ledger is opened.
-            _ = try LedgerOpener.open(database, create: true, clock: SystemClock())
+            _ = try ledgerOptions.openLedger(create: true)
             try context.output("\(database.description): at schema version \(latest)\n")
         }
         return .success

@@ -10,11 +10,7 @@ struct PurgeCommand: Command {
     static let spec = CommandSpec(
         name: "purge",
         summary: "Delete check-ins and refused scans older than the retention (or show what would go).",
-        usage: "purge [OPTIONS]",
-        options: [
-            OptionSpec("config", short: "c", value: "FILE", repeatable: true, help: "Read settings from FILE, as 'serve' does (default $QRCHECKIN_SERVER_CONFIG)."),
-            OptionSpec("database", value: "URL", help: "sqlite:PATH (default: as 'serve')."),
-        ] + RetentionSettings.options + [
+        options: LedgerCommandOptions.options() + RetentionSettings.options + [
             OptionSpec("dry-run", short: "n", help: "Count what would be deleted; delete nothing."),
         ],
         discussion: """
@@ -34,21 +30,20 @@ struct PurgeCommand: Command {
             """
     )
 
-    let database: DatabaseLocation
+    let ledgerOptions: LedgerCommandOptions
     let policy: RetentionPolicy
     let dryRun: Bool
 
     init(_ arguments: ParsedArguments, context: CommandContext) throws(CommandError) {
-        let layers = try SettingLayers(flags: arguments, environment: context.environment, catalog: .server)
-        database = try DatabaseLocation.chosen(in: layers, environment: context.environment)
-        policy = try RetentionSettings.policy(layers)
+        ledgerOptions = try LedgerCommandOptions(arguments, environment: context.environment)
+        policy = try RetentionSettings.policy(ledgerOptions.layers)
         dryRun = arguments.has("dry-run")
     }
 
     func run(_ context: CommandContext) throws(CommandError) -> ExitCode {
         let clock = SystemClock()
         let zone = SystemZone()
-        let ledger = try LedgerOpener.open(database, create: false, clock: clock)
+        let ledger = try ledgerOptions.openLedger(clock: clock)
         let now = clock.now()
         let request = policy.purgeRequest(at: now, dayOffsetSeconds: zone.offsetSeconds(at: now), dryRun: dryRun)
         let report = try ledgerCall { () throws(LedgerError) in try ledger.purge(request) }

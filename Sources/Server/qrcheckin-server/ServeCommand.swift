@@ -13,7 +13,6 @@ struct ServeCommand: Command {
     static let spec = CommandSpec(
         name: "serve",
         summary: "Answer scanned check-in URLs: verify, record, show the receipt.",
-        usage: "serve [OPTIONS]",
         options: ServerConfiguration.options,
         discussion: """
             Listens on --listen (or the socket systemd passes: socket activation) and answers
@@ -69,8 +68,7 @@ struct ServeCommand: Command {
         // retention schedule ends (a purge under way finishes), then the ledger's writes do.
         let services = ServiceGroup(graceSeconds: Int64(MicroHTTPServer.drainSeconds) + 5)
         let ledger = WatchedLedger(
-            try LedgerOpener.open(configuration.database, create: true, durability: configuration.durability,
-                                  poolSize: configuration.databasePool, clock: clock),
+            try configuration.ledger.openLedger(create: true, clock: clock),
             now: { MonotonicClock().now().milliseconds }, report: { LedgerOutageLog.write($0, to: logger) })
         services.add(LedgerWrites(ledger: ledger))
         let listener: Int32

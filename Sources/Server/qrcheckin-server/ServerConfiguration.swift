@@ -1,8 +1,6 @@
 import Glibc
 import ServerDomain
 import ServerHTTP
-import ServerPostgres
-import ServerSQLite
 import SharedCLI
 import SharedDomain
 
@@ -11,10 +9,8 @@ import SharedDomain
 /// one fails at start naming the flag, the variable, or the file, line and key.
 struct ServerConfiguration {
     var listen: ListenAddress
-    var database: DatabaseLocation
-    var durability: SQLiteDurability
-    /// PostgreSQL connections kept open at most.
-    var databasePool: Int
+    /// The layers, the database, its durability and pool: what every ledger command reads.
+    var ledger: LedgerCommandOptions
     /// Key files in the order tried; empty means qrcheckin's lookup (credentials, state dir).
     var secretFiles: [String]
     var basePath: String
@@ -27,9 +23,12 @@ struct ServerConfiguration {
     /// How long check-ins and refused scans are kept (enforced daily by `serve`).
     var retention: RetentionPolicy
 
+    /// Where the visitor log is (`ledger.database`).
+    var database: DatabaseLocation { ledger.database }
+
     /// The options: `--config`, then every setting as a flag (`--secret-file` repeatable).
     static let options: [OptionSpec] = [
-        OptionSpec("config", short: "c", value: "FILE", repeatable: true, help: "Read settings from FILE (repeatable; default $QRCHECKIN_SERVER_CONFIG)."),
+        LedgerCommandOptions.config(help: "Read settings from FILE (repeatable; default $QRCHECKIN_SERVER_CONFIG)."),
     ] + SettingCatalog.server.keys.filter { $0.name != "name" }.map { key in
         key.name == "secret-file"
             ? OptionSpec("secret-file", value: "FILE", repeatable: true, help: "Master secret or venue key; repeat to accept several, tried in order (rotation).")
@@ -37,17 +36,11 @@ struct ServerConfiguration {
     }
 
     init(_ flags: ParsedArguments, environment: [String: String]) throws(CommandError) {
-        let layers = try SettingLayers(flags: flags, environment: environment, catalog: .server)
+        ledger = try LedgerCommandOptions(flags, environment: environment, tuned: true)
+        let layers = ledger.layers
         listen = try layers.value("listen") { text, source throws(CommandError) in
             do throws(ListenAddressError) { return try ListenAddress(text) } catch { throw source.error(error.description) }
         } ?? (try! ListenAddress("127.0.0.1:8080"))
-        database = try DatabaseLocation.chosen(in: layers, environment: environment)
-        durability = try layers.value("durability") { text, source throws(CommandError) in
-            guard let value = SQLiteDurability(rawValue: text) else { throw source.error("must be full or normal, got \(Quoted(text))") }
-            return value
-        } ?? .full
-        databasePool = try layers.value("database-pool") { text, source throws(CommandError) in try Self.number(text, 1...1000, source) }
-            ?? PostgresLedger.defaultPoolSize
         let flagFiles = flags.all("secret-file")
         if !flagFiles.isEmpty {
             for file in flagFiles where file.isEmpty || file.contains("\0") { throw .usage("--secret-file: must be a path") }

@@ -20,9 +20,9 @@ enum ServerProgram {
 
 extension CommandSpec {
     /// A qrcheckin-server command, its examples from `ServerExamples`.
-    init(name: String, summary: String, usage: String, options: [OptionSpec] = [],
+    init(name: String, summary: String, operands: [Operand] = [], options: [OptionSpec] = [],
          positionals: ClosedRange<Int> = 0...0, discussion: String = "") {
-        self.init(program: "qrcheckin-server", name: name, summary: summary, usage: usage, options: options,
+        self.init(program: "qrcheckin-server", name: name, summary: summary, operands: operands, options: options,
                   positionals: positionals, discussion: discussion, examples: ServerExamples.examples(for: name))
     }
 }

@@ -10,10 +10,7 @@ struct StatusCommand: Command {
     static let spec = CommandSpec(
         name: "status",
         summary: "Show today's and the last hour's check-ins per venue, and the log's retention.",
-        usage: "status [OPTIONS]",
-        options: [
-            OptionSpec("config", short: "c", value: "FILE", repeatable: true, help: "Read settings from FILE, as 'serve' does (default $QRCHECKIN_SERVER_CONFIG)."),
-            OptionSpec("database", value: "URL", help: "sqlite:PATH (default: as 'serve')."),
+        options: LedgerCommandOptions.options() + [
             OptionSpec("json", help: "Print the report as one JSON object."),
         ] + RetentionSettings.options,
         discussion: """
@@ -30,21 +27,20 @@ struct StatusCommand: Command {
             """
     )
 
-    let database: DatabaseLocation
+    let ledgerOptions: LedgerCommandOptions
     let policy: RetentionPolicy
     let json: Bool
 
     init(_ arguments: ParsedArguments, context: CommandContext) throws(CommandError) {
-        let layers = try SettingLayers(flags: arguments, environment: context.environment, catalog: .server)
-        database = try DatabaseLocation.chosen(in: layers, environment: context.environment)
-        policy = try RetentionSettings.policy(layers)
+        ledgerOptions = try LedgerCommandOptions(arguments, environment: context.environment)
+        policy = try RetentionSettings.policy(ledgerOptions.layers)
         json = arguments.has("json")
     }
 
     func run(_ context: CommandContext) throws(CommandError) -> ExitCode {
         let clock = SystemClock()
         let zone = SystemZone()
-        let ledger = try LedgerOpener.open(database, create: false, clock: clock)
+        let ledger = try ledgerOptions.openLedger(clock: clock)
         let now = clock.now()
         let (counts, oldest) = try ledgerCall { () throws(LedgerError) in
             let counts = try LiveCounts.read(from: ledger, at: now, dayStart: CalendarDay(containing: now, in: zone).midnight(in: zone))
@@ -52,7 +48,7 @@ struct StatusCommand: Command {
             try ledger.export(CheckInQuery(limit: 1)) { oldest = $0.time; return false }
             return (counts, oldest)
         }
-        let report = ServerStatusReport(counts: counts, oldest: oldest, policy: policy, database: database.description, zone: zone)
+        let report = ServerStatusReport(counts: counts, oldest: oldest, policy: policy, database: ledgerOptions.database.description, zone: zone)
         try context.output(json ? report.json : report.text)
         return .success
     }

@@ -6,9 +6,9 @@ public struct CommandSpec: Sendable {
     public let name: String
     /// One line for the command list.
     public let summary: String
-    /// The synopsis as written by the command (`encode [-o FILE] [TEXT]`). Only its operands are
-    /// used: the options in `synopsis` are generated from `options`, so none can be left out.
-    public let usage: String
+    /// What the synopsis shows after the optional options: the positional arguments and the
+    /// options the command needs (`--venue VENUE`, `(--device ID | --phone NUMBER)`).
+    public let operands: [Operand]
     /// Accepted options (`--help` is added automatically).
     public let options: [OptionSpec]
     /// How many positional arguments are allowed.
@@ -18,37 +18,36 @@ public struct CommandSpec: Sendable {
     /// The 2-4 shell lines that end `--help`, each with a `# why` comment.
     public let examples: [String]
 
-    /// A command of `program`; `--help` is added to `options`.
-    public init(program: String, name: String, summary: String, usage: String, options: [OptionSpec] = [],
+    /// A command of `program`; `--help` is added to `options`. Every option `operands` names must
+    /// be one of `options`, and positional words are named exactly when positionals are allowed:
+    /// the synopsis is made from these, so it cannot name what the parser does not take.
+    public init(program: String, name: String, summary: String, operands: [Operand] = [], options: [OptionSpec] = [],
                 positionals: ClosedRange<Int> = 0...0, discussion: String = "", examples: [String] = []) {
         self.program = program
         self.name = name
         self.summary = summary
-        self.usage = usage
+        self.operands = operands
         self.options = options + [.help]
         self.positionals = positionals
         self.discussion = discussion
         self.examples = examples
-    }
-
-    /// What follows the options in the synopsis: `usage` without its name and without its
-    /// bracketed option groups (`[--json]`, `[OPTIONS]`), e.g. `[TEXT]` or `get | shake on|off`.
-    public var operands: [String] {
-        var words = CommandSpec.groups(usage)
-        if words.first == name { words.removeFirst() }
-        return words.filter { word in
-            !(word.hasPrefix("[-") || word == "[OPTIONS]")
+        for long in operands.flatMap(\.optionNames) {
+            precondition(options.contains { $0.long == long }, "\(program) \(name): the synopsis names --\(long), which is not an option")
         }
+        precondition(operands.contains(where: \.hasWords) == (positionals.upperBound > 0),
+                     "\(program) \(name): the synopsis must name the positional arguments exactly when there may be some")
     }
 
-    /// One synopsis entry per option, in `--help` order: `[-o FILE]`, `[--json]`. Options that
-    /// the operands already spell (`--safe-number NUMBER` in `verify`) are not repeated.
+    /// One synopsis entry per option that `operands` does not name, in `--help` order:
+    /// `[-o FILE]`, `[--json]`.
     public var optionSynopses: [String] {
-        let operandText = operands.joined(separator: " ")
-        return options.filter { $0.long != "help" && !operandText.contains("--\($0.long)") }.map { option in
-            let name = option.short.map { "-\($0)" } ?? "--\(option.long)"
-            return "[" + name + (option.value.map { " \($0)" } ?? "") + "]"
-        }
+        let named = Set(operands.flatMap(\.optionNames))
+        return options.filter { $0.long != "help" && !named.contains($0.long) }.map { "[" + $0.synopsis + "]" }
+    }
+
+    /// The operands as the synopsis spells them: `--venue VENUE`, `[TEXT]`.
+    public var operandSynopses: [String] {
+        operands.map { $0.synopsis(options) }
     }
 
     /// `PROGRAM NAME` with every option and the operands, wrapped at 80 columns.
@@ -57,7 +56,7 @@ public struct CommandSpec: Sendable {
         var lines = [lead]
         let indent = String(repeating: " ", count: lead.count)
         // The operands stay on one line: `get | shake on|off|toggle` must not break mid-choice.
-        let words = optionSynopses + (operands.isEmpty ? [] : [operands.joined(separator: " ")])
+        let words = optionSynopses + (operands.isEmpty ? [] : [operandSynopses.joined(separator: " ")])
         for word in words {
             if lines[lines.count - 1].count + 1 + word.count > 80 && lines[lines.count - 1] != lead {
                 lines.append(indent)
@@ -69,7 +68,7 @@ public struct CommandSpec: Sendable {
 
     /// The synopsis on one line, for the line a usage error prints.
     public var usageLine: String {
-        "usage: \(program) \(name) " + (optionSynopses + operands).joined(separator: " ")
+        "usage: \(program) \(name) " + (optionSynopses + operandSynopses).joined(separator: " ")
     }
 
     /// The text `--help` prints: synopsis, summary, options, discussion, then 2-4 examples.
@@ -88,24 +87,5 @@ public struct CommandSpec: Sendable {
             text += "\nEXAMPLES:\n" + examples.map { "  " + $0 + "\n" }.joined()
         }
         return text
-    }
-
-    /// Splits a synopsis into words, keeping bracketed and parenthesised groups whole.
-    public static func groups(_ text: String) -> [String] {
-        var words: [String] = []
-        var current = ""
-        var depth = 0
-        for character in text {
-            if character == "[" || character == "(" { depth += 1 }
-            if character == "]" || character == ")" { depth -= 1 }
-            if character == " " && depth == 0 {
-                if !current.isEmpty { words.append(current) }
-                current = ""
-            } else {
-                current.append(character)
-            }
-        }
-        if !current.isEmpty { words.append(current) }
-        return words
     }
 }

@@ -21,6 +21,12 @@ public struct OptionSpec: Sendable {
         self.help = help
     }
 
+    /// How a synopsis lists it among the optional options, by its short name when it has one:
+    /// `-o FILE`, `--json`.
+    public var synopsis: String {
+        (short.map { "-\($0)" } ?? "--\(long)") + (value.map { " \($0)" } ?? "")
+    }
+
     /// `-h, --help` is accepted by every command.
     public static let help = OptionSpec("help", short: "h", help: "Show this help and exit.")
 }

@@ -1,0 +1,58 @@
+import ServerDomain
+import ServerPostgres
+import ServerSQLite
+import SharedCLI
+import SharedDomain
+import SharedSystem
+
+/// The setup every command on the visitor log shares: the `--config` and `--database` options,
+/// the setting layers they feed (config files, `QRCHECKIN_SERVER_*` variables, flags), the
+/// ledger's location, and opening it. Commands that write as the server does (`serve`,
+/// `checkin`) also read the ledger's tuning (`durability`, `database-pool`); the others never
+/// read those settings, so a bad value of one cannot stop them.
+struct LedgerCommandOptions {
+    /// `--config FILE`, repeatable; `help` is how the command reads the files.
+    static func config(help: String = "Read settings from FILE, as 'serve' does (default $QRCHECKIN_SERVER_CONFIG).") -> OptionSpec {
+        OptionSpec("config", short: "c", value: "FILE", repeatable: true, help: help)
+    }
+
+    /// `--config` and `--database`, the first options of every command but `serve` (whose
+    /// options are all the settings); `database` says what the command does with it.
+    static func options(database help: String = "sqlite:PATH or postgresql://… (default: as 'serve').") -> [OptionSpec] {
+        [config(), OptionSpec("database", value: "URL", help: help)]
+    }
+
+    /// Every setting's text from the config files, the environment and the flags.
+    let layers: SettingLayers
+    /// The `database` setting, or the standard place when none is set.
+    let database: DatabaseLocation
+    /// How SQLite commits: full, unless the command reads the durability setting.
+    let durability: SQLiteDurability
+    /// PostgreSQL connections kept open at most: the default, unless the command reads the setting.
+    let poolSize: Int
+
+    /// Reads the layers and the database's location from `arguments` and `environment`;
+    /// `tuned` also reads `durability` and `database-pool`.
+    init(_ arguments: ParsedArguments, environment: [String: String], tuned: Bool = false) throws(CommandError) {
+        layers = try SettingLayers(flags: arguments, environment: environment, catalog: .server)
+        database = try DatabaseLocation.chosen(in: layers, environment: environment)
+        guard tuned else {
+            durability = .full
+            poolSize = PostgresLedger.defaultPoolSize
+            return
+        }
+        durability = try layers.value("durability") { text, source throws(CommandError) in
+            guard let value = SQLiteDurability(rawValue: text) else { throw source.error("must be full or normal, got \(Quoted(text))") }
+            return value
+        } ?? .full
+        poolSize = try layers.value("database-pool") { text, source throws(CommandError) in
+            try ServerConfiguration.number(text, 1...1000, source)
+        } ?? PostgresLedger.defaultPoolSize
+    }
+
+    /// The ledger at `database`; `create` as `LedgerOpener.open` takes it (a missing SQLite file
+    /// made, a PostgreSQL schema brought up to date).
+    func openLedger(create: Bool = false, clock: any WallClock = SystemClock()) throws(CommandError) -> any CheckInLedger {
+        try LedgerOpener.open(database, create: create, durability: durability, poolSize: poolSize, clock: clock)
+    }
+}
