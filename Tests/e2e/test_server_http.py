@@ -16,13 +16,6 @@ from serverutil import LOAD_ARGS, SERVER_BIN, clean_env, code, post_safe_number
 FORM = {"Content-Type": "application/x-www-form-urlencoded"}
 
 
-@pytest.fixture
-def secret(tmp_path):
-    path = tmp_path / "secret"
-    assert subprocess.run([BIN, "keygen", "-o", str(path)], capture_output=True, timeout=30).returncode == 0
-    return path
-
-
 def token_path(secret, venue, port, **kwargs):
     return "/" + code(secret, venue, port, **kwargs)["url"].split("/", 3)[3]
 
