@@ -101,7 +101,8 @@ let package = Package(
         // Plain HTTP request and response values between the adapter and the site. Swift stdlib only.
         target("ServerHTTPTypes", "Server"),
         // The HTTP adapter: libmicrohttpd in, plain values out; listening sockets, proxies.
-        target("ServerHTTP", "Server", ["ServerHTTPTypes", "SharedDomain", "CMicroHTTPD"]),
+        // SharedSystem for the one monotonic clock (request latencies).
+        target("ServerHTTP", "Server", ["ServerHTTPTypes", "SharedDomain", "SharedSystem", "CMicroHTTPD"]),
         // What operators read: exports (CSV, JSON lines), tables, counts, local times.
         target("ServerReports", "Server", ["ServerDomain", "SharedDomain", "SharedText"]),
         // The site: routes, pages in Korean and English, cookies, rate limits, metrics;

@@ -1,6 +1,7 @@
 import CMicroHTTPD
 import Glibc
 import ServerHTTPTypes
+import SharedSystem
 import Synchronization
 
 /// The HTTP adapter: GNU libmicrohttpd parses HTTP on a few epoll threads; each request becomes
@@ -42,8 +43,8 @@ public final class MicroHTTPServer: @unchecked Sendable {
         // the listening socket from the worker's epoll set, and the loser aborts ("Failed to
         // remove listen FD from epoll set"). New requests are answered without suspension.
         sleepers.withLock { $0.stopping = true }
-        let deadline = MonotonicNow.nanoseconds() + 15_000_000_000
-        while sleepers.withLock({ $0.suspended }) > 0 && MonotonicNow.nanoseconds() < deadline { usleep(1000) }
+        let deadline = MonotonicClock().nanoseconds() + 15_000_000_000
+        while sleepers.withLock({ $0.suspended }) > 0 && MonotonicClock().nanoseconds() < deadline { usleep(1000) }
         MHD_stop_daemon(daemon)
         self.daemon = nil
     }
@@ -95,7 +96,7 @@ public final class MicroHTTPServer: @unchecked Sendable {
     /// Asks the site for the request's answer, which it gives on any thread, once.
     private func ask(_ connection: OpaquePointer, url: UnsafePointer<CChar>, method: UnsafePointer<CChar>,
                      state: RequestState) {
-        state.started = MonotonicNow.nanoseconds()
+        state.started = MonotonicClock().nanoseconds()
         let request = makeRequest(connection, url: url, method: method, state: state)
         state.request = request
         state.answer.withLock { $0 = .awaited }
@@ -149,7 +150,7 @@ public final class MicroHTTPServer: @unchecked Sendable {
     private func finish(_ response: HTTPResponse, state: RequestState, connection: OpaquePointer) -> MHD_Result {
         let queued = queue(response, on: connection)
         if let observer, let request = state.request {
-            observer.answered(request, response, seconds: Double(MonotonicNow.nanoseconds() - state.started) / 1e9)
+            observer.answered(request, response, seconds: Double(MonotonicClock().nanoseconds() - state.started) / 1e9)
         }
         return queued
     }
@@ -215,15 +216,6 @@ private struct ConnectionHandle: @unchecked Sendable {
 public struct HTTPServerError: Error, CustomStringConvertible {
     public let description: String
     init(_ description: String) { self.description = description }
-}
-
-/// CLOCK_MONOTONIC in nanoseconds, for latencies.
-enum MonotonicNow {
-    static func nanoseconds() -> Int64 {
-        var time = timespec()
-        clock_gettime(CLOCK_MONOTONIC, &time)
-        return Int64(time.tv_sec) * 1_000_000_000 + Int64(time.tv_nsec)
-    }
 }
 
 // libmicrohttpd's callbacks: plain C functions (not closures of main.swift, which would be
