@@ -60,8 +60,9 @@ let package = Package(
         // JSON without Foundation (which costs the daemon megabytes). Swift stdlib only.
         target("SharedJSON", "Shared"),
         // What both halves print: languages, the words they share, UTC times, terminal display
-        // width, the Prometheus text format. Swift stdlib and the shared Domain only.
-        target("SharedText", "Shared", ["SharedDomain"]),
+        // width, the Prometheus text format (one writer for metrics.prom and /metrics). Swift
+        // stdlib, the shared Domain and SharedJSON's byte cursor only.
+        target("SharedText", "Shared", ["SharedDomain", "SharedJSON"]),
         // OS primitives: descriptors, atomic files, trusted directories, secrets, HMAC and
         // random bytes, signals, clocks, sd_notify, the journal. No PNG, no QR.
         target("SharedSystem", "Shared", ["SharedDomain", "SharedJSON", "CSodium", "CHMAC", "CLinux", "CProcessArguments"]),
@@ -121,6 +122,7 @@ let package = Package(
         testTarget("SharedJSONTests", "Shared", ["SharedJSON"]),
         testTarget("SharedSystemTests", "Shared", ["SharedSystem", "SharedDomain", "SharedJSON"]),
         testTarget("SharedCLITests", "Shared", ["SharedCLI"]),
+        testTarget("SharedTextTests", "Shared", ["SharedText"]),
         testTarget("KioskCoreTests", "Kiosk", ["KioskCore", "KioskViews", "SharedDomain", "SharedJSON", "SharedText"]),
         testTarget("KioskViewsTests", "Kiosk", ["KioskViews", "KioskCore", "SharedDomain", "SharedJSON", "SharedText"]),
         testTarget("KioskAdaptersTests", "Kiosk", ["KioskAdapters", "KioskCore", "SharedSystem", "SharedDomain", "SharedJSON"]),
