@@ -21,7 +21,7 @@ public struct DaemonCore: Sendable {
     /// What has happened so far, for monitoring.
     public private(set) var counters = DaemonCounters()
     /// When the timer was last armed to fire (nil: it has fired, or was never armed).
-    public private(set) var armed: WallTime?
+    public var armed: WallTime? { timer.armed }
     /// Where the daemon is in its life (`DaemonLifecycle` says what may follow what).
     public private(set) var lifecycle = DaemonLifecycle.starting
     /// Whether the daemon is on its way out (SIGTERM or SIGINT arrived).
@@ -75,11 +75,8 @@ public struct DaemonCore: Sendable {
     /// When `metrics.prom` was last written: counter-only changes rewrite it at most once a
     /// second, so a flood of refused peers cannot become a flood of writes.
     private var lastMetricsWrite: WallTime?
-    /// A tick happened: the watchdog ping goes out with the next notification (after the
-    /// tick's write, if it has one).
-    private var pingDue = false
-    /// When the watchdog was last pinged (the daemon's start until the first tick).
-    private var lastPing: WallTime?
+    /// When the timer fires next, and the watchdog's ping.
+    private var timer = TimerPlan()
     /// Whether the control socket is closed (its file went away) and when to bind it again.
     private var socket = SocketRebinding()
     /// A request whose reply waits for the save and the write it caused, and what became of it.
@@ -149,7 +146,7 @@ public struct DaemonCore: Sendable {
         var step = Step(now: now, before: model.state)
         switch event {
         case .started(let clock):
-            lastPing = now
+            timer.started(at: now)
             if let problem = savedSettingsProblem {
                 step.log(.error, "cannot use the saved settings: \(problem); starting paused (qrcheckin ctl refresh auto resumes)")
             }
@@ -170,13 +167,12 @@ public struct DaemonCore: Sendable {
             }
         case .tick(let clockWasSet, let clock):
             if clockWasSet { step.log(.notice, "the wall clock was set; re-checking the window") }
-            armed = nil  // a one-shot timer is spent once it fires; setting the clock cancels it
+            timer.fired()  // spent; the tick's watchdog ping is due
             held = []  // retry what failed
             // A deleted socket comes back first, before any retry writes beside it.
             rebindIfDue(&step)
             checkClock(clock, &step)
             step.forceWrite = model.outputsFailing  // retry the outputs
-            pingDue = true
         case .signal(let signal):
             handle(signal, &step)
         case .request(let line, let peer):
@@ -361,7 +357,7 @@ public struct DaemonCore: Sendable {
 
     private mutating func exit(_ status: DaemonExit, _ step: inout Step) {
         lifecycle.exit(status)
-        armed = nil
+        timer.disarm()
         step.effects.append(.exit(status))
     }
 
@@ -530,37 +526,19 @@ public struct DaemonCore: Sendable {
             lines.append(status)
             lastStatus = status
         }
-        if pingDue && host.watchdogMilliseconds != nil {
-            lines.append("WATCHDOG=1")
-            lastPing = step.now
-        }
-        pingDue = false
+        if timer.takePing(at: step.now, watchdog: host.watchdogMilliseconds != nil) { lines.append("WATCHDOG=1") }
         if !lines.isEmpty { step.effects.append(.notify(lines.joined(separator: "\n"))) }
     }
 
-    /// The timer plan: the next window boundary; under a systemd watchdog also half its
-    /// interval after the last ping (`WatchdogSec=` / 2); the next second while outputs are
-    /// failing, to retry soon; and the socket's next rebind attempt while it is down. Nothing
-    /// wakes the daemon every second: `STATUS=` names the expiry time instead of counting down.
+    /// Arms the timer for the earliest wake (`TimerPlan`), unless it is armed for it already.
     private mutating func armTimer(_ step: inout Step) {
         guard !isStopping else { return }
-        var at = model.nextBoundary(after: step.now)
-        if host.notifies, let interval = host.watchdogMilliseconds, interval > 0 {
-            at = min(at, WallTime(milliseconds: (lastPing ?? step.now).milliseconds + max(interval / 2, 1)))
-        }
-        // Waiting for the clock: look again every second, so the first code follows the
-        // synchronisation at once rather than at the next window boundary.
-        if model.outputsFailing || model.stateFailing || model.state.phase == .waitingForClock {
-            at = min(at, WallTime(seconds: step.now.seconds + 1))
-        }
-        // The socket's next rebind attempt (never sooner than the next second).
-        if socket.isDown, let next = socket.nextAttempt {
-            at = min(at, max(next, WallTime(seconds: step.now.seconds + 1)))
-        }
-        // Counters waiting for their once-a-second metrics write.
-        if metricsPending, let last = lastMetricsWrite { at = min(at, WallTime(milliseconds: last.milliseconds + 1000)) }
-        guard at != armed else { return }
-        armed = at
-        step.effects.append(.armTimer(at: at))
+        let wakes = TimerPlan.Wakes(
+            boundary: model.nextBoundary(after: step.now),
+            watchdogMilliseconds: host.notifies ? host.watchdogMilliseconds : nil,
+            retrying: model.outputsFailing || model.stateFailing || model.state.phase == .waitingForClock,
+            socketRebind: socket.isDown ? socket.nextAttempt : nil,
+            metricsWrite: metricsPending ? lastMetricsWrite.map { WallTime(milliseconds: $0.milliseconds + 1000) } : nil)
+        if let at = timer.arm(wakes, at: step.now) { step.effects.append(.armTimer(at: at)) }
     }
 }
