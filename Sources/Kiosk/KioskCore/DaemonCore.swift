@@ -15,7 +15,7 @@ import SharedDomain
 /// The core decides what each event means and delegates the rest to small values named for
 /// their role: `DaemonLifecycle` (what may follow what), `OutputWriteScheduler` (what to save
 /// and write next, and what is on disk), `TimerPlan` (when to wake, and the watchdog's ping),
-/// `SocketRebinding`, `ShakeLimit` and `StateDocumentCache`.
+/// `SocketRebinding`, `ShakeLimit`, `StateDocumentCache` and `PendingControlReply`.
 public struct DaemonCore: Sendable {
     /// The code model: phase, codes, operator settings, health.
     public private(set) var model: CheckInViewModel
@@ -46,13 +46,7 @@ public struct DaemonCore: Sendable {
     /// Whether the control socket is closed (its file went away) and when to bind it again.
     private var socket = SocketRebinding()
     /// A request whose reply waits for the save and the write it caused, and what became of it.
-    private var pendingReply: PendingReply?
-    private struct PendingReply {
-        let request: ControlRequest
-        var issued = false
-        var notSaved: String?
-        var notWritten: String?
-    }
+    private var pendingReply: PendingControlReply?
     /// The last `STATUS=` sent (sent again only when it changes).
     private var lastStatus: String?
     /// `current.json`'s text, serialised once per state.
@@ -146,7 +140,7 @@ public struct DaemonCore: Sendable {
             counters.requests += 1
             do {
                 let request = try ControlRequest(line: line)
-                pendingReply = PendingReply(request: request)
+                pendingReply = PendingControlReply(request: request)
                 if request == .shake && coalescesShake(at: step.now) {
                     // Answered with the code the last shake issued, less than a second ago.
                 } else if let input = request.input {
@@ -362,7 +356,8 @@ public struct DaemonCore: Sendable {
         guard writes.isIdle else { return }
         if let pending = pendingReply {
             pendingReply = nil
-            step.effects.append(.reply(reply(to: pending)))
+            let shown = state
+            step.effects.append(.reply(pending.text(model: model, onDisk: writes.onDisk, document: document(for: shown))))
         }
         notifySystemd(&step)
         armTimer(&step)
@@ -375,20 +370,6 @@ public struct DaemonCore: Sendable {
         if let save = writes.save(wanted, stopping: isStopping, forceWriteAfter: step.forceWrite) {
             step.effects.append(.saveSettings(save))
         }
-    }
-
-    /// The reply to a request whose saves and writes are done, about what the files show.
-    private mutating func reply(to pending: PendingReply) -> String {
-        let shown = state
-        var outcome = ControlReply.Outcome(settings: model.state.settings, issued: pending.issued, notSaved: pending.notSaved,
-                                           notWritten: pending.notWritten, heldBack: model.holdingCodesBack,
-                                           waitingForClock: model.state.phase == .waitingForClock)
-        // A change the files do not show (the write failed now or earlier, or was not tried).
-        if pending.request.input != nil, outcome.notWritten == nil,
-           writes.onDisk.map({ $0.phase != model.state.phase || $0.settings != model.state.settings }) ?? true {
-            outcome.notWritten = model.state.health.reason ?? "nothing is on disk yet"
-        }
-        return ControlReply.text(for: pending.request, outcome: outcome, document: document(for: shown))
     }
 
     /// Writes what the model's state needs written now, if anything (`OutputWriteScheduler`).
