@@ -60,8 +60,9 @@ let package = Package(
         // JSON without Foundation (which costs the daemon megabytes). Swift stdlib only.
         target("SharedJSON", "Shared"),
         // What both halves print: languages, the words they share, UTC times, terminal display
-        // width, the Prometheus text format. Swift stdlib and the shared Domain only.
-        target("SharedText", "Shared", ["SharedDomain"]),
+        // width, the Prometheus text format (one writer for metrics.prom and /metrics). Swift
+        // stdlib, the shared Domain and SharedJSON's byte cursor only.
+        target("SharedText", "Shared", ["SharedDomain", "SharedJSON"]),
         // OS primitives: descriptors, atomic files, trusted directories, secrets, HMAC and
         // random bytes, signals, clocks, sd_notify, the journal. No PNG, no QR.
         target("SharedSystem", "Shared", ["SharedDomain", "SharedJSON", "CSodium", "CHMAC", "CLinux", "CProcessArguments"]),
@@ -101,6 +102,7 @@ let package = Package(
         // Plain HTTP request and response values between the adapter and the site. Swift stdlib only.
         target("ServerHTTPTypes", "Server"),
         // The HTTP adapter: libmicrohttpd in, plain values out; listening sockets, proxies.
+        // SharedSystem for the one monotonic clock, Rendezvous and ServiceGroup.
         target("ServerHTTP", "Server", ["ServerHTTPTypes", "SharedDomain", "SharedSystem", "CMicroHTTPD"]),
         // What operators read: exports (CSV, JSON lines), tables, counts, local times.
         target("ServerReports", "Server", ["ServerDomain", "SharedDomain", "SharedText"]),
@@ -120,6 +122,7 @@ let package = Package(
         testTarget("SharedJSONTests", "Shared", ["SharedJSON"]),
         testTarget("SharedSystemTests", "Shared", ["SharedSystem", "SharedDomain", "SharedJSON"]),
         testTarget("SharedCLITests", "Shared", ["SharedCLI"]),
+        testTarget("SharedTextTests", "Shared", ["SharedText"]),
         testTarget("KioskCoreTests", "Kiosk", ["KioskCore", "KioskViews", "SharedDomain", "SharedJSON", "SharedText"]),
         testTarget("KioskViewsTests", "Kiosk", ["KioskViews", "KioskCore", "SharedDomain", "SharedJSON", "SharedText"]),
         testTarget("KioskAdaptersTests", "Kiosk", ["KioskAdapters", "KioskCore", "SharedSystem", "SharedDomain", "SharedJSON"]),

@@ -16,20 +16,20 @@ import SharedSystem
 /// old, so a loosened parent is found within that time too, however often the daemon writes.
 public final class OutputDirectory {
     /// How long a walk of the whole path stands before the next write walks it again (1 s).
-    public static let rewalkInterval: UInt64 = 1_000_000_000
+    public static let rewalkInterval: Int64 = 1_000_000_000
     /// The configured path.
     public let path: String
     /// The mode it is made with.
     public let mode: mode_t
     private let trust: DirectoryTrust
     /// Monotonic nanoseconds (injected: tests advance it).
-    private let now: () -> UInt64
+    private let now: () -> Int64
     /// The directory the last walk accepted, and when that walk was.
-    private var held: (directory: TrustedDirectory, walkedAt: UInt64)?
+    private var held: (directory: TrustedDirectory, walkedAt: Int64)?
 
     /// Opens (making it when missing) and checks the directory at `path`.
     public init(path: String, mode: mode_t = 0o755, trust: DirectoryTrust = DirectoryTrust(),
-                now: @escaping () -> UInt64 = OutputDirectory.monotonicNow) throws(DirectoryTrustError) {
+                now: @escaping () -> Int64 = MonotonicClock().nanoseconds) throws(DirectoryTrustError) {
         self.path = path
         self.mode = mode
         self.trust = trust
@@ -40,7 +40,7 @@ public final class OutputDirectory {
     /// The directory to write into now, held open, or why there is none to trust.
     public func current() throws(DirectoryTrustError) -> TrustedDirectory {
         let time = now()
-        if let held, time &- held.walkedAt < Self.rewalkInterval, Self.stillNamed(held.directory, by: path) {
+        if let held, time - held.walkedAt < Self.rewalkInterval, Self.stillNamed(held.directory, by: path) {
             return held.directory
         }
         held = nil
@@ -64,12 +64,5 @@ public final class OutputDirectory {
         var named = stat()
         guard stat(path, &named) == 0 else { return false }
         return TrustedDirectory.Identity(named) == directory.identity
-    }
-
-    /// `CLOCK_MONOTONIC` in nanoseconds.
-    public static func monotonicNow() -> UInt64 {
-        var time = timespec()
-        clock_gettime(CLOCK_MONOTONIC, &time)
-        return UInt64(time.tv_sec) &* 1_000_000_000 &+ UInt64(time.tv_nsec)
     }
 }

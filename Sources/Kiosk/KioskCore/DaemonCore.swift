@@ -11,6 +11,11 @@ import SharedDomain
 /// code still on disk, as soon as that can be written. No code is published before its
 /// `(window, seq)` is saved with the settings; when they cannot be saved, codes pause (fail
 /// closed). Replies and `STATUS=` say what the files on disk show.
+///
+/// The core decides what each event means and delegates the rest to small values named for
+/// their role: `DaemonLifecycle` (what may follow what), `OutputWriteScheduler` (what to save
+/// and write next, and what is on disk), `TimerPlan` (when to wake, and the watchdog's ping),
+/// `SocketRebinding`, `ShakeLimit`, `StateDocumentCache` and `PendingControlReply`.
 public struct DaemonCore: Sendable {
     /// The code model: phase, codes, operator settings, health.
     public private(set) var model: CheckInViewModel
@@ -21,7 +26,7 @@ public struct DaemonCore: Sendable {
     /// What has happened so far, for monitoring.
     public private(set) var counters = DaemonCounters()
     /// When the timer was last armed to fire (nil: it has fired, or was never armed).
-    public private(set) var armed: WallTime?
+    public var armed: WallTime? { timer.armed }
     /// Where the daemon is in its life (`DaemonLifecycle` says what may follow what).
     public private(set) var lifecycle = DaemonLifecycle.starting
     /// Whether the daemon is on its way out (SIGTERM or SIGINT arrived).
@@ -34,68 +39,18 @@ public struct DaemonCore: Sendable {
     /// starts failing and when it works again, not at every write).
     private var metricsCopyFailing = false
     private let savedSettingsProblem: String?
-    /// The state the files on disk show, as written (nil: unknown, or removed by someone).
-    private var onDisk: CheckInState?
-    /// The one save or write in flight: what follows depends on its result.
-    private var inFlight = InFlight.idle
-    private enum InFlight {
-        /// Nothing awaited.
-        case idle
-        /// A save, awaiting `.settingsSaved` or `.settingsNotSaved`; `forceWriteAfter` when the
-        /// event that asked for it also forced a write (a retry of failing outputs, the stopped
-        /// state): the write after the save is forced too.
-        case saving(SavedState, forceWriteAfter: Bool)
-        /// A write, awaiting `.outputsWritten` or `.outputsFailed`.
-        case writing(Write)
-    }
-    private enum Write: Sendable {
-        case full(CheckInState, MetricsShown)
-        case healthOnly(CheckInState)
-        case metricsOnly(MetricsShown)
-    }
-    /// What `metrics.prom` shows beyond the state on disk: the counters and the live health.
-    private struct MetricsShown: Equatable, Sendable {
-        var counters: DaemonCounters
-        var health: Health
-    }
-    /// What failed and is not tried again before the next tick (trying at once would loop on
-    /// the failure just reported); an operator's request also retries the save.
-    private var held: Held = []
-    private struct Held: OptionSet {
-        let rawValue: Int
-        /// A save of the settings and issue record failed.
-        static let save = Held(rawValue: 1)
-        /// A health-only update of `current.json` failed.
-        static let healthUpdate = Held(rawValue: 2)
-        /// A metrics-only update failed.
-        static let metricsUpdate = Held(rawValue: 4)
-    }
-    /// The counters and health `metrics.prom` shows, as written (nil: not written yet).
-    private var metricsOnDisk: MetricsShown?
-    /// When `metrics.prom` was last written: counter-only changes rewrite it at most once a
-    /// second, so a flood of refused peers cannot become a flood of writes.
-    private var lastMetricsWrite: WallTime?
-    /// A tick happened: the watchdog ping goes out with the next notification (after the
-    /// tick's write, if it has one).
-    private var pingDue = false
-    /// When the watchdog was last pinged (the daemon's start until the first tick).
-    private var lastPing: WallTime?
+    /// What to save and write next, and what the files on disk show.
+    private var writes: OutputWriteScheduler
+    /// When the timer fires next, and the watchdog's ping.
+    private var timer = TimerPlan()
     /// Whether the control socket is closed (its file went away) and when to bind it again.
     private var socket = SocketRebinding()
     /// A request whose reply waits for the save and the write it caused, and what became of it.
-    private var pendingReply: PendingReply?
-    private struct PendingReply {
-        let request: ControlRequest
-        var issued = false
-        var notSaved: String?
-        var notWritten: String?
-    }
-    /// The settings and issue record as the state file holds them (nil: nothing saved yet).
-    private var persisted: SavedState?
+    private var pendingReply: PendingControlReply?
+    /// The last `STATUS=` sent (sent again only when it changes).
     private var lastStatus: String?
-    /// The last serialised document and the state it shows: a forced rotation serialises once,
-    /// for `current.json` and for the control reply.
-    private var cachedDocument: (state: CheckInState, text: String)?
+    /// `current.json`'s text, serialised once per state.
+    private var documents = StateDocumentCache()
 
     /// Creates the core for `setup` with the state an earlier run saved. A damaged state file
     /// starts paused (fail closed): a venue that was paused must not start showing codes. A
@@ -109,11 +64,13 @@ public struct DaemonCore: Sendable {
         self.issuers = issuers
         let settings: OperatorSettings
         let record: IssueRecord
+        let persisted: SavedState?
         switch saved {
         case .none:
             settings = OperatorSettings()
             record = IssueRecord()
             savedSettingsProblem = nil
+            persisted = nil
         case .loaded(let loaded):
             settings = loaded.settings
             record = loaded.issued.highWater == nil ? .lost(at: now.seconds) : loaded.issued
@@ -126,6 +83,7 @@ public struct DaemonCore: Sendable {
             // The damaged file stays until an operator acts: nothing to save before then.
             persisted = SavedState(settings: settings, issued: record)
         }
+        writes = OutputWriteScheduler(persisted: persisted)
         model = CheckInViewModel(issuer: issuers.issuer(for: setup.codes), settings: settings, record: record, now: now,
                                  clock: clock, clockRequired: setup.requireClockSync)
         // The model issued the first code as it was made: it counts like any other.
@@ -138,7 +96,7 @@ public struct DaemonCore: Sendable {
     /// The state as the socket and `STATUS=` show it: what the files on disk show (the model's
     /// own until something is written), with the daemon's live health.
     public var state: CheckInState {
-        guard var shown = onDisk else { return model.state }
+        guard var shown = writes.onDisk else { return model.state }
         shown.health = model.state.health
         return shown
     }
@@ -149,7 +107,7 @@ public struct DaemonCore: Sendable {
         var step = Step(now: now, before: model.state)
         switch event {
         case .started(let clock):
-            lastPing = now
+            timer.started(at: now)
             if let problem = savedSettingsProblem {
                 step.log(.error, "cannot use the saved settings: \(problem); starting paused (qrcheckin ctl refresh auto resumes)")
             }
@@ -170,27 +128,26 @@ public struct DaemonCore: Sendable {
             }
         case .tick(let clockWasSet, let clock):
             if clockWasSet { step.log(.notice, "the wall clock was set; re-checking the window") }
-            armed = nil  // a one-shot timer is spent once it fires; setting the clock cancels it
-            held = []  // retry what failed
+            timer.fired()  // spent; the tick's watchdog ping is due
+            writes.retryHeld()  // retry what failed
             // A deleted socket comes back first, before any retry writes beside it.
             rebindIfDue(&step)
             checkClock(clock, &step)
             step.forceWrite = model.outputsFailing  // retry the outputs
-            pingDue = true
         case .signal(let signal):
             handle(signal, &step)
         case .request(let line, let peer):
             counters.requests += 1
             do {
                 let request = try ControlRequest(line: line)
-                pendingReply = PendingReply(request: request)
+                pendingReply = PendingControlReply(request: request)
                 if request == .shake && coalescesShake(at: step.now) {
                     // Answered with the code the last shake issued, less than a second ago.
                 } else if let input = request.input {
                     // An operator's change is a good moment to retry a failing save and failing
                     // outputs; either result goes into the reply.
                     step.forceWrite = model.outputsFailing
-                    held.remove(.save)
+                    writes.retrySave()
                     // A request turned down (paused, shake off) is logged as the refusal it is.
                     if let refusal = ControlReply.refusal(for: request, settings: model.state.settings) {
                         step.log(.info, "control: refused \(Quoted(line)) from uid \(peer.uid): \(refusal.message)")
@@ -225,20 +182,16 @@ public struct DaemonCore: Sendable {
             failed(reason, &step)
         case .outputsGone:
             // Someone removed files (or the directory): nothing is known to be on disk.
-            onDisk = nil
+            writes.outputsGone()
             step.forceWrite = !isStopping
             if !isStopping { rebindIfDue(&step) }
         case .settingsSaved:
-            guard case .saving(let saved, let forceWriteAfter) = inFlight else { break }
-            inFlight = .idle
+            guard let forceWriteAfter = writes.saved() else { break }
             step.forceWrite = forceWriteAfter
-            persisted = saved
             if model.stateFailing { apply(.stateSaved, &step) }
         case .settingsNotSaved(let reason):
-            guard case .saving(_, let forceWriteAfter) = inFlight else { break }
-            inFlight = .idle
+            guard let forceWriteAfter = writes.notSaved() else { break }
             step.forceWrite = forceWriteAfter
-            held.insert(.save)
             counters.saveFailures += 1
             pendingReply?.notSaved = reason
             apply(.stateNotSaved(reason: "cannot save the daemon's state (\(reason)): codes are paused (fail closed) until "
@@ -315,39 +268,22 @@ public struct DaemonCore: Sendable {
         step.log(.notice, "reloaded configuration: venue \(setup.codes.venue), period \(setup.codes.period.seconds)s")
     }
 
+    /// The write in flight is in place; a full set makes the daemon ready, or ends a stop.
     private mutating func written(_ step: inout Step) {
-        guard case .writing(let write) = inFlight else { return }
-        inFlight = .idle
-        switch write {
-        case .full(let shown, let metrics):
-            onDisk = shown
-            metricsWritten(metrics, step.now)
-            if isStopping {
-                step.log(.notice, "stopped")
-                exit(.stopped, &step)
-                return
-            }
-            if lifecycle.becameReady(), host.notifies { step.effects.append(.notify("READY=1")) }
-            if model.outputsFailing { apply(.outputSucceeded, &step) }
-        case .healthOnly(let shown):
-            onDisk = shown
-        case .metricsOnly(let metrics):
-            metricsWritten(metrics, step.now)
+        guard writes.written(at: step.now) == .full else { return }
+        if isStopping {
+            step.log(.notice, "stopped")
+            exit(.stopped, &step)
+            return
         }
+        if lifecycle.becameReady(), host.notifies { step.effects.append(.notify("READY=1")) }
+        if model.outputsFailing { apply(.outputSucceeded, &step) }
     }
 
+    /// The write in flight failed; a partial update changes nothing else (the next tick tries
+    /// again), a full set degrades the outputs, or ends a stop.
     private mutating func failed(_ reason: String, _ step: inout Step) {
-        guard case .writing(let write) = inFlight else { return }
-        inFlight = .idle
-        switch write {
-        case .full: break
-        case .healthOnly:
-            held.insert(.healthUpdate)  // changes nothing else; the next tick tries again
-            return
-        case .metricsOnly:
-            held.insert(.metricsUpdate)
-            return
-        }
+        guard writes.failed() == .full else { return }
         counters.writeFailures += 1
         pendingReply?.notWritten = reason
         if isStopping {
@@ -361,17 +297,9 @@ public struct DaemonCore: Sendable {
 
     private mutating func exit(_ status: DaemonExit, _ step: inout Step) {
         lifecycle.exit(status)
-        armed = nil
+        timer.disarm()
         step.effects.append(.exit(status))
     }
-
-    private mutating func metricsWritten(_ metrics: MetricsShown, _ now: WallTime) {
-        metricsOnDisk = metrics
-        lastMetricsWrite = now
-    }
-
-    /// What `metrics.prom` would show now.
-    private var metricsNow: MetricsShown { MetricsShown(counters: counters, health: model.state.health) }
 
     /// The clock's synchronisation as read (at start, at each tick and so at each rotation, and
     /// at a reload): the model decides on a warning, or no code while it must wait.
@@ -421,14 +349,15 @@ public struct DaemonCore: Sendable {
         for (level, line) in StateChangeLog.lines(from: step.before, to: model.state, stateUnsaved: model.stateFailing) {
             step.log(level, line)
         }
-        if case .idle = inFlight { saveIfNeeded(&step) }
-        if case .idle = inFlight { writeIfNeeded(&step) }
+        if writes.isIdle { saveIfNeeded(&step) }
+        if writes.isIdle { writeIfNeeded(&step) }
         // A save or a write ends the batch: what follows (the write, reply, status, timer)
         // depends on its result and is decided when the shell reports it, never ahead of it.
-        guard case .idle = inFlight else { return }
+        guard writes.isIdle else { return }
         if let pending = pendingReply {
             pendingReply = nil
-            step.effects.append(.reply(reply(to: pending)))
+            let shown = state
+            step.effects.append(.reply(pending.text(model: model, onDisk: writes.onDisk, document: document(for: shown))))
         }
         notifySystemd(&step)
         armTimer(&step)
@@ -437,74 +366,17 @@ public struct DaemonCore: Sendable {
     /// Saves the settings and the issue record when either changed: before any write, so no
     /// code reaches the outputs before its `(window, seq)` is on disk.
     private mutating func saveIfNeeded(_ step: inout Step) {
-        guard !isStopping, !held.contains(.save) else { return }
         let wanted = SavedState(settings: model.state.settings, issued: model.record)
-        guard wanted != persisted else { return }
-        inFlight = .saving(wanted, forceWriteAfter: step.forceWrite)
-        step.effects.append(.saveSettings(wanted))
-    }
-
-    /// Whether `state`'s code (if any) is in the saved record, so it may be published.
-    private func isRecorded(_ state: CheckInState) -> Bool {
-        guard let code = state.code else { return true }
-        return persisted?.issued.covers(code, periodSeconds: setup.codes.period.seconds) ?? false
-    }
-
-    /// The reply to a request whose saves and writes are done, about what the files show.
-    private mutating func reply(to pending: PendingReply) -> String {
-        let shown = state
-        var outcome = ControlReply.Outcome(settings: model.state.settings, issued: pending.issued, notSaved: pending.notSaved,
-                                           notWritten: pending.notWritten, heldBack: model.holdingCodesBack,
-                                           waitingForClock: model.state.phase == .waitingForClock)
-        // A change the files do not show (the write failed now or earlier, or was not tried).
-        if pending.request.input != nil, outcome.notWritten == nil,
-           onDisk.map({ $0.phase != model.state.phase || $0.settings != model.state.settings }) ?? true {
-            outcome.notWritten = model.state.health.reason ?? "nothing is on disk yet"
+        if let save = writes.save(wanted, stopping: isStopping, forceWriteAfter: step.forceWrite) {
+            step.effects.append(.saveSettings(save))
         }
-        return ControlReply.text(for: pending.request, outcome: outcome, document: document(for: shown))
     }
 
-    /// Writes every output when what they would show changed (or when forced); when they cannot
-    /// be written, tells `current.json` alone about the failure.
+    /// Writes what the model's state needs written now, if anything (`OutputWriteScheduler`).
     private mutating func writeIfNeeded(_ step: inout Step) {
-        // Never a code whose record is not saved (a failed save pauses codes, so this waits
-        // only for a save in flight).
-        guard isRecorded(model.state) else { return }
-        var shown = model.state
-        // Files that were written are current by definition: only the clock can make them
-        // say degraded. The failure itself goes into a health update below.
-        shown.health = model.healthOfWrittenOutputs
-        // After a failure only a forced write (the next tick's retry) tries again: trying at
-        // every event would loop on the failure it just reported.
-        if step.forceWrite || (!model.outputsFailing && onDisk?.withoutCountdown != shown.withoutCountdown) {
-            inFlight = .writing(.full(shown, MetricsShown(counters: counters, health: shown.health)))
-            step.effects.append(.writeOutputs(frame(shown, files: OutputFile.all)))
-        } else if !isStopping, !held.contains(.healthUpdate), model.outputsFailing, var update = onDisk, update.health != model.state.health {
-            update.health = model.state.health
-            update.updatedAt = step.now
-            inFlight = .writing(.healthOnly(update))
-            step.effects.append(.writeOutputs(frame(update, files: [.json])))
-        } else if metricsDue(at: step.now), let shown = onDisk {
-            // Counters or health alone changed (a refused peer, a request, an ignored shake, a
-            // failed write): the metrics file alone, about the code the files beside it show,
-            // with the daemon's live health (current.json's own update may not have fitted).
-            var update = shown
-            update.health = model.state.health
-            update.updatedAt = step.now
-            inFlight = .writing(.metricsOnly(metricsNow))
-            step.effects.append(.writeOutputs(frame(update, files: [.metrics])))
-        }
-    }
-
-    /// Counters changed since `metrics.prom` was written and it may be written again now.
-    private func metricsDue(at now: WallTime) -> Bool {
-        guard metricsPending, let last = lastMetricsWrite else { return false }
-        return now.milliseconds >= last.milliseconds + 1000
-    }
-
-    /// Counters changed since `metrics.prom` was last written (and writing it is worth a try).
-    private var metricsPending: Bool {
-        !isStopping && !held.contains(.metricsUpdate) && metricsOnDisk != nil && metricsOnDisk != metricsNow
+        guard let write = writes.write(model, counters: counters, periodSeconds: setup.codes.period.seconds, forced: step.forceWrite,
+                                       stopping: isStopping, at: step.now) else { return }
+        step.effects.append(.writeOutputs(frame(write.state, files: write.files)))
     }
 
     private mutating func frame(_ state: CheckInState, files: [OutputFile]) -> OutputFrame {
@@ -513,11 +385,7 @@ public struct DaemonCore: Sendable {
     }
 
     private mutating func document(for state: CheckInState) -> String {
-        if let cached = cachedDocument, cached.state == state { return cached.text }
-        let text = String(decoding: StateDocument(state: state, venue: setup.codes.venue, period: setup.codes.period, pid: host.pid).bytes,
-                          as: UTF8.self)
-        cachedDocument = (state, text)
-        return text
+        documents.text(for: state, venue: setup.codes.venue, period: setup.codes.period, pid: host.pid)
     }
 
     /// One datagram per event at most: the status when it changed (a new code, pause, health)
@@ -530,37 +398,19 @@ public struct DaemonCore: Sendable {
             lines.append(status)
             lastStatus = status
         }
-        if pingDue && host.watchdogMilliseconds != nil {
-            lines.append("WATCHDOG=1")
-            lastPing = step.now
-        }
-        pingDue = false
+        if timer.takePing(at: step.now, watchdog: host.watchdogMilliseconds != nil) { lines.append("WATCHDOG=1") }
         if !lines.isEmpty { step.effects.append(.notify(lines.joined(separator: "\n"))) }
     }
 
-    /// The timer plan: the next window boundary; under a systemd watchdog also half its
-    /// interval after the last ping (`WatchdogSec=` / 2); the next second while outputs are
-    /// failing, to retry soon; and the socket's next rebind attempt while it is down. Nothing
-    /// wakes the daemon every second: `STATUS=` names the expiry time instead of counting down.
+    /// Arms the timer for the earliest wake (`TimerPlan`), unless it is armed for it already.
     private mutating func armTimer(_ step: inout Step) {
         guard !isStopping else { return }
-        var at = model.nextBoundary(after: step.now)
-        if host.notifies, let interval = host.watchdogMilliseconds, interval > 0 {
-            at = min(at, WallTime(milliseconds: (lastPing ?? step.now).milliseconds + max(interval / 2, 1)))
-        }
-        // Waiting for the clock: look again every second, so the first code follows the
-        // synchronisation at once rather than at the next window boundary.
-        if model.outputsFailing || model.stateFailing || model.state.phase == .waitingForClock {
-            at = min(at, WallTime(seconds: step.now.seconds + 1))
-        }
-        // The socket's next rebind attempt (never sooner than the next second).
-        if socket.isDown, let next = socket.nextAttempt {
-            at = min(at, max(next, WallTime(seconds: step.now.seconds + 1)))
-        }
-        // Counters waiting for their once-a-second metrics write.
-        if metricsPending, let last = lastMetricsWrite { at = min(at, WallTime(milliseconds: last.milliseconds + 1000)) }
-        guard at != armed else { return }
-        armed = at
-        step.effects.append(.armTimer(at: at))
+        let wakes = TimerPlan.Wakes(
+            boundary: model.nextBoundary(after: step.now),
+            watchdogMilliseconds: host.notifies ? host.watchdogMilliseconds : nil,
+            retrying: model.outputsFailing || model.stateFailing || model.state.phase == .waitingForClock,
+            socketRebind: socket.isDown ? socket.nextAttempt : nil,
+            metricsWrite: writes.nextMetricsWrite(counters: counters, health: model.state.health, stopping: isStopping))
+        if let at = timer.arm(wakes, at: step.now) { step.effects.append(.armTimer(at: at)) }
     }
 }

@@ -127,7 +127,7 @@ public final class MicroHTTPServer: Service, @unchecked Sendable {
     /// Asks the site for the request's answer, which it gives on any thread, once.
     private func ask(_ connection: OpaquePointer, url: UnsafePointer<CChar>, method: UnsafePointer<CChar>,
                      state: RequestState) {
-        state.started = MonotonicNow.nanoseconds()
+        state.started = MonotonicClock().nanoseconds()
         let request = makeRequest(connection, url: url, method: method, state: state)
         state.request = request
         state.answer.withLock { $0 = .awaited }
@@ -179,7 +179,7 @@ public final class MicroHTTPServer: Service, @unchecked Sendable {
     private func finish(_ response: HTTPResponse, state: RequestState, connection: OpaquePointer) -> MHD_Result {
         let queued = queue(response, on: connection)
         if let observer, let request = state.request {
-            observer.answered(request, response, seconds: Double(MonotonicNow.nanoseconds() - state.started) / 1e9)
+            observer.answered(request, response, seconds: Double(MonotonicClock().nanoseconds() - state.started) / 1e9)
         }
         return queued
     }
@@ -261,15 +261,6 @@ public struct HTTPServerHooks: Sendable {
 public struct HTTPServerError: Error, CustomStringConvertible {
     public let description: String
     init(_ description: String) { self.description = description }
-}
-
-/// CLOCK_MONOTONIC in nanoseconds, for latencies.
-enum MonotonicNow {
-    static func nanoseconds() -> Int64 {
-        var time = timespec()
-        clock_gettime(CLOCK_MONOTONIC, &time)
-        return Int64(time.tv_sec) * 1_000_000_000 + Int64(time.tv_nsec)
-    }
 }
 
 // libmicrohttpd's callbacks: plain C functions (not closures of main.swift, which would be

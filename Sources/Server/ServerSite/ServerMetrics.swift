@@ -1,7 +1,10 @@
 import ServerDomain
 import ServerHTTPTypes
 import SharedDomain
+import SharedText
 import Synchronization
+
+private typealias Label = PrometheusWriter.Label
 
 /// The server's counters, in Prometheus text format at `/metrics` (the names docs/SERVER.md
 /// lists): check-ins by venue and method, duplicates, refusals by reason, rate-limited tries,
@@ -104,77 +107,69 @@ public final class ServerMetrics: HTTPObserver {
         return venue.rawValue
     }
 
-    /// The Prometheus text exposition.
+    /// The Prometheus text exposition (through the shared `PrometheusWriter`).
     public func render() -> String {
         let counters = counters.withLock { $0 }
-        var text = ""
-        func family(_ name: String, _ type: String, _ help: String) {
-            text += "# HELP qrcheckin_server_\(name) \(help)\n# TYPE qrcheckin_server_\(name) \(type)\n"
-        }
-        family("start_time_seconds", "gauge", "When the server started, in Unix seconds.")
-        text += "qrcheckin_server_start_time_seconds \(startedAt.seconds)\n"
-        family("checkins_total", "counter", "Check-ins recorded, by venue and method.")
+        var out = PrometheusWriter()
+        out.family("qrcheckin_server_start_time_seconds", .gauge, "When the server started, in Unix seconds.")
+        out.sample("qrcheckin_server_start_time_seconds", .integer(startedAt.seconds))
+        out.family("qrcheckin_server_checkins_total", .counter, "Check-ins recorded, by venue and method.")
         for (key, value) in counters.checkIns.sorted(by: { ($0.key.venue, $0.key.method.rawValue) < ($1.key.venue, $1.key.method.rawValue) }) {
-            text += "qrcheckin_server_checkins_total{venue=\"\(key.venue)\",method=\"\(key.method.rawValue)\"} \(value)\n"
+            out.sample("qrcheckin_server_checkins_total", Label("venue", key.venue), Label("method", key.method.rawValue), .count(value))
         }
-        family("duplicates_total", "counter", "Scans of a device already checked in at the venue.")
+        out.family("qrcheckin_server_duplicates_total", .counter, "Scans of a device already checked in at the venue.")
         for (venue, value) in counters.duplicates.sorted(by: { $0.key < $1.key }) {
-            text += "qrcheckin_server_duplicates_total{venue=\"\(venue)\"} \(value)\n"
+            out.sample("qrcheckin_server_duplicates_total", Label("venue", venue), .count(value))
         }
-        family("refusals_total", "counter", "Scans and safe numbers turned away, by reason.")
+        out.family("qrcheckin_server_refusals_total", .counter, "Scans and safe numbers turned away, by reason.")
         for reason in RefusalReason.allCases {
-            text += "qrcheckin_server_refusals_total{reason=\"\(reason.rawValue)\"} \(counters.refusals[reason] ?? 0)\n"
+            out.sample("qrcheckin_server_refusals_total", Label("reason", reason.rawValue), .count(counters.refusals[reason] ?? 0))
         }
-        family("rate_limited_total", "counter", "Safe-number tries turned away with 429.")
-        text += "qrcheckin_server_rate_limited_total \(counters.rateLimited)\n"
-        family("ledger_failures_total", "counter", "Ledger calls that failed (nothing acknowledged), by kind.")
+        out.family("qrcheckin_server_rate_limited_total", .counter, "Safe-number tries turned away with 429.")
+        out.sample("qrcheckin_server_rate_limited_total", .count(counters.rateLimited))
+        out.family("qrcheckin_server_ledger_failures_total", .counter, "Ledger calls that failed (nothing acknowledged), by kind.")
         for (kind, value) in counters.ledgerFailures.sorted(by: { $0.key.rawValue < $1.key.rawValue }) {
-            text += "qrcheckin_server_ledger_failures_total{kind=\"\(kind.rawValue)\"} \(value)\n"
+            out.sample("qrcheckin_server_ledger_failures_total", Label("kind", kind.rawValue), .count(value))
         }
-        family("responses_total", "counter", "HTTP responses, by status.")
+        out.family("qrcheckin_server_responses_total", .counter, "HTTP responses, by status.")
         for (status, value) in counters.responses.sorted(by: { $0.key < $1.key }) {
-            text += "qrcheckin_server_responses_total{status=\"\(status)\"} \(value)\n"
+            out.sample("qrcheckin_server_responses_total", Label("status", String(status)), .count(value))
         }
-        family("purged_total", "counter", "Rows the retention deleted since the server started, by table.")
-        text += "qrcheckin_server_purged_total{what=\"checkins\"} \(counters.purged.checkIns)\n"
-        text += "qrcheckin_server_purged_total{what=\"refusals\"} \(counters.purged.refusals)\n"
-        family("purge_failures_total", "counter", "Retention purges that failed (tried again within the hour).")
-        text += "qrcheckin_server_purge_failures_total \(counters.purgeFailures)\n"
+        out.family("qrcheckin_server_purged_total", .counter, "Rows the retention deleted since the server started, by table.")
+        out.sample("qrcheckin_server_purged_total", Label("what", "checkins"), .count(counters.purged.checkIns))
+        out.sample("qrcheckin_server_purged_total", Label("what", "refusals"), .count(counters.purged.refusals))
+        out.family("qrcheckin_server_purge_failures_total", .counter, "Retention purges that failed (tried again within the hour).")
+        out.sample("qrcheckin_server_purge_failures_total", .count(counters.purgeFailures))
         if let last = counters.lastPurge {
-            family("last_purge_time_seconds", "gauge", "When the retention last purged, in Unix seconds.")
-            text += "qrcheckin_server_last_purge_time_seconds \(last.seconds)\n"
+            out.family("qrcheckin_server_last_purge_time_seconds", .gauge, "When the retention last purged, in Unix seconds.")
+            out.sample("qrcheckin_server_last_purge_time_seconds", .integer(last.seconds))
         }
-        if let counts = live?() { text += Self.render(counts) }
-        family("request_duration_seconds", "histogram", "Time from a request's last byte to its response.")
+        if let counts = live?() { Self.write(counts, to: &out) }
+        out.family("qrcheckin_server_request_duration_seconds", .histogram, "Time from a request's last byte to its response.")
         var cumulative = 0
         for (index, bound) in Self.bucketLabels.enumerated() {
             cumulative += counters.latency[index]
-            text += "qrcheckin_server_request_duration_seconds_bucket{le=\"\(bound)\"} \(cumulative)\n"
+            out.sample("qrcheckin_server_request_duration_seconds_bucket", Label("le", bound), .count(cumulative))
         }
         cumulative += counters.latency[Self.buckets.count]
-        text += "qrcheckin_server_request_duration_seconds_bucket{le=\"+Inf\"} \(cumulative)\n"
-        text += "qrcheckin_server_request_duration_seconds_sum \(counters.latencySum)\n"
-        text += "qrcheckin_server_request_duration_seconds_count \(cumulative)\n"
-        return text
+        out.sample("qrcheckin_server_request_duration_seconds_bucket", Label("le", "+Inf"), .count(cumulative))
+        out.sample("qrcheckin_server_request_duration_seconds_sum", .double(counters.latencySum))
+        out.sample("qrcheckin_server_request_duration_seconds_count", .count(cumulative))
+        return out.text
     }
 
     /// The live gauges: from the ledger, so every server sharing a log reports the same.
-    private static func render(_ counts: LiveCounts) -> String {
-        var text = ""
-        func family(_ name: String, _ help: String) {
-            text += "# HELP qrcheckin_server_\(name) \(help)\n# TYPE qrcheckin_server_\(name) gauge\n"
-        }
+    private static func write(_ counts: LiveCounts, to out: inout PrometheusWriter) {
         // As many venues as the counters label, the rest added up under "other".
         let listed = counts.venues.prefix(venueLimit)
         let rest = counts.venues.dropFirst(venueLimit)
-        family("checkins_today", "Check-ins since local midnight in the log, by venue.")
-        for venue in listed { text += "qrcheckin_server_checkins_today{venue=\"\(venue.venue.rawValue)\"} \(venue.today)\n" }
-        if !rest.isEmpty { text += "qrcheckin_server_checkins_today{venue=\"other\"} \(rest.reduce(0) { $0 + $1.today })\n" }
-        family("checkins_last_hour", "Check-ins in the last hour in the log, by venue.")
-        for venue in listed { text += "qrcheckin_server_checkins_last_hour{venue=\"\(venue.venue.rawValue)\"} \(venue.lastHour)\n" }
-        if !rest.isEmpty { text += "qrcheckin_server_checkins_last_hour{venue=\"other\"} \(rest.reduce(0) { $0 + $1.lastHour })\n" }
-        family("checkins_stored", "Check-ins the log holds (everything the retention keeps).")
-        text += "qrcheckin_server_checkins_stored \(counts.total)\n"
-        return text
+        out.family("qrcheckin_server_checkins_today", .gauge, "Check-ins since local midnight in the log, by venue.")
+        for venue in listed { out.sample("qrcheckin_server_checkins_today", Label("venue", venue.venue.rawValue), .count(venue.today)) }
+        if !rest.isEmpty { out.sample("qrcheckin_server_checkins_today", Label("venue", "other"), .count(rest.reduce(0) { $0 + $1.today })) }
+        out.family("qrcheckin_server_checkins_last_hour", .gauge, "Check-ins in the last hour in the log, by venue.")
+        for venue in listed { out.sample("qrcheckin_server_checkins_last_hour", Label("venue", venue.venue.rawValue), .count(venue.lastHour)) }
+        if !rest.isEmpty { out.sample("qrcheckin_server_checkins_last_hour", Label("venue", "other"), .count(rest.reduce(0) { $0 + $1.lastHour })) }
+        out.family("qrcheckin_server_checkins_stored", .gauge, "Check-ins the log holds (everything the retention keeps).")
+        out.sample("qrcheckin_server_checkins_stored", .count(counts.total))
     }
 }

@@ -9,7 +9,7 @@ import Testing
 @Suite final class OutputDirectoryTests {
     let base = temporaryDirectory("held-output")
     /// The injected monotonic clock, in nanoseconds.
-    var time: UInt64 = 1_000_000_000
+    var time: Int64 = 1_000_000_000
 
     deinit {
         try? FileManager.default.removeItem(atPath: base)
