@@ -22,7 +22,16 @@ _Static_assert(SODIUM_LIBRARY_VERSION_MAJOR == 10, "libsodium.so.23");
     VALUE(int, crypto_verify_16, (const unsigned char *x, const unsigned char *y), (x, y))         \
     VOID(randombytes_buf, (void *const buf, const size_t size), (buf, size))                       \
     VALUE(int, sodium_memcmp, (const void *const b1_, const void *const b2_, size_t len), (b1_, b2_, len)) \
-    VOID(sodium_memzero, (void *const pnt, const size_t len), (pnt, len))
+    VOID(sodium_memzero, (void *const pnt, const size_t len), (pnt, len))                          \
+    VALUE(int, crypto_pwhash_str, (char out[crypto_pwhash_STRBYTES], const char *const passwd,        \
+                                   unsigned long long passwdlen, unsigned long long opslimit, size_t memlimit), \
+          (out, passwd, passwdlen, opslimit, memlimit))                                            \
+    VALUE(int, crypto_pwhash_str_verify, (const char str[crypto_pwhash_STRBYTES], const char *const passwd, \
+                                          unsigned long long passwdlen),                           \
+          (str, passwd, passwdlen))                                                                \
+    VALUE(int, crypto_pwhash_str_needs_rehash, (const char str[crypto_pwhash_STRBYTES],             \
+                                                unsigned long long opslimit, size_t memlimit),     \
+          (str, opslimit, memlimit))
 
 static int initialise(char *why, size_t size);
 
