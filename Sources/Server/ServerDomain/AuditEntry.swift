@@ -1,0 +1,88 @@
+import SharedDomain
+
+/// One line of the audit log: who did what to the visitor log, when and from where. Kept apart
+/// from the check-ins, append-only for every role, for its own retention (`audit-retention`):
+/// once a log holds personal data, who looked at it matters as much as who wrote it.
+public struct AuditEntry: Hashable, Sendable {
+    /// The log's id of the entry (nil before it is appended).
+    public let id: Int64?
+    /// When it happened (the server's clock).
+    public let time: WallTime
+    /// Who: a console account (`alice`), an operator at a shell (`root`, `uid 1000`), or the
+    /// server itself (`server`).
+    public let actor: String
+    /// What.
+    public let action: AuditAction
+    /// What it was done to, in words (`check-in 4817325`, `venue HALL-1`, `account bob`), if anything.
+    public let subject: String?
+    /// How: the filter of an export or a query, a reason (`over capacity`), if any.
+    public let detail: String?
+    /// How many rows it read, wrote or erased, when it is a number of rows.
+    public let rows: Int?
+    /// From where: `console 203.0.113.5`, `cli`, or nil.
+    public let source: String?
+
+    /// An entry with these fields.
+    public init(id: Int64? = nil, time: WallTime, actor: String, action: AuditAction, subject: String? = nil, detail: String? = nil,
+                rows: Int? = nil, source: String? = nil) {
+        self.id = id
+        self.time = time
+        self.actor = actor
+        self.action = action
+        self.subject = subject
+        self.detail = detail
+        self.rows = rows
+        self.source = source
+    }
+}
+
+/// What an audit entry records. The raw values are the words the log, its exports and
+/// `qrcheckin-server audit` show.
+public enum AuditAction: String, CaseIterable, Hashable, Sendable {
+    /// A console sign-in.
+    case signIn = "sign-in"
+    /// A console sign-in refused (wrong password, unknown or disabled account, throttled).
+    case signInFailed = "sign-in-failed"
+    /// A console sign-out.
+    case signOut = "sign-out"
+    /// An export of the visitor log (its filter and row count).
+    case export
+    /// Check-ins erased (by device, phone or receipt).
+    case erase
+    /// An overlap query (who was there at the same time as a visit).
+    case overlaps
+    /// The evacuation roll or another list of who is inside.
+    case inside
+    /// A check-in recorded by staff.
+    case staffCheckIn = "staff-check-in"
+    /// A check-out recorded by staff.
+    case staffCheckOut = "staff-check-out"
+    /// An admission past a venue's capacity.
+    case overCapacity = "over-capacity"
+    /// A console account added.
+    case accountAdded = "account-added"
+    /// A console account changed (password, role, disabled or enabled).
+    case accountChanged = "account-changed"
+    /// A console account removed.
+    case accountRemoved = "account-removed"
+}
+
+/// Which audit entries a listing covers, newest first; every bound optional.
+public struct AuditQuery: Hashable, Sendable {
+    /// Only those at or after this moment.
+    public var from: WallTime?
+    /// Only those before this moment.
+    public var until: WallTime?
+    /// Only those older than this id (the next page of a listing: keyset, never OFFSET).
+    public var before: Int64?
+    /// At most this many.
+    public var limit: Int?
+
+    /// A query with these bounds; `AuditQuery()` lists everything.
+    public init(from: WallTime? = nil, until: WallTime? = nil, before: Int64? = nil, limit: Int? = nil) {
+        self.from = from
+        self.until = until
+        self.before = before
+        self.limit = limit
+    }
+}
