@@ -282,6 +282,22 @@ def test_a_staff_check_in_shows_the_operator_in_the_export(tmp_path):
         assert [row["operator"] for row in export(database)] == [me, "nobody", me]
 
 
+def test_the_audit_log_names_who_checked_in_and_who_exported_what(tmp_path):
+    database = tmp_path / "checkins.db"
+    me = pwd.getpwuid(os.getuid()).pw_name
+    assert run_server("checkin", "--database", f"sqlite:{database}", "--venue", "HALL-1", "--name", "김민지").returncode == 0
+    assert run_server("checkins", "--database", f"sqlite:{database}", "--venue", "HALL-1", "--format", "csv").returncode == 0
+    result = run_server("audit", "--database", f"sqlite:{database}", "--format", "jsonl")
+    assert result.returncode == 0, result.stderr
+    entries = [json.loads(line) for line in result.stdout.splitlines()]
+    assert [(e["action"], e["actor"], e["rows"], e["source"]) for e in entries] == [("export", me, 1, "cli"), ("staff-check-in", me, 1, "cli")]
+    assert entries[0]["detail"] == "venue=HALL-1 format=csv" and entries[1]["subject"].startswith("check-in ")
+    assert "김민지" not in result.stdout, "the audit log names what was done, not the visitor"
+    # Listing the audit log is not itself an entry; the newest come first and --limit cuts.
+    again = run_server("audit", "--database", f"sqlite:{database}", "--format", "csv", "--limit", "1").stdout.splitlines()
+    assert again[0].startswith("id,time,local_time,actor,action") and len(again) == 2 and ",export," in again[1]
+
+
 def test_an_unprivileged_user_cannot_pose_as_another_operator():
     if os.getuid() != 0:
         pytest.fail("this test needs root (to run the command as nobody)")

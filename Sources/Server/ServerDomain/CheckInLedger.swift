@@ -59,6 +59,18 @@ public protocol CheckInLedger: Sendable {
     /// Returns once every write handed to the ledger so far has committed (or failed) and its
     /// completion has run: the ledger's part of a graceful stop, after the listener's.
     func finishWrites()
+
+    /// Appends `entry` to the audit log (its id is the log's); returns it with its id. The log
+    /// is append-only: nothing but `purgeAudit` ever removes an entry, and nothing changes one.
+    @discardableResult
+    func appendAudit(_ entry: AuditEntry) throws(LedgerError) -> AuditEntry
+
+    /// The audit entries `query` selects, newest first (by id), handed to `body` one at a time;
+    /// `body` returns false to stop early.
+    func audit(_ query: AuditQuery, _ body: (AuditEntry) -> Bool) throws(LedgerError)
+
+    /// Deletes the audit entries before `cutoff` (the audit log's own retention); returns how many.
+    func purgeAudit(before cutoff: WallTime) throws(LedgerError) -> Int
 }
 
 extension CheckInLedger {

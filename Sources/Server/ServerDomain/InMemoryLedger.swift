@@ -14,6 +14,9 @@ public final class InMemoryLedger: CheckInLedger {
         var kept: [DayKey: Int] = [:]
         /// A failure every call throws while set (a database that went away).
         var failure: LedgerError?
+        /// The audit log, oldest first, and the id the next entry gets.
+        var audit: [AuditEntry] = []
+        var nextAuditID: Int64 = 1
     }
 
     private struct PresenceKey: Hashable {
@@ -138,6 +141,35 @@ public final class InMemoryLedger: CheckInLedger {
             state.checkIns.removeAll(where: isSubject)
             state.presence = state.presence.filter { !isSubject($0.value) }
             return count
+        }
+    }
+
+    @discardableResult
+    public func appendAudit(_ entry: AuditEntry) throws(LedgerError) -> AuditEntry {
+        try locked { state in
+            defer { state.nextAuditID += 1 }
+            let appended = AuditEntry(id: state.nextAuditID, time: entry.time, actor: entry.actor, action: entry.action,
+                                      subject: entry.subject, detail: entry.detail, rows: entry.rows, source: entry.source)
+            state.audit.append(appended)
+            return appended
+        }
+    }
+
+    public func audit(_ query: AuditQuery, _ body: (AuditEntry) -> Bool) throws(LedgerError) {
+        let selected = try locked { state in
+            state.audit.reversed().filter { entry in
+                (query.from.map { entry.time >= $0 } ?? true) && (query.until.map { entry.time < $0 } ?? true)
+                    && (query.before.map { entry.id! < $0 } ?? true)
+            }.prefix(query.limit ?? Int.max)
+        }
+        for entry in selected where !body(entry) { break }
+    }
+
+    public func purgeAudit(before cutoff: WallTime) throws(LedgerError) -> Int {
+        try locked { state in
+            let before = state.audit.count
+            state.audit.removeAll { $0.time < cutoff }
+            return before - state.audit.count
         }
     }
 

@@ -13,6 +13,8 @@ public final class RetentionService: Sendable {
         public let request: PurgeRequest
         /// What was deleted, or why nothing was.
         public let result: Result<PurgeReport, LedgerError>
+        /// Audit entries deleted (older than the policy's audit retention), or why none were.
+        public let audit: Result<Int, LedgerError>
     }
 
     /// What the service is doing, for status reports.
@@ -72,7 +74,8 @@ public final class RetentionService: Sendable {
         let now = clock.now()
         let request = policy.purgeRequest(at: now, dayOffsetSeconds: dayOffset(now))
         let result = Result { () throws(LedgerError) in try ledger.purge(request) }
-        let purge = Purge(at: now, request: request, result: result)
+        let audit = Result { () throws(LedgerError) in try ledger.purgeAudit(before: policy.auditCutoff(at: now)) }
+        let purge = Purge(at: now, request: request, result: result, audit: audit)
         last.withLock { $0 = purge }
         report(purge)
         return purge

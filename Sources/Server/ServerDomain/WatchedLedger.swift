@@ -51,6 +51,19 @@ public final class WatchedLedger: CheckInLedger {
         ledger.finishWrites()
     }
 
+    @discardableResult
+    public func appendAudit(_ entry: AuditEntry) throws(LedgerError) -> AuditEntry {
+        try watch { () throws(LedgerError) in try ledger.appendAudit(entry) }
+    }
+
+    public func audit(_ query: AuditQuery, _ body: (AuditEntry) -> Bool) throws(LedgerError) {
+        try watch { () throws(LedgerError) in try ledger.audit(query, body) }
+    }
+
+    public func purgeAudit(before cutoff: WallTime) throws(LedgerError) -> Int {
+        try watch { () throws(LedgerError) in try ledger.purgeAudit(before: cutoff) }
+    }
+
     public func recordRefusalLater(_ refusal: Refusal) {
         // Its failure is dropped below this; a refusal never ends or begins an outage.
         ledger.recordRefusalLater(refusal)

@@ -43,7 +43,7 @@ public enum LedgerContract {
     }
 
     /// Every rule, in the order they build on each other.
-    public static let cases: [Case] = recordingCases + retentionCases
+    public static let cases: [Case] = recordingCases + retentionCases + auditCases
 
     /// Recording, finding, exporting, counting, purging, erasing.
     static let recordingCases: [Case] = [

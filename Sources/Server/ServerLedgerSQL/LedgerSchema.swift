@@ -88,6 +88,23 @@ public enum LedgerSchema {
             "DROP INDEX checkins_venue_at",
             "CREATE INDEX checkins_device_at ON checkins (device, at_ms)",
         ]),
+        // Who did what to the visitor log (exports, erasures, overlap queries, staff entries,
+        // console sign-ins): append-only, listed newest first by id, kept for `audit-retention`.
+        Migration(version: 4, name: "audit log", statements: [
+            """
+            CREATE TABLE audit (
+                id {id},
+                at_ms BIGINT NOT NULL,
+                actor TEXT NOT NULL,
+                action TEXT NOT NULL,
+                subject TEXT,
+                detail TEXT,
+                row_count BIGINT,
+                source TEXT
+            )
+            """,
+            "CREATE INDEX audit_at ON audit (at_ms)",
+        ]),
     ]
 
     /// The newest version this program knows; a database at a higher one is refused.
@@ -137,6 +154,24 @@ public enum LedgerSchema {
     /// The kept counts, of venue $1 or (NULL) of every venue: venue, day, checkins. The CAST
     /// tells PostgreSQL the type of a parameter that may be NULL.
     public static let selectKeptCounts = "SELECT venue, day, checkins FROM daily_counts WHERE CAST($1 AS TEXT) IS NULL OR venue = $1"
+
+    /// Appends an audit entry: $1 time (ms), $2 actor, $3 action, $4 subject, $5 detail, $6 rows,
+    /// $7 source. Returns the id.
+    public static let insertAudit = """
+        INSERT INTO audit (at_ms, actor, action, subject, detail, row_count, source) VALUES ($1, $2, $3, $4, $5, $6, $7) RETURNING id
+        """
+
+    /// The columns of `audit`, in the order every ledger selects them.
+    public static let auditColumns = "id, at_ms, actor, action, subject, detail, row_count, source"
+
+    /// Audit entries newest first: $1 from (ms or NULL), $2 until (ms or NULL), $3 before this id
+    /// (NULL: from the newest), $4 how many at most.
+    public static let selectAudit = """
+        SELECT \(auditColumns) FROM audit
+        WHERE (CAST($1 AS BIGINT) IS NULL OR at_ms >= $1) AND (CAST($2 AS BIGINT) IS NULL OR at_ms < $2)
+        AND (CAST($3 AS BIGINT) IS NULL OR id < $3)
+        ORDER BY id DESC LIMIT $4
+        """
 
     /// The tally's bucket of a row: its quarter hour, as milliseconds since the epoch divided by
     /// 900000 (`CheckInTally.quarterMilliseconds`). Ledgers group by `venue, \(quarterOfRow)`.

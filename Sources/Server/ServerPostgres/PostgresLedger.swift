@@ -15,7 +15,7 @@ public final class PostgresLedger: CheckInLedger {
 
     /// What the ledger connects to (without the password: `description` is safe to log).
     public let connectionString: PostgresConnectionString
-    private let pool: PostgresPool
+    let pool: PostgresPool
     /// The threads of the calls that answer through a completion.
     private let workers: PostgresWorkers
 

@@ -69,7 +69,10 @@ struct CheckinCommand: Command {
         let ledger = try configuration.ledger.openLedger(create: true, clock: clock)
         let staff = StaffCheckIn(ledger: ledger, clock: clock)
         let checkIn = try ledgerCall { () throws(LedgerError) in
-            try Rendezvous.wait { staff.record(venue: venue, visitor: visitor, operatorName: operatorName, completion: $0) }.get()
+            let checkIn = try Rendezvous.wait { staff.record(venue: venue, visitor: visitor, operatorName: operatorName, completion: $0) }.get()
+            try ledger.appendAudit(AuditEntry(time: checkIn.time, actor: operatorName, action: .staffCheckIn,
+                                              subject: "check-in \(checkIn.id)", detail: "venue \(venue)", rows: 1, source: "cli"))
+            return checkIn
         }
         let local = LocalTime(checkIn.time, in: SystemZone())
         try context.output("checked in at \(venue) (check-in \(checkIn.id), \(local.date) \(local.second) \(local.offset), by \(operatorName))\n")

@@ -2,6 +2,7 @@ import ServerDomain
 import ServerReports
 import SharedCLI
 import SharedSystem
+import SharedText
 
 /// `qrcheckin-server checkins`: the recorded check-ins, oldest first, as a table, CSV or JSON
 /// lines; or, with `--count`, how many (by venue, day or hour).
@@ -89,11 +90,13 @@ struct CheckinsCommand: Command {
         var export = CheckInExport(format: chosen, zone: SystemZone())
         var output = CheckedOutput()
         var failure: CommandError?
+        var rows = 0
         try output.append(export.header)
         do throws(LedgerError) {
             try ledger.export(query) { checkIn in
                 do throws(CommandError) {
                     try output.append { export.write(checkIn, to: &$0) }
+                    rows += 1
                     return true
                 } catch {
                     failure = error
@@ -105,7 +108,27 @@ struct CheckinsCommand: Command {
         }
         if let failure { throw failure }
         try output.flush()
+        // Who exported what: the filter and how many rows. The rows are out; a log that cannot
+        // take the entry (a full disk) is said on stderr, not made the export's failure.
+        let entry = AuditEntry(time: SystemClock().now(), actor: OperatorIdentity.current(environment: context.environment), action: .export,
+                               detail: Self.describe(query, format: chosen), rows: rows, source: "cli")
+        do throws(LedgerError) {
+            try ledger.appendAudit(entry)
+        } catch {
+            context.logger.warning("could not record the export in the audit log: \(error.message)")
+        }
         return .success
+    }
+
+    /// A query as the audit log describes it: `venue=HALL-1 from=… format=csv`.
+    static func describe(_ query: CheckInQuery, format: CheckInExport.Format) -> String {
+        var parts: [String] = []
+        if let venue = query.venue { parts.append("venue=\(venue)") }
+        if let from = query.from { parts.append("from=\(UTCTime.iso8601(from.seconds))") }
+        if let until = query.until { parts.append("until=\(UTCTime.iso8601(until.seconds))") }
+        if query.device != nil { parts.append("device=…") }
+        if let limit = query.limit { parts.append("limit=\(limit)") }
+        return (parts + ["format=\(format.rawValue)"]).joined(separator: " ")
     }
 
     private func count(_ ledger: any CheckInLedger, keys: [CountReport.Key], format: CheckInExport.Format,

@@ -47,7 +47,12 @@ struct PurgeCommand: Command {
         let now = clock.now()
         let request = policy.purgeRequest(at: now, dayOffsetSeconds: zone.offsetSeconds(at: now), dryRun: dryRun)
         let report = try ledgerCall { () throws(LedgerError) in try ledger.purge(request) }
-        try context.output(PurgeSummary(request: request, report: report, policy: policy, zone: zone).text + "\n")
+        var summary = PurgeSummary(request: request, report: report, policy: policy, zone: zone).text
+        if !dryRun {
+            let audit = try ledgerCall { () throws(LedgerError) in try ledger.purgeAudit(before: policy.auditCutoff(at: now)) }
+            if audit > 0 { summary += "; deleted \(audit) audit entr\(audit == 1 ? "y" : "ies") older than \(PeriodText.of(policy.auditSeconds))" }
+        }
+        try context.output(summary + "\n")
         return .success
     }
 }

@@ -2,12 +2,12 @@ import ServerDomain
 import ServerReports
 import SharedCLI
 
-/// The retention settings (`retention`, `refusal-retention`, `keep-counts`) as a policy: read by
+/// The retention settings (`retention`, `refusal-retention`, `keep-counts`, `audit-retention`) as a policy: read by
 /// `serve` (which enforces it daily) and by `purge` and `status`, from the same layers.
 enum RetentionSettings {
     /// The settings' options, for commands that take them as flags.
     static var options: [OptionSpec] {
-        SettingCatalog.server.keys.filter { ["retention", "refusal-retention", "keep-counts"].contains($0.name) }.map(\.option)
+        SettingCatalog.server.keys.filter { ["retention", "refusal-retention", "keep-counts", "audit-retention"].contains($0.name) }.map(\.option)
     }
 
     /// The policy the layers set; the defaults are `RetentionPolicy.standard` (28 days, 7 days,
@@ -22,8 +22,9 @@ enum RetentionSettings {
         if let (seconds, source) = refusals, seconds > checkInSeconds {
             throw source.error("must not be longer than retention (\(PeriodText.of(checkInSeconds))), got \(PeriodText.of(seconds))")
         }
+        let audit = try layers.value("audit-retention") { text, source throws(CommandError) in try period(text, source) }
         return RetentionPolicy(checkInSeconds: checkInSeconds, refusalSeconds: refusals?.0 ?? min(standard.refusalSeconds, checkInSeconds),
-                               keepsDailyCounts: keepsCounts)
+                               keepsDailyCounts: keepsCounts, auditSeconds: audit ?? standard.auditSeconds)
     }
 
     /// `28d`, `4w`, `36h`, `90m`: one hour to ten years.

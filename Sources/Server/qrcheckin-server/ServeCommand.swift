@@ -105,7 +105,9 @@ struct ServeCommand: Command {
             case .success(let report):
                 // A purge that found nothing is routine; one that deleted is worth a notice.
                 let text = "retention: " + PurgeSummary(request: purge.request, report: report, policy: configuration.retention, zone: zone).text
-                if report.checkIns + report.refusals > 0 { logger.notice(text) } else { logger.info(text) }
+                let audit = (try? purge.audit.get()) ?? 0
+                let line = text + (audit > 0 ? "; \(audit) audit entries older than \(PeriodText.of(configuration.retention.auditSeconds))" : "")
+                if report.checkIns + report.refusals + audit > 0 { logger.notice(line) } else { logger.info(line) }
             case .failure(let error):
                 logger.error("retention: the purge failed, trying again within the hour: \(error.message)")
             }

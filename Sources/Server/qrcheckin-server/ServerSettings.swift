@@ -29,6 +29,7 @@ extension SettingCatalog {
         SettingKey(server: "threads", value: "N", help: "Threads serving connections, 1-64 (default: one per core, at least 2)."),
         SettingKey(server: "retention", value: "PERIOD", help: "Keep check-ins (devices, visitor fields) this long: 28d (default), 4w, 36h; then deleted."),
         SettingKey(server: "refusal-retention", value: "PERIOD", help: "Keep refused scans this long, at most retention (default 7d)."),
+        SettingKey(server: "audit-retention", value: "PERIOD", help: "Keep the audit log (who exported, erased, queried) this long (default 365d)."),
         SettingKey(server: "keep-counts", value: "yes|no", help: "Keep per-day counts per venue of deleted check-ins (default yes)."),
         SettingKey(server: "safe-number-tries", value: "N", help: "Wrong safe numbers a phone may type before 429, 1-100 (default 5); one more a minute."),
         SettingKey(server: "new-devices-per-network", value: "N", help: "New phones one address (IPv6: /64) may check in at once, then N/2 a minute (default 60; 0: no limit)."),
