@@ -70,8 +70,8 @@ public final class MicroHTTPServer: Service, @unchecked Sendable {
         if suspended.wait(timeout: .now() + .milliseconds(Int(clamping: max(0, milliseconds)))) == .timedOut {
             // An answer that never came (a ledger that hangs): the client is told to come back,
             // and its connection wakes to say so (stopping with it asleep would abort).
-            let late = HTTPResponse(status: 503, headers: [("Content-Type", "text/plain; charset=utf-8"), ("Retry-After", "5"),
-                                                           ("Connection", "close")],
+            let late = HTTPResponse(status: 503, headers: [("Content-Type", "text/plain; charset=utf-8")] + HTTPResponse.securityHeaders
+                                        + [("Retry-After", "5"), ("Connection", "close")],
                                     body: Array("503 the check-in server is restarting: try again in a few seconds\n".utf8))
             for state in sleepers.withLock({ Array($0.values) }) { _ = state.deliver(late) }
             _ = suspended.wait(timeout: .now() + .seconds(2))

@@ -24,15 +24,8 @@ struct SiteRequest: Sendable {
         pages = Pages(words: words, base: basePath, zone: zone)
     }
 
-    /// The strict headers every page carries: no script or style but the site's own, no
-    /// framing, no sniffing, no referrer, never cached.
-    static let securityHeaders: [(name: String, value: String)] = [
-        ("Content-Security-Policy", "default-src 'none'; style-src 'self'; script-src 'self'; img-src 'self'; form-action 'self'; base-uri 'none'; frame-ancestors 'none'"),
-        ("X-Content-Type-Options", "nosniff"),
-        ("Referrer-Policy", "no-referrer"),
-        ("X-Frame-Options", "DENY"),
-        ("Cache-Control", "no-store"),
-    ]
+    /// The strict headers every page carries (shared with the HTTP adapter's own answers).
+    static let securityHeaders = HTTPResponse.securityHeaders
 
     /// `?lang=xx` when the request chose its language that way (kept across redirects).
     var languageQuery: String {
