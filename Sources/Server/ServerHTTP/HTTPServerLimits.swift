@@ -1,5 +1,5 @@
 /// What one client, or all of them, may take from the server: hostile input is cut off here,
-/// before the site sees it.
+/// before the site sees it. docs/SERVER.md ("Security") gives each default its reason.
 public struct HTTPServerLimits: Sendable, Equatable {
     /// Connections at once, all clients together.
     public var connections: Int = 1024
@@ -8,9 +8,16 @@ public struct HTTPServerLimits: Sendable, Equatable {
     public var connectionsPerClient: Int = 128
     /// Seconds an idle connection (no byte in either direction) is kept (slowloris).
     public var idleSeconds: Int = 10
-    /// Bytes of request line and headers a connection may hold (larger: 431/414 by libmicrohttpd).
+    /// Bytes of memory libmicrohttpd gives a connection for its request line, headers and
+    /// buffers; a head that does not fit gets libmicrohttpd's own 414/431 (docs/SERVER.md).
     public var connectionMemory: Int = 32 * 1024
-    /// Bytes of request body accepted (the safe-number and visitor forms are tiny).
+    /// Bytes of request-target the adapter accepts (longer: 414).
+    public var targetBytes: Int = 8 * 1024
+    /// Bytes of request line and headers the adapter accepts (more: 431); well below
+    /// `connectionMemory`, so that a head too large is answered by the adapter, not the library.
+    public var headBytes: Int = 16 * 1024
+    /// Bytes of request body accepted (the safe-number and visitor forms are tiny); a larger
+    /// declared `Content-Length` is answered 413 before the body is read.
     public var bodyBytes: Int = 8 * 1024
     /// Form fields accepted in one body.
     public var formFields: Int = 16

@@ -9,7 +9,8 @@ import Synchronization
 /// The HTTP adapter: GNU libmicrohttpd parses HTTP on a few epoll threads; each request becomes
 /// a plain `HTTPRequest`, the handler answers with a plain `HTTPResponse` (at once, or after a
 /// commit while the connection is suspended), which goes back to libmicrohttpd as it is. No
-/// business rules here.
+/// business rules here; but what libmicrohttpd lets through that HTTP forbids (ambiguous
+/// framing, encoded separators, a head too large) is answered here, before the site sees it (docs/SERVER.md, "Security").
 public final class MicroHTTPServer: Service, @unchecked Sendable {
     private let handler: any HTTPHandler
     private let resolver: ClientResolver
@@ -29,6 +30,11 @@ public final class MicroHTTPServer: Service, @unchecked Sendable {
     /// than this is a ledger that hangs; the service manager's own timeout is longer).
     public static let drainSeconds = 15
 
+    /// Whether this libmicrohttpd keeps a request's head in place in its read buffer, which is
+    /// how the adapter sees bare LFs and folded lines (`cmhd_inspect_head`): verified for 0.9.75
+    /// only, so another version skips that one check rather than refuse every request.
+    static let checksHeadLayout = String(cString: MHD_get_version()) == "0.9.75"
+
     /// Starts serving on `listener`, a bound, listening socket (which the server then owns).
     /// `hooks` are told of the connection's moments (tests drive the suspended path with them).
     public init(listener: Int32, handler: any HTTPHandler, limits: HTTPServerLimits, resolver: ClientResolver,
@@ -42,8 +48,9 @@ public final class MicroHTTPServer: Service, @unchecked Sendable {
             listen_fd: listener, connection_limit: UInt32(limits.connections),
             per_client_limit: UInt32(limits.connectionsPerClient), timeout_seconds: UInt32(limits.idleSeconds),
             memory_limit: limits.connectionMemory, stack_size: 512 * 1024, threads: UInt32(max(1, limits.threads)))
-        let context = Unmanaged.passUnretained(self).toOpaque()
-        daemon = cmhd_start(&settings, accessHandler, context, completedHandler, context)
+        var callbacks = cmhd_callbacks(access: accessHandler, completed: completedHandler, target: targetHandler,
+                                       context: Unmanaged.passUnretained(self).toOpaque())
+        daemon = cmhd_start(&settings, &callbacks)
         guard daemon != nil else { throw HTTPServerError("libmicrohttpd could not start on the listening socket") }
     }
 
@@ -82,18 +89,50 @@ public final class MicroHTTPServer: Service, @unchecked Sendable {
 
     deinit { stop() }
 
+    /// The request line has arrived (libmicrohttpd's URI callback, before it decodes the target
+    /// in place): the request's state begins, with what its raw target earned. What this
+    /// returns is the request's context pointer in every call of the access handler.
+    fileprivate func began(target: UnsafePointer<CChar>?, connection: OpaquePointer?) -> UnsafeMutableRawPointer {
+        let state = RequestState(limits: limits)
+        if let target {
+            state.targetSize = strlen(target)
+            do throws(RequestRefusal) {
+                try RequestTarget.validate(UnsafeBufferPointer(start: UnsafeRawPointer(target).assumingMemoryBound(to: UInt8.self),
+                                                               count: state.targetSize), limit: limits.targetBytes)
+            } catch {
+                state.refusal = error
+            }
+        } else {
+            state.refusal = .malformedTarget
+        }
+        return Unmanaged.passRetained(state).toOpaque()
+    }
+
     /// One call of libmicrohttpd's access handler (see `accessHandler`).
     fileprivate func handle(_ connection: OpaquePointer, url: UnsafePointer<CChar>, method: UnsafePointer<CChar>,
-                            upload: UnsafePointer<CChar>?, uploadSize: UnsafeMutablePointer<Int>,
+                            version: UnsafePointer<CChar>, upload: UnsafePointer<CChar>?, uploadSize: UnsafeMutablePointer<Int>,
                             context: UnsafeMutablePointer<UnsafeMutableRawPointer?>) -> MHD_Result {
         guard let existing = context.pointee else {
-            // The first call: headers only. Set up the body's decoder, answer on a later call.
+            // The URI callback made the state: a request without one did not come through it.
             let state = RequestState(limits: limits)
-            state.postProcessor = MHD_create_post_processor(connection, 1024, postIterator, Unmanaged.passUnretained(state).toOpaque())
             context.pointee = Unmanaged.passRetained(state).toOpaque()
-            return .YES
+            return refuse(.malformedTarget, state: state, method: method, connection: connection)
         }
         let state = Unmanaged<RequestState>.fromOpaque(existing).takeUnretainedValue()
+        guard state.headChecked else {
+            // The first call: headers complete, body not read. Refuse what must not reach the
+            // site, else set up the body's decoder; the answer comes on a later call.
+            state.headChecked = true
+            do throws(RequestRefusal) {
+                if let refusal = state.refusal { throw refusal }
+                try RequestHead(connection, method: method, url: url, version: version, targetSize: state.targetSize,
+                                checkLayout: Self.checksHeadLayout).validate(limits)
+            } catch {
+                return refuse(error, state: state, method: method, connection: connection)
+            }
+            state.postProcessor = MHD_create_post_processor(connection, 1024, postIterator, Unmanaged.passUnretained(state).toOpaque())
+            return .YES
+        }
         if uploadSize.pointee > 0 {
             state.bodyBytes += uploadSize.pointee
             if state.bodyBytes > limits.bodyBytes {
@@ -122,6 +161,18 @@ public final class MicroHTTPServer: Service, @unchecked Sendable {
         case .sleeping, .queued:
             return .YES
         }
+    }
+
+    /// Answers `refusal` on the first call, before the body is read: libmicrohttpd then reads
+    /// no more of the request, sends the answer and, as it says `Connection: close`, closes
+    /// the connection, so nothing hidden after the head ever runs.
+    private func refuse(_ refusal: RequestRefusal, state: RequestState, method: UnsafePointer<CChar>,
+                        connection: OpaquePointer) -> MHD_Result {
+        state.answer.withLock { $0 = .queued }
+        let response = refusal.response
+        // The site's metrics count it with every other answer (no path: the adapter read none).
+        observer?.answered(HTTPRequest(method: String(cString: method), path: ""), response, seconds: 0)
+        return queue(response, on: connection)
     }
 
     /// Asks the site for the request's answer, which it gives on any thread, once.
@@ -267,10 +318,16 @@ public struct HTTPServerError: Error, CustomStringConvertible {
 // main-actor isolated and trap on libmicrohttpd's threads). Each finds its Swift object again
 // through the context pointer.
 
-private let accessHandler: MHD_AccessHandlerCallback = { server, connection, url, method, _, upload, uploadSize, context in
-    guard let server, let connection, let url, let method, let uploadSize, let context else { return .NO }
+private let accessHandler: MHD_AccessHandlerCallback = { server, connection, url, method, version, upload, uploadSize, context in
+    guard let server, let connection, let url, let method, let version, let uploadSize, let context else { return .NO }
     return Unmanaged<MicroHTTPServer>.fromOpaque(server).takeUnretainedValue()
-        .handle(connection, url: url, method: method, upload: upload, uploadSize: uploadSize, context: context)
+        .handle(connection, url: url, method: method, version: version, upload: upload, uploadSize: uploadSize, context: context)
+}
+
+private let targetHandler: @convention(c) (UnsafeMutableRawPointer?, UnsafePointer<CChar>?, OpaquePointer?) -> UnsafeMutableRawPointer? = {
+    server, target, connection in
+    guard let server else { return nil }
+    return Unmanaged<MicroHTTPServer>.fromOpaque(server).takeUnretainedValue().began(target: target, connection: connection)
 }
 
 private let completedHandler: MHD_RequestCompletedCallback = { server, _, context, _ in

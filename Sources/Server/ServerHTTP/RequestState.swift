@@ -3,10 +3,11 @@ import SharedSystem
 import ServerHTTPTypes
 import Synchronization
 
-/// What the adapter gathers about one request between libmicrohttpd's calls: the form fields
-/// of its body, whether the body was too large, and the response once the site has it. Owned by
-/// the connection's request context (retained there, released when libmicrohttpd says the
-/// request completed).
+/// What the adapter gathers about one request between libmicrohttpd's calls: what its raw
+/// request-target earned, the form fields of its body, whether the body was too large, and the
+/// response once the site has it. Made when the request line has arrived (libmicrohttpd's URI
+/// callback), owned by the request's context pointer from then on (retained there, released
+/// when libmicrohttpd says the request completed).
 final class RequestState: @unchecked Sendable {
     /// Where the answer is. A commit takes a while, so a check-in's request passes through
     /// `awaited` (libmicrohttpd stops reading the connection, see `MicroHTTPServer.handle`) to
@@ -69,6 +70,13 @@ final class RequestState: @unchecked Sendable {
             return response
         }
     }
+
+    /// Bytes of the raw request-target.
+    var targetSize = 0
+    /// What the raw request-target earned, answered on the first call of the access handler.
+    var refusal: RequestRefusal?
+    /// Whether the first call (headers complete, body not read) has checked the head.
+    var headChecked = false
 
     /// Decoded form fields.
     var form: [String: String] = [:]

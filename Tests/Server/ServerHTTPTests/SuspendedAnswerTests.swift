@@ -14,7 +14,7 @@ import Testing
     @Test func anAnswerGivenWhileTheConnectionSleepsReachesTheClient() throws {
         let harness = try Harness()
         defer { harness.server.stop() }
-        let client = try Client(port: harness.port, request: "GET /later HTTP/1.1\r\nHost: x\r\nConnection: close\r\n\r\n")
+        let client = try RawClient(port: harness.port, sending: "GET /later HTTP/1.1\r\nHost: x\r\nConnection: close\r\n\r\n")
         let reply = harness.handler.nextReply()
         harness.suspended.take()
         reply(HTTPResponse(status: 303, headers: [("Location", "/receipt")], body: Array("later".utf8)))
@@ -27,7 +27,7 @@ import Testing
     @Test func aClientThatShutsDownItsSendingSideWhileItsAnswerWaitsIsAnsweredAllTheSame() throws {
         let harness = try Harness()
         defer { harness.server.stop() }
-        let client = try Client(port: harness.port, request: "GET /later HTTP/1.1\r\nHost: x\r\nConnection: close\r\n\r\n")
+        let client = try RawClient(port: harness.port, sending: "GET /later HTTP/1.1\r\nHost: x\r\nConnection: close\r\n\r\n")
         let reply = harness.handler.nextReply()
         harness.suspended.take()
         // HTTP/1.0 tools shut down their sending side after the request: the read of the
@@ -43,7 +43,7 @@ import Testing
     @Test func aClientThatHalfClosesRightAfterItsRequestIsAnswered() throws {
         let harness = try Harness()
         defer { harness.server.stop() }
-        let client = try Client(port: harness.port, request: "GET /later HTTP/1.0\r\n\r\n")
+        let client = try RawClient(port: harness.port, sending: "GET /later HTTP/1.0\r\n\r\n")
         shutdown(client.descriptor, Int32(SHUT_WR))
         let reply = harness.handler.nextReply()
         harness.suspended.take()
@@ -54,14 +54,14 @@ import Testing
     @Test func anAnswerGivenAtOnceNeverSuspendsTheConnection() throws {
         let harness = try Harness(answerAtOnce: true)
         defer { harness.server.stop() }
-        let client = try Client(port: harness.port, request: "GET /now HTTP/1.1\r\nHost: x\r\nConnection: close\r\n\r\n")
+        let client = try RawClient(port: harness.port, sending: "GET /now HTTP/1.1\r\nHost: x\r\nConnection: close\r\n\r\n")
         #expect(client.readAll().hasSuffix("at once"))
         #expect(harness.suspendedCount == 0)
     }
 
     @Test func stopWaitsForASleepingAnswerAndTheClientGetsIt() throws {
         let harness = try Harness()
-        let client = try Client(port: harness.port, request: "GET /later HTTP/1.1\r\nHost: x\r\nConnection: close\r\n\r\n")
+        let client = try RawClient(port: harness.port, sending: "GET /later HTTP/1.1\r\nHost: x\r\nConnection: close\r\n\r\n")
         let reply = harness.handler.nextReply()
         harness.suspended.take()
         let stopped = Rendezvous<Void>()
@@ -75,7 +75,7 @@ import Testing
 
     @Test func stopAnswers503ForAnAnswerThatDoesNotComeByItsDeadline() throws {
         let harness = try Harness()
-        let client = try Client(port: harness.port, request: "GET /never HTTP/1.1\r\nHost: x\r\nConnection: close\r\n\r\n")
+        let client = try RawClient(port: harness.port, sending: "GET /never HTTP/1.1\r\nHost: x\r\nConnection: close\r\n\r\n")
         let reply = harness.handler.nextReply()
         harness.suspended.take()
         let clock = MonotonicClock()
@@ -155,39 +155,5 @@ private final class GatedHandler: HTTPHandler, @unchecked Sendable {
             defer { count += 1 }
             return count
         }).take()
-    }
-}
-
-/// A TCP client on loopback that sends one request at once.
-private struct Client {
-    let descriptor: Int32
-
-    init(port: UInt16, request: String) throws {
-        descriptor = socket(AF_INET, Int32(SOCK_STREAM.rawValue), 0)
-        var address = sockaddr_in()
-        address.sin_family = sa_family_t(AF_INET)
-        address.sin_port = port.bigEndian
-        address.sin_addr.s_addr = inet_addr("127.0.0.1")
-        var timeout = timeval(tv_sec: 20, tv_usec: 0)
-        setsockopt(descriptor, SOL_SOCKET, SO_RCVTIMEO, &timeout, socklen_t(MemoryLayout<timeval>.size))
-        let connected = withUnsafePointer(to: &address) {
-            $0.withMemoryRebound(to: sockaddr.self, capacity: 1) { connect(descriptor, $0, socklen_t(MemoryLayout<sockaddr_in>.size)) }
-        }
-        try #require(connected == 0)
-        let bytes = Array(request.utf8)
-        try #require(send(descriptor, bytes, bytes.count, 0) == bytes.count)
-    }
-
-    /// Everything the server sends until it closes the connection (or 20 s pass).
-    func readAll() -> String {
-        defer { close(descriptor) }
-        var data: [UInt8] = []
-        var buffer = [UInt8](repeating: 0, count: 4096)
-        while true {
-            let count = recv(descriptor, &buffer, buffer.count, 0)
-            if count <= 0 { break }
-            data += buffer[..<count]
-        }
-        return String(decoding: data, as: UTF8.self)
     }
 }
