@@ -15,7 +15,6 @@
 struct cmhd_settings {
     int listen_fd;                    /* a bound, listening socket (ours or systemd's) */
     unsigned int connection_limit;    /* connections at once, all clients */
-    unsigned int per_client_limit;    /* connections at once from one address; 0: no limit */
     unsigned int timeout_seconds;     /* an idle connection is closed after this */
     size_t memory_limit;              /* bytes per connection: request line, headers, buffers */
     size_t stack_size;                /* bytes of stack per thread; 0: default */
@@ -26,6 +25,8 @@ struct cmhd_settings {
 struct cmhd_callbacks {
     MHD_AccessHandlerCallback access;              /* every request, several calls */
     MHD_RequestCompletedCallback completed;        /* a request ended (answered or not) */
+    MHD_AcceptPolicyCallback accept;               /* before a connection is made: the fair share */
+    MHD_NotifyConnectionCallback connection;       /* a connection began or ended: its deadline */
     void *(*target)(void *, const char *, struct MHD_Connection *);  /* the raw request-target */
     void *context;                                 /* handed to each of them */
 };
@@ -34,7 +35,6 @@ static inline struct MHD_Daemon *cmhd_start(const struct cmhd_settings *settings
     struct MHD_OptionItem options[] = {
         { MHD_OPTION_LISTEN_SOCKET, settings->listen_fd, NULL },
         { MHD_OPTION_CONNECTION_LIMIT, settings->connection_limit, NULL },
-        { MHD_OPTION_PER_IP_CONNECTION_LIMIT, settings->per_client_limit, NULL },
         { MHD_OPTION_CONNECTION_TIMEOUT, settings->timeout_seconds, NULL },
         { MHD_OPTION_CONNECTION_MEMORY_LIMIT, (intptr_t) settings->memory_limit, NULL },
         { MHD_OPTION_THREAD_STACK_SIZE, (intptr_t) settings->stack_size, NULL },
@@ -44,6 +44,7 @@ static inline struct MHD_Daemon *cmhd_start(const struct cmhd_settings *settings
            and answers them with its own 400. */
         { MHD_OPTION_STRICT_FOR_CLIENT, 0, NULL },
         { MHD_OPTION_NOTIFY_COMPLETED, (intptr_t) callbacks->completed, callbacks->context },
+        { MHD_OPTION_NOTIFY_CONNECTION, (intptr_t) callbacks->connection, callbacks->context },
         /* Called with the request-target as it arrived, before libmicrohttpd decodes it in
            place; what it returns is the request's first context pointer. */
         { MHD_OPTION_URI_LOG_CALLBACK, (intptr_t) callbacks->target, callbacks->context },
@@ -54,8 +55,53 @@ static inline struct MHD_Daemon *cmhd_start(const struct cmhd_settings *settings
        suspended, not waited for, so its thread serves others meanwhile, and the commits of
        check-ins waiting together are grouped (one fsync for many). */
     unsigned int flags = MHD_USE_INTERNAL_POLLING_THREAD | MHD_USE_EPOLL | MHD_ALLOW_SUSPEND_RESUME;
-    return MHD_start_daemon(flags, 0, NULL, NULL, callbacks->access, callbacks->context,
+    return MHD_start_daemon(flags, 0, callbacks->accept, callbacks->context, callbacks->access, callbacks->context,
                             MHD_OPTION_ARRAY, options, MHD_OPTION_END);
+}
+
+/* The connection's socket (for shutdown by the deadline sweep); -1 when unknown. */
+static inline int cmhd_connection_fd(struct MHD_Connection *connection) {
+    const union MHD_ConnectionInfo *info = MHD_get_connection_info(connection, MHD_CONNECTION_INFO_CONNECTION_FD);
+    return info == NULL ? -1 : info->connect_fd;
+}
+
+/* What the adapter put in the connection's socket context when it began. */
+static inline void *cmhd_socket_context(struct MHD_Connection *connection) {
+    const union MHD_ConnectionInfo *info = MHD_get_connection_info(connection, MHD_CONNECTION_INFO_SOCKET_CONTEXT);
+    return info == NULL ? NULL : info->socket_context;
+}
+
+/* The connection's client address (NULL when unknown). */
+static inline const struct sockaddr *cmhd_connection_address(struct MHD_Connection *connection) {
+    const union MHD_ConnectionInfo *info = MHD_get_connection_info(connection, MHD_CONNECTION_INFO_CLIENT_ADDRESS);
+    return info == NULL ? NULL : info->client_addr;
+}
+
+/* The network a client address counts in: an IPv4 address (also written v4-mapped) as
+   family 4, an IPv6 address by its /64 (one subscriber usually holds a whole /64) as family
+   6; family 0 for anything else. */
+struct cmhd_network {
+    uint64_t prefix;
+    int family;
+};
+
+static inline struct cmhd_network cmhd_network_of(const struct sockaddr *address) {
+    struct cmhd_network network = { 0, 0 };
+    if (address == NULL) return network;
+    if (address->sa_family == AF_INET) {
+        network.family = 4;
+        network.prefix = ntohl(((const struct sockaddr_in *) address)->sin_addr.s_addr);
+    } else if (address->sa_family == AF_INET6) {
+        const unsigned char *bytes = ((const struct sockaddr_in6 *) address)->sin6_addr.s6_addr;
+        if (IN6_IS_ADDR_V4MAPPED((const struct in6_addr *) bytes)) {
+            network.family = 4;
+            network.prefix = (uint64_t) bytes[12] << 24 | (uint64_t) bytes[13] << 16 | (uint64_t) bytes[14] << 8 | bytes[15];
+        } else {
+            network.family = 6;
+            for (int index = 0; index < 8; index++) network.prefix = network.prefix << 8 | bytes[index];
+        }
+    }
+    return network;
 }
 
 /* What a request's head holds, gathered in one pass on the access handler's first call:

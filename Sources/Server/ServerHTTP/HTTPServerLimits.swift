@@ -3,11 +3,20 @@
 public struct HTTPServerLimits: Sendable, Equatable {
     /// Connections at once, all clients together.
     public var connections: Int = 1024
-    /// Connections at once from one address (0: no limit). Behind a proxy every connection
-    /// comes from the proxy: raise it there or set 0.
+    /// Connections at once from one client network (an IPv4 address, an IPv6 /64); 0: no
+    /// per-client limit and no fair share either (behind a proxy every connection comes from
+    /// the proxy: set 0 there). Once more than half of `connections` are taken, a network may
+    /// open another only while it holds less than its fair share (`ConnectionShare`).
     public var connectionsPerClient: Int = 128
-    /// Seconds an idle connection (no byte in either direction) is kept (slowloris).
+    /// The fair share never drops below this many connections per network: a browser opens a
+    /// few at once, and a crowd behind one address is many browsers.
+    public var fairShareFloor: Int = 4
+    /// Seconds an idle connection (no byte in either direction) is kept.
     public var idleSeconds: Int = 10
+    /// Seconds a request's head and body may take to arrive, counted from the connection's
+    /// accept (or, on a kept-alive connection, from the previous answer): a client trickling
+    /// a byte now and then is never idle, so only this ends it (slowloris).
+    public var requestSeconds: Int = 10
     /// Bytes of memory libmicrohttpd gives a connection for its request line, headers and
     /// buffers; a head that does not fit gets libmicrohttpd's own 414/431 (docs/SERVER.md).
     public var connectionMemory: Int = 32 * 1024

@@ -10,14 +10,21 @@ import Synchronization
 /// a plain `HTTPRequest`, the handler answers with a plain `HTTPResponse` (at once, or after a
 /// commit while the connection is suspended), which goes back to libmicrohttpd as it is. No
 /// business rules here; but what libmicrohttpd lets through that HTTP forbids (ambiguous
-/// framing, encoded separators, a head too large) is answered here, before the site sees it (docs/SERVER.md, "Security").
+/// framing, encoded separators, a head too slow or too large, more connections than a fair
+/// share) is answered here, before the site sees it (docs/SERVER.md, "Security").
 public final class MicroHTTPServer: Service, @unchecked Sendable {
     private let handler: any HTTPHandler
     private let resolver: ClientResolver
     private let limits: HTTPServerLimits
     private let observer: (any HTTPObserver)?
-    private let hooks: HTTPServerHooks
+    fileprivate let hooks: HTTPServerHooks
     private var daemon: OpaquePointer?
+    /// Every open connection: the fair share and the request deadlines.
+    fileprivate let tracker: ConnectionTracker
+    /// CLOCK_MONOTONIC, or a test's: request deadlines are counted on it.
+    fileprivate let clock: any WallClock
+    /// The once-a-second sweep that ends requests too slow to arrive.
+    private var sweep: DispatchSourceTimer?
     /// Whether the server is stopping: then no request is suspended any more.
     private let stopping = Mutex(false)
     /// Entered by each request that is suspended (a check-in waiting for its commit), left when
@@ -36,23 +43,45 @@ public final class MicroHTTPServer: Service, @unchecked Sendable {
     static let checksHeadLayout = String(cString: MHD_get_version()) == "0.9.75"
 
     /// Starts serving on `listener`, a bound, listening socket (which the server then owns).
-    /// `hooks` are told of the connection's moments (tests drive the suspended path with them).
+    /// `hooks` are told of the connection's moments (tests drive the suspended path with them);
+    /// request deadlines are counted on `clock` (monotonic).
     public init(listener: Int32, handler: any HTTPHandler, limits: HTTPServerLimits, resolver: ClientResolver,
-                observer: (any HTTPObserver)? = nil, hooks: HTTPServerHooks = HTTPServerHooks()) throws(HTTPServerError) {
+                observer: (any HTTPObserver)? = nil, hooks: HTTPServerHooks = HTTPServerHooks(),
+                clock: any WallClock = MonotonicClock()) throws(HTTPServerError) {
         self.handler = handler
         self.limits = limits
         self.resolver = resolver
         self.observer = observer
         self.hooks = hooks
+        self.clock = clock
+        tracker = ConnectionTracker(limits: limits)
         var settings = cmhd_settings(
-            listen_fd: listener, connection_limit: UInt32(limits.connections),
-            per_client_limit: UInt32(limits.connectionsPerClient), timeout_seconds: UInt32(limits.idleSeconds),
+            listen_fd: listener, connection_limit: UInt32(limits.connections), timeout_seconds: UInt32(limits.idleSeconds),
             memory_limit: limits.connectionMemory, stack_size: 512 * 1024, threads: UInt32(max(1, limits.threads)))
-        var callbacks = cmhd_callbacks(access: accessHandler, completed: completedHandler, target: targetHandler,
+        var callbacks = cmhd_callbacks(access: accessHandler, completed: completedHandler, accept: acceptPolicy,
+                                       connection: connectionHandler, target: targetHandler,
                                        context: Unmanaged.passUnretained(self).toOpaque())
         daemon = cmhd_start(&settings, &callbacks)
         guard daemon != nil else { throw HTTPServerError("libmicrohttpd could not start on the listening socket") }
+        // Once a second is enough: a deadline of seconds is kept to within one, and a server
+        // with no late request does nothing but look.
+        let sweep = DispatchSource.makeTimerSource(queue: .global(qos: .utility))
+        sweep.schedule(deadline: .now() + 1, repeating: 1, leeway: .milliseconds(100))
+        sweep.setEventHandler { [tracker, clock] in tracker.endLateRequests(now: clock.now().milliseconds) }
+        sweep.resume()
+        self.sweep = sweep
     }
+
+    /// Ends the connections whose request has not arrived by its deadline (the clock's now):
+    /// what the once-a-second sweep does; tests call it after moving their clock. Returns how
+    /// many it ended.
+    @discardableResult
+    public func endLateRequests() -> Int {
+        tracker.endLateRequests(now: clock.now().milliseconds)
+    }
+
+    /// Connections open now.
+    public var openConnections: Int { tracker.count }
 
     public var name: String { "HTTP listener" }
 
@@ -68,6 +97,8 @@ public final class MicroHTTPServer: Service, @unchecked Sendable {
 
     private func stop(drainingFor milliseconds: Int64) {
         guard let daemon else { return }
+        sweep?.cancel()
+        sweep = nil
         // libmicrohttpd aborts when stopped with a suspended connection (SIGTERM under load):
         // let the check-ins under way commit and answer, then stop.
         // Not MHD_quiesce_daemon: with a thread pool, 0.9.75's quiesce and a worker both remove
@@ -93,7 +124,8 @@ public final class MicroHTTPServer: Service, @unchecked Sendable {
     /// in place): the request's state begins, with what its raw target earned. What this
     /// returns is the request's context pointer in every call of the access handler.
     fileprivate func began(target: UnsafePointer<CChar>?, connection: OpaquePointer?) -> UnsafeMutableRawPointer {
-        let state = RequestState(limits: limits)
+        let tracked = connection.flatMap(cmhd_socket_context).map { Unmanaged<TrackedConnection>.fromOpaque($0).takeUnretainedValue() }
+        let state = RequestState(limits: limits, tracked: tracked)
         if let target {
             state.targetSize = strlen(target)
             do throws(RequestRefusal) {
@@ -114,7 +146,7 @@ public final class MicroHTTPServer: Service, @unchecked Sendable {
                             context: UnsafeMutablePointer<UnsafeMutableRawPointer?>) -> MHD_Result {
         guard let existing = context.pointee else {
             // The URI callback made the state: a request without one did not come through it.
-            let state = RequestState(limits: limits)
+            let state = RequestState(limits: limits, tracked: nil)
             context.pointee = Unmanaged.passRetained(state).toOpaque()
             return refuse(.malformedTarget, state: state, method: method, connection: connection)
         }
@@ -178,6 +210,8 @@ public final class MicroHTTPServer: Service, @unchecked Sendable {
     /// Asks the site for the request's answer, which it gives on any thread, once.
     private func ask(_ connection: OpaquePointer, url: UnsafePointer<CChar>, method: UnsafePointer<CChar>,
                      state: RequestState) {
+        // The request is in: no deadline while its answer is made and sent.
+        state.tracked?.deadline.store(0, ordering: .relaxed)
         state.started = MonotonicClock().nanoseconds()
         let request = makeRequest(connection, url: url, method: method, state: state)
         state.request = request
@@ -300,11 +334,15 @@ public struct HTTPServerHooks: Sendable {
     public var suspended: (@Sendable () -> Void)?
     /// A suspended connection was resumed with its answer.
     public var resumed: (@Sendable () -> Void)?
+    /// A connection was accepted and is tracked (its deadline runs).
+    public var accepted: (@Sendable () -> Void)?
 
     /// Hooks calling these closures.
-    public init(suspended: (@Sendable () -> Void)? = nil, resumed: (@Sendable () -> Void)? = nil) {
+    public init(suspended: (@Sendable () -> Void)? = nil, resumed: (@Sendable () -> Void)? = nil,
+                accepted: (@Sendable () -> Void)? = nil) {
         self.suspended = suspended
         self.resumed = resumed
+        self.accepted = accepted
     }
 }
 
@@ -333,13 +371,43 @@ private let targetHandler: @convention(c) (UnsafeMutableRawPointer?, UnsafePoint
 private let completedHandler: MHD_RequestCompletedCallback = { server, _, context, _ in
     guard let context, let state = context.pointee else { return }
     let request = Unmanaged<RequestState>.fromOpaque(state)
-    if request.takeUnretainedValue().wasSuspended, let server {
+    if let server {
         let owner = Unmanaged<MicroHTTPServer>.fromOpaque(server).takeUnretainedValue()
-        owner.sleepers.withLock { _ = $0.removeValue(forKey: ObjectIdentifier(request.takeUnretainedValue())) }
-        owner.suspended.leave()
+        if request.takeUnretainedValue().wasSuspended {
+            owner.sleepers.withLock { _ = $0.removeValue(forKey: ObjectIdentifier(request.takeUnretainedValue())) }
+            owner.suspended.leave()
+        }
+        // A kept-alive connection's next request is due within the deadline from now.
+        request.takeUnretainedValue().tracked?.deadline.store(owner.clock.now().milliseconds + owner.tracker.requestMilliseconds,
+                                                              ordering: .relaxed)
     }
     request.release()
     context.pointee = nil
+}
+
+private let acceptPolicy: MHD_AcceptPolicyCallback = { server, address, _ in
+    guard let server else { return .NO }
+    return Unmanaged<MicroHTTPServer>.fromOpaque(server).takeUnretainedValue().tracker.admits(ClientNetwork(address)) ? .YES : .NO
+}
+
+private let connectionHandler: MHD_NotifyConnectionCallback = { server, connection, socketContext, event in
+    guard let server, let connection, let socketContext else { return }
+    let owner = Unmanaged<MicroHTTPServer>.fromOpaque(server).takeUnretainedValue()
+    switch event {
+    case .CONNECTION_NOTIFY_STARTED:
+        let tracked = owner.tracker.opened(descriptor: cmhd_connection_fd(connection), network: ClientNetwork(cmhd_connection_address(connection)),
+                                           now: owner.clock.now().milliseconds)
+        socketContext.pointee = Unmanaged.passRetained(tracked).toOpaque()
+        owner.hooks.accepted?()
+    case .CONNECTION_NOTIFY_CLOSED:
+        guard let pointer = socketContext.pointee else { return }
+        let tracked = Unmanaged<TrackedConnection>.fromOpaque(pointer)
+        owner.tracker.closed(tracked.takeUnretainedValue())
+        tracked.release()
+        socketContext.pointee = nil
+    @unknown default:
+        break
+    }
 }
 
 private let postIterator: MHD_PostDataIterator = { state, _, key, _, _, _, data, _, size in

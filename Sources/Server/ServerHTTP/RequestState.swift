@@ -71,6 +71,8 @@ final class RequestState: @unchecked Sendable {
         }
     }
 
+    /// The connection the request came on (its deadline is cleared once the request is in).
+    let tracked: TrackedConnection?
     /// Bytes of the raw request-target.
     var targetSize = 0
     /// What the raw request-target earned, answered on the first call of the access handler.
@@ -89,8 +91,9 @@ final class RequestState: @unchecked Sendable {
     /// The limits in force.
     let limits: HTTPServerLimits
 
-    init(limits: HTTPServerLimits) {
+    init(limits: HTTPServerLimits, tracked: TrackedConnection?) {
         self.limits = limits
+        self.tracked = tracked
     }
 
     deinit {

@@ -1,19 +1,34 @@
+import Dispatch
 import ServerHTTP
 import ServerHTTPTypes
+import SharedDomain
 import SharedSystem
 import Synchronization
 
 /// A MicroHTTPServer on a loopback port whose handler answers every request at once and
-/// remembers its path: a request that reached the site is one the adapter let through.
+/// remembers its path: a request that reached the site is one the adapter let through. Its
+/// request deadlines run on a clock the test moves.
 final class RecordingServer: Sendable {
     let server: MicroHTTPServer
     let port: UInt16
     let handler = RecordingHandler()
+    let clock = SteppedClock()
+    /// Signalled each time a connection is accepted and tracked.
+    let accepted = DispatchSemaphore(value: 0)
 
     init(limits: HTTPServerLimits = HTTPServerLimits()) throws {
         let listener = try ListenSocket.bind(ListenAddress("127.0.0.1:0"))
         port = UInt16(ListenSocket.boundAddress(listener).split(separator: ":").last!)!
-        server = try MicroHTTPServer(listener: listener, handler: handler, limits: limits, resolver: ClientResolver(trustedProxies: []))
+        let accepted = accepted
+        server = try MicroHTTPServer(listener: listener, handler: handler, limits: limits, resolver: ClientResolver(trustedProxies: []),
+                                     hooks: HTTPServerHooks(accepted: { accepted.signal() }), clock: clock)
+    }
+
+    /// A client connected from `source`, once the server tracks its connection.
+    func connect(from source: String = "127.0.0.1") throws -> RawClient {
+        let client = try RawClient(port: port, source: source)
+        accepted.wait()
+        return client
     }
 }
 
@@ -28,5 +43,17 @@ final class RecordingHandler: HTTPHandler {
         seen.withLock { $0.append(request.path) }
         let body = "seen \(request.path) " + request.form.sorted { $0.key < $1.key }.map { "\($0.key)=\($0.value)" }.joined(separator: "&")
         reply(HTTPResponse(status: 200, headers: [("Content-Type", "text/plain")], body: Array(body.utf8)))
+    }
+}
+
+/// A monotonic clock that moves only when the test moves it.
+final class SteppedClock: WallClock {
+    private let milliseconds = Atomic<Int64>(1_000_000)
+
+    func now() -> WallTime { WallTime(milliseconds: milliseconds.load(ordering: .acquiring)) }
+
+    /// Moves the clock `seconds` on.
+    func advance(seconds: Double) {
+        milliseconds.add(Int64(seconds * 1000), ordering: .releasing)
     }
 }

@@ -59,6 +59,19 @@ import Testing
         #expect(harness.suspendedCount == 0)
     }
 
+    @Test func aSleepingAnswerOutlivesTheRequestDeadline() throws {
+        let harness = try Harness()
+        defer { harness.server.stop() }
+        let client = try RawClient(port: harness.port, sending: "GET /later HTTP/1.1\r\nHost: x\r\nConnection: close\r\n\r\n")
+        let reply = harness.handler.nextReply()
+        harness.suspended.take()
+        // The request is in: a commit that takes long is no slow client.
+        harness.clock.advance(seconds: 60)
+        #expect(harness.server.endLateRequests() == 0)
+        reply(HTTPResponse(status: 303, body: Array("committed".utf8)))
+        #expect(client.readAll().hasSuffix("committed"))
+    }
+
     @Test func stopWaitsForASleepingAnswerAndTheClientGetsIt() throws {
         let harness = try Harness()
         let client = try RawClient(port: harness.port, sending: "GET /later HTTP/1.1\r\nHost: x\r\nConnection: close\r\n\r\n")
@@ -99,6 +112,7 @@ private final class Harness: Sendable {
     let handler: GatedHandler
     let suspended = Rendezvous<Void>()
     let resumed = Rendezvous<Void>()
+    let clock = SteppedClock()
     private let suspendedCounter: Counted
     /// How many times a connection was suspended.
     var suspendedCount: Int { suspendedCounter.value.load(ordering: .acquiring) }
@@ -114,7 +128,7 @@ private final class Harness: Sendable {
         server = try MicroHTTPServer(listener: listener, handler: handler, limits: HTTPServerLimits(),
                                      resolver: ClientResolver(trustedProxies: []),
                                      hooks: HTTPServerHooks(suspended: { counted.value.add(1, ordering: .releasing); suspended.put(()) },
-                                                            resumed: { resumed.put(()) }))
+                                                            resumed: { resumed.put(()) }), clock: clock)
     }
 }
 

@@ -1,0 +1,64 @@
+import ServerHTTP
+import Testing
+
+/// The deadline for a whole request (libmicrohttpd's own timeout counts idle time only, which
+/// a client sending a byte every few seconds never reaches). The server's clock is the test's:
+/// each case moves it and runs the sweep the server runs once a second, never sleeping.
+@Suite(.serialized) struct RequestDeadlineTests {
+    @Test func aHeadStillArrivingAtItsDeadlineIsCutOff() throws {
+        let harness = try RecordingServer()
+        defer { harness.server.stop() }
+        let client = try harness.connect()
+        client.send("GET /slow HTTP/1.1\r\nHost: x\r\n")
+        harness.clock.advance(seconds: 9.9)
+        client.send("X-Trickle: 1\r\n")
+        #expect(harness.server.endLateRequests() == 0, "not late yet, however slow")
+        harness.clock.advance(seconds: 0.1)
+        #expect(harness.server.endLateRequests() == 1)
+        #expect(client.readAll() == "" && !client.timedOut, "closed without an answer")
+        #expect(harness.handler.paths.isEmpty)
+    }
+
+    @Test func aSlowBodyIsCutOffLikeASlowHead() throws {
+        let harness = try RecordingServer()
+        defer { harness.server.stop() }
+        let client = try harness.connect()
+        client.send("POST /slow HTTP/1.1\r\nHost: x\r\nContent-Length: 100\r\n\r\nsafe")
+        harness.clock.advance(seconds: 10)
+        #expect(harness.server.endLateRequests() == 1)
+        #expect(client.readAll() == "" && !client.timedOut)
+    }
+
+    @Test func aKeptAliveConnectionsNextRequestIsDueADeadlineAfterTheAnswer() throws {
+        let harness = try RecordingServer()
+        defer { harness.server.stop() }
+        let client = try harness.connect()
+        harness.clock.advance(seconds: 9)
+        client.send("GET /first HTTP/1.1\r\nHost: x\r\n\r\n")
+        #expect(client.readResponse()?.hasPrefix("HTTP/1.1 200 ") == true)
+        // Answered at 9 s: the next request is due at 19 s, not 10 s.
+        harness.clock.advance(seconds: 9.9)
+        #expect(harness.server.endLateRequests() == 0)
+        client.send("GET /second HTTP/1.1\r\nHost: x\r\n\r\n")
+        #expect(client.readResponse()?.hasSuffix("seen /second ") == true)
+        harness.clock.advance(seconds: 10)
+        #expect(harness.server.endLateRequests() == 1)
+        #expect(client.readAll() == "" && !client.timedOut)
+        #expect(harness.handler.paths == ["/first", "/second"])
+    }
+
+    @Test func onlyLateConnectionsAreEnded() throws {
+        let harness = try RecordingServer()
+        defer { harness.server.stop() }
+        let early = try harness.connect()
+        harness.clock.advance(seconds: 5)
+        let late = try harness.connect()
+        late.send("GET /late HTTP/1.1\r\n")
+        harness.clock.advance(seconds: 5)
+        #expect(harness.server.endLateRequests() == 1)
+        #expect(early.readAll() == "" && !early.timedOut)
+        late.send("Host: x\r\n\r\n")
+        #expect(late.readResponse()?.hasPrefix("HTTP/1.1 200 ") == true)
+        #expect(harness.server.openConnections == 1)
+    }
+}
