@@ -80,6 +80,8 @@ struct ServerConfiguration {
         limits.connectionsPerClient = try layers.value("max-connections-per-client") { text, source throws(CommandError) in
             try Self.number(text, 0...100_000, source)
         } ?? limits.connectionsPerClient
+        limits.requestSeconds = try layers.value("request-timeout") { text, source throws(CommandError) in try Self.number(text, 1...600, source) }
+            ?? limits.requestSeconds
         limits.threads = try layers.value("threads") { text, source throws(CommandError) in try Self.number(text, 1...64, source) }
             ?? max(2, Int(sysconf(Int32(_SC_NPROCESSORS_ONLN))))
         safeNumberTries = try layers.value("safe-number-tries") { text, source throws(CommandError) in try Self.number(text, 1...100, source) } ?? 5
