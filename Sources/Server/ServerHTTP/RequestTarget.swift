@@ -1,3 +1,5 @@
+import SharedDomain
+
 /// The request-target as it came, before libmicrohttpd decodes it in place: the only place
 /// where an encoded separator can still be told from a real one. Decoded, `/C/HALL-1/T%2F..`
 /// is a path of other segments, and `T%00x` is a C string cut at `T` — which checks in.
@@ -17,7 +19,7 @@ enum RequestTarget {
             if byte == UInt8(ascii: "?") {
                 inPath = false
             } else if byte == UInt8(ascii: "%"), inPath {
-                guard index + 2 < bytes.count, let high = hexValue(bytes[index + 1]), let low = hexValue(bytes[index + 2]) else {
+                guard index + 2 < bytes.count, let high = bytes[index + 1].hexDigitValue, let low = bytes[index + 2].hexDigitValue else {
                     throw .malformedTarget
                 }
                 if isForbiddenWhenEncoded(high << 4 | low) { throw .encodedSeparator }
@@ -32,14 +34,5 @@ enum RequestTarget {
     /// a file system): `/`, `\`, `.` (dot segments), `%` (double decoding), `;`, `?`, `#`.
     static func isForbiddenWhenEncoded(_ byte: UInt8) -> Bool {
         byte < 0x20 || byte == 0x7f || "/\\.%;?#".utf8.contains(byte)
-    }
-
-    private static func hexValue(_ byte: UInt8) -> UInt8? {
-        switch byte {
-        case UInt8(ascii: "0")...UInt8(ascii: "9"): byte - UInt8(ascii: "0")
-        case UInt8(ascii: "a")...UInt8(ascii: "f"): byte - UInt8(ascii: "a") + 10
-        case UInt8(ascii: "A")...UInt8(ascii: "F"): byte - UInt8(ascii: "A") + 10
-        default: nil
-        }
     }
 }

@@ -120,7 +120,7 @@ public enum SecretFile {
         var bytes = [UInt8]()
         var index = text.startIndex
         while index < text.endIndex {
-            guard let high = hexValue(text[index]), let low = hexValue(text[index + 1]) else { return nil }
+            guard let high = text[index].hexDigitValue, let low = text[index + 1].hexDigitValue else { return nil }
             bytes.append(high << 4 | low)
             index += 2
         }
@@ -135,7 +135,7 @@ public enum SecretFile {
         var bytes = [UInt8]()
         var high: UInt8?
         for character in trimmed {
-            guard let nibble = hexValue(character) else {
+            guard let nibble = character.hexDigitValue else {
                 throw .malformed(path: path, reason: isSpace(character) ? "it contains whitespace" : "it contains a non-hex character")
             }
             if let first = high {
@@ -240,15 +240,6 @@ public enum SecretFile {
             _ = try DirectoryTrust().open(path, for: .publishing, creating: 0o700)
         } catch {
             throw .untrustedDirectory(error)
-        }
-    }
-
-    private static func hexValue(_ character: UInt8) -> UInt8? {
-        switch character {
-        case UInt8(ascii: "0")...UInt8(ascii: "9"): character - UInt8(ascii: "0")
-        case UInt8(ascii: "a")...UInt8(ascii: "f"): character - UInt8(ascii: "a") + 10
-        case UInt8(ascii: "A")...UInt8(ascii: "F"): character - UInt8(ascii: "A") + 10
-        default: nil
         }
     }
 
