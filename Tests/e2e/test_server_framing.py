@@ -6,24 +6,13 @@ trickling a hundred connections each never keep a normal check-in from its 303 w
 import re
 import select
 import socket
-import subprocess
 import threading
 import time
 
-import pytest
-
-from conftest import BIN
 from serverutil import code
 
 SECURITY_HEADERS = (b"Content-Security-Policy: default-src 'none'", b"X-Content-Type-Options: nosniff",
                     b"Referrer-Policy: no-referrer", b"X-Frame-Options: DENY", b"Cache-Control: no-store")
-
-
-@pytest.fixture
-def secret(tmp_path):
-    path = tmp_path / "secret"
-    assert subprocess.run([BIN, "keygen", "-o", str(path)], capture_output=True, timeout=30).returncode == 0
-    return path
 
 
 def token_path(secret, port):
