@@ -336,13 +336,17 @@ public struct HTTPServerHooks: Sendable {
     public var resumed: (@Sendable () -> Void)?
     /// A connection was accepted and is tracked (its deadline runs).
     public var accepted: (@Sendable () -> Void)?
+    /// A request completed (its answer sent, or it ended unanswered): a kept-alive
+    /// connection's next request is due from now.
+    public var completed: (@Sendable () -> Void)?
 
     /// Hooks calling these closures.
     public init(suspended: (@Sendable () -> Void)? = nil, resumed: (@Sendable () -> Void)? = nil,
-                accepted: (@Sendable () -> Void)? = nil) {
+                accepted: (@Sendable () -> Void)? = nil, completed: (@Sendable () -> Void)? = nil) {
         self.suspended = suspended
         self.resumed = resumed
         self.accepted = accepted
+        self.completed = completed
     }
 }
 
@@ -380,6 +384,7 @@ private let completedHandler: MHD_RequestCompletedCallback = { server, _, contex
         // A kept-alive connection's next request is due within the deadline from now.
         request.takeUnretainedValue().tracked?.deadline.store(owner.clock.now().milliseconds + owner.tracker.requestMilliseconds,
                                                               ordering: .relaxed)
+        owner.hooks.completed?()
     }
     request.release()
     context.pointee = nil

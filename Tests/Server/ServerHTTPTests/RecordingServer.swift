@@ -15,13 +15,15 @@ final class RecordingServer: Sendable {
     let clock = SteppedClock()
     /// Signalled each time a connection is accepted and tracked.
     let accepted = DispatchSemaphore(value: 0)
+    /// Signalled each time a request completes (its next one is due from then).
+    let completed = DispatchSemaphore(value: 0)
 
     init(limits: HTTPServerLimits = HTTPServerLimits()) throws {
         let listener = try ListenSocket.bind(ListenAddress("127.0.0.1:0"))
         port = UInt16(ListenSocket.boundAddress(listener).split(separator: ":").last!)!
-        let accepted = accepted
+        let accepted = accepted, completed = completed
         server = try MicroHTTPServer(listener: listener, handler: handler, limits: limits, resolver: ClientResolver(trustedProxies: []),
-                                     hooks: HTTPServerHooks(accepted: { accepted.signal() }), clock: clock)
+                                     hooks: HTTPServerHooks(accepted: { accepted.signal() }, completed: { completed.signal() }), clock: clock)
     }
 
     /// A client connected from `source`, once the server tracks its connection.

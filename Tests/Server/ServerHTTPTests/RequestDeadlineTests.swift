@@ -36,11 +36,13 @@ import Testing
         harness.clock.advance(seconds: 9)
         client.send("GET /first HTTP/1.1\r\nHost: x\r\n\r\n")
         #expect(client.readResponse()?.hasPrefix("HTTP/1.1 200 ") == true)
+        harness.completed.wait()
         // Answered at 9 s: the next request is due at 19 s, not 10 s.
         harness.clock.advance(seconds: 9.9)
         #expect(harness.server.endLateRequests() == 0)
         client.send("GET /second HTTP/1.1\r\nHost: x\r\n\r\n")
         #expect(client.readResponse()?.hasSuffix("seen /second ") == true)
+        harness.completed.wait()
         harness.clock.advance(seconds: 10)
         #expect(harness.server.endLateRequests() == 1)
         #expect(client.readAll() == "" && !client.timedOut)
@@ -57,8 +59,8 @@ import Testing
         harness.clock.advance(seconds: 5)
         #expect(harness.server.endLateRequests() == 1)
         #expect(early.readAll() == "" && !early.timedOut)
+        // The other, not late yet, goes on and is answered.
         late.send("Host: x\r\n\r\n")
         #expect(late.readResponse()?.hasPrefix("HTTP/1.1 200 ") == true)
-        #expect(harness.server.openConnections == 1)
     }
 }
