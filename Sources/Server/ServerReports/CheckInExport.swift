@@ -59,11 +59,11 @@ public struct CheckInExport: Sendable {
             out.append(comma)
             if let device = entry.device { CSV.appendField(device.rawValue, to: &out) }
             out.append(comma)
-            if let name = entry.visitor?.name { CSV.appendField(name, typedByPeople: true, to: &out) }
+            if let name = entry.visitor?.name { CSV.appendField(name, to: &out) }
             out.append(comma)
             if let phone = entry.visitor?.phone { CSV.appendField(phone, to: &out) }
             out.append(comma)
-            if let name = entry.operatorName { CSV.appendField(name, typedByPeople: true, to: &out) }
+            if let name = entry.operatorName { CSV.appendField(name, to: &out) }
             out.append(contentsOf: [13, 10])
         case .jsonl:
             JSONLine.begin(&out)
