@@ -95,7 +95,7 @@ let package = Package(
         // The embedded ledger: SQLite in WAL mode with group commit.
         target("ServerSQLite", "Server", ["ServerDomain", "ServerLedgerSQL", "SharedDomain", "SharedSystem", "CSQLite"]),
         // The shared ledger: PostgreSQL through libpq, for several servers.
-        target("ServerPostgres", "Server", ["ServerDomain", "ServerLedgerSQL", "SharedDomain", "CPostgres"]),
+        target("ServerPostgres", "Server", ["ServerDomain", "ServerLedgerSQL", "SharedDomain", "SharedSystem", "CPostgres"]),
         // The rules every ledger passes, run by each ledger's tests against a fresh ledger.
         target("ServerLedgerContract", "Server", ["ServerDomain", "SharedDomain", "SharedSystem"]),
         // Plain HTTP request and response values between the adapter and the site. Swift stdlib only.

@@ -1,6 +1,7 @@
 import ServerDomain
 import ServerLedgerSQL
 import SharedDomain
+import SharedSystem
 
 /// The shared ledger: PostgreSQL through libpq, for several servers behind one load balancer.
 /// Every server is stateless; the database decides duplicates (the presence table's primary key
@@ -18,17 +19,22 @@ public final class PostgresLedger: CheckInLedger {
     private let pool: PostgresPool
     /// The threads of the calls that answer through a completion.
     private let workers: PostgresWorkers
+    /// The ids check-ins show, under the key the database keeps (every server shows the same).
+    let ids: CheckInIDCipher
 
     /// Connects to `connectionString` (a pool of up to `poolSize`) and checks the schema; with
     /// `migrate`, brings it to the newest version first (safe when several servers start at once).
+    /// `authenticator` computes the HMACs of the ids check-ins show.
     public init(_ connectionString: PostgresConnectionString, poolSize: Int = defaultPoolSize, migrate: Bool = true,
-                clock: any WallClock) throws(LedgerError) {
+                clock: any WallClock, authenticator: any MessageAuthenticator = HMACAuthenticator()) throws(LedgerError) {
         self.connectionString = connectionString
         pool = PostgresPool(connectionString, size: max(1, poolSize))
         workers = PostgresWorkers(count: max(1, poolSize))
-        _ = try pool.withConnection { connection throws(LedgerError) in
-            try PostgresSchema.migrate(connection, at: clock.now(), apply: migrate)
+        let key = try pool.withConnection { connection throws(LedgerError) in
+            _ = try PostgresSchema.migrate(connection, at: clock.now(), apply: migrate)
+            return try connection.query(LedgerSchema.selectCheckInIDKey).text(0, 0)
         }
+        ids = try CheckInIDCipher(storedKey: key, authenticator: authenticator, ledger: connectionString.description)
     }
 
     /// Applies the missing schema steps (`qrcheckin-server migrate`): the versions before and after.
@@ -47,7 +53,7 @@ public final class PostgresLedger: CheckInLedger {
     private func recordNow(_ checkIn: NewCheckIn, duplicateSeconds: Int64) throws(LedgerError) -> RecordOutcome {
         try pool.withConnection { connection throws(LedgerError) in
             guard let device = checkIn.device else {
-                return .recorded(CheckIn(id: try Self.id(of: connection.query(Self.insertCheckIn, PostgresRows.parameters(checkIn)), connection),
+                return .recorded(CheckIn(id: try shownID(of: connection.query(Self.insertCheckIn, PostgresRows.parameters(checkIn)), connection),
                                          entry: checkIn))
             }
             // The claim and the insert in one statement (one round trip, one transaction).
@@ -57,14 +63,14 @@ public final class PostgresLedger: CheckInLedger {
                 .int64(checkIn.windowAge.map(Int64.init)), .text(checkIn.visitor?.name), .text(checkIn.visitor?.phone),
                 .text(checkIn.operatorName),
             ])
-            if inserted.rowCount == 1 { return .recorded(CheckIn(id: try Self.id(of: inserted, connection), entry: checkIn)) }
+            if inserted.rowCount == 1 { return .recorded(CheckIn(id: try shownID(of: inserted, connection), entry: checkIn)) }
             // A duplicate: the claim's row was locked until the check-in holding it committed, so
             // this statement (a new snapshot) sees that check-in.
             let earlier = try connection.query(Self.earlierCheckIn, [.text(checkIn.venue.rawValue), .text(device.rawValue)], repeatable: true)
             guard earlier.rowCount == 1 else {
                 throw LedgerError(.corrupt, "\(connection.target): a duplicate key names no check-in")
             }
-            return .duplicate(of: try PostgresRows.checkIn(earlier, row: 0))
+            return .duplicate(of: try PostgresRows.checkIn(earlier, row: 0, ids: ids))
         }
     }
 
@@ -87,11 +93,12 @@ public final class PostgresLedger: CheckInLedger {
         workers.submit { try? self.recordRefusal(refusal) }
     }
 
-    private static func id(of inserted: PostgresResult, _ connection: PostgresConnection) throws(LedgerError) -> Int64 {
-        guard inserted.rowCount == 1, let id = try inserted.int64(0, 0) else {
+    /// The id shown for the row an insert returned.
+    private func shownID(of inserted: PostgresResult, _ connection: PostgresConnection) throws(LedgerError) -> Int64 {
+        guard inserted.rowCount == 1, let row = try inserted.int64(0, 0) else {
             throw LedgerError(.failed, "\(connection.target): the insert returned no id")
         }
-        return id
+        return try ids.shownID(row: row)
     }
 
     public func recordRefusal(_ refusal: Refusal) throws(LedgerError) {
@@ -104,9 +111,10 @@ public final class PostgresLedger: CheckInLedger {
     }
 
     public func find(id: Int64) throws(LedgerError) -> CheckIn? {
-        try pool.withConnection { connection throws(LedgerError) in
-            let found = try connection.query("SELECT \(LedgerSchema.checkInColumns) FROM checkins WHERE id = $1", [.int64(id)], repeatable: true)
-            return found.rowCount == 0 ? nil : try PostgresRows.checkIn(found, row: 0)
+        guard let row = ids.rowID(shown: id) else { return nil }
+        return try pool.withConnection { connection throws(LedgerError) in
+            let found = try connection.query("SELECT \(LedgerSchema.checkInColumns) FROM checkins WHERE id = $1", [.int64(row)], repeatable: true)
+            return found.rowCount == 0 ? nil : try PostgresRows.checkIn(found, row: 0, ids: ids)
         }
     }
 
@@ -115,7 +123,7 @@ public final class PostgresLedger: CheckInLedger {
         try pool.withConnection { connection throws(LedgerError) in
             // One statement: one snapshot, however long the export runs; rows arrive one at a time.
             try connection.stream(selection.sql, selection.parameters) { row throws(LedgerError) in
-                body(try PostgresRows.checkIn(row, row: 0))
+                body(try PostgresRows.checkIn(row, row: 0, ids: ids))
             }
         }
     }

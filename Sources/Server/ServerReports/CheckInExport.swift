@@ -96,7 +96,7 @@ public struct CheckInExport: Sendable {
     }
 
     /// The table's columns (a stream cannot measure its rows first).
-    static let widths = [7, 16, 19, 11, 3, 8, 16, 15, 0]
+    static let widths = [15, 16, 19, 11, 3, 8, 16, 15, 0]  // ids are up to 15 digits (CheckInIDCipher)
 
     private var comma: UInt8 { UInt8(ascii: ",") }
     private var quote: UInt8 { UInt8(ascii: "\"") }
