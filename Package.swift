@@ -128,7 +128,7 @@ let package = Package(
         testTarget("ServerDomainTests", "Server", ["ServerDomain", "ServerLedgerContract", "ServerLedgerSQL", "SharedDomain", "SharedSystem"]),
         testTarget("ServerSQLiteTests", "Server", ["ServerSQLite", "ServerLedgerContract", "ServerLedgerSQL", "ServerDomain", "SharedDomain", "CSQLite"]),
         testTarget("ServerPostgresTests", "Server",
-                   ["ServerPostgres", "ServerLedgerContract", "ServerLedgerSQL", "ServerDomain", "SharedDomain", "ServerSQLite", "CPostgres"]),
+                   ["ServerPostgres", "ServerLedgerContract", "ServerLedgerSQL", "ServerDomain", "SharedDomain", "SharedSystem", "ServerSQLite", "CPostgres"]),
         testTarget("ServerHTTPTests", "Server", ["ServerHTTP", "ServerHTTPTypes", "SharedDomain", "SharedSystem"]),
         testTarget("ServerSiteTests", "Server",
                    ["ServerSite", "ServerReports", "ServerDomain", "ServerLedgerContract", "ServerHTTPTypes", "SharedDomain", "SharedSystem", "SharedText", "SharedJSON"]),

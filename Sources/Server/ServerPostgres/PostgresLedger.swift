@@ -52,26 +52,45 @@ public final class PostgresLedger: CheckInLedger {
     /// Records on the caller's thread (a worker's, see `record(_:duplicateSeconds:completion:)`).
     private func recordNow(_ checkIn: NewCheckIn, duplicateSeconds: Int64) throws(LedgerError) -> RecordOutcome {
         try pool.withConnection { connection throws(LedgerError) in
-            guard let device = checkIn.device else {
-                return .recorded(CheckIn(id: try shownID(of: connection.query(Self.insertCheckIn, PostgresRows.parameters(checkIn)), connection),
-                                         entry: checkIn))
+            var tries = 1
+            while true {
+                do throws(LedgerError) {
+                    return try recordOnce(checkIn, duplicateSeconds: duplicateSeconds, connection)
+                } catch where connection.lastFailureState == PostgresError.uniqueViolation && tries < Self.recordTries {
+                    // The row id the identity gave is held by a check-in `copy` brought with its
+                    // receipt number (its row id is the cipher's, anywhere up to 2^48). The
+                    // statement was undone whole, the claim with it; the next id is free.
+                    tries += 1
+                }
             }
-            // The claim and the insert in one statement (one round trip, one transaction).
-            let inserted = try connection.query(Self.claimAndInsert, [
-                .text(checkIn.venue.rawValue), .text(device.rawValue), .int64(checkIn.time.milliseconds),
-                .int64(duplicateSeconds.multipliedReportingOverflow(by: 1000).partialValue), .text(checkIn.method.rawValue),
-                .int64(checkIn.windowAge.map(Int64.init)), .text(checkIn.visitor?.name), .text(checkIn.visitor?.phone),
-                .text(checkIn.operatorName),
-            ])
-            if inserted.rowCount == 1 { return .recorded(CheckIn(id: try shownID(of: inserted, connection), entry: checkIn)) }
-            // A duplicate: the claim's row was locked until the check-in holding it committed, so
-            // this statement (a new snapshot) sees that check-in.
-            let earlier = try connection.query(Self.earlierCheckIn, [.text(checkIn.venue.rawValue), .text(device.rawValue)], repeatable: true)
-            guard earlier.rowCount == 1 else {
-                throw LedgerError(.corrupt, "\(connection.target): a duplicate key names no check-in")
-            }
-            return .duplicate(of: try PostgresRows.checkIn(earlier, row: 0, ids: ids))
         }
+    }
+
+    /// How often a check-in is tried whose row id was taken: each try takes the identity's next
+    /// id, and imported rows lie scattered over 2^48 ids, rarely two side by side.
+    static let recordTries = 3
+
+    /// One try at recording on `connection`, in one statement (autocommit).
+    private func recordOnce(_ checkIn: NewCheckIn, duplicateSeconds: Int64, _ connection: PostgresConnection) throws(LedgerError) -> RecordOutcome {
+        guard let device = checkIn.device else {
+            return .recorded(CheckIn(id: try shownID(of: connection.query(Self.insertCheckIn, PostgresRows.parameters(checkIn)), connection),
+                                     entry: checkIn))
+        }
+        // The claim and the insert in one statement (one round trip, one transaction).
+        let inserted = try connection.query(Self.claimAndInsert, [
+            .text(checkIn.venue.rawValue), .text(device.rawValue), .int64(checkIn.time.milliseconds),
+            .int64(duplicateSeconds.multipliedReportingOverflow(by: 1000).partialValue), .text(checkIn.method.rawValue),
+            .int64(checkIn.windowAge.map(Int64.init)), .text(checkIn.visitor?.name), .text(checkIn.visitor?.phone),
+            .text(checkIn.operatorName),
+        ])
+        if inserted.rowCount == 1 { return .recorded(CheckIn(id: try shownID(of: inserted, connection), entry: checkIn)) }
+        // A duplicate: the claim's row was locked until the check-in holding it committed, so
+        // this statement (a new snapshot) sees that check-in.
+        let earlier = try connection.query(Self.earlierCheckIn, [.text(checkIn.venue.rawValue), .text(device.rawValue)], repeatable: true)
+        guard earlier.rowCount == 1 else {
+            throw LedgerError(.corrupt, "\(connection.target): a duplicate key names no check-in")
+        }
+        return .duplicate(of: try PostgresRows.checkIn(earlier, row: 0, ids: ids))
     }
 
     /// Records on one of the ledger's threads and hands the outcome to `completion` after the
