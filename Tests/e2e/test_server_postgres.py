@@ -302,6 +302,10 @@ def test_import_of_sqlite_history_twice_gives_the_sources_count(tmp_path, secret
     # Every column, the ids too: a receipt from the old host opens and erases its check-in here.
     assert sorted(exported[1:]) == sorted(original[1:])
     assert postgres.sql(name, "SELECT count(*) FROM (SELECT DISTINCT venue, at_ms, device FROM checkins) AS d") == [["40"]]
+    receipt = original[1].split(",", 1)[0]
+    erased = server_run("erase", "--database", database, "--checkin", receipt, "--only", "--yes")
+    assert erased.returncode == 0 and erased.stdout.endswith("erased 1 check-in\n"), erased
+    assert postgres.sql(name, "SELECT count(*) FROM checkins") == [["39"]]
 
 
 def test_import_refuses_what_is_not_sqlite_into_postgresql(tmp_path, database):

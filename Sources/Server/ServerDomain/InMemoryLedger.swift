@@ -132,16 +132,28 @@ public final class InMemoryLedger: CheckInLedger {
         }
     }
 
+    public func checkIns(of subject: ErasureSubject) throws(LedgerError) -> [CheckIn] {
+        try locked { state throws(LedgerError) in
+            Self.selected(state.checkIns.filter(Self.isSubject(subject)), CheckInQuery())
+        }
+    }
+
     public func erase(_ subject: ErasureSubject) throws(LedgerError) -> Int {
         try locked { state throws(LedgerError) in
-            let isSubject: (CheckIn) -> Bool = switch subject {
-            case .device(let device): { $0.device == device }
-            case .phone(let phone): { $0.entry.visitor?.phone == phone }
-            }
+            let isSubject = Self.isSubject(subject)
             let count = state.checkIns.filter(isSubject).count
             state.checkIns.removeAll(where: isSubject)
             state.presence = state.presence.filter { !isSubject($0.value) }
             return count
+        }
+    }
+
+    /// Whether a check-in is one of `subject`'s. A duplicate key goes with the check-in it names.
+    private static func isSubject(_ subject: ErasureSubject) -> (CheckIn) -> Bool {
+        switch subject {
+        case .device(let device): { $0.device == device }
+        case .phone(let phone): { $0.entry.visitor?.phone == phone }
+        case .checkIn(let id): { $0.id == id }
         }
     }
 

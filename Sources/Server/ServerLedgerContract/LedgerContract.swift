@@ -192,6 +192,35 @@ public enum LedgerContract {
             let fresh = try call("record") { () throws(LedgerError) in try ledger.record(scan(phone, at: 30), duplicateSeconds: 3600) }
             guard case .recorded = fresh else { throw ContractFailure("an erased device starts afresh, got \(fresh)", line: #line) }
         },
+        Case(description: "checkIns(of:) shows what erase deletes; erasing one check-in takes it alone, and its duplicate key only if it opened it") { ledger throws(ContractFailure) in
+            let kim = Visitor(name: "Kim", phone: "010-1111-2222")
+            func recorded(_ entry: NewCheckIn) throws(ContractFailure) -> CheckIn {
+                let outcome = try call("record") { () throws(LedgerError) in try ledger.record(entry, duplicateSeconds: 3600) }
+                return outcome.checkIn
+            }
+            func shown(_ subject: ErasureSubject) throws(ContractFailure) -> [WallTime] {
+                let rows = try call("checkIns(of:)") { () throws(LedgerError) in try ledger.checkIns(of: subject) }
+                return rows.map(\.time)
+            }
+            let first = try recorded(scan(phone, at: 0))
+            _ = try recorded(scan(phone, cafe, at: 5))
+            let kims = try recorded(scan(other, at: 10, visitor: kim))
+            let later = try recorded(scan(phone, at: 4000))  // a new visit: the key now names this one
+            try expect(try shown(.device(phone)) == [at(0), at(5), at(4000)], "a device's check-ins, oldest first")
+            try expect(try shown(.phone("01011112222")) == [at(10)], "a phone number's check-ins")
+            try expect(try call("checkIns(of:)") { () throws(LedgerError) in try ledger.checkIns(of: .checkIn(kims.id)) } == [kims], "one check-in")
+            try expect(try shown(.checkIn(first.id == 7 ? 8 : 7)).isEmpty, "an id that names no check-in shows none")
+            try expect(try shown(.checkIn(0)).isEmpty, "an impossible id shows none")
+            try expect(try call("erase") { () throws(LedgerError) in try ledger.erase(.checkIn(first.id)) } == 1, "erasing one check-in deletes one")
+            try expect(try all(ledger).map(\.time) == [at(5), at(10), at(4000)], "only that check-in went")
+            let again = try call("record") { () throws(LedgerError) in try ledger.record(scan(phone, at: 4100), duplicateSeconds: 3600) }
+            try expect(again == .duplicate(of: later), "the key the later check-in opened stays: \(again)")
+            try expect(try call("erase") { () throws(LedgerError) in try ledger.erase(.checkIn(later.id)) } == 1, "erasing the later one")
+            let fresh = try call("record") { () throws(LedgerError) in try ledger.record(scan(phone, at: 4200), duplicateSeconds: 3600) }
+            guard case .recorded = fresh else { throw ContractFailure("its key went with it: the next scan is a new check-in, got \(fresh)", line: #line) }
+            try expect(try call("erase") { () throws(LedgerError) in try ledger.erase(.checkIn(first.id)) } == 0, "erased already")
+            try expect(try call("erase") { () throws(LedgerError) in try ledger.erase(.checkIn(-1)) } == 0, "an impossible id erases nothing")
+        },
         Case(description: "ids are unique and reveal nothing: not sequential, not increasing, spread over 1 to 2^48") { ledger throws(ContractFailure) in
             var ids: [Int64] = []
             for index: Int64 in 0..<20 {

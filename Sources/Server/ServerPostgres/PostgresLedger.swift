@@ -207,20 +207,33 @@ public final class PostgresLedger: CheckInLedger {
         }
     }
 
-    public func erase(_ subject: ErasureSubject) throws(LedgerError) -> Int {
-        let (column, value) = switch subject {
-        case .device(let device): ("device", device.rawValue)
-        case .phone(let phone): ("visitor_phone", phone)
+    public func checkIns(of subject: ErasureSubject) throws(LedgerError) -> [CheckIn] {
+        guard let (column, value) = erasure(subject) else { return [] }
+        return try pool.withConnection { connection throws(LedgerError) in
+            let rows = try connection.query(column.selectCheckIns, [value], repeatable: true)
+            var checkIns: [CheckIn] = []
+            for row in 0..<rows.rowCount { checkIns.append(try PostgresRows.checkIn(rows, row: row, ids: ids)) }
+            return checkIns
         }
+    }
+
+    public func erase(_ subject: ErasureSubject) throws(LedgerError) -> Int {
+        guard let (column, value) = erasure(subject) else { return 0 }
         return try pool.withConnection { connection throws(LedgerError) in
             try connection.transaction { () throws(LedgerError) in
-                // The duplicate keys of the visitor's devices go with the rows that name them.
-                _ = try connection.query("""
-                    DELETE FROM presence WHERE EXISTS (SELECT 1 FROM checkins WHERE checkins.\(column) = $1
-                    AND checkins.venue = presence.venue AND checkins.device = presence.device)
-                    """, [.text(value)])
-                return try connection.query("DELETE FROM checkins WHERE \(column) = $1", [.text(value)]).changedRows
+                _ = try connection.query(column.deletePresence, [value])
+                return try connection.query(column.deleteCheckIns, [value]).changedRows
             }
+        }
+    }
+
+    /// The column an erasure of `subject` selects by and its value; nil when it names no row
+    /// (an id no row can show).
+    private func erasure(_ subject: ErasureSubject) -> (ErasureColumn, PostgresParameter)? {
+        switch subject {
+        case .device(let device): (.device, .text(device.rawValue))
+        case .phone(let phone): (.phone, .text(phone))
+        case .checkIn(let id): ids.rowID(shown: id).map { (.id, .int64($0)) }
         }
     }
 

@@ -162,20 +162,22 @@ public final class SQLiteLedger: CheckInLedger {
         }
     }
 
+    public func checkIns(of subject: ErasureSubject) throws(LedgerError) -> [CheckIn] {
+        guard let selection = ErasureSelection(subject, ids: ids) else { return [] }
+        return try readers.read { connection throws(LedgerError) in
+            let select = try selection.statement(selection.column.selectCheckIns, on: connection)
+            defer { select.reset() }
+            var rows: [CheckIn] = []
+            while try select.step() { rows.append(try SQLiteRows.checkIn(select, ids: ids)) }
+            return rows
+        }
+    }
+
     public func erase(_ subject: ErasureSubject) throws(LedgerError) -> Int {
+        guard let selection = ErasureSelection(subject, ids: ids) else { return 0 }
         let erased = try writer.perform { connection throws(LedgerError) in
-            let (column, value) = switch subject {
-            case .device(let device): ("device", device.rawValue)
-            case .phone(let phone): ("visitor_phone", phone)
-            }
-            // The duplicate keys of the visitor's devices go with the rows that name them.
-            let presence = try connection.statement(
-                "DELETE FROM presence WHERE EXISTS (SELECT 1 FROM checkins WHERE checkins.\(column) = ?1 AND checkins.venue = presence.venue AND checkins.device = presence.device)")
-            try presence.bind(1, value)
-            try presence.run()
-            let delete = try connection.statement("DELETE FROM checkins WHERE \(column) = ?1")
-            try delete.bind(1, value)
-            try delete.run()
+            try selection.statement(selection.column.deletePresence, on: connection).run()
+            try selection.statement(selection.column.deleteCheckIns, on: connection).run()
             let erased = connection.changes
             if erased > 0, try connection.integer("PRAGMA auto_vacuum") == Self.incrementalVacuum {
                 try connection.execute("PRAGMA incremental_vacuum")

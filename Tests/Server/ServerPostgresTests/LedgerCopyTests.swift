@@ -64,6 +64,7 @@ struct LedgerCopyTests {
         let copied = try Self.checkIns(source)
         #expect(try Self.checkIns(target).sorted { $0.id < $1.id } == copied.sorted { $0.id < $1.id })
         #expect(try target.find(id: copied[1].id) == copied[1])
+        #expect(try target.checkIns(of: .checkIn(copied[1].id)) == [copied[1]])
         #expect(try cluster.execute("SELECT count(*) FROM checkins", in: database) == "8")
         // The duplicate keys came along: device a checked in at HALL-1 at 4000 s.
         let again = NewCheckIn(venue: Self.hall, time: WallTime(seconds: 4100), method: .qr, windowAge: 0, device: DeviceID("a"))
