@@ -48,12 +48,16 @@ struct LedgerCopyTests {
                             authenticator: HMACAuthenticator(), ledger: database)
     }
 
+    /// A new empty PostgreSQL ledger to copy into, and its database's name.
+    static func target() throws -> (PostgresLedger, String) {
+        let database = try PostgresCluster.shared.createDatabase()
+        return (try PostgresLedger(PostgresConnectionString(PostgresCluster.shared.uri(database)), clock: FixedClock()), database)
+    }
+
     @Test func copyingTwiceGivesTheSourcesCountWithNoDuplicates() throws {
         let directory = TemporaryDirectory()
         let source = try Self.source(in: directory.path)
-        let cluster = PostgresCluster.shared
-        let database = try cluster.createDatabase()
-        let target = try PostgresLedger(PostgresConnectionString(cluster.uri(database)), clock: FixedClock())
+        let (target, database) = try Self.target()
         let first = try target.copy(from: source, venue: nil)
         #expect(first == LedgerCopyReport(source: 8, copied: 8, alreadyThere: 0, destination: 8))
         let second = try target.copy(from: source, venue: nil)
@@ -65,7 +69,7 @@ struct LedgerCopyTests {
         #expect(try Self.checkIns(target).sorted { $0.id < $1.id } == copied.sorted { $0.id < $1.id })
         #expect(try target.find(id: copied[1].id) == copied[1])
         #expect(try target.checkIns(of: .checkIn(copied[1].id)) == [copied[1]])
-        #expect(try cluster.execute("SELECT count(*) FROM checkins", in: database) == "8")
+        #expect(try PostgresCluster.shared.execute("SELECT count(*) FROM checkins", in: database) == "8")
         // The duplicate keys came along: device a checked in at HALL-1 at 4000 s.
         let again = NewCheckIn(venue: Self.hall, time: WallTime(seconds: 4100), method: .qr, windowAge: 0, device: DeviceID("a"))
         guard case .duplicate(of: let earlier) = try target.record(again, duplicateSeconds: 3600) else {
@@ -78,8 +82,7 @@ struct LedgerCopyTests {
     @Test func oneVenueIsCopiedAndWhatServersRecordedMeanwhileIsKept() throws {
         let directory = TemporaryDirectory()
         let source = try Self.source(in: directory.path)
-        let cluster = PostgresCluster.shared
-        let target = try PostgresLedger(PostgresConnectionString(cluster.uri(try cluster.createDatabase())), clock: FixedClock())
+        let (target, _) = try Self.target()
         let live = NewCheckIn(venue: Self.cafe, time: WallTime(seconds: 9000), method: .qr, windowAge: 0, device: DeviceID("z"))
         _ = try target.record(live, duplicateSeconds: 3600)
         let report = try target.copy(from: source, venue: Self.cafe)
@@ -96,13 +99,11 @@ struct LedgerCopyTests {
     @Test func aCopiedCheckInWhoseIDIsTakenGetsANewOne() throws {
         let directory = TemporaryDirectory()
         let source = try Self.source(in: directory.path)
-        let cluster = PostgresCluster.shared
-        let database = try cluster.createDatabase()
-        let target = try PostgresLedger(PostgresConnectionString(cluster.uri(database)), clock: FixedClock())
+        let (target, database) = try Self.target()
         let taken = try Self.checkIns(source)[5]
         // A row here at the row id that shows the source's id, as if recorded under this key.
         let row = try #require(try Self.ids(of: database).rowID(shown: taken.id))
-        try cluster.execute("INSERT INTO checkins (id, venue, at_ms, method) VALUES (\(row), 'CAFE', 1, 'staff')", in: database)
+        try PostgresCluster.shared.execute("INSERT INTO checkins (id, venue, at_ms, method) VALUES (\(row), 'CAFE', 1, 'staff')", in: database)
         let report = try target.copy(from: source, venue: nil)
         #expect(report == LedgerCopyReport(source: 8, copied: 8, alreadyThere: 0, destination: 9, renumbered: 1))
         let here = try Self.checkIns(target)

@@ -102,6 +102,8 @@ struct PostgresLedgerTests {
         #expect(failures.withLock { $0 }.isEmpty)
         // Each migration applied once, however many servers raced to apply it.
         #expect(try cluster.execute("SELECT count(*) FROM schema_migrations", in: database) == "\(LedgerSchema.migrations.count)")
+        // One key for the ids every server shows.
+        #expect(try cluster.execute("SELECT count(*) FROM ledger_keys", in: database) == "1")
     }
 
     @Test func valuesAreSentAsValuesWhateverTheirBytes() throws {
