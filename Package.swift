@@ -96,7 +96,7 @@ let package = Package(
         // The embedded ledger: SQLite in WAL mode with group commit.
         target("ServerSQLite", "Server", ["ServerDomain", "ServerLedgerSQL", "SharedDomain", "SharedSystem", "CSQLite"]),
         // The shared ledger: PostgreSQL through libpq, for several servers.
-        target("ServerPostgres", "Server", ["ServerDomain", "ServerLedgerSQL", "SharedDomain", "CPostgres"]),
+        target("ServerPostgres", "Server", ["ServerDomain", "ServerLedgerSQL", "SharedDomain", "SharedSystem", "CPostgres"]),
         // The rules every ledger passes, run by each ledger's tests against a fresh ledger.
         target("ServerLedgerContract", "Server", ["ServerDomain", "SharedDomain", "SharedSystem"]),
         // Plain HTTP request and response values between the adapter and the site. Swift stdlib only.
@@ -131,7 +131,7 @@ let package = Package(
         testTarget("ServerDomainTests", "Server", ["ServerDomain", "ServerLedgerContract", "ServerLedgerSQL", "SharedDomain", "SharedSystem"]),
         testTarget("ServerSQLiteTests", "Server", ["ServerSQLite", "ServerLedgerContract", "ServerLedgerSQL", "ServerDomain", "SharedDomain", "CSQLite"]),
         testTarget("ServerPostgresTests", "Server",
-                   ["ServerPostgres", "ServerLedgerContract", "ServerLedgerSQL", "ServerDomain", "SharedDomain", "ServerSQLite", "CPostgres"]),
+                   ["ServerPostgres", "ServerLedgerContract", "ServerLedgerSQL", "ServerDomain", "SharedDomain", "SharedSystem", "ServerSQLite", "CPostgres"]),
         testTarget("ServerHTTPTests", "Server", ["ServerHTTP", "ServerHTTPTypes", "SharedDomain", "SharedSystem"]),
         // The server executable's own logic (the commands' shared setup, their synopses), by @testable import.
         testTarget("qrcheckin-serverTests", "Server", ["qrcheckin-server", "SharedCLI", "ServerDomain", "ServerSQLite"]),

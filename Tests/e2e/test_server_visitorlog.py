@@ -109,12 +109,17 @@ def test_a_million_check_ins_export_to_csv_in_constant_memory_and_read_back(tmp_
         reader = csv.reader(handle)
         assert next(reader) == COLUMNS
         count = 0
+        previous = None
         for row in reader:
             count += 1
             assert len(row) == 10, row
-            i = int(row[0])
-            if i == first:
-                assert row[1] == "HALL-0" and row[4] == "staff" and row[7] == "first"
+            # Oldest first: the generated rows 2..1,000,000, then the first (now). The ids
+            # shown are the keyed permutation's, not the row ids, and never a counter.
+            i = count + 1
+            assert previous is None or abs(int(row[0]) - previous) != 1, (previous, row[0])
+            previous = int(row[0])
+            if count == 1_000_000:
+                assert int(row[0]) == first and row[1] == "HALL-0" and row[4] == "staff" and row[7] == "first"
                 continue
             assert row[1:2] + row[4:] == visitorlogutil.expected(i), row
             if i % 100_003 == 0:
@@ -223,6 +228,27 @@ def test_a_purge_shrinks_the_file(tmp_path):
     assert [row["name"] for row in export(database)] == ["first"]
 
 
+def erase(database, *args, input=""):
+    """`erase` on `database`; standard input a pipe (not a terminal) unless told otherwise."""
+    return server_run("erase", "--database", f"sqlite:{database}", *args, env=SEOUL, input=input)
+
+
+def erase_on_a_terminal(database, answer, *args):
+    """`erase` with standard input a terminal on which `answer` is typed; (exit, stdout, stderr)."""
+    controller, terminal = os.openpty()
+    try:
+        env = clean_env()
+        env.update(SEOUL)
+        process = subprocess.Popen([SERVER_BIN, "erase", "--database", f"sqlite:{database}", *args], stdin=terminal,
+                                   stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True, env=env)
+        os.write(controller, answer.encode() + b"\n")
+        stdout, stderr = process.communicate(timeout=60)
+        return process.returncode, stdout, stderr
+    finally:
+        os.close(controller)
+        os.close(terminal)
+
+
 def test_erasing_one_device_removes_exactly_its_rows(tmp_path, secret):
     database = tmp_path / "checkins.db"
     server = Server(tmp_path, secret, args=["--duplicate-time", "0s"]).start()
@@ -245,21 +271,86 @@ def test_erasing_one_device_removes_exactly_its_rows(tmp_path, secret):
     device_of = {row["id"]: row["device"] for row in rows}
     device_a = device_of[str(receipts["a"])]
     assert device_a and list(device_of.values()).count(device_a) == 3
+    today = datetime.now(timezone(timedelta(hours=9))).date().isoformat()
 
-    erased = server_run("erase", "--database", f"sqlite:{database}", "--device", device_a)
-    assert erased.returncode == 0 and erased.stdout == "erased 3 check-ins of that device\n", erased
-    assert device_a not in erased.stdout + erased.stderr, "the id is not echoed"
+    # Shown first, erased only when confirmed: without a terminal or --yes, nothing goes.
+    preview = f"3 check-ins of device {device_a[:8]}…:\n  {today}  CAFE    1\n  {today}  HALL-1  2\n"
+    refused = erase(database, "--device", device_a)
+    assert refused.returncode == 64 and refused.stdout == preview, refused
+    assert "nothing erased: answer on a terminal, or add --yes" in refused.stderr
+    dry = erase(database, "--device", device_a, "--dry-run")
+    assert dry.returncode == 0 and dry.stdout == preview + "nothing erased (--dry-run)\n", dry
+    status, stdout, stderr = erase_on_a_terminal(database, "n", "--device", device_a)
+    assert status == 1 and stdout == preview + "nothing erased\n" and "Erase these 3 check-ins? [y/N] " in stderr, (stdout, stderr)
+    assert export(database) == rows, "nothing changed"
+
+    status, stdout, stderr = erase_on_a_terminal(database, "y", "--device", device_a)
+    assert status == 0 and stdout == preview + "erased 3 check-ins of that device\n", (stdout, stderr)
+    assert device_a not in stdout + stderr, "the id is never shown whole"
     after = export(database)
     assert after == [row for row in rows if row["device"] != device_a], "exactly its rows went, the others are unchanged"
 
     # A visitor shows the receipt: its number finds the device.
-    by_receipt = server_run("erase", "--database", f"sqlite:{database}", "--checkin", str(receipts["b"]))
-    assert by_receipt.stdout == "erased 2 check-ins of that device\n", by_receipt
-    by_phone = server_run("erase", "--database", f"sqlite:{database}", "--phone", "010 2222 3333")
-    assert by_phone.stdout == "erased 1 check-in with that phone number\n", by_phone
+    b = receipts["b"]
+    by_receipt = erase(database, "--checkin", str(b), "--yes")
+    assert by_receipt.returncode == 0, by_receipt
+    assert by_receipt.stdout == (f"2 check-ins of the device of check-in {b} ({device_of[str(b)][:8]}…):\n"
+                                 f"  {today}  CAFE    1\n  {today}  HALL-1  1\nerased 2 check-ins of that device\n"), by_receipt
+    by_phone = erase(database, "--phone", "010 2222 3333", "-y")
+    assert by_phone.stdout == f"1 check-in with the phone number …3333:\n  {today}  CAFE  1\nerased 1 check-in with that phone number\n", by_phone
+    assert "01022223333" not in by_phone.stdout + by_phone.stderr
     assert [row["device"] for row in export(database)] == [device_of[str(receipts["c"])]]
-    again = server_run("erase", "--database", f"sqlite:{database}", "--checkin", str(receipts["a"]))
-    assert again.returncode == 66 and "there is no check-in" in again.stderr
+    nothing = erase(database, "--phone", "010 2222 3333", "--yes")
+    assert nothing.returncode == 0 and nothing.stdout == "no check-ins with the phone number …3333: nothing to erase\n", nothing
+
+    # A number that names nothing: erased already, made up, or a counter's guess.
+    for number in (receipts["a"], 1, 2, 281474976710656):
+        missing = erase(database, "--checkin", str(number), "--yes")
+        assert missing.returncode == 65 and f"no such check-in: {number}" in missing.stderr, missing
+        assert missing.stdout == ""
+
+
+def test_erasing_one_check_in_alone(tmp_path):
+    database = tmp_path / "checkins.db"
+    first = new_ledger(database, name="typo")
+    second = new_ledger(database, name="Lee")
+    insert(database, [("HALL-1", now_ms() - 60_000, "qr", 0, "phone-1", None, None, None),
+                      ("HALL-1", now_ms() - 30_000, "qr", 0, "phone-1", None, None, None)])
+    rows = export(database)
+    phone_rows = [row["id"] for row in rows if row["device"] == "phone-1"]
+    today = datetime.now(timezone(timedelta(hours=9))).date().isoformat()
+    # A staff entry names no device and no phone: --checkin erases it alone (formerly exit 65).
+    alone = erase(database, "--checkin", str(first), "--yes")
+    assert alone.returncode == 0 and alone.stdout.startswith(f"check-in {first}, which names no device and no phone number"), alone
+    assert alone.stdout.endswith(f"  {today}  HALL-1  1\nerased 1 check-in\n")
+    # --only: one of a device's check-ins, not the other.
+    only = erase(database, "--checkin", phone_rows[0], "--only", "--yes")
+    assert only.returncode == 0 and only.stdout == f"check-in {phone_rows[0]} alone:\n  {today}  HALL-1  1\nerased 1 check-in\n", only
+    assert [row["id"] for row in export(database)] == [phone_rows[1], str(second)]
+
+
+@pytest.mark.parametrize("fmt", ["table", "csv", "jsonl"])
+def test_no_output_carries_a_control_character_raw(tmp_path, fmt):
+    database = tmp_path / "checkins.db"
+    new_ledger(database)
+    names = ["\x1b[2J\x1b]0;owned\x07", "nul\x00byte", "bell\x07", "over\rwrite", "\u202egnp.exe", "csi\x9b31m", "=cmd|' /C calc'!A0"]
+    insert(database, [("HALL-1", now_ms() - 60_000 + i, "qr", 0, f"d{i}", name, None, name) for i, name in enumerate(names)])
+    result = subprocess.run([SERVER_BIN, "checkins", "--database", f"sqlite:{database}", "--format", fmt],
+                            capture_output=True, env={**clean_env(), **SEOUL}, timeout=60)
+    assert result.returncode == 0, result.stderr
+    text = result.stdout.decode()
+    line_end = "\r\n" if fmt == "csv" else "\n"
+    for line in text.split(line_end)[:-1]:
+        bad = [c for c in line if ord(c) < 0x20 or 0x7F <= ord(c) < 0xA0 or 0x202A <= ord(c) <= 0x202E or 0x2066 <= ord(c) <= 0x2069]
+        assert not bad, f"{fmt}: {line!r}"
+    if fmt == "jsonl":
+        assert [json.loads(line)["name"] for line in text.splitlines()][:-1] == names, "JSON keeps the exact text, escaped"
+    elif fmt == "csv":
+        got = [row["name"] for row in csv.DictReader(io.StringIO(text, newline=""))][:-1]
+        assert got[:2] == ["\\u{001B}[2J\\u{001B}]0;owned\\u{0007}", "nul\\u{0000}byte"] and got[4] == "\\u{202E}gnp.exe", got
+        assert got[6] == "'=cmd|' /C calc'!A0", "a formula is defused"
+    else:
+        assert "\\u{001B}[2J" in text and "\\u{202E}gnp.exe" in text
 
 
 def test_a_staff_check_in_shows_the_operator_in_the_export(tmp_path):
@@ -267,7 +358,7 @@ def test_a_staff_check_in_shows_the_operator_in_the_export(tmp_path):
     me = pwd.getpwuid(os.getuid()).pw_name
     result = run_server("checkin", "--database", f"sqlite:{database}", "--venue", "HALL-1", "--name", "김민지")
     assert result.returncode == 0, result.stderr
-    assert re.fullmatch(rf"checked in at HALL-1 \(check-in 1, \d{{4}}-\d\d-\d\d \d\d:\d\d:\d\d \+09:00, by {re.escape(me)}\)\n", result.stdout)
+    assert re.fullmatch(rf"checked in at HALL-1 \(check-in \d+, \d{{4}}-\d\d-\d\d \d\d:\d\d:\d\d \+09:00, by {re.escape(me)}\)\n", result.stdout)
     row = export(database)[0]
     assert (row["method"], row["name"], row["operator"], row["device"], row["window_age"]) == ("staff", "김민지", me, "", "")
     line = json.loads(run_server("checkins", "--database", f"sqlite:{database}", "--format", "jsonl").stdout)
@@ -400,8 +491,10 @@ def test_help_texts_of_the_operator_commands_match_their_golden_files():
     (["checkin", "--venue", "HALL-1", "--name", "a\nb"], {}, 64, "--name must not contain control characters"),
     (["checkin", "--venue", "HALL-1", "--phone", "12"], {}, 64, "--phone must be a phone number"),
     (["checkin", "--venue", "CAFE"], {"QRCHECKIN_SERVER_VENUES": "HALL-1"}, 64, "CAFE is not a venue this server serves"),
-    (["erase"], {}, 64, "give exactly one of --device ID, --phone NUMBER and --checkin ID"),
+    (["erase"], {}, 64, "give exactly one of --checkin ID, --device ID and --phone NUMBER"),
     (["erase", "--device", "a b"], {}, 64, "--device must be a device id"),
+    (["erase", "--device", "ab", "--only"], {}, 64, "--only goes with --checkin ID"),
+    (["erase", "--checkin", "12", "--dry-run", "--yes"], {}, 64, "give one of them"),
     (["checkins", "--by", "week"], {}, 64, "--by must be venue, day or hour"),
     (["checkins", "--by", "day,day"], {}, 64, "--by must be venue, day or hour"),
     (["checkins", "--kept"], {}, 64, "--kept adds kept counts to --count"),

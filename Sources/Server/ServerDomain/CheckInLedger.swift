@@ -53,7 +53,12 @@ public protocol CheckInLedger: Sendable {
     /// The daily counts purges kept (of `venue`, or of every venue), in no particular order.
     func keptCounts(venue: VenueID?) throws(LedgerError) -> [DailyCount]
 
-    /// Deletes every check-in of one visitor (and its duplicate keys); returns how many.
+    /// The check-ins `erase(subject)` would delete now, oldest first: what an operator is shown
+    /// before erasing (a visitor's check-ins within the retention: few).
+    func checkIns(of subject: ErasureSubject) throws(LedgerError) -> [CheckIn]
+
+    /// Deletes the check-ins of `subject` (and the duplicate keys they hold), for real, as a
+    /// purge does; returns how many.
     func erase(_ subject: ErasureSubject) throws(LedgerError) -> Int
 
     /// Returns once every write handed to the ledger so far has committed (or failed) and its
@@ -152,4 +157,7 @@ public enum ErasureSubject: Hashable, Sendable {
     case device(DeviceID)
     /// Every check-in whose visitor gave this phone number (digits, as `Visitor` keeps them).
     case phone(String)
+    /// The one check-in with this id (the id shown, as `find(id:)` takes it); if it opened its
+    /// device's duplicate time, that key goes with it.
+    case checkIn(Int64)
 }

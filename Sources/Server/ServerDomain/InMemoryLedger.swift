@@ -5,11 +5,13 @@ import Synchronization
 /// the database ledgers are held to (it passes `LedgerContract` too). Nothing survives the process.
 public final class InMemoryLedger: CheckInLedger {
     private struct State {
+        /// In the order of recording.
         var checkIns: [CheckIn] = []
         var refusals: [Refusal] = []
         /// Per venue and device, the check-in that opened its current duplicate time.
         var presence: [PresenceKey: CheckIn] = [:]
-        var nextID: Int64 = 1
+        /// The row id of the next check-in (shown through `ids`, as the databases do).
+        var nextRow: Int64 = 1
         /// Counts purges kept, by venue and day.
         var kept: [DayKey: Int] = [:]
         /// A failure every call throws while set (a database that went away).
@@ -30,9 +32,12 @@ public final class InMemoryLedger: CheckInLedger {
     }
 
     private let state = Mutex(State())
+    private let ids: CheckInIDCipher
 
-    /// An empty ledger.
-    public init() {}
+    /// An empty ledger whose check-ins show the ids `ids` gives their row ids.
+    public init(ids: CheckInIDCipher) {
+        self.ids = ids
+    }
 
     /// Makes every call throw `failure` until it is set back to nil (tests of 503 pages).
     public func fail(with failure: LedgerError?) {
@@ -51,24 +56,23 @@ public final class InMemoryLedger: CheckInLedger {
 
     /// Records at once: the whole ledger is one lock.
     private func recordNow(_ checkIn: NewCheckIn, duplicateSeconds: Int64) throws(LedgerError) -> RecordOutcome {
-        try locked { state throws(LedgerError) in
+        try locked { [ids] state throws(LedgerError) in
+            let recorded = CheckIn(id: try ids.shownID(row: state.nextRow), entry: checkIn)
             if let device = checkIn.device {
                 let key = PresenceKey(venue: checkIn.venue, device: device)
                 if let earlier = state.presence[key],
                    checkIn.time.milliseconds - earlier.time.milliseconds < duplicateSeconds * 1000 {
                     return .duplicate(of: earlier)
                 }
-                let recorded = CheckIn(id: state.nextID, entry: checkIn)
                 state.presence[key] = recorded
-                return .recorded(Self.append(recorded, to: &state))
             }
-            return .recorded(Self.append(CheckIn(id: state.nextID, entry: checkIn), to: &state))
+            return .recorded(Self.append(recorded, to: &state))
         }
     }
 
     private static func append(_ checkIn: CheckIn, to state: inout State) -> CheckIn {
         state.checkIns.append(checkIn)
-        state.nextID += 1
+        state.nextRow += 1
         return checkIn
     }
 
@@ -131,12 +135,15 @@ public final class InMemoryLedger: CheckInLedger {
         }
     }
 
+    public func checkIns(of subject: ErasureSubject) throws(LedgerError) -> [CheckIn] {
+        try locked { state throws(LedgerError) in
+            Self.selected(state.checkIns.filter(Self.isSubject(subject)), CheckInQuery())
+        }
+    }
+
     public func erase(_ subject: ErasureSubject) throws(LedgerError) -> Int {
         try locked { state throws(LedgerError) in
-            let isSubject: (CheckIn) -> Bool = switch subject {
-            case .device(let device): { $0.device == device }
-            case .phone(let phone): { $0.entry.visitor?.phone == phone }
-            }
+            let isSubject = Self.isSubject(subject)
             let count = state.checkIns.filter(isSubject).count
             state.checkIns.removeAll(where: isSubject)
             state.presence = state.presence.filter { !isSubject($0.value) }
@@ -173,8 +180,19 @@ public final class InMemoryLedger: CheckInLedger {
         }
     }
 
+    /// Whether a check-in is one of `subject`'s. A duplicate key goes with the check-in it names.
+    private static func isSubject(_ subject: ErasureSubject) -> (CheckIn) -> Bool {
+        switch subject {
+        case .device(let device): { $0.device == device }
+        case .phone(let phone): { $0.entry.visitor?.phone == phone }
+        case .checkIn(let id): { $0.id == id }
+        }
+    }
+
+    /// Oldest first, then in the order of recording (as the databases order by time and row id).
     private static func selected(_ rows: [CheckIn], _ query: CheckInQuery) -> [CheckIn] {
-        let sorted = rows.filter(query.matches).sorted { ($0.time, $0.id) < ($1.time, $1.id) }
+        let sorted = rows.enumerated().filter { query.matches($0.element) }
+            .sorted { ($0.element.time, $0.offset) < ($1.element.time, $1.offset) }.map(\.element)
         return query.limit.map { Array(sorted.prefix(max(0, $0))) } ?? sorted
     }
 

@@ -97,6 +97,10 @@ public final class WatchedLedger: CheckInLedger {
         try watch { () throws(LedgerError) in try ledger.keptCounts(venue: venue) }
     }
 
+    public func checkIns(of subject: ErasureSubject) throws(LedgerError) -> [CheckIn] {
+        try watch { () throws(LedgerError) in try ledger.checkIns(of: subject) }
+    }
+
     public func erase(_ subject: ErasureSubject) throws(LedgerError) -> Int {
         try watch { () throws(LedgerError) in try ledger.erase(subject) }
     }

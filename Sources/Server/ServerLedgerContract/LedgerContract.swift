@@ -45,6 +45,36 @@ public enum LedgerContract {
     /// Every rule, in the order they build on each other.
     public static let cases: [Case] = recordingCases + retentionCases + auditCases
 
+    /// The rules about a ledger's storage over time, which need it opened again.
+    public static let storageCases: [StorageCase] = [
+        StorageCase(description: "the same ledger reopened shows the same ids; another ledger's ids find nothing") { storage throws(ContractFailure) in
+            let first = try call("open") { () throws(LedgerError) in try storage.open() }
+            var recorded: [CheckIn] = []
+            for index: Int64 in 0..<5 {
+                let device = DeviceID("d\(index)")!
+                recorded.append(try call("record") { () throws(LedgerError) in try first.record(scan(device, at: index), duplicateSeconds: 60) }.checkIn)
+            }
+            first.finishWrites()
+            // As a restarted server, or a command beside the running one, opens it.
+            let again = try call("open again") { () throws(LedgerError) in try storage.open() }
+            try expect(try all(again) == recorded, "reopened, the ledger must show the ids it showed")
+            for checkIn in recorded {
+                try expect(try call("find") { () throws(LedgerError) in try again.find(id: checkIn.id) } == checkIn, "find(id: \(checkIn.id)) after reopening")
+            }
+            let other = try call("open another") { () throws(LedgerError) in try storage.openAnother() }
+            var theirs: [Int64] = []
+            for index: Int64 in 0..<5 {
+                let device = DeviceID("d\(index)")!
+                theirs.append(try call("record") { () throws(LedgerError) in try other.record(scan(device, at: index), duplicateSeconds: 60) }.checkIn.id)
+            }
+            try expect(Set(theirs).isDisjoint(with: recorded.map(\.id)), "another ledger (its own key) shows other ids: \(theirs)")
+            for id in theirs {
+                try expect(try call("find") { () throws(LedgerError) in try again.find(id: id) } == nil, "another ledger's id \(id) must find nothing here")
+            }
+            other.finishWrites()
+        },
+    ]
+
     /// Recording, finding, exporting, counting, purging, erasing.
     static let recordingCases: [Case] = [
         Case(description: "a recorded check-in comes back whole from find and export") { ledger throws(ContractFailure) in
@@ -162,7 +192,36 @@ public enum LedgerContract {
             let fresh = try call("record") { () throws(LedgerError) in try ledger.record(scan(phone, at: 30), duplicateSeconds: 3600) }
             guard case .recorded = fresh else { throw ContractFailure("an erased device starts afresh, got \(fresh)", line: #line) }
         },
-        Case(description: "ids increase in the order of recording, and refusals do not disturb check-ins") { ledger throws(ContractFailure) in
+        Case(description: "checkIns(of:) shows what erase deletes; erasing one check-in takes it alone, and its duplicate key only if it opened it") { ledger throws(ContractFailure) in
+            let kim = Visitor(name: "Kim", phone: "010-1111-2222")
+            func recorded(_ entry: NewCheckIn) throws(ContractFailure) -> CheckIn {
+                let outcome = try call("record") { () throws(LedgerError) in try ledger.record(entry, duplicateSeconds: 3600) }
+                return outcome.checkIn
+            }
+            func shown(_ subject: ErasureSubject) throws(ContractFailure) -> [WallTime] {
+                let rows = try call("checkIns(of:)") { () throws(LedgerError) in try ledger.checkIns(of: subject) }
+                return rows.map(\.time)
+            }
+            let first = try recorded(scan(phone, at: 0))
+            _ = try recorded(scan(phone, cafe, at: 5))
+            let kims = try recorded(scan(other, at: 10, visitor: kim))
+            let later = try recorded(scan(phone, at: 4000))  // a new visit: the key now names this one
+            try expect(try shown(.device(phone)) == [at(0), at(5), at(4000)], "a device's check-ins, oldest first")
+            try expect(try shown(.phone("01011112222")) == [at(10)], "a phone number's check-ins")
+            try expect(try call("checkIns(of:)") { () throws(LedgerError) in try ledger.checkIns(of: .checkIn(kims.id)) } == [kims], "one check-in")
+            try expect(try shown(.checkIn(first.id == 7 ? 8 : 7)).isEmpty, "an id that names no check-in shows none")
+            try expect(try shown(.checkIn(0)).isEmpty, "an impossible id shows none")
+            try expect(try call("erase") { () throws(LedgerError) in try ledger.erase(.checkIn(first.id)) } == 1, "erasing one check-in deletes one")
+            try expect(try all(ledger).map(\.time) == [at(5), at(10), at(4000)], "only that check-in went")
+            let again = try call("record") { () throws(LedgerError) in try ledger.record(scan(phone, at: 4100), duplicateSeconds: 3600) }
+            try expect(again == .duplicate(of: later), "the key the later check-in opened stays: \(again)")
+            try expect(try call("erase") { () throws(LedgerError) in try ledger.erase(.checkIn(later.id)) } == 1, "erasing the later one")
+            let fresh = try call("record") { () throws(LedgerError) in try ledger.record(scan(phone, at: 4200), duplicateSeconds: 3600) }
+            guard case .recorded = fresh else { throw ContractFailure("its key went with it: the next scan is a new check-in, got \(fresh)", line: #line) }
+            try expect(try call("erase") { () throws(LedgerError) in try ledger.erase(.checkIn(first.id)) } == 0, "erased already")
+            try expect(try call("erase") { () throws(LedgerError) in try ledger.erase(.checkIn(-1)) } == 0, "an impossible id erases nothing")
+        },
+        Case(description: "ids are unique and reveal nothing: not sequential, not increasing, spread over 1 to 2^48") { ledger throws(ContractFailure) in
             var ids: [Int64] = []
             for index: Int64 in 0..<20 {
                 try call("recordRefusal") { () throws(LedgerError) in
@@ -171,8 +230,29 @@ public enum LedgerContract {
                 let device = DeviceID("d\(index)")!
                 ids.append(try call("record") { () throws(LedgerError) in try ledger.record(scan(device, at: index), duplicateSeconds: 60) }.checkIn.id)
             }
-            try expect(ids == ids.sorted() && Set(ids).count == ids.count, "ids must increase: \(ids)")
+            try expect(Set(ids).count == ids.count, "two check-ins got one id: \(ids)")
+            try expect(ids.allSatisfy(CheckInIDCipher.ids.contains), "ids are 1 to 2^48 (exact in a double): \(ids)")
+            // A counter, or a counter plus an offset, would be increasing; 20 keyed ids are in
+            // order with probability 1/20!, and all below 2^40 with probability 2^-160.
+            try expect(ids != ids.sorted(), "ids must not increase in the order of recording: \(ids)")
+            try expect(zip(ids, ids.dropFirst()).contains { $1 - $0 != 1 }, "ids must not be consecutive: \(ids)")
+            try expect(ids.contains { $0 > 1 << 40 }, "ids must spread over the range, not count up from 1: \(ids)")
+            try expect(try all(ledger).map(\.id) == ids, "export shows the same ids, in the order of recording within a moment")
             try expect(try call("count") { () throws(LedgerError) in try ledger.count(CheckInQuery()) } == 20, "20 check-ins")
+        },
+        Case(description: "find takes the id shown; a made-up or impossible id finds nothing") { ledger throws(ContractFailure) in
+            var recorded: [CheckIn] = []
+            for index: Int64 in 0..<5 {
+                let device = DeviceID("d\(index)")!
+                recorded.append(try call("record") { () throws(LedgerError) in try ledger.record(scan(device, at: index), duplicateSeconds: 60) }.checkIn)
+            }
+            for checkIn in recorded {
+                try expect(try call("find") { () throws(LedgerError) in try ledger.find(id: checkIn.id) } == checkIn, "find(id: \(checkIn.id))")
+            }
+            // The row ids a counter would have given, and numbers no id can be.
+            for made in [1, 2, 3, 4, 5, 6, 0, -1, Int64.min, (1 << 48) + 1, Int64.max, 123_456_789_012_345] as [Int64] where !recorded.map(\.id).contains(made) {
+                try expect(try call("find") { () throws(LedgerError) in try ledger.find(id: made) } == nil, "find(id: \(made)) must find nothing")
+            }
         },
     ]
 }
@@ -192,5 +272,35 @@ private final class Outcomes: @unchecked Sendable {
         lock.wait()
         defer { lock.signal() }
         return results
+    }
+}
+
+extension LedgerContract {
+    /// A rule about a ledger's storage over time: it opens the ledger under test more than once,
+    /// and a second ledger of the same engine.
+    public struct StorageCase: Sendable, CustomStringConvertible {
+        /// What the rule says.
+        public let description: String
+        let check: @Sendable (Storage) throws(ContractFailure) -> Void
+
+        /// Runs the rule on `storage`, whose ledger must be empty.
+        public func run(on storage: Storage) throws(ContractFailure) {
+            try check(storage)
+        }
+    }
+
+    /// How a storage rule reaches its ledgers.
+    public struct Storage {
+        /// Opens the ledger under test, again at each call (a restarted server, a command).
+        public let open: () throws(LedgerError) -> any CheckInLedger
+        /// Opens a second, empty ledger of the same engine, with storage of its own.
+        public let openAnother: () throws(LedgerError) -> any CheckInLedger
+
+        /// Storage opened by these functions.
+        public init(open: @escaping () throws(LedgerError) -> any CheckInLedger,
+                    openAnother: @escaping () throws(LedgerError) -> any CheckInLedger) {
+            self.open = open
+            self.openAnother = openAnother
+        }
     }
 }

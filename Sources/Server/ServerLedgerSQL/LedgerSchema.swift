@@ -6,7 +6,8 @@
 /// device: the check-in that opened its current duplicate time; its primary key is what makes
 /// two servers agree on a duplicate), `refusals` (refused scans, no personal data),
 /// `daily_counts` (per venue and day, the number of check-ins purges deleted, when counts are
-/// kept: no personal data), and `schema_migrations` (which steps ran). Times are Unix
+/// kept: no personal data), `ledger_keys` (random keys of this ledger: the one that turns row
+/// ids into the ids check-ins show) and `schema_migrations` (which steps ran). Times are Unix
 /// milliseconds (UTC); `day` is days since 1970-01-01 in the zone of the purge that counted it.
 public enum LedgerSchema {
     /// The table that records applied steps; created before any migration runs.
@@ -105,7 +106,22 @@ public enum LedgerSchema {
             """,
             "CREATE INDEX audit_at ON audit (at_ms)",
         ]),
+        // Receipt numbers reveal nothing (issue 30): the ids every interface shows are the row
+        // ids through a keyed permutation (CheckInIDCipher), under a random key every server and
+        // command on this ledger must share, so it is kept in the ledger itself, made once here.
+        // The rows and their row ids stay as they are; only the numbers shown for them change.
+        Migration(version: 5, name: "a key for check-in ids", statements: [
+            """
+            CREATE TABLE ledger_keys (
+                name TEXT NOT NULL PRIMARY KEY,
+                key_hex TEXT NOT NULL
+            ){keyed}
+            """,
+        ], newKeys: ["INSERT INTO ledger_keys (name, key_hex) VALUES ('checkin-ids', $1)"]),
     ]
+
+    /// The key of check-in ids (`CheckInIDCipher`), as hex: the row migration 5 made.
+    public static let selectCheckInIDKey = "SELECT key_hex FROM ledger_keys WHERE name = 'checkin-ids'"
 
     /// The newest version this program knows; a database at a higher one is refused.
     public static var latestVersion: Int { migrations.last?.version ?? 0 }

@@ -7,16 +7,26 @@ public struct Migration: Sendable {
     public let name: String
     /// The statements, written once for both dialects (`{id}`, `$N`; see `SQLDialect.render`).
     public let statements: [String]
+    /// Statements that store a key made for this ledger as the step runs, run after
+    /// `statements` with `$1` bound to the new key as hex. The randomness is the engine's (this
+    /// target has none), so a key differs from ledger to ledger and never appears in the code.
+    public let newKeys: [String]
 
     /// A step to `version`.
-    public init(version: Int, name: String, statements: [String]) {
+    public init(version: Int, name: String, statements: [String], newKeys: [String] = []) {
         self.version = version
         self.name = name
         self.statements = statements
+        self.newKeys = newKeys
     }
 
     /// The statements as `dialect` spells them.
     public func statements(for dialect: SQLDialect) -> [String] {
         statements.map(dialect.render)
+    }
+
+    /// The key-storing statements as `dialect` spells them.
+    public func newKeys(for dialect: SQLDialect) -> [String] {
+        newKeys.map(dialect.render)
     }
 }

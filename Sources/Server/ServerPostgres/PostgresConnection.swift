@@ -18,6 +18,9 @@ final class PostgresConnection: @unchecked Sendable {
     private(set) var firstCommandRepeatable = false
     /// Set when the connection must not be handed out again (a statement was cancelled on it).
     private(set) var abandoned = false
+    /// The SQLSTATE of the last command that failed on this connection (nil: libpq's own
+    /// failure), for a caller that treats one state apart.
+    private(set) var lastFailureState: String?
 
     /// Connects with libpq's `keywords` and `values` (the connection string expanded from
     /// `dbname`, see `PostgresConnectionString`).
@@ -170,6 +173,7 @@ final class PostgresConnection: @unchecked Sendable {
     }
 
     private func failure(_ result: PostgresResult?, doing: String) -> LedgerError {
+        lastFailureState = result?.sqlState
         let lost = PQstatus(handle) != CONNECTION_OK
         let message = result?.primaryMessage ?? Self.firstLine(PQerrorMessage(handle))
         return PostgresError.ledgerError(sqlState: result?.sqlState, connectionLost: lost, "\(target): \(doing): \(message)")

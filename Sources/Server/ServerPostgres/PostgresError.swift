@@ -3,6 +3,9 @@ import ServerDomain
 /// PostgreSQL's failures as ledger failures: by SQLSTATE when the server sent one, else by the
 /// connection's state (a connection that broke is a database that went away: 503, try again).
 enum PostgresError {
+    /// unique_violation: a row with that key exists (the statement changed nothing).
+    static let uniqueViolation = "23505"
+
     /// The ledger error for an error result with `sqlState` (nil when libpq produced the
     /// failure itself: the connection broke or could not be made).
     static func ledgerError(sqlState: String?, connectionLost: Bool, _ message: String) -> LedgerError {

@@ -12,13 +12,18 @@ public struct LedgerCopyReport: Hashable, Sendable {
     /// Check-ins PostgreSQL holds for the selection afterwards (more than `source` when servers
     /// have recorded there too).
     public let destination: Int
+    /// Of those copied, how many could not keep their id because a check-in recorded here
+    /// shows it already (two ledgers' keys gave one number: about one in 2^48 pairs of rows).
+    /// They show a new one; their receipts no longer find them.
+    public let renumbered: Int
 
     /// A report of these counts.
-    public init(source: Int, copied: Int, alreadyThere: Int, destination: Int) {
+    public init(source: Int, copied: Int, alreadyThere: Int, destination: Int, renumbered: Int = 0) {
         self.source = source
         self.copied = copied
         self.alreadyThere = alreadyThere
         self.destination = destination
+        self.renumbered = renumbered
     }
 }
 
@@ -30,6 +35,11 @@ extension PostgresLedger {
     /// recorded here meanwhile are kept. The duplicate keys follow (a device that checked in on
     /// the old host a minute ago is "already checked in" on the new one). Checks the counts:
     /// every check-in the source holds is here afterwards, or nothing is committed.
+    ///
+    /// A copied check-in keeps the id it showed (a visitor's receipt number still opens and
+    /// erases it): its row id here is the one this ledger's key turns into that id, wherever
+    /// in 1...2^48 that falls. The identity goes on giving small row ids; the rare one an
+    /// imported row holds is skipped when recording (`recordTries`).
     public func copy(from source: any CheckInLedger, venue: VenueID?) throws(LedgerError) -> LedgerCopyReport {
         let selection = CheckInQuery(venue: venue)
         let expected = try source.count(selection)
@@ -37,7 +47,7 @@ extension PostgresLedger {
             try connection.transaction { () throws(LedgerError) in
                 // One copy at a time: two at once could each find a check-in missing and both copy it.
                 _ = try connection.query("SELECT pg_advisory_xact_lock($1)", [.int64(PostgresSchema.copyLock)])
-                var copied = 0, alreadyThere = 0
+                var copied = 0, alreadyThere = 0, renumbered = 0
                 var failure: LedgerError?
                 // Identical check-ins share their time, and the export is in time order: counting
                 // the occurrences within one millisecond is enough to tell a row's second copy
@@ -52,8 +62,16 @@ extension PostgresLedger {
                     let occurrence = seen[checkIn.entry, default: 0]
                     seen[checkIn.entry] = occurrence + 1
                     do throws(LedgerError) {
-                        let inserted = try connection.query(Self.copyCheckIn, PostgresRows.parameters(checkIn.entry) + [.int64(occurrence)])
-                        if inserted.rowCount == 1 { copied += 1 } else { alreadyThere += 1 }
+                        guard let row = ids.rowID(shown: checkIn.id) else {
+                            throw LedgerError(.corrupt, "the source shows check-in id \(checkIn.id), which no ledger shows")
+                        }
+                        let inserted = try connection.query(Self.copyCheckIn, PostgresRows.parameters(checkIn.entry) + [.int64(occurrence), .int64(row)])
+                        if inserted.rowCount == 1 {
+                            copied += 1
+                            if try inserted.int64(0, 0) != row { renumbered += 1 }
+                        } else {
+                            alreadyThere += 1
+                        }
                         return true
                     } catch {
                         failure = error
@@ -70,16 +88,19 @@ extension PostgresLedger {
                 guard total >= expected else {
                     throw LedgerError(.failed, "after the copy PostgreSQL holds \(total) check-ins, fewer than the source's \(expected); nothing was copied")
                 }
-                return LedgerCopyReport(source: expected, copied: copied, alreadyThere: alreadyThere, destination: total)
+                return LedgerCopyReport(source: expected, copied: copied, alreadyThere: alreadyThere, destination: total, renumbered: renumbered)
             }
         }
     }
 
     /// Inserts $1…$8, the source's occurrence $9 (0 the first) of this check-in, unless
-    /// PostgreSQL already holds more than $9 identical ones.
+    /// PostgreSQL already holds more than $9 identical ones, at row id $10 (the one that shows
+    /// the id the source showed) unless a row holds it: then at the identity's next. Returns
+    /// the row id.
     static let copyCheckIn = """
-        INSERT INTO checkins (venue, at_ms, method, window_age, device, visitor_name, visitor_phone, operator)
-        SELECT $1, $2, $3, $4, $5, $6, $7, $8
+        INSERT INTO checkins (id, venue, at_ms, method, window_age, device, visitor_name, visitor_phone, operator)
+        SELECT CASE WHEN EXISTS (SELECT 1 FROM checkins WHERE id = $10) THEN nextval(pg_get_serial_sequence('checkins', 'id')) ELSE $10 END,
+               $1, $2, $3, $4, $5, $6, $7, $8
         WHERE (SELECT count(*) FROM checkins WHERE venue = $1 AND at_ms = $2 AND method = $3
                AND window_age IS NOT DISTINCT FROM $4 AND device IS NOT DISTINCT FROM $5
                AND visitor_name IS NOT DISTINCT FROM $6 AND visitor_phone IS NOT DISTINCT FROM $7

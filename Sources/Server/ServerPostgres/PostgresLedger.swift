@@ -1,6 +1,7 @@
 import ServerDomain
 import ServerLedgerSQL
 import SharedDomain
+import SharedSystem
 
 /// The shared ledger: PostgreSQL through libpq, for several servers behind one load balancer.
 /// Every server is stateless; the database decides duplicates (the presence table's primary key
@@ -18,17 +19,22 @@ public final class PostgresLedger: CheckInLedger {
     let pool: PostgresPool
     /// The threads of the calls that answer through a completion.
     private let workers: PostgresWorkers
+    /// The ids check-ins show, under the key the database keeps (every server shows the same).
+    let ids: CheckInIDCipher
 
     /// Connects to `connectionString` (a pool of up to `poolSize`) and checks the schema; with
     /// `migrate`, brings it to the newest version first (safe when several servers start at once).
+    /// `authenticator` computes the HMACs of the ids check-ins show.
     public init(_ connectionString: PostgresConnectionString, poolSize: Int = defaultPoolSize, migrate: Bool = true,
-                clock: any WallClock) throws(LedgerError) {
+                clock: any WallClock, authenticator: any MessageAuthenticator = HMACAuthenticator()) throws(LedgerError) {
         self.connectionString = connectionString
         pool = PostgresPool(connectionString, size: max(1, poolSize))
         workers = PostgresWorkers(count: max(1, poolSize))
-        _ = try pool.withConnection { connection throws(LedgerError) in
-            try PostgresSchema.migrate(connection, at: clock.now(), apply: migrate)
+        let key = try pool.withConnection { connection throws(LedgerError) in
+            _ = try PostgresSchema.migrate(connection, at: clock.now(), apply: migrate)
+            return try connection.query(LedgerSchema.selectCheckInIDKey).text(0, 0)
         }
+        ids = try CheckInIDCipher(storedKey: key, authenticator: authenticator, ledger: connectionString.description)
     }
 
     /// Applies the missing schema steps (`qrcheckin-server migrate`): the versions before and after.
@@ -46,26 +52,45 @@ public final class PostgresLedger: CheckInLedger {
     /// Records on the caller's thread (a worker's, see `record(_:duplicateSeconds:completion:)`).
     private func recordNow(_ checkIn: NewCheckIn, duplicateSeconds: Int64) throws(LedgerError) -> RecordOutcome {
         try pool.withConnection { connection throws(LedgerError) in
-            guard let device = checkIn.device else {
-                return .recorded(CheckIn(id: try Self.id(of: connection.query(Self.insertCheckIn, PostgresRows.parameters(checkIn)), connection),
-                                         entry: checkIn))
+            var tries = 1
+            while true {
+                do throws(LedgerError) {
+                    return try recordOnce(checkIn, duplicateSeconds: duplicateSeconds, connection)
+                } catch where connection.lastFailureState == PostgresError.uniqueViolation && tries < Self.recordTries {
+                    // The row id the identity gave is held by a check-in `copy` brought with its
+                    // receipt number (its row id is the cipher's, anywhere up to 2^48). The
+                    // statement was undone whole, the claim with it; the next id is free.
+                    tries += 1
+                }
             }
-            // The claim and the insert in one statement (one round trip, one transaction).
-            let inserted = try connection.query(Self.claimAndInsert, [
-                .text(checkIn.venue.rawValue), .text(device.rawValue), .int64(checkIn.time.milliseconds),
-                .int64(duplicateSeconds.multipliedReportingOverflow(by: 1000).partialValue), .text(checkIn.method.rawValue),
-                .int64(checkIn.windowAge.map(Int64.init)), .text(checkIn.visitor?.name), .text(checkIn.visitor?.phone),
-                .text(checkIn.operatorName),
-            ])
-            if inserted.rowCount == 1 { return .recorded(CheckIn(id: try Self.id(of: inserted, connection), entry: checkIn)) }
-            // A duplicate: the claim's row was locked until the check-in holding it committed, so
-            // this statement (a new snapshot) sees that check-in.
-            let earlier = try connection.query(Self.earlierCheckIn, [.text(checkIn.venue.rawValue), .text(device.rawValue)], repeatable: true)
-            guard earlier.rowCount == 1 else {
-                throw LedgerError(.corrupt, "\(connection.target): a duplicate key names no check-in")
-            }
-            return .duplicate(of: try PostgresRows.checkIn(earlier, row: 0))
         }
+    }
+
+    /// How often a check-in is tried whose row id was taken: each try takes the identity's next
+    /// id, and imported rows lie scattered over 2^48 ids, rarely two side by side.
+    static let recordTries = 3
+
+    /// One try at recording on `connection`, in one statement (autocommit).
+    private func recordOnce(_ checkIn: NewCheckIn, duplicateSeconds: Int64, _ connection: PostgresConnection) throws(LedgerError) -> RecordOutcome {
+        guard let device = checkIn.device else {
+            return .recorded(CheckIn(id: try shownID(of: connection.query(Self.insertCheckIn, PostgresRows.parameters(checkIn)), connection),
+                                     entry: checkIn))
+        }
+        // The claim and the insert in one statement (one round trip, one transaction).
+        let inserted = try connection.query(Self.claimAndInsert, [
+            .text(checkIn.venue.rawValue), .text(device.rawValue), .int64(checkIn.time.milliseconds),
+            .int64(duplicateSeconds.multipliedReportingOverflow(by: 1000).partialValue), .text(checkIn.method.rawValue),
+            .int64(checkIn.windowAge.map(Int64.init)), .text(checkIn.visitor?.name), .text(checkIn.visitor?.phone),
+            .text(checkIn.operatorName),
+        ])
+        if inserted.rowCount == 1 { return .recorded(CheckIn(id: try shownID(of: inserted, connection), entry: checkIn)) }
+        // A duplicate: the claim's row was locked until the check-in holding it committed, so
+        // this statement (a new snapshot) sees that check-in.
+        let earlier = try connection.query(Self.earlierCheckIn, [.text(checkIn.venue.rawValue), .text(device.rawValue)], repeatable: true)
+        guard earlier.rowCount == 1 else {
+            throw LedgerError(.corrupt, "\(connection.target): a duplicate key names no check-in")
+        }
+        return .duplicate(of: try PostgresRows.checkIn(earlier, row: 0, ids: ids))
     }
 
     /// Records on one of the ledger's threads and hands the outcome to `completion` after the
@@ -87,11 +112,12 @@ public final class PostgresLedger: CheckInLedger {
         workers.submit { try? self.recordRefusal(refusal) }
     }
 
-    private static func id(of inserted: PostgresResult, _ connection: PostgresConnection) throws(LedgerError) -> Int64 {
-        guard inserted.rowCount == 1, let id = try inserted.int64(0, 0) else {
+    /// The id shown for the row an insert returned.
+    private func shownID(of inserted: PostgresResult, _ connection: PostgresConnection) throws(LedgerError) -> Int64 {
+        guard inserted.rowCount == 1, let row = try inserted.int64(0, 0) else {
             throw LedgerError(.failed, "\(connection.target): the insert returned no id")
         }
-        return id
+        return try ids.shownID(row: row)
     }
 
     public func recordRefusal(_ refusal: Refusal) throws(LedgerError) {
@@ -104,9 +130,10 @@ public final class PostgresLedger: CheckInLedger {
     }
 
     public func find(id: Int64) throws(LedgerError) -> CheckIn? {
-        try pool.withConnection { connection throws(LedgerError) in
-            let found = try connection.query("SELECT \(LedgerSchema.checkInColumns) FROM checkins WHERE id = $1", [.int64(id)], repeatable: true)
-            return found.rowCount == 0 ? nil : try PostgresRows.checkIn(found, row: 0)
+        guard let row = ids.rowID(shown: id) else { return nil }
+        return try pool.withConnection { connection throws(LedgerError) in
+            let found = try connection.query("SELECT \(LedgerSchema.checkInColumns) FROM checkins WHERE id = $1", [.int64(row)], repeatable: true)
+            return found.rowCount == 0 ? nil : try PostgresRows.checkIn(found, row: 0, ids: ids)
         }
     }
 
@@ -115,7 +142,7 @@ public final class PostgresLedger: CheckInLedger {
         try pool.withConnection { connection throws(LedgerError) in
             // One statement: one snapshot, however long the export runs; rows arrive one at a time.
             try connection.stream(selection.sql, selection.parameters) { row throws(LedgerError) in
-                body(try PostgresRows.checkIn(row, row: 0))
+                body(try PostgresRows.checkIn(row, row: 0, ids: ids))
             }
         }
     }
@@ -180,20 +207,33 @@ public final class PostgresLedger: CheckInLedger {
         }
     }
 
-    public func erase(_ subject: ErasureSubject) throws(LedgerError) -> Int {
-        let (column, value) = switch subject {
-        case .device(let device): ("device", device.rawValue)
-        case .phone(let phone): ("visitor_phone", phone)
+    public func checkIns(of subject: ErasureSubject) throws(LedgerError) -> [CheckIn] {
+        guard let (column, value) = erasure(subject) else { return [] }
+        return try pool.withConnection { connection throws(LedgerError) in
+            let rows = try connection.query(column.selectCheckIns, [value], repeatable: true)
+            var checkIns: [CheckIn] = []
+            for row in 0..<rows.rowCount { checkIns.append(try PostgresRows.checkIn(rows, row: row, ids: ids)) }
+            return checkIns
         }
+    }
+
+    public func erase(_ subject: ErasureSubject) throws(LedgerError) -> Int {
+        guard let (column, value) = erasure(subject) else { return 0 }
         return try pool.withConnection { connection throws(LedgerError) in
             try connection.transaction { () throws(LedgerError) in
-                // The duplicate keys of the visitor's devices go with the rows that name them.
-                _ = try connection.query("""
-                    DELETE FROM presence WHERE EXISTS (SELECT 1 FROM checkins WHERE checkins.\(column) = $1
-                    AND checkins.venue = presence.venue AND checkins.device = presence.device)
-                    """, [.text(value)])
-                return try connection.query("DELETE FROM checkins WHERE \(column) = $1", [.text(value)]).changedRows
+                _ = try connection.query(column.deletePresence, [value])
+                return try connection.query(column.deleteCheckIns, [value]).changedRows
             }
+        }
+    }
+
+    /// The column an erasure of `subject` selects by and its value; nil when it names no row
+    /// (an id no row can show).
+    private func erasure(_ subject: ErasureSubject) -> (ErasureColumn, PostgresParameter)? {
+        switch subject {
+        case .device(let device): (.device, .text(device.rawValue))
+        case .phone(let phone): (.phone, .text(phone))
+        case .checkIn(let id): ids.rowID(shown: id).map { (.id, .int64($0)) }
         }
     }
 

@@ -10,8 +10,10 @@ enum PostgresRows {
          .text(entry.visitor?.phone), .text(entry.operatorName)]
     }
 
-    /// The check-in of row `row`; a row no ledger would write is `corrupt`.
-    static func checkIn(_ result: PostgresResult, row: Int) throws(LedgerError) -> CheckIn {
+    /// The check-in of row `row`, with the id `ids` shows for it; a row no ledger would write
+    /// is `corrupt`.
+    static func checkIn(_ result: PostgresResult, row: Int, ids: CheckInIDCipher) throws(LedgerError) -> CheckIn {
+        // Errors name the row id: they are for whoever repairs the database, not for visitors.
         let id = try result.int64(row, 0) ?? 0
         guard let venueText = result.text(row, 1), let venue = try? VenueID(venueText), let time = try result.int64(row, 2),
               let method = result.text(row, 3).flatMap(CheckInMethod.init(rawValue:)) else {
@@ -23,7 +25,7 @@ enum PostgresRows {
         }
         let name = result.text(row, 6), phone = result.text(row, 7)
         let visitor = name == nil && phone == nil ? nil : Visitor(name: name, phone: phone)
-        return CheckIn(id: id, entry: NewCheckIn(venue: venue, time: WallTime(milliseconds: time), method: method,
+        return CheckIn(id: try ids.shownID(row: id), entry: NewCheckIn(venue: venue, time: WallTime(milliseconds: time), method: method,
                                                  windowAge: try result.int64(row, 4).map { Int($0) }, device: device,
                                                  visitor: visitor, operatorName: result.text(row, 8)))
     }

@@ -1,6 +1,7 @@
 import ServerDomain
 import ServerLedgerSQL
 import SharedDomain
+import SharedSystem
 
 /// Brings a PostgreSQL schema to the ledger's newest version, or refuses it. Several servers
 /// may start at once: each migrates inside one transaction that first takes a transaction-level
@@ -39,6 +40,9 @@ enum PostgresSchema {
             for migration in LedgerSchema.migrations where migration.version > current {
                 for statement in migration.statements(for: .postgresql) {
                     try connection.execute(statement)
+                }
+                for statement in migration.newKeys(for: .postgresql) {
+                    _ = try connection.query(statement, [.text(CheckInIDCipher.newStoredKey(SecureRandom.bytes))])
                 }
                 _ = try connection.query("INSERT INTO schema_migrations (version, name, applied_at_ms) VALUES ($1, $2, $3)",
                                          [.int64(Int64(migration.version)), .text(migration.name), .int64(now.milliseconds)])

@@ -37,9 +37,9 @@ public struct AuditExport: Sendable {
             TimestampBytes.appendUTC(entry.time, to: &out)
             out.append(comma)
             TimestampBytes.appendLocal(entry.time, offsetSeconds: offset, to: &out)
-            for (text, typed) in [(entry.actor, true), (entry.action.rawValue, false), (entry.subject, true), (entry.detail, true)] as [(String?, Bool)] {
+            for text in [entry.actor, entry.action.rawValue, entry.subject, entry.detail] {
                 out.append(comma)
-                if let text { CSV.appendField(text, typedByPeople: typed, to: &out) }
+                if let text { CSV.appendField(text, to: &out) }
             }
             out.append(comma)
             if let rows = entry.rows { TimestampBytes.appendDigits(Int64(rows), to: &out) }

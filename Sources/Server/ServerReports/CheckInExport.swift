@@ -59,11 +59,11 @@ public struct CheckInExport: Sendable {
             out.append(comma)
             if let device = entry.device { CSV.appendField(device.rawValue, to: &out) }
             out.append(comma)
-            if let name = entry.visitor?.name { CSV.appendField(name, typedByPeople: true, to: &out) }
+            if let name = entry.visitor?.name { CSV.appendField(name, to: &out) }
             out.append(comma)
             if let phone = entry.visitor?.phone { CSV.appendField(phone, to: &out) }
             out.append(comma)
-            if let name = entry.operatorName { CSV.appendField(name, typedByPeople: true, to: &out) }
+            if let name = entry.operatorName { CSV.appendField(name, to: &out) }
             out.append(contentsOf: [13, 10])
         case .jsonl:
             JSONLine.begin(&out)
@@ -96,7 +96,7 @@ public struct CheckInExport: Sendable {
     }
 
     /// The table's columns (a stream cannot measure its rows first).
-    static let widths = [7, 16, 19, 11, 3, 8, 16, 15, 0]
+    static let widths = [15, 16, 19, 11, 3, 8, 16, 15, 0]  // ids are up to 15 digits (CheckInIDCipher)
 
     private var comma: UInt8 { UInt8(ascii: ",") }
     private var quote: UInt8 { UInt8(ascii: "\"") }

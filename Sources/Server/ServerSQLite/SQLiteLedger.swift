@@ -2,6 +2,7 @@ import Glibc
 import ServerDomain
 import ServerLedgerSQL
 import SharedDomain
+import SharedSystem
 
 /// The embedded ledger: one SQLite file in WAL mode (readers never wait for the writer),
 /// migrated on open, one writer with group commit. A check-in is acknowledged only after its
@@ -15,10 +16,14 @@ public final class SQLiteLedger: CheckInLedger {
     let writer: SQLiteWriter
     let readers: SQLiteReaders
     let checkpointer: SQLiteCheckpointer
+    /// The ids check-ins show, under the key this ledger keeps.
+    let ids: CheckInIDCipher
 
     /// Opens the ledger at `path`, creating it (mode 0600: a visitor log is personal data)
     /// when `create` is true, and brings its schema up to date. A symbolic link is refused.
-    public init(path: String, create: Bool, durability: SQLiteDurability = .full, clock: any WallClock) throws(LedgerError) {
+    /// `authenticator` computes the HMACs of the ids check-ins show.
+    public init(path: String, create: Bool, durability: SQLiteDurability = .full, clock: any WallClock,
+                authenticator: any MessageAuthenticator = HMACAuthenticator()) throws(LedgerError) {
         self.path = path
         if create {
             try Self.createFile(path)
@@ -38,6 +43,7 @@ public final class SQLiteLedger: CheckInLedger {
         }
         try connection.execute("PRAGMA synchronous = \(durability.rawValue.uppercased()); PRAGMA secure_delete = ON")
         try SQLiteSchema.migrate(connection, at: clock.now())
+        ids = try CheckInIDCipher(storedKey: connection.text(LedgerSchema.selectCheckInIDKey), authenticator: authenticator, ledger: path)
         // Checkpoints run beside the writer, not inside a check-in's commit.
         let checkpointer = try SQLiteCheckpointer(path: path, durability: durability)
         connection.afterEachCommit { [unowned connection] pages in checkpointer.logGrew(to: pages, writer: connection) }
@@ -62,7 +68,7 @@ public final class SQLiteLedger: CheckInLedger {
 
     public func record(_ checkIn: NewCheckIn, duplicateSeconds: Int64,
                        completion: @escaping @Sendable (Result<RecordOutcome, LedgerError>) -> Void) {
-        writer.submit({ connection throws(LedgerError) in try Self.record(checkIn, duplicateSeconds: duplicateSeconds, connection) },
+        writer.submit({ [ids] connection throws(LedgerError) in try Self.record(checkIn, duplicateSeconds: duplicateSeconds, connection, ids) },
                       completion: completion)
     }
 
@@ -71,7 +77,8 @@ public final class SQLiteLedger: CheckInLedger {
     }
 
     /// The statements of one check-in, inside the writer's transaction.
-    private static func record(_ checkIn: NewCheckIn, duplicateSeconds: Int64, _ connection: SQLiteConnection) throws(LedgerError) -> RecordOutcome {
+    private static func record(_ checkIn: NewCheckIn, duplicateSeconds: Int64, _ connection: SQLiteConnection,
+                               _ ids: CheckInIDCipher) throws(LedgerError) -> RecordOutcome {
         if let device = checkIn.device {
             let claim = try connection.statement(Self.claimPresence)
             try claim.bind(1, checkIn.venue.rawValue)
@@ -88,16 +95,16 @@ public final class SQLiteLedger: CheckInLedger {
                 guard try earlier.step() else {
                     throw LedgerError(.corrupt, "\(connection.path): a duplicate key names no check-in")
                 }
-                return .duplicate(of: try SQLiteRows.checkIn(earlier))
+                return .duplicate(of: try SQLiteRows.checkIn(earlier, ids: ids))
             }
         }
         let insert = try connection.statement(Self.insertCheckIn)
         defer { insert.reset() }
         try SQLiteRows.bind(checkIn, to: insert)
-        guard try insert.step(), let id = insert.int64(0) else {
+        guard try insert.step(), let row = insert.int64(0) else {
             throw LedgerError(.failed, "\(connection.path): the insert returned no id")
         }
-        return .recorded(CheckIn(id: id, entry: checkIn))
+        return .recorded(CheckIn(id: try ids.shownID(row: row), entry: checkIn))
     }
 
     public func recordRefusal(_ refusal: Refusal) throws(LedgerError) {
@@ -118,11 +125,12 @@ public final class SQLiteLedger: CheckInLedger {
     }
 
     public func find(id: Int64) throws(LedgerError) -> CheckIn? {
-        try readers.read { connection throws(LedgerError) in
+        guard let row = ids.rowID(shown: id) else { return nil }
+        return try readers.read { connection throws(LedgerError) in
             let select = try connection.statement("SELECT \(LedgerSchema.checkInColumns) FROM checkins WHERE id = ?1")
             defer { select.reset() }
-            try select.bind(1, id)
-            return try select.step() ? try SQLiteRows.checkIn(select) : nil
+            try select.bind(1, row)
+            return try select.step() ? try SQLiteRows.checkIn(select, ids: ids) : nil
         }
     }
 
@@ -137,7 +145,7 @@ public final class SQLiteLedger: CheckInLedger {
             try bind(select)
             var venues = VenueCache()
             while try select.step() {
-                guard body(try SQLiteRows.checkIn(select, venues: &venues)) else { break }
+                guard body(try SQLiteRows.checkIn(select, ids: ids, venues: &venues)) else { break }
             }
         }
     }
@@ -154,20 +162,22 @@ public final class SQLiteLedger: CheckInLedger {
         }
     }
 
+    public func checkIns(of subject: ErasureSubject) throws(LedgerError) -> [CheckIn] {
+        guard let selection = ErasureSelection(subject, ids: ids) else { return [] }
+        return try readers.read { connection throws(LedgerError) in
+            let select = try selection.statement(selection.column.selectCheckIns, on: connection)
+            defer { select.reset() }
+            var rows: [CheckIn] = []
+            while try select.step() { rows.append(try SQLiteRows.checkIn(select, ids: ids)) }
+            return rows
+        }
+    }
+
     public func erase(_ subject: ErasureSubject) throws(LedgerError) -> Int {
+        guard let selection = ErasureSelection(subject, ids: ids) else { return 0 }
         let erased = try writer.perform { connection throws(LedgerError) in
-            let (column, value) = switch subject {
-            case .device(let device): ("device", device.rawValue)
-            case .phone(let phone): ("visitor_phone", phone)
-            }
-            // The duplicate keys of the visitor's devices go with the rows that name them.
-            let presence = try connection.statement(
-                "DELETE FROM presence WHERE EXISTS (SELECT 1 FROM checkins WHERE checkins.\(column) = ?1 AND checkins.venue = presence.venue AND checkins.device = presence.device)")
-            try presence.bind(1, value)
-            try presence.run()
-            let delete = try connection.statement("DELETE FROM checkins WHERE \(column) = ?1")
-            try delete.bind(1, value)
-            try delete.run()
+            try selection.statement(selection.column.deletePresence, on: connection).run()
+            try selection.statement(selection.column.deleteCheckIns, on: connection).run()
             let erased = connection.changes
             if erased > 0, try connection.integer("PRAGMA auto_vacuum") == Self.incrementalVacuum {
                 try connection.execute("PRAGMA incremental_vacuum")

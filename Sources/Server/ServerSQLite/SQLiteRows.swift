@@ -18,15 +18,17 @@ enum SQLiteRows {
         try statement.bind(8, entry.operatorName)
     }
 
-    /// The check-in of the statement's current row; a row no ledger would write is `corrupt`.
-    static func checkIn(_ row: SQLiteStatement) throws(LedgerError) -> CheckIn {
+    /// The check-in of the statement's current row, with the id `ids` shows for it; a row no
+    /// ledger would write is `corrupt`.
+    static func checkIn(_ row: SQLiteStatement, ids: CheckInIDCipher) throws(LedgerError) -> CheckIn {
         var venues = VenueCache()
-        return try checkIn(row, venues: &venues)
+        return try checkIn(row, ids: ids, venues: &venues)
     }
 
     /// The check-in of the current row, its venue id taken from `venues` when the row names a
     /// venue seen lately (an export's rows do: a few venues, a million rows).
-    static func checkIn(_ row: SQLiteStatement, venues: inout VenueCache) throws(LedgerError) -> CheckIn {
+    static func checkIn(_ row: SQLiteStatement, ids: CheckInIDCipher, venues: inout VenueCache) throws(LedgerError) -> CheckIn {
+        // Errors name the row id: they are for whoever repairs the database, not for visitors.
         let id = row.int64(0) ?? 0
         guard let venue = venues.venue(row, column: 1), let time = row.int64(2),
               let method = row.text(3).flatMap(CheckInMethod.init(rawValue:)) else {
@@ -41,7 +43,7 @@ enum SQLiteRows {
         var windowAge: Int?
         if let age = row.int64(4) { windowAge = Int(age) }
         let visitor = name == nil && phone == nil ? nil : Visitor(name: name, phone: phone)
-        return CheckIn(id: id, entry: NewCheckIn(venue: venue, time: WallTime(milliseconds: time), method: method,
+        return CheckIn(id: try ids.shownID(row: id), entry: NewCheckIn(venue: venue, time: WallTime(milliseconds: time), method: method,
                                                  windowAge: windowAge, device: device, visitor: visitor, operatorName: row.text(8)))
     }
 }

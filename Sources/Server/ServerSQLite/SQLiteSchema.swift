@@ -1,6 +1,7 @@
 import ServerDomain
 import ServerLedgerSQL
 import SharedDomain
+import SharedSystem
 
 /// Brings a SQLite database to the ledger's newest schema, or refuses it: a database of
 /// another program, or of a newer qrcheckin-server, is never touched.
@@ -39,6 +40,11 @@ enum SQLiteSchema {
         for migration in LedgerSchema.migrations where migration.version > current {
             for statement in migration.statements(for: .sqlite) {
                 try connection.execute(statement)
+            }
+            for statement in migration.newKeys(for: .sqlite) {
+                let store = try connection.statement(statement)
+                try store.bind(1, CheckInIDCipher.newStoredKey(SecureRandom.bytes))
+                try store.run()
             }
             let record = try connection.statement("INSERT INTO schema_migrations (version, name, applied_at_ms) VALUES (?1, ?2, ?3)")
             try record.bind(1, Int64(migration.version))

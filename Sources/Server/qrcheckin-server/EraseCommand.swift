@@ -1,45 +1,69 @@
 import ServerDomain
+import ServerReports
 import SharedCLI
 import SharedSystem
 
-/// `qrcheckin-server erase`: deletes every check-in of one visitor, on request (by the device
-/// id the export shows, or by a collected phone number), and says how many went.
+/// `qrcheckin-server erase`: deletes one visitor's check-ins on request (by the device id the
+/// export shows, a collected phone number, or a receipt's number), or one check-in alone. It
+/// shows what it will erase first and erases only once the operator said yes (or `--yes`).
 struct EraseCommand: Command {
     static let spec = CommandSpec(
         name: "erase",
-        summary: "Erase one visitor's check-ins: by device id or by phone number.",
-        operands: [.oneOf([.option("device"), .option("phone"), .option("checkin")])],
+        summary: "Erase one visitor's check-ins (by receipt, device or phone), after showing them.",
+        operands: [.oneOf([.option("checkin"), .option("device"), .option("phone")])],
         options: LedgerCommandOptions.options() + [
+            OptionSpec("checkin", value: "ID", help: "Every check-in of the visitor of check-in ID (the receipt's number): its device's, else its phone number's."),
+            OptionSpec("only", help: "With --checkin: check-in ID alone."),
             OptionSpec("device", value: "ID", help: "Every check-in of this device (the device column of 'checkins')."),
             OptionSpec("phone", value: "NUMBER", help: "Every check-in that recorded this phone number (any spelling: 010-1234-5678)."),
-            OptionSpec("checkin", value: "ID", help: "Every check-in of the device (else the phone) of check-in ID (the receipt's number)."),
+            OptionSpec("dry-run", help: "Show what would be erased; erase nothing."),
+            OptionSpec("yes", short: "y", help: "Erase without asking (for scripts; without it, the command asks on a terminal)."),
         ],
         discussion: """
-            Deletes every check-in of one visitor across all venues and days, with the keys
-            that would make the device's next scan a duplicate, and prints how many went.
-            A visitor knows no device id, but their receipt's address ends in its check-in
-            number (BASE-PATH/VENUE/receipt/ID): --checkin ID erases every check-in of that
-            receipt's device, or, for one without a device, of its phone number. A venue
-            that collects phone numbers can erase by the number. Deletion is real, as with
-            purge (secure_delete, the write-ahead log truncated). Kept daily counts are
-            numbers only and stay. Neither the id nor the number is printed.
+            Shows what it will erase, then erases it once you answer y on the terminal (or at
+            once with --yes): how many check-ins, and how many per day (this host's, TZ) and
+            venue. Never the whole phone number or device id: its last four digits, its first
+            eight characters.
 
-            EXIT STATUS: 0 erased (also 0 check-ins: nothing held); 64 bad command line (not
-            exactly one of --device, --phone and --checkin, or a malformed one); 65 the
-            database is not a ledger, or check-in ID has neither a device nor a phone; 66 the
-            database does not exist, or there is no check-in ID; 75 the database stayed
-            locked; 77 permission denied; 78 a bad setting.
+            A visitor knows no device id, but their receipt's address ends in its check-in
+            number (BASE-PATH/VENUE/receipt/ID): --checkin ID selects every check-in of that
+            receipt's device across all venues and days, or, for one without a device, every
+            check-in with its phone number, or, for one with neither, that check-in alone.
+            --only selects check-in ID alone (an entry staff typed wrong). With every check-in
+            go the keys that would make the device's next scan a duplicate. Deletion is real,
+            as with purge (secure_delete, the write-ahead log truncated). Kept daily counts
+            are numbers only and stay.
+
+            EXIT STATUS: 0 erased (also when no check-in of that device or phone is held), or
+            --dry-run shown; 1 the answer was not yes (nothing erased); 64 bad command line (not
+            exactly one of --checkin, --device and --phone, a malformed one, --only without
+            --checkin, --dry-run with --yes), or standard input is not a terminal and --yes was
+            not given (nothing erased); 65 there is no check-in ID (never recorded, purged or
+            erased already), or the database is not a ledger; 66 the database does not exist;
+            75 the database stayed locked; 77 permission denied; 78 a bad setting.
             """
     )
 
     /// Whose check-ins: a subject, or the one of a check-in found at run time.
-    enum Target {
+    enum Target: Equatable {
         case subject(ErasureSubject)
-        case checkIn(Int64)
+        /// Check-in `id`'s visitor, or (`only`) the check-in alone.
+        case checkIn(Int64, only: Bool)
+    }
+
+    /// What the command does once it has shown what it would erase.
+    enum Mode: Equatable {
+        /// Ask on the terminal.
+        case ask
+        /// Erase without asking (`--yes`).
+        case confirmed
+        /// Erase nothing (`--dry-run`).
+        case dryRun
     }
 
     let ledgerOptions: LedgerCommandOptions
     let target: Target
+    let mode: Mode
 
     init(_ arguments: ParsedArguments, context: CommandContext) throws(CommandError) {
         ledgerOptions = try LedgerCommandOptions(arguments, environment: context.environment)
@@ -55,36 +79,74 @@ struct EraseCommand: Command {
             }
             target = .subject(.phone(digits))
         case (nil, nil, _?):
-            target = .checkIn(Int64(try arguments.integer("checkin", in: 1...Int.max)!))
+            target = .checkIn(Int64(try arguments.integer("checkin", in: 1...Int.max)!), only: arguments.has("only"))
         default:
-            throw .usage("give exactly one of --device ID, --phone NUMBER and --checkin ID")
+            throw .usage("give exactly one of --checkin ID, --device ID and --phone NUMBER")
+        }
+        if arguments.has("only"), case .subject = target { throw .usage("--only goes with --checkin ID: that check-in alone") }
+        switch (arguments.has("dry-run"), arguments.has("yes")) {
+        case (true, true): throw .usage("--dry-run erases nothing and --yes erases without asking: give one of them")
+        case (true, false): mode = .dryRun
+        case (false, true): mode = .confirmed
+        case (false, false): mode = .ask
         }
     }
 
     func run(_ context: CommandContext) throws(CommandError) -> ExitCode {
         let ledger = try ledgerOptions.openLedger()
-        let subject: ErasureSubject
-        switch target {
-        case .subject(let given):
-            subject = given
-        case .checkIn(let id):
-            guard let checkIn = try ledgerCall({ () throws(LedgerError) in try ledger.find(id: id) }) else {
-                throw CommandError(.noInput, "there is no check-in \(id) (never recorded, purged or erased already)")
+        let (subject, scope) = try chosen(ledger)
+        let checkIns = try ledgerCall { () throws(LedgerError) in try ledger.checkIns(of: subject) }
+        let preview = ErasurePreview(scope: scope, checkIns: checkIns, zone: SystemZone())
+        guard preview.count > 0 else {
+            try context.output("\(preview.nothing): nothing to erase\n")
+            return .success
+        }
+        try context.output(preview.text)
+        switch mode {
+        case .dryRun:
+            try context.output("nothing erased (--dry-run)\n")
+            return .success
+        case .ask:
+            guard context.standardInputIsTerminal else {
+                throw CommandError(.usage, "nothing erased: answer on a terminal, or add --yes to erase without asking")
             }
-            if let device = checkIn.device {
-                subject = .device(device)
-            } else if let phone = checkIn.entry.visitor?.phone {
-                subject = .phone(phone)
-            } else {
-                throw CommandError(.dataError, "check-in \(id) has neither a device nor a phone number: nothing links it to a visitor")
+            let answer = context.ask(preview.question)?.trimmed().lowercased()
+            guard answer == "y" || answer == "yes" else {
+                try context.output("nothing erased\n")
+                return .failure
             }
+        case .confirmed:
+            break
         }
         let erased = try ledgerCall { () throws(LedgerError) in try ledger.erase(subject) }
-        let whose = switch subject {
-        case .device: "of that device"
-        case .phone: "with that phone number"
-        }
-        try context.output("erased \(erased) check-in\(erased == 1 ? "" : "s") \(whose)\n")
+        try context.output(preview.erased(erased) + "\n")
         return .success
+    }
+
+    /// What to erase and how to name it: a subject as given, or found from check-in `id`.
+    private func chosen(_ ledger: any CheckInLedger) throws(CommandError) -> (ErasureSubject, ErasurePreview.Scope) {
+        switch target {
+        case .subject(.device(let device)):
+            return (.device(device), .device(device, ofCheckIn: nil))
+        case .subject(.phone(let phone)):
+            return (.phone(phone), .phone(phone, ofCheckIn: nil))
+        case .subject(.checkIn(let id)), .checkIn(let id, only: true):
+            _ = try Self.find(id, in: ledger)
+            return (.checkIn(id), .checkIn(id, namesNoVisitor: false))
+        case .checkIn(let id, only: false):
+            let checkIn = try Self.find(id, in: ledger)
+            if let device = checkIn.device { return (.device(device), .device(device, ofCheckIn: id)) }
+            if let phone = checkIn.entry.visitor?.phone { return (.phone(phone), .phone(phone, ofCheckIn: id)) }
+            return (.checkIn(id), .checkIn(id, namesNoVisitor: true))
+        }
+    }
+
+    /// Check-in `id`, or exit 65: the number names nothing (never recorded, purged, erased, or
+    /// another ledger's).
+    private static func find(_ id: Int64, in ledger: any CheckInLedger) throws(CommandError) -> CheckIn {
+        guard let checkIn = try ledgerCall({ () throws(LedgerError) in try ledger.find(id: id) }) else {
+            throw CommandError(.dataError, "no such check-in: \(id) (never recorded, purged or erased already, or of another database)")
+        }
+        return checkIn
     }
 }

@@ -56,9 +56,10 @@ enum ServerExamples {
             "qrcheckin-server purge --retention 14d --dry-run",
         ]
         case "erase": [
-            "qrcheckin-server erase --checkin 1234                    # the visitor of receipt 1234",
-            "qrcheckin-server erase --phone 010-1234-5678",
-            "qrcheckin-server erase --device Zq3v0p-Xw2LbN8aT1cQ9kE",
+            "qrcheckin-server erase --checkin 93812746501234          # the visitor of that receipt, after asking",
+            "qrcheckin-server erase --checkin 93812746501234 --only   # that check-in alone",
+            "qrcheckin-server erase --phone 010-1234-5678 --dry-run   # only show what would go",
+            "qrcheckin-server erase --device Zq3v0p-Xw2LbN8aT1cQ9kE --yes",
         ]
         case "migrate": [
             "qrcheckin-server migrate                                 # the database serve would use",

@@ -9,18 +9,29 @@ public struct CommandContext: Sendable {
     public var environment: [String: String]
     /// Whether standard output is a terminal.
     public var standardOutputIsTerminal: Bool
+    /// Whether standard input is a terminal: someone there can answer `ask`.
+    public var standardInputIsTerminal: Bool
 
     /// A context made of these parts (tests build their own).
-    public init(program: String, environment: [String: String], standardOutputIsTerminal: Bool) {
+    public init(program: String, environment: [String: String], standardOutputIsTerminal: Bool, standardInputIsTerminal: Bool = false) {
         self.program = program
         self.environment = environment
         self.standardOutputIsTerminal = standardOutputIsTerminal
+        self.standardInputIsTerminal = standardInputIsTerminal
     }
 
     /// The real process context of `program`.
     public static func current(program: String) -> CommandContext {
         CommandContext(program: program, environment: ProcessEnvironment.current(),
-                       standardOutputIsTerminal: StandardStream.output.isTerminal)
+                       standardOutputIsTerminal: StandardStream.output.isTerminal, standardInputIsTerminal: StandardInput.isTerminal)
+    }
+
+    /// Asks `question` on standard error (the answer is typed on its line) and returns the line
+    /// read from standard input, nil at its end. Standard error, so that the question is seen
+    /// when standard output goes to a file.
+    public func ask(_ question: String) -> String? {
+        StandardStream.error.write(question)
+        return StandardInput.readLine()
     }
 
     /// Whether colour output is wanted: a terminal and no NO_COLOR (https://no-color.org).

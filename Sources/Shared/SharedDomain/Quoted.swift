@@ -41,10 +41,30 @@ public struct Quoted: CustomStringConvertible, Sendable {
     /// neither quoted nor cut: for whole messages on their way to a terminal or the journal, so
     /// a path or a reason that slipped through unquoted cannot carry a control character either.
     public static func escaping(_ text: some StringProtocol) -> String {
+        escaping(text, only: isEscaped)
+    }
+
+    /// `text` with the characters `isEscaped` picks escaped as messages escape them (`\t`,
+    /// `\u{001B}`), the rest as it is: for text an operator's table or spreadsheet shows, where
+    /// only `isTerminalControl` characters must go and a no-break space may stay.
+    public static func escaping(_ text: some StringProtocol, only isEscaped: (Unicode.Scalar) -> Bool) -> String {
         guard text.unicodeScalars.contains(where: isEscaped) else { return String(text) }
         var result = ""
-        for scalar in text.unicodeScalars { append(scalar, to: &result, escapingBackslash: false) }
+        for scalar in text.unicodeScalars {
+            if isEscaped(scalar) { appendEscape(scalar, to: &result) } else { result.unicodeScalars.append(scalar) }
+        }
         return result
+    }
+
+    /// Whether `scalar` can change what a terminal or a viewer shows around it: a C0 or C1
+    /// control or DEL (ESC starts a terminal's control sequence, CR rewrites a line, NUL ends a C
+    /// string), or a bidirectional embedding, override or isolate (U+202A–U+202E, U+2066–U+2069:
+    /// they reorder the text that follows, "Trojan Source"). What no operator output writes raw.
+    public static func isTerminalControl(_ scalar: Unicode.Scalar) -> Bool {
+        switch scalar.value {
+        case 0x00..<0x20, 0x7F..<0xA0, 0x202A...0x202E, 0x2066...0x2069: true
+        default: false
+        }
     }
 
     /// Whether `scalar` is a control or invisible character that is shown as `\u{XXXX}` (or
@@ -79,6 +99,10 @@ public struct Quoted: CustomStringConvertible, Sendable {
 
     private static func append(_ scalar: Unicode.Scalar, to text: inout String, escapingBackslash: Bool) {
         guard isEscaped(scalar) || (escapingBackslash && scalar == "\\") else { return text.unicodeScalars.append(scalar) }
+        appendEscape(scalar, to: &text)
+    }
+
+    private static func appendEscape(_ scalar: Unicode.Scalar, to text: inout String) {
         switch scalar {
         case "\t": text += "\\t"
         case "\n": text += "\\n"

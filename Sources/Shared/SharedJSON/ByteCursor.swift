@@ -96,26 +96,40 @@ public struct ByteCursor {
     /// Writes `text` as a JSON string: quotes, `\"` `\\` `\n` `\r` `\t`, other control
     /// characters as `\u00XX` (lower-case hex), everything else (UTF-8 included) as it is,
     /// runs of plain bytes copied whole. Room: `maximumJSONLength(of:)`.
+    ///
+    /// RFC 8259 requires escapes only below U+0020 but allows them for any character: DEL, the
+    /// C1 controls (U+0080–U+009F) and the bidirectional embeddings, overrides and isolates
+    /// (U+202A–U+202E, U+2066–U+2069) are escaped too (`\u202e`), so a document shown on a
+    /// terminal (`jq`, `cat`) carries no control sequence and no reordered text, whatever it holds.
     public mutating func write(jsonString text: String) {
         write(byte: UInt8(ascii: "\""))
         var text = text
         text.withUTF8 { bytes in
             var run = 0  // start of the pending run of plain bytes
-            for (index, byte) in bytes.enumerated() where byte < 0x20 || byte == UInt8(ascii: "\"") || byte == UInt8(ascii: "\\") {
+            // 0xC2 and 0xE2 lead the escaped characters above DEL (and many others, which
+            // `escapedAbove7E` lets through); continuation bytes never match.
+            for (index, byte) in bytes.enumerated()
+            where byte < 0x20 || byte == UInt8(ascii: "\"") || byte == UInt8(ascii: "\\") || byte == 0x7F || byte == 0xC2 || byte == 0xE2 {
+                let scalar: UInt32
+                if byte < 0x7F {
+                    scalar = UInt32(byte)
+                } else {
+                    guard let escaped = Self.escapedAbove7E(bytes, at: index) else { continue }  // a ©, a … goes as it is
+                    scalar = escaped
+                }
                 write(UnsafeBufferPointer(rebasing: bytes[run..<index]))
-                run = index + 1
+                run = index + (scalar < 0x80 ? 1 : scalar < 0x800 ? 2 : 3)
                 write(byte: UInt8(ascii: "\\"))
-                switch byte {
-                case UInt8(ascii: "\""): write(byte: UInt8(ascii: "\""))
-                case UInt8(ascii: "\\"): write(byte: UInt8(ascii: "\\"))
-                case UInt8(ascii: "\n"): write(byte: UInt8(ascii: "n"))
-                case UInt8(ascii: "\r"): write(byte: UInt8(ascii: "r"))
-                case UInt8(ascii: "\t"): write(byte: UInt8(ascii: "t"))
-                default:  // other control characters: \u00XX, lower-case hex
+                switch scalar {
+                case 0x22: write(byte: UInt8(ascii: "\""))
+                case 0x5C: write(byte: UInt8(ascii: "\\"))
+                case 0x0A: write(byte: UInt8(ascii: "n"))
+                case 0x0D: write(byte: UInt8(ascii: "r"))
+                case 0x09: write(byte: UInt8(ascii: "t"))
+                default:  // \u and four lower-case hex digits
+                    write(byte: UInt8(ascii: "u"))
                     Self.hexDigits.withUTF8Buffer { hex in
-                        write("u00")
-                        write(byte: hex[Int(byte >> 4)])
-                        write(byte: hex[Int(byte & 0xF)])
+                        for shift: UInt32 in [12, 8, 4, 0] { write(byte: hex[Int(scalar >> shift & 0xF)]) }
                     }
                 }
             }
@@ -125,6 +139,17 @@ public struct ByteCursor {
     }
 
     private static let hexDigits: StaticString = "0123456789abcdef"
+
+    /// The scalar starting at `bytes[index]` (valid UTF-8) when it is DEL, a C1 control or a
+    /// bidirectional control: escaped although RFC 8259 would allow it raw; nil otherwise.
+    private static func escapedAbove7E(_ bytes: UnsafeBufferPointer<UInt8>, at index: Int) -> UInt32? {
+        let byte = bytes[index]
+        if byte == 0x7F { return 0x7F }
+        if byte == 0xC2, index + 1 < bytes.count, (0x80...0x9F).contains(bytes[index + 1]) { return UInt32(bytes[index + 1]) }
+        guard byte == 0xE2, index + 2 < bytes.count else { return nil }
+        let scalar = 0x2000 | UInt32(bytes[index + 1] & 0x3F) << 6 | UInt32(bytes[index + 2] & 0x3F)
+        return (0x202A...0x202E).contains(scalar) || (0x2066...0x2069).contains(scalar) ? scalar : nil
+    }
 }
 
 extension Array where Element == UInt8 {

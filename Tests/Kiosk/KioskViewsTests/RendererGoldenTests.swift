@@ -61,7 +61,7 @@ import Testing
         #expect(Self.document.serialized == Self.documentText)
     }
 
-    static let documentText = "{\"version\":1,\"state\":\"running\",\"venue\":\"DEMO\",\"url\":\"HTTPS://CHECKIN.EXAMPLE.ORG/C/DEMO/ABCDEFGHIJKLMNOPQRSTUVWXYZ234567ABCDEFGHIJKLMNOP\",\"safeNumber\":\"12현34규\",\"window\":123456789,\"seq\":null,\"min\":-9223372036854775808,\"max\":9223372036854775807,\"zero\":0,\"neg\":-42,\"yes\":true,\"no\":false,\"escapes\":\"\\\"q\\\" back\\\\slash /\\n\\r\\t\\u0000\\u0001\\u0008\\u000c\\u001f\u{7F} é 😀 \u{2028}\",\"list\":[1,\"\",[],{},null,{\"k\\\"ey\":false}],\"\":\"empty key\"}"
+    static let documentText = "{\"version\":1,\"state\":\"running\",\"venue\":\"DEMO\",\"url\":\"HTTPS://CHECKIN.EXAMPLE.ORG/C/DEMO/ABCDEFGHIJKLMNOPQRSTUVWXYZ234567ABCDEFGHIJKLMNOP\",\"safeNumber\":\"12현34규\",\"window\":123456789,\"seq\":null,\"min\":-9223372036854775808,\"max\":9223372036854775807,\"zero\":0,\"neg\":-42,\"yes\":true,\"no\":false,\"escapes\":\"\\\"q\\\" back\\\\slash /\\n\\r\\t\\u0000\\u0001\\u0008\\u000c\\u001f\\u007f é 😀 \u{2028}\",\"list\":[1,\"\",[],{},null,{\"k\\\"ey\":false}],\"\":\"empty key\"}"
 
     /// current.json for a running state, as the daemon writes it.
     @Test func stateDocumentSerialisesToTheCapturedText() throws {

@@ -7,4 +7,10 @@ struct InMemoryLedgerTests {
     @Test(arguments: LedgerContract.cases) func contract(_ rule: LedgerContract.Case) throws {
         try rule.run(on: InMemoryLedger())
     }
+
+    /// Its storage is the object itself: opened again, it is the same one.
+    @Test(arguments: LedgerContract.storageCases) func storage(_ rule: LedgerContract.StorageCase) throws {
+        let ledger = InMemoryLedger()
+        try rule.run(on: LedgerContract.Storage(open: { ledger }, openAnother: { InMemoryLedger() }))
+    }
 }

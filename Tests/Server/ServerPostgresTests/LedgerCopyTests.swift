@@ -4,6 +4,7 @@ import ServerDomain
 import ServerPostgres
 import ServerSQLite
 import SharedDomain
+import SharedSystem
 import Testing
 
 /// A venue that outgrows one host keeps its log: its SQLite history copied into PostgreSQL,
@@ -32,23 +33,43 @@ struct LedgerCopyTests {
     }
 
     static func rows(_ ledger: any CheckInLedger, _ query: CheckInQuery = CheckInQuery()) throws -> [NewCheckIn] {
-        var rows: [NewCheckIn] = []
-        try ledger.export(query) { rows.append($0.entry); return true }
+        try checkIns(ledger, query).map(\.entry)
+    }
+
+    static func checkIns(_ ledger: any CheckInLedger, _ query: CheckInQuery = CheckInQuery()) throws -> [CheckIn] {
+        var rows: [CheckIn] = []
+        try ledger.export(query) { rows.append($0); return true }
         return rows
+    }
+
+    /// The cipher of the ledger in `database`, from the key it keeps.
+    static func ids(of database: String) throws -> CheckInIDCipher {
+        try CheckInIDCipher(storedKey: PostgresCluster.shared.execute("SELECT key_hex FROM ledger_keys", in: database),
+                            authenticator: HMACAuthenticator(), ledger: database)
+    }
+
+    /// A new empty PostgreSQL ledger to copy into, and its database's name.
+    static func target() throws -> (PostgresLedger, String) {
+        let database = try PostgresCluster.shared.createDatabase()
+        return (try PostgresLedger(PostgresConnectionString(PostgresCluster.shared.uri(database)), clock: FixedClock()), database)
     }
 
     @Test func copyingTwiceGivesTheSourcesCountWithNoDuplicates() throws {
         let directory = TemporaryDirectory()
         let source = try Self.source(in: directory.path)
-        let cluster = PostgresCluster.shared
-        let database = try cluster.createDatabase()
-        let target = try PostgresLedger(PostgresConnectionString(cluster.uri(database)), clock: FixedClock())
+        let (target, database) = try Self.target()
         let first = try target.copy(from: source, venue: nil)
         #expect(first == LedgerCopyReport(source: 8, copied: 8, alreadyThere: 0, destination: 8))
         let second = try target.copy(from: source, venue: nil)
         #expect(second == LedgerCopyReport(source: 8, copied: 0, alreadyThere: 8, destination: 8))
         #expect(try Self.rows(target) == Self.rows(source), "every column of every check-in, in order, the identical staff entries twice")
-        #expect(try cluster.execute("SELECT count(*) FROM checkins", in: database) == "8")
+        // Each keeps the id it showed: a visitor's receipt number opens and erases it here too.
+        // (Sorted: within one millisecond rows go by row id, which here is the key's.)
+        let copied = try Self.checkIns(source)
+        #expect(try Self.checkIns(target).sorted { $0.id < $1.id } == copied.sorted { $0.id < $1.id })
+        #expect(try target.find(id: copied[1].id) == copied[1])
+        #expect(try target.checkIns(of: .checkIn(copied[1].id)) == [copied[1]])
+        #expect(try PostgresCluster.shared.execute("SELECT count(*) FROM checkins", in: database) == "8")
         // The duplicate keys came along: device a checked in at HALL-1 at 4000 s.
         let again = NewCheckIn(venue: Self.hall, time: WallTime(seconds: 4100), method: .qr, windowAge: 0, device: DeviceID("a"))
         guard case .duplicate(of: let earlier) = try target.record(again, duplicateSeconds: 3600) else {
@@ -61,8 +82,7 @@ struct LedgerCopyTests {
     @Test func oneVenueIsCopiedAndWhatServersRecordedMeanwhileIsKept() throws {
         let directory = TemporaryDirectory()
         let source = try Self.source(in: directory.path)
-        let cluster = PostgresCluster.shared
-        let target = try PostgresLedger(PostgresConnectionString(cluster.uri(try cluster.createDatabase())), clock: FixedClock())
+        let (target, _) = try Self.target()
         let live = NewCheckIn(venue: Self.cafe, time: WallTime(seconds: 9000), method: .qr, windowAge: 0, device: DeviceID("z"))
         _ = try target.record(live, duplicateSeconds: 3600)
         let report = try target.copy(from: source, venue: Self.cafe)
@@ -70,5 +90,44 @@ struct LedgerCopyTests {
         #expect(try target.count(CheckInQuery(venue: Self.hall)) == 0)
         #expect(try Self.rows(target) == Self.rows(source, CheckInQuery(venue: Self.cafe)) + [live])
         #expect(try target.copy(from: source, venue: Self.cafe).copied == 0)
+        #expect(Set(try Self.checkIns(target).map(\.id)).isSuperset(of: try Self.checkIns(source, CheckInQuery(venue: Self.cafe)).map(\.id)),
+                "the copied keep their ids beside the one recorded here")
+    }
+
+    /// Two keys can give one id (about once in 2^48 pairs of rows): the check-in recorded here
+    /// keeps it, the copied one shows a new one, and the report says so.
+    @Test func aCopiedCheckInWhoseIDIsTakenGetsANewOne() throws {
+        let directory = TemporaryDirectory()
+        let source = try Self.source(in: directory.path)
+        let (target, database) = try Self.target()
+        let taken = try Self.checkIns(source)[5]
+        // A row here at the row id that shows the source's id, as if recorded under this key.
+        let row = try #require(try Self.ids(of: database).rowID(shown: taken.id))
+        try PostgresCluster.shared.execute("INSERT INTO checkins (id, venue, at_ms, method) VALUES (\(row), 'CAFE', 1, 'staff')", in: database)
+        let report = try target.copy(from: source, venue: nil)
+        #expect(report == LedgerCopyReport(source: 8, copied: 8, alreadyThere: 0, destination: 9, renumbered: 1))
+        let here = try Self.checkIns(target)
+        #expect(here.filter { $0.entry == taken.entry }.count == 1 && !here.contains(taken), "copied, with a new id")
+        #expect(try target.find(id: taken.id)?.time == WallTime(milliseconds: 1), "the id still names the row that held it")
+        #expect(Set(here.map(\.id)).isSuperset(of: try Self.checkIns(source).filter { $0 != taken }.map(\.id)), "the others keep theirs")
+    }
+
+    /// The identity gives small row ids; one an imported check-in holds is skipped, and the
+    /// visitor whose check-in met it is recorded all the same.
+    @Test func recordingSkipsARowIDAnImportedCheckInHolds() throws {
+        let (ledger, database) = try PostgresLedgerTests.freshLedger()
+        let first = try ledger.record(PostgresLedgerTests.entry("a", at: 100), duplicateSeconds: 60).checkIn
+        // Row 2 (the identity's next) and 3 held, as rows a copy placed there.
+        for row in 2...3 {
+            try PostgresCluster.shared.execute("INSERT INTO checkins (id, venue, at_ms, method) VALUES (\(row), 'CAFE', 1, 'staff')", in: database)
+        }
+        let second = try ledger.record(PostgresLedgerTests.entry("b", at: 101), duplicateSeconds: 60).checkIn
+        let third = try ledger.record(PostgresLedgerTests.entry(nil, at: 102), duplicateSeconds: 60).checkIn
+        #expect(try ledger.find(id: second.id) == second && ledger.find(id: third.id) == third && ledger.find(id: first.id) == first)
+        #expect(try PostgresCluster.shared.execute("SELECT string_agg(id::text, ',' ORDER BY id) FROM checkins", in: database) == "1,2,3,4,5")
+        guard case .duplicate(of: second) = try ledger.record(PostgresLedgerTests.entry("b", at: 130), duplicateSeconds: 60) else {
+            Issue.record("the claim of the retried check-in was kept once")
+            return
+        }
     }
 }

@@ -34,6 +34,18 @@ struct PostgresLedgerTests {
         try rule.run(on: try Self.freshLedger().0)
     }
 
+    /// Opened again is a new `PostgresLedger` on the same database (another server, a
+    /// command); another ledger is another database of the cluster.
+    @Test(arguments: LedgerContract.storageCases)
+    func storage(_ rule: LedgerContract.StorageCase) throws {
+        let cluster = PostgresCluster.shared
+        let uri = try PostgresConnectionString(cluster.uri(try cluster.createDatabase()))
+        let other = try PostgresConnectionString(cluster.uri(try cluster.createDatabase()))
+        try rule.run(on: LedgerContract.Storage(
+            open: { () throws(LedgerError) in try PostgresLedger(uri, poolSize: 2, clock: FixedClock()) },
+            openAnother: { () throws(LedgerError) in try PostgresLedger(other, poolSize: 2, clock: FixedClock()) }))
+    }
+
     @Test func twoServersRecordingOneDeviceAtOnceMakeOneRow() throws {
         let cluster = PostgresCluster.shared
         let database = try cluster.createDatabase()
@@ -90,6 +102,8 @@ struct PostgresLedgerTests {
         #expect(failures.withLock { $0 }.isEmpty)
         // Each migration applied once, however many servers raced to apply it.
         #expect(try cluster.execute("SELECT count(*) FROM schema_migrations", in: database) == "\(LedgerSchema.migrations.count)")
+        // One key for the ids every server shows.
+        #expect(try cluster.execute("SELECT count(*) FROM ledger_keys", in: database) == "1")
     }
 
     @Test func valuesAreSentAsValuesWhateverTheirBytes() throws {

@@ -142,6 +142,9 @@ struct SQLiteDeletionTests {
         let ledger = try SQLiteLedger(path: path, create: false, clock: FixedClock())
         #expect(try SQLiteLedgerTests.query(path, "SELECT max(version) FROM schema_migrations") == "\(LedgerSchema.latestVersion)")
         #expect(try ledger.count(CheckInQuery()) == 2)
+        // Version 4 made the ledger its key for the ids it shows; the rows keep their row ids.
+        #expect(try SQLiteLedgerTests.query(path, "SELECT count(*) || ' ' || length(key_hex) FROM ledger_keys") == "1 64")
+        #expect(try SQLiteLedgerTests.query(path, "SELECT group_concat(id) FROM checkins") == "1,2")
         // Version 3 keys presence and the device index by device: the claim came along, so the
         // phone scanning again within the duplicate time is still told of its first check-in.
         #expect(try SQLiteLedgerTests.query(path, "SELECT group_concat(name) FROM pragma_index_list('checkins')") == "checkins_device_at,checkins_at")

@@ -22,6 +22,16 @@ struct SQLiteLedgerTests {
         try rule.run(on: ledger)
     }
 
+    /// Opened again is a new `SQLiteLedger` on the same file, as a restarted server or a
+    /// command beside the running server opens it.
+    @Test(arguments: LedgerContract.storageCases)
+    func storage(_ rule: LedgerContract.StorageCase) throws {
+        let directory = TemporaryDirectory()
+        try rule.run(on: LedgerContract.Storage(
+            open: { () throws(LedgerError) in try SQLiteLedger(path: directory.file("checkins.db"), create: true, clock: FixedClock()) },
+            openAnother: { () throws(LedgerError) in try SQLiteLedger(path: directory.file("other.db"), create: true, clock: FixedClock()) }))
+    }
+
     static let hall = try! VenueID("HALL-1")
 
     static func entry(_ device: String, at seconds: Int64) -> NewCheckIn {

@@ -39,7 +39,7 @@ struct CheckInExportTests {
                 == "42,HALL-1,2026-11-30T09:00:05.120Z,2026-11-30T18:00:05+09:00,safe-number,-1,Zq3v-0p_X,\"김민지, \"\"Kim\"\"\",01012345678,\r\n")
         #expect(export.line(Self.checkIn(name: nil, phone: nil, operatorName: "door", device: nil, age: nil, method: .staff))
                 == "42,HALL-1,2026-11-30T09:00:05.120Z,2026-11-30T18:00:05+09:00,staff,,,,,door\r\n")
-        #expect(export.line(Self.checkIn(name: "line\nbreak", phone: nil)).contains(",\"line\nbreak\",,"))
+        #expect(export.line(Self.checkIn(name: "line\nbreak", phone: nil)).contains(",line\\nbreak,,"), "a line break is written as \\n")
     }
 
     @Test func namesThatASpreadsheetWouldRunAsFormulasAreDefused() {
@@ -49,6 +49,36 @@ struct CheckInExportTests {
             #expect(export.line(Self.checkIn(name: name, phone: nil)).contains(",\(written),"), "\(name)")
         }
         #expect(export.line(Self.checkIn(name: nil, phone: nil, operatorName: "=cmd", device: nil)).hasSuffix(",'=cmd\r\n"))
+        // Every text cell, not only names: a device id may begin with '-' as a venue may.
+        #expect(export.line(Self.checkIn(device: "-1")).contains(",'-1,"))
+        let venue = CheckIn(id: 7, entry: NewCheckIn(venue: try! VenueID("-HALL"), time: Self.time, method: .qr, windowAge: -1, device: nil))
+        #expect(export.line(venue).hasPrefix("7,'-HALL,"))
+        #expect(export.line(venue).contains(",qr,-1,"), "numbers are numbers: a window age of -1 stays -1")
+    }
+
+    /// Stored text an attacker chose (the visitor cookie was not checked before issue 30):
+    /// escape sequences, NUL, BEL, CR, C1 controls and bidirectional overrides. No format
+    /// writes one raw; JSON keeps the exact text, escaped.
+    @Test(arguments: ["\u{1B}[2J\u{1B}]0;owned\u{07}", "a\u{0}b", "bell\u{07}", "over\rwrite", "\u{202E}gnp.exe",
+                      "csi\u{9B}31m", "del\u{7F}", "iso\u{2066}late\u{2069}", "\u{1B}=HYPERLINK(1)"])
+    func controlCharactersNeverLeaveRaw(_ name: String) throws {
+        let checkIn = Self.checkIn(name: name, phone: nil, operatorName: name)
+        for format in CheckInExport.Format.allCases {
+            var export = CheckInExport(format: format, zone: FixedZone(seconds: 0))
+            let line = export.line(checkIn)
+            let lineEnd = format == .csv ? "\r\n" : "\n"
+            #expect(line.hasSuffix(lineEnd) && !line.dropLast(lineEnd.unicodeScalars.count).unicodeScalars.contains(where: Quoted.isTerminalControl),
+                    "\(format): \(Quoted(line))")
+            if format == .jsonl {
+                #expect(try JSONParser.parse(String(line.dropLast()))["name"]?.string == name, "JSON keeps the exact name")
+            } else {
+                #expect(line.contains(Quoted.escaping(name, only: Quoted.isTerminalControl)), "\(format): shown escaped, \(Quoted(line))")
+            }
+        }
+        var csv = CheckInExport(format: .csv, zone: FixedZone(seconds: 0))
+        #expect(!csv.line(checkIn).contains(",'"), "an escaped name starts with a backslash, not a formula")
+        var table = CheckInExport(format: .table, zone: FixedZone(seconds: 0))
+        #expect(table.line(checkIn).filter { $0 == "\n" }.count == 1, "one line per check-in")
     }
 
     @Test func jsonLinesCarryTheSameFieldsAndParse() throws {
@@ -79,7 +109,7 @@ struct CheckInExportTests {
     @Test func aTableLinesUpAndShowsOneLinePerCheckIn() {
         var export = CheckInExport(format: .table, zone: FixedZone(seconds: 9 * 3600))
         let line = export.line(Self.checkIn(name: "김민지\n2"))
-        #expect(line.hasPrefix("42      HALL-1           2026-11-30 18:00:05 safe-number -1  Zq3v-0p_ 김민지 2"))
+        #expect(line.hasPrefix("42              HALL-1           2026-11-30 18:00:05 safe-number -1  Zq3v-0p_ 김민지\\n2"))
         #expect(line.filter { $0 == "\n" }.count == 1)
     }
 }

@@ -6,13 +6,20 @@ import Testing
 
 /// The site's answers, request value in, response value out, at a test clock.
 struct CheckInSiteTests {
+    /// The check-in id at the end of a 303's receipt address (before its query).
+    static func receiptID(_ response: HTTPResponse) -> Int64? {
+        response.header("Location")?.split(separator: "?").first?.split(separator: "/").last.flatMap { Int64($0) }
+    }
+
     @Test func aScanIsA303ToTheReceiptWhichOnlyItsDeviceSees() throws {
         let fixture = SiteFixture()
         let code = fixture.code()
         let scan = fixture.get("/C/HALL-1/" + code.token)
         #expect(scan.status == 303)
         let location = try #require(scan.header("Location"))
-        #expect(location == "/C/HALL-1/receipt/1")
+        let id = try #require(Self.receiptID(scan))
+        #expect(location == "/C/HALL-1/receipt/\(id)")
+        #expect(try fixture.ledger.find(id: id)?.venue == SiteFixture.hall)
         let device = try #require(SiteFixture.cookie(scan, "qrcheckin_device"))
         #expect(device.count == 60, "the issue time (12 hex digits), 128 random bits and a 64-bit MAC")
         #expect(scan.header("Referrer-Policy") == "no-referrer")
@@ -24,7 +31,8 @@ struct CheckInSiteTests {
         #expect(receipt.header("Cache-Control") == "no-store")
         #expect(fixture.get(location).status == 404, "no cookie, no receipt")
         #expect(fixture.get(location, cookies: ["qrcheckin_device": String(repeating: "0", count: 44)]).status == 404)
-        #expect(fixture.get("/C/CAFE/receipt/1", cookies: ["qrcheckin_device": device]).status == 404, "another venue's path")
+        #expect(fixture.get("/C/CAFE/receipt/\(id)", cookies: ["qrcheckin_device": device]).status == 404, "another venue's path")
+        #expect(fixture.get("/C/HALL-1/receipt/1", cookies: ["qrcheckin_device": device]).status == 404, "receipt ids are not a counter")
     }
 
     @Test func theSameDeviceAgainGetsTheFirstCheckInSaidAgain() throws {
@@ -33,9 +41,10 @@ struct CheckInSiteTests {
         let device = try #require(SiteFixture.cookie(first, "qrcheckin_device"))
         fixture.clock.advance(seconds: 95)
         let again = fixture.get("/C/HALL-1/" + fixture.code().token, cookies: ["qrcheckin_device": device], query: ["lang": "en"])
-        #expect(again.status == 303 && again.header("Location") == "/C/HALL-1/receipt/1?lang=en&again=1")
+        let id = try #require(Self.receiptID(first))
+        #expect(again.status == 303 && again.header("Location") == "/C/HALL-1/receipt/\(id)?lang=en&again=1")
         #expect(SiteFixture.cookie(again, "qrcheckin_device") == nil, "a known device keeps its cookie")
-        let page = fixture.get("/C/HALL-1/receipt/1", cookies: ["qrcheckin_device": device], query: ["lang": "en", "again": "1"])
+        let page = fixture.get("/C/HALL-1/receipt/\(id)", cookies: ["qrcheckin_device": device], query: ["lang": "en", "again": "1"])
         #expect(SiteFixture.text(page).contains("Already checked in at 18:00"))
     }
 
@@ -74,7 +83,7 @@ struct CheckInSiteTests {
         #expect(fixture.get("/C/HALL-1").status == 200)
         let right = fixture.postSafeNumber(" " + code.safeNumber + " ")
         #expect(right.status == 303)
-        #expect(try fixture.ledger.find(id: 1)?.method == .safeNumber)
+        #expect(try fixture.ledger.find(id: try #require(Self.receiptID(right)))?.method == .safeNumber)
         let phone = ["qrcheckin_device": try #require(SiteFixture.cookie(right, "qrcheckin_device"))]
         let wrong = code.safeNumber == "00가00가" ? "11가11가" : "00가00가"
         for _ in 0..<3 {
@@ -105,7 +114,7 @@ struct CheckInSiteTests {
         let posted = fixture.get("/C/HALL-1/visitor", cookies: ["qrcheckin_device": device], method: "POST",
                                  form: ["ticket": ticket, "name": "  <b>Kim</b>  "])
         #expect(posted.status == 303)
-        #expect(try fixture.ledger.find(id: 1)?.entry.visitor?.name == "<b>Kim</b>")
+        #expect(try fixture.ledger.find(id: try #require(Self.receiptID(posted)))?.entry.visitor?.name == "<b>Kim</b>")
         let remembered = try #require(SiteFixture.cookie(posted, "qrcheckin_visitor"))
         let phone = ["qrcheckin_device": device]
         #expect(fixture.get("/C/HALL-1/visitor", cookies: phone, method: "POST", form: ["ticket": "00" + ticket.dropFirst(2), "name": "X"]).status == 400)

@@ -1,5 +1,6 @@
 @testable import ServerSite
 import ServerDomain
+import SharedDomain
 import SharedSystem
 import Testing
 

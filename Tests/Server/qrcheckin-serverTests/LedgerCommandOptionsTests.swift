@@ -48,7 +48,7 @@ import Testing
     @Test func everySynopsisIsMadeFromTheCommandsOwnOptions() {
         let lines = Dictionary(uniqueKeysWithValues: ServerProgram.tool.commands.map { ($0.spec.name, $0.spec.usageLine) })
         #expect(lines["checkin"]?.hasSuffix(" --venue VENUE") == true)
-        #expect(lines["erase"]?.hasSuffix(" (--device ID | --phone NUMBER | --checkin ID)") == true)
+        #expect(lines["erase"]?.hasSuffix(" (--checkin ID | --device ID | --phone NUMBER)") == true)
         #expect(lines["import"] == "usage: qrcheckin-server import [-c FILE] [--database URL] [--venue VENUE] --from sqlite:PATH")
         #expect(lines["migrate"] == "usage: qrcheckin-server migrate [-c FILE] [--database URL]")
     }

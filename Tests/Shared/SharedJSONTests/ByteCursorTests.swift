@@ -23,4 +23,23 @@ import Testing
         }
         #expect(String(decoding: out, as: UTF8.self) == "x{\"a\":-42,현규!}")
     }
+
+    /// RFC 8259's escapes below U+0020, and DEL, C1 controls and bidirectional controls escaped
+    /// too (a terminal showing the document must not act on them); everything else as it is.
+    @Test func stringsEscapeEveryControlAndBidirectionalCharacter() throws {
+        let cases: [(String, String)] = [
+            ("a\u{1B}[2Jb\u{07}\u{0}", #""a\u001b[2Jb\u0007\u0000""#),
+            ("tab\tcr\rlf\n\"q\" \\", #""tab\tcr\rlf\n\"q\" \\""#),
+            ("del\u{7F} csi\u{9B}31m nel\u{85}", #""del\u007f csi\u009b31m nel\u0085""#),
+            ("\u{202E}gnp.exe \u{2066}x\u{2069} \u{202A}", #""\u202egnp.exe \u2066x\u2069 \u202a""#),
+            // Their neighbours stay: a no-break space, ©, …, LRM (U+200E), the line separator, U+2065, U+206A, Hangul.
+            ("\u{A0}© …\u{200E}\u{2028}\u{2065}\u{206A} 김민지", "\"\u{A0}© …\u{200E}\u{2028}\u{2065}\u{206A} 김민지\""),
+        ]
+        for (text, json) in cases {
+            var out = [UInt8]()
+            out.append(capacity: ByteCursor.maximumJSONLength(of: text)) { $0.write(jsonString: text) }
+            #expect(String(decoding: out, as: UTF8.self) == json)
+            #expect(try JSONParser.parse(json) == .string(text), "decodes to the text it was")
+        }
+    }
 }
