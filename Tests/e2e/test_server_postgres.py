@@ -187,6 +187,7 @@ def test_kill_9_of_one_server_loses_no_acknowledged_check_in(tmp_path, secret, p
         load.wait()
     finally:
         load.stop()
+        servers[0].stop()  # killed already, unless the test failed before: then it must not outlive it
         stopped = [server.stop() for server in servers[1:]]
     assert stopped == [0], "the other server stops cleanly"
     acknowledged = load.receipts()
