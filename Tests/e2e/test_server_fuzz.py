@@ -1,5 +1,7 @@
-"""10,000 fuzzed requests against the check-in server: paths, methods, headers, cookies and
-bodies, huge and binary. No crash, every answer a well-formed HTTP response, memory flat."""
+"""100,000 fuzzed requests against the check-in server: paths, methods, headers, cookies and
+bodies, huge and binary, and the shapes of issue 30's attacks (conflicting framing, encoded
+separators, forged cookies, tickets and form tokens, cross-site posts, full-width safe numbers).
+No crash, every answer a well-formed HTTP response, memory flat."""
 import random
 import re
 import socket
@@ -78,6 +80,9 @@ class Fuzzer:
                     + "/" + r.choice(["1" + "A" * 40, "2ABC", "", "receipt/1", "receipt/-1", "receipt/99999999999999999999", "visitor", "x/y/z"]),
             lambda: "/" + "/".join(r.choice(["C", "_", "server.css", "receipt.js", "metrics", "..", "%ff", "%", "%zz"]) for _ in range(r.randint(0, 6))),
             lambda: "/C/" + "A" * r.choice([100, 5000, 40000]),
+            lambda: "/C/" + r.choice(["HALL-1%2F", "HALL-1%2f..", "%00HALL-1", "HALL%5C1", "HALL-1%2e%2e", "HALL-1;x", "HALL-1%252F"])
+                    + "/" + r.choice(["", "visitor", "receipt/1", "x"]),
+            lambda: "/C/HALL-1" + r.choice(["", "/visitor"]),
             lambda: "/" + self.bytes(1, 200).replace(b" ", b"").replace(b"\r", b"").replace(b"\n", b"").decode("latin-1"),
             lambda: "*",
             lambda: "http://127.0.0.1/C/HALL-1",
@@ -97,7 +102,14 @@ class Fuzzer:
         headers = [b"Host: 127.0.0.1"] if r.random() < 0.9 else []
         for _ in range(r.randint(0, 8)):
             headers.append(r.choice([
-                lambda: b"Cookie: qrcheckin_device=" + r.choice([b"0" * 32, b"g" * 32, b"", b"A" * 5000, self.bytes(1, 64).replace(b"\r", b"").replace(b"\n", b"")]),
+                lambda: b"Cookie: qrcheckin_device=" + r.choice([b"0" * 32, b"g" * 32, b"", b"A" * 5000, self.bytes(1, 64).replace(b"\r", b"").replace(b"\n", b""),
+                                                              b"f" * 60, b"0" * 44, b"%012x" % r.getrandbits(48) + b"%048x" % r.getrandbits(192)]),
+                lambda: b"Sec-Fetch-Site: " + r.choice([b"cross-site", b"same-origin", b"none", b"same-site"]),
+                lambda: b"Origin: " + r.choice([b"https://evil.example", b"null", b"http://127.0.0.1", b"\xff"]),
+                lambda: b"Host: " + r.choice([b"127.0.0.1", b"evil.example", b""]),
+                lambda: b"Content-Length: " + r.choice([b"5", b"7"]) + b"\r\nContent-Length: " + r.choice([b"5", b"6"]),
+                lambda: b"X-Folded: a\r\n  b",
+                lambda: b"X-Bare: a\nX-After-Bare-LF: b",
                 lambda: b"Cookie: qrcheckin_visitor=" + r.choice([b"00", b"zz", b"6b696d0a3031303132333435363738", b"f" * 2000]),
                 lambda: b"Accept-Language: " + r.choice([b"ko", b"en;q=2", b"*", b"ko;q=abc,en", b"x" * 3000]),
                 lambda: b"X-Forwarded-For: " + r.choice([b"1.2.3.4", b"::1", b"garbage", b", , ,", b"1.2.3.4, " * 300]),
@@ -112,11 +124,22 @@ class Fuzzer:
         headers.append(b"Connection: close")
         body = r.choice([b"", b"safe-number=12%EA%B0%8034%EB%82%98", b"safe-number=" + b"9" * 20000, self.bytes(0, 5000),
                          b"--x\r\nContent-Disposition: form-data; name=\"safe-number\"\r\n\r\n12\xea\xb0\x8034\xeb\x82\x98\r\n--x--\r\n",
-                         b"ticket=" + b"a" * 400 + b"&name=%00&phone=010", b"5\r\nhello\r\n0\r\n\r\n", b"ffffffff\r\n" + b"x" * 100])
+                         b"ticket=" + b"a" * 400 + b"&name=%00&phone=010", b"5\r\nhello\r\n0\r\n\r\n", b"ffffffff\r\n" + b"x" * 100,
+                         b"safe-number=%EF%BC%91%EF%BC%92%EA%B0%80%EF%BC%93%EF%BC%94%EB%82%98&form-token=1796029200.00",
+                         b"safe-number=12+-+%EA%B0%8034%EB%82%98&form-token=" + b"9" * 70,
+                         b"ticket=2e" + b"%02x" % r.getrandbits(8) * 40 + b".00112233445566778899aabbccddeeff&name=Kim%1B%5B2J&phone=01012345678",
+                         b"ticket=x.y&name=%E2%80%AEmiK&phone=%00",
+                         b"GET /C/HALL-1/1AAAA HTTP/1.1\r\nHost: x\r\n\r\n"])
         line = method.encode() + b" " + self.path().encode("latin-1", "replace") + (b" " + version.encode() if version else b"")
-        lengths = [int(h.split(b":")[1]) for h in headers if h.startswith(b"Content-Length:") and h.split(b":")[1].strip().isdigit()]
-        complete = not any(h.startswith(b"Transfer-Encoding:") for h in headers) and all(length <= len(body) for length in lengths)
-        return line + b"\r\n" + b"\r\n".join(headers) + b"\r\n\r\n" + body, complete
+        head = line + b"\r\n" + b"\r\n".join(headers) + b"\r\n\r\n"
+        lines = head.replace(b"\r\n", b"\n").split(b"\n")
+        lengths = [int(h.split(b":")[1]) for h in lines if h.startswith(b"Content-Length:") and h.split(b":")[1].strip().isdigit()]
+        # A head over the server's 16 KiB is answered 431 while the rest is still arriving; the
+        # server then closes with unread bytes, and the kernel's reset may discard the answer
+        # before the client reads it: such a request may end with no answer, like an incomplete one.
+        complete = (not any(h.startswith(b"Transfer-Encoding:") for h in lines) and all(length <= len(body) for length in lengths)
+                    and len(head) <= 16 * 1024)
+        return head + body, complete
 
 
 def answered(data, head):
@@ -155,7 +178,7 @@ def exchange(port, payload, complete=True):
     return data
 
 
-def test_ten_thousand_fuzzed_requests(servers, tmp_path):
+def test_a_hundred_thousand_fuzzed_requests(servers, tmp_path):
     secret = tmp_path / "secret"
     assert subprocess.run([BIN, "keygen", "-o", str(secret)], capture_output=True, timeout=30).returncode == 0
     server = servers(secret, tmp_path, args=["--max-connections-per-client", "0"])
@@ -177,19 +200,20 @@ def test_ten_thousand_fuzzed_requests(servers, tmp_path):
 
     try:
         with ThreadPoolExecutor(8) as pool:
-            list(pool.map(one, range(2000)))
+            list(pool.map(one, range(10_000)))
             warm = rss_kb(server.process.pid)
-            list(pool.map(one, range(2000, 10_000)))
+            list(pool.map(one, range(10_000, 100_000)))
         after = rss_kb(server.process.pid)
         assert server.process.poll() is None, f"the server died: {server.logs()}"
         assert not silent, f"{len(silent)} complete requests got no answer at all, e.g. {silent[:3]}"
-        assert sum(statuses.values()) + len(incomplete) == 10_000
-        assert after - warm < 8 * 1024, f"resident memory grew from {warm} kB to {after} kB over 8,000 requests"
+        assert sum(statuses.values()) + len(incomplete) == 100_000
+        # Flat: the new-device and safe-number tables are fixed in size, the tickets' are pruned.
+        assert after - warm < 8 * 1024, f"resident memory grew from {warm} kB to {after} kB over 90,000 requests"
         # Still serving: a real check-in right after the storm, from a phone on another address
         # (the storm's address has spent its new-device budget: its 429s are among the statuses).
         status, _, _ = server.get("/" + code(secret, "HALL-2", server.port)["url"].split("/", 3)[3], source="127.0.0.2")
         assert status == 303
         print(f"statuses {dict(sorted(statuses.items()))}, {len(incomplete)} incomplete requests closed unanswered; "
-              f"RSS {warm} kB after 2,000, {after} kB after 10,000")
+              f"RSS {warm} kB after 10,000, {after} kB after 100,000")
     finally:
         assert server.stop() == 0, server.logs()
