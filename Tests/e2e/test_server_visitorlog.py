@@ -35,7 +35,7 @@ def run_server(*args, env=None, timeout=120):
 def new_ledger(path, venue="HALL-1", name="first"):
     """A ledger made the way an operator would (a staff check-in creates and migrates it);
     returns the id of that first check-in."""
-    result = run_server("checkin", "--database", f"sqlite:{path}", "--venue", venue, "--name", name)
+    result = run_server("checkin", "--database", f"sqlite:{path}", "--venue", venue, "--new-venue", "--name", name)
     assert result.returncode == 0, result.stderr
     return int(re.search(r"check-in (\d+)", result.stdout).group(1))
 
@@ -273,8 +273,21 @@ def test_erasing_one_device_removes_exactly_its_rows(tmp_path, secret):
     assert device_a and list(device_of.values()).count(device_a) == 3
     today = datetime.now(timezone(timedelta(hours=9))).date().isoformat()
 
+    # The table's DEVICE column is what --device takes: 16 characters, a prefix of one device.
+    table = run_server("checkins", "--database", f"sqlite:{database}", "--format", "table").stdout.splitlines()
+    shown = {line.split()[0]: line.split()[6] for line in table[1:]}  # LOCAL TIME is two words
+    assert shown[str(receipts["a"])] == device_a[:16] and len(set(shown.values()) - {"-"}) == 3, table
+    # A prefix several devices begin with (the issue time, made the same second) is refused, listed.
+    common = os.path.commonprefix([device_of[str(receipts[name])] for name in "abc"])
+    ambiguous = erase(database, "--device", common, "--yes")
+    assert ambiguous.returncode == 65 and f"device {common} is ambiguous: it begins the ids of 3 devices" in ambiguous.stderr, ambiguous
+    assert export(database) == rows
+    unknown = erase(database, "--device", "0123456789abcdef", "--yes")
+    assert unknown.returncode == 65 and "no such device" in unknown.stderr and unknown.stdout == "", unknown
+
     # Shown first, erased only when confirmed: without a terminal or --yes, nothing goes.
-    preview = f"3 check-ins of device {device_a[:8]}…:\n  {today}  CAFE    1\n  {today}  HALL-1  2\n"
+    device_a = shown[str(receipts["a"])]
+    preview = f"3 check-ins of device {device_a}…:\n  {today}  CAFE    1\n  {today}  HALL-1  2\n"
     refused = erase(database, "--device", device_a)
     assert refused.returncode == 64 and refused.stdout == preview, refused
     assert "nothing erased: answer on a terminal, or add --yes" in refused.stderr
@@ -286,22 +299,24 @@ def test_erasing_one_device_removes_exactly_its_rows(tmp_path, secret):
 
     status, stdout, stderr = erase_on_a_terminal(database, "y", "--device", device_a)
     assert status == 0 and stdout == preview + "erased 3 check-ins of that device\n", (stdout, stderr)
-    assert device_a not in stdout + stderr, "the id is never shown whole"
+    whole_a = device_of[str(receipts["a"])]
+    assert whole_a not in stdout + stderr, "the id is never shown whole"
     after = export(database)
-    assert after == [row for row in rows if row["device"] != device_a], "exactly its rows went, the others are unchanged"
+    assert after == [row for row in rows if row["device"] != whole_a], "exactly its rows went, the others are unchanged"
 
     # A visitor shows the receipt: its number finds the device.
     b = receipts["b"]
     by_receipt = erase(database, "--checkin", str(b), "--yes")
     assert by_receipt.returncode == 0, by_receipt
-    assert by_receipt.stdout == (f"2 check-ins of the device of check-in {b} ({device_of[str(b)][:8]}…):\n"
+    assert by_receipt.stdout == (f"2 check-ins of the device of check-in {b} ({device_of[str(b)][:16]}…):\n"
                                  f"  {today}  CAFE    1\n  {today}  HALL-1  1\nerased 2 check-ins of that device\n"), by_receipt
     by_phone = erase(database, "--phone", "010 2222 3333", "-y")
     assert by_phone.stdout == f"1 check-in with the phone number …3333:\n  {today}  CAFE  1\nerased 1 check-in with that phone number\n", by_phone
     assert "01022223333" not in by_phone.stdout + by_phone.stderr
     assert [row["device"] for row in export(database)] == [device_of[str(receipts["c"])]]
     nothing = erase(database, "--phone", "010 2222 3333", "--yes")
-    assert nothing.returncode == 0 and nothing.stdout == "no check-ins with the phone number …3333: nothing to erase\n", nothing
+    assert nothing.returncode == 65 and nothing.stdout == "", nothing
+    assert "no check-ins with the phone number …3333 (never recorded, purged or erased already): nothing erased" in nothing.stderr
 
     # A number that names nothing: erased already, made up, or a counter's guess.
     for number in (receipts["a"], 1, 2, 281474976710656):
@@ -356,7 +371,7 @@ def test_no_output_carries_a_control_character_raw(tmp_path, fmt):
 def test_a_staff_check_in_shows_the_operator_in_the_export(tmp_path):
     database = tmp_path / "checkins.db"
     me = pwd.getpwuid(os.getuid()).pw_name
-    result = run_server("checkin", "--database", f"sqlite:{database}", "--venue", "HALL-1", "--name", "김민지")
+    result = run_server("checkin", "--database", f"sqlite:{database}", "--venue", "HALL-1", "--new-venue", "--name", "김민지")
     assert result.returncode == 0, result.stderr
     assert re.fullmatch(rf"checked in at HALL-1 \(check-in \d+, \d{{4}}-\d\d-\d\d \d\d:\d\d:\d\d \+09:00, by {re.escape(me)}\)\n", result.stdout)
     row = export(database)[0]
@@ -373,10 +388,43 @@ def test_a_staff_check_in_shows_the_operator_in_the_export(tmp_path):
         assert [row["operator"] for row in export(database)] == [me, "nobody", me]
 
 
+def test_the_excel_csv_keeps_hangul_and_the_leading_zero_of_phone_numbers(tmp_path):
+    database = tmp_path / "checkins.db"
+    assert run_server("checkin", "--database", f"sqlite:{database}", "--venue", "HALL-1", "--new-venue",
+                      "--name", "김민지", "--phone", "010-2222-3333").returncode == 0
+    result = subprocess.run([SERVER_BIN, "checkins", "--database", f"sqlite:{database}", "--format", "csv", "--excel"],
+                            capture_output=True, env={**clean_env(), **SEOUL}, timeout=60)
+    assert result.returncode == 0, result.stderr
+    assert result.stdout.startswith("\ufeffid,venue,".encode()), "a byte order mark: Excel reads the file as UTF-8"
+    row = next(csv.DictReader(io.StringIO(result.stdout.decode("utf-8-sig"), newline="")))
+    assert (row["name"], row["phone"]) == ("김민지", '="01022223333"'), "a formula of text: Excel keeps the 0"
+    plain = export(database)[0]
+    assert plain["phone"] == "01022223333", "without --excel the CSV is plain RFC 4180"
+    misuse = run_server("checkins", "--database", f"sqlite:{database}", "--format", "jsonl", "--excel")
+    assert misuse.returncode == 64 and "--excel shapes CSV for Excel" in misuse.stderr
+
+
+def test_a_staff_check_in_at_a_venue_nobody_named_is_refused_as_a_typo(tmp_path):
+    """A master secret signs every venue: `checkin --venue HALL-7` (a typo of HALL-1) must not start a
+    phantom venue. Known is named by a setting or holding check-ins; --new-venue says it is new."""
+    database = tmp_path / "checkins.db"
+    typo = run_server("checkin", "--database", f"sqlite:{database}", "--venue", "HALL-7", "--name", "Kim")
+    assert typo.returncode == 65 and "unknown venue HALL-7" in typo.stderr and "--new-venue" in typo.stderr, typo.stderr
+    first = run_server("checkin", "--database", f"sqlite:{database}", "--venue", "HALL-1", "--new-venue", "--name", "Kim")
+    assert first.returncode == 0, first.stderr
+    again = run_server("checkin", "--database", f"sqlite:{database}", "--venue", "HALL-1", "--name", "Lee")
+    assert again.returncode == 0, "a venue with check-ins is known"
+    config = tmp_path / "server.conf"
+    config.write_text("name.CAFE = 카페\n")
+    named = run_server("checkin", "-c", str(config), "--database", f"sqlite:{database}", "--venue", "CAFE")
+    assert named.returncode == 0, named.stderr
+    assert [row["venue"] for row in export(database)] == ["HALL-1", "HALL-1", "CAFE"], "the typo recorded nothing"
+
+
 def test_the_audit_log_names_who_checked_in_and_who_exported_what(tmp_path):
     database = tmp_path / "checkins.db"
     me = pwd.getpwuid(os.getuid()).pw_name
-    assert run_server("checkin", "--database", f"sqlite:{database}", "--venue", "HALL-1", "--name", "김민지").returncode == 0
+    assert run_server("checkin", "--database", f"sqlite:{database}", "--venue", "HALL-1", "--new-venue", "--name", "김민지").returncode == 0
     assert run_server("checkins", "--database", f"sqlite:{database}", "--venue", "HALL-1", "--format", "csv").returncode == 0
     result = run_server("audit", "--database", f"sqlite:{database}", "--format", "jsonl")
     assert result.returncode == 0, result.stderr
@@ -399,7 +447,7 @@ def test_an_unprivileged_user_cannot_pose_as_another_operator():
         env.update(SEOUL)
         env.update({"SUDO_USER": "root", "SUDO_UID": "0", "HOME": str(directory)})
         result = subprocess.run(["setpriv", f"--reuid={nobody.pw_uid}", f"--regid={nobody.pw_gid}", "--clear-groups", SERVER_BIN,
-                                 "checkin", "--database", f"sqlite:{directory}/c.db", "--venue", "HALL-1", "--name", "x"],
+                                 "checkin", "--database", f"sqlite:{directory}/c.db", "--venue", "HALL-1", "--new-venue", "--name", "x"],
                                 capture_output=True, text=True, env=env, timeout=60)
         assert result.returncode == 0, result.stderr
         assert result.stdout.endswith("by nobody)\n"), result.stdout

@@ -9,7 +9,7 @@ COLUMNS = ["id", "venue", "time", "local_time", "method", "window_age", "device"
 def new_ledger(server_bin, path, env, venue="HALL-0", name="first"):
     """A ledger made the way an operator would (a staff check-in creates and migrates it);
     returns the id of that first check-in."""
-    result = subprocess.run([server_bin, "checkin", "--database", f"sqlite:{path}", "--venue", venue, "--name", name],
+    result = subprocess.run([server_bin, "checkin", "--database", f"sqlite:{path}", "--venue", venue, "--new-venue", "--name", name],
                             capture_output=True, text=True, env=env, timeout=60)
     assert result.returncode == 0, result.stderr
     return int(re.search(r"check-in (\d+)", result.stdout).group(1))

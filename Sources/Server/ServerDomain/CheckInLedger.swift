@@ -61,6 +61,11 @@ public protocol CheckInLedger: Sendable {
     /// purge does; returns how many.
     func erase(_ subject: ErasureSubject) throws(LedgerError) -> Int
 
+    /// The devices with check-ins whose id begins with `prefix`, at most `limit` of them, in
+    /// no particular order: how `erase --device` finds the device an operator copied from the
+    /// table (`DeviceID.shown`), and sees that a prefix is ambiguous.
+    func devices(prefixed prefix: String, limit: Int) throws(LedgerError) -> [DeviceID]
+
     /// Returns once every write handed to the ledger so far has committed (or failed) and its
     /// completion has run: the ledger's part of a graceful stop, after the listener's.
     func finishWrites()

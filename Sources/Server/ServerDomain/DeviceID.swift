@@ -29,6 +29,15 @@ public struct DeviceID: Hashable, Sendable, CustomStringConvertible {
 
     public var description: String { rawValue }
 
+    /// Characters of an id that operator outputs show (`checkins --format table`, `erase`'s
+    /// preview) and `erase --device` resolves as a prefix: the cookie's issue time (12 hex
+    /// digits, milliseconds) and 4 of its hash, unique in practice. The first 8 alone are only
+    /// the issue time to the minute's few seconds: devices issued together looked alike.
+    public static let shownLength = 16
+
+    /// The id as operator outputs show it: its first `shownLength` characters.
+    public var shown: String { String(rawValue.prefix(Self.shownLength)) }
+
     private static func isAllowed(_ byte: UInt8) -> Bool {
         switch byte {
         case UInt8(ascii: "0")...UInt8(ascii: "9"), UInt8(ascii: "a")...UInt8(ascii: "z"),

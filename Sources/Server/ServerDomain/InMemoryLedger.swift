@@ -141,6 +141,18 @@ public final class InMemoryLedger: CheckInLedger {
         }
     }
 
+    public func devices(prefixed prefix: String, limit: Int) throws(LedgerError) -> [DeviceID] {
+        try locked { state throws(LedgerError) in
+            var found: Set<DeviceID> = []
+            for checkIn in state.checkIns {
+                guard let device = checkIn.device, device.rawValue.hasPrefix(prefix) else { continue }
+                found.insert(device)
+                if found.count == limit { break }
+            }
+            return Array(found)
+        }
+    }
+
     public func erase(_ subject: ErasureSubject) throws(LedgerError) -> Int {
         try locked { state throws(LedgerError) in
             let isSubject = Self.isSubject(subject)

@@ -104,4 +104,8 @@ public final class WatchedLedger: CheckInLedger {
     public func erase(_ subject: ErasureSubject) throws(LedgerError) -> Int {
         try watch { () throws(LedgerError) in try ledger.erase(subject) }
     }
+
+    public func devices(prefixed prefix: String, limit: Int) throws(LedgerError) -> [DeviceID] {
+        try watch { () throws(LedgerError) in try ledger.devices(prefixed: prefix, limit: limit) }
+    }
 }

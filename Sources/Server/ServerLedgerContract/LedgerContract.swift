@@ -221,6 +221,27 @@ public enum LedgerContract {
             try expect(try call("erase") { () throws(LedgerError) in try ledger.erase(.checkIn(first.id)) } == 0, "erased already")
             try expect(try call("erase") { () throws(LedgerError) in try ledger.erase(.checkIn(-1)) } == 0, "an impossible id erases nothing")
         },
+        Case(description: "devices(prefixed:) finds each device with check-ins whose id begins so, once, up to the limit") { ledger throws(ContractFailure) in
+            let ids = ["019a0c2f1b3d7e41aa", "019a0c2f1b3d7e42bb", "019a0c2f1b3e0000cc", "x_y-z"].map { DeviceID($0)! }
+            for (index, device) in ids.enumerated() {
+                for repeatIndex in 0..<2 {  // two check-ins each: a device is listed once
+                    _ = try call("record") { () throws(LedgerError) in
+                        try ledger.record(scan(device, at: Int64(index * 10 + repeatIndex)), duplicateSeconds: 0)
+                    }
+                }
+            }
+            func found(_ prefix: String, limit: Int = 10) throws(ContractFailure) -> [String] {
+                try call("devices(prefixed:)") { () throws(LedgerError) in try ledger.devices(prefixed: prefix, limit: limit) }.map(\.rawValue).sorted()
+            }
+            try expect(try found("019a0c2f1b3d7e41") == ["019a0c2f1b3d7e41aa"], "16 characters name one device")
+            try expect(try found("019a0c2f1b3d") == ["019a0c2f1b3d7e41aa", "019a0c2f1b3d7e42bb"], "a shorter prefix, every match")
+            try expect(try found("019a0c2f", limit: 2).count == 2, "at most the limit")
+            try expect(try found("x_y") == ["x_y-z"], "_ and - are characters, not patterns")
+            try expect(try found("x%").isEmpty, "no pattern")
+            try expect(try found("019A").isEmpty, "case matters")
+            try expect(try found("1").isEmpty, "a prefix, not a substring")
+            try expect(try found("019a0c2f1b3d7e41aa") == ["019a0c2f1b3d7e41aa"], "a whole id")
+        },
         Case(description: "ids are unique and reveal nothing: not sequential, not increasing, spread over 1 to 2^48") { ledger throws(ContractFailure) in
             var ids: [Int64] = []
             for index: Int64 in 0..<20 {

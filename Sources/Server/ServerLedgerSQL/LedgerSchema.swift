@@ -156,6 +156,13 @@ public enum LedgerSchema {
         """
 
     /// The columns of `checkins`, in the order every ledger selects them.
+    /// The devices whose id begins with $1, at most $2 (`CheckInLedger.devices(prefixed:limit:)`).
+    /// A scan: `substr` reads the same on both engines whatever the collation, and an erasure
+    /// by a typed prefix is rare.
+    public static let devicesPrefixed = """
+        SELECT DISTINCT device FROM checkins WHERE device IS NOT NULL AND substr(device, 1, length($1)) = $1 LIMIT $2
+        """
+
     public static let checkInColumns = "id, venue, at_ms, method, window_age, device, visitor_name, visitor_phone, operator"
 
     /// A purge's first step when counts are kept, in the transaction that then deletes: adds the

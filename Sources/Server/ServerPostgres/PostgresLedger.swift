@@ -217,6 +217,18 @@ public final class PostgresLedger: CheckInLedger {
         }
     }
 
+    public func devices(prefixed prefix: String, limit: Int) throws(LedgerError) -> [DeviceID] {
+        try pool.withConnection { connection throws(LedgerError) in
+            let rows = try connection.query(LedgerSchema.devicesPrefixed, [.text(prefix), .int64(Int64(limit))], repeatable: true)
+            var devices: [DeviceID] = []
+            for row in 0..<rows.rowCount {
+                guard let device = rows.text(row, 0).flatMap(DeviceID.init) else { throw LedgerError(.corrupt, "a check-in has a malformed device id") }
+                devices.append(device)
+            }
+            return devices
+        }
+    }
+
     public func erase(_ subject: ErasureSubject) throws(LedgerError) -> Int {
         guard let (column, value) = erasure(subject) else { return 0 }
         return try pool.withConnection { connection throws(LedgerError) in

@@ -15,18 +15,23 @@ public struct CheckInExport: Sendable {
 
     /// The format rows are written in.
     public let format: Format
+    /// Whether CSV is for Excel: a byte order mark first (else Excel reads UTF-8 as the
+    /// system's code page and garbles Hangul), and phone numbers as `="010…"` (else Excel
+    /// takes them for numbers and drops the leading 0).
+    public let excel: Bool
     private var offsets: ZoneOffsets
 
-    /// An export in `format`, local times in `zone`.
-    public init(format: Format, zone: any LocalTimeZone) {
+    /// An export in `format` (CSV for Excel when `excel`), local times in `zone`.
+    public init(format: Format, excel: Bool = false, zone: any LocalTimeZone) {
         self.format = format
+        self.excel = excel && format == .csv
         offsets = ZoneOffsets(zone)
     }
 
     /// The text before the first row (CSV's header, the table's head), or "".
     public var header: String {
         switch format {
-        case .csv: Self.columns.joined(separator: ",") + "\r\n"
+        case .csv: (excel ? "\u{FEFF}" : "") + Self.columns.joined(separator: ",") + "\r\n"
         case .jsonl: ""
         case .table: TextTable.line(["ID", "VENUE", "LOCAL TIME", "METHOD", "AGE", "DEVICE", "NAME", "PHONE", "OPERATOR"], widths: Self.widths)
         }
@@ -61,7 +66,10 @@ public struct CheckInExport: Sendable {
             out.append(comma)
             if let name = entry.visitor?.name { CSV.appendField(name, to: &out) }
             out.append(comma)
-            if let phone = entry.visitor?.phone { CSV.appendField(phone, to: &out) }
+            if let phone = entry.visitor?.phone {
+                // Digits only (`Visitor.normalizedPhone`): the formula holds nothing else.
+                if excel { out.append(contentsOf: Array("\"=\"\"\(phone)\"\"\"".utf8)) } else { CSV.appendField(phone, to: &out) }
+            }
             out.append(comma)
             if let name = entry.operatorName { CSV.appendField(name, to: &out) }
             out.append(contentsOf: [13, 10])
@@ -89,14 +97,14 @@ public struct CheckInExport: Sendable {
             TimestampBytes.appendLocal(checkIn.time, offsetSeconds: offset, to: &local)
             let localText = String(decoding: local.prefix(19), as: UTF8.self).replacing("T", with: " ")
             let line = TextTable.line(["\(checkIn.id)", checkIn.venue.rawValue, localText, entry.method.rawValue,
-                                       entry.windowAge.map(String.init) ?? "-", entry.device.map { String($0.rawValue.prefix(8)) } ?? "-",
+                                       entry.windowAge.map(String.init) ?? "-", entry.device?.shown ?? "-",
                                        entry.visitor?.name ?? "-", entry.visitor?.phone ?? "-", entry.operatorName ?? "-"], widths: Self.widths)
             out.append(contentsOf: line.utf8)
         }
     }
 
     /// The table's columns (a stream cannot measure its rows first).
-    static let widths = [15, 16, 19, 11, 3, 8, 16, 15, 0]  // ids are up to 15 digits (CheckInIDCipher)
+    static let widths = [15, 16, 19, 11, 3, DeviceID.shownLength, 16, 15, 0]  // ids are up to 15 digits (CheckInIDCipher)
 
     private var comma: UInt8 { UInt8(ascii: ",") }
     private var quote: UInt8 { UInt8(ascii: "\"") }

@@ -3,8 +3,8 @@ import SharedDomain
 
 /// What `erase` shows before it erases: whose check-ins and how many, and how many per local
 /// day and venue. Never a phone number or a device id whole (their last four digits, their
-/// first eight characters): enough for the operator to check against the request, nothing a
-/// terminal's scrollback or a script's log should keep.
+/// first 16 characters, as the table shows them): enough for the operator to check against the
+/// request, nothing a terminal's scrollback or a script's log should keep.
 public struct ErasurePreview: Sendable {
     /// Whose check-ins, as the operator named them.
     public enum Scope: Hashable, Sendable {
@@ -88,10 +88,10 @@ public struct ErasurePreview: Sendable {
     /// `1 check-in`, `7 check-ins`.
     static func checkIns(_ count: Int) -> String { count == 1 ? "1 check-in" : "\(count) check-ins" }
 
-    /// A device id as the table shows it, its first 8 characters (of 44), and an ellipsis;
-    /// never more than half of a short one.
+    /// A device id as the table shows it (`DeviceID.shown`, 16 characters of 44), and an
+    /// ellipsis; never more than half of a short one.
     static func abbreviated(_ device: DeviceID) -> String {
-        device.rawValue.prefix(min(8, device.rawValue.count / 2)) + "…"
+        device.rawValue.prefix(min(DeviceID.shownLength, device.rawValue.count / 2)) + "…"
     }
 
     /// A phone number's last four digits after an ellipsis: `…5678`.

@@ -173,6 +173,21 @@ public final class SQLiteLedger: CheckInLedger {
         }
     }
 
+    public func devices(prefixed prefix: String, limit: Int) throws(LedgerError) -> [DeviceID] {
+        try readers.read { connection throws(LedgerError) in
+            let select = try connection.statement(SQLDialect.sqlite.render(LedgerSchema.devicesPrefixed))
+            defer { select.reset() }
+            try select.bind(1, prefix)
+            try select.bind(2, Int64(limit))
+            var devices: [DeviceID] = []
+            while try select.step() {
+                guard let device = select.text(0).flatMap(DeviceID.init) else { throw LedgerError(.corrupt, "a check-in has a malformed device id") }
+                devices.append(device)
+            }
+            return devices
+        }
+    }
+
     public func erase(_ subject: ErasureSubject) throws(LedgerError) -> Int {
         guard let selection = ErasureSelection(subject, ids: ids) else { return 0 }
         let erased = try writer.perform { connection throws(LedgerError) in

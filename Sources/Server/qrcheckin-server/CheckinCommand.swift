@@ -15,17 +15,23 @@ struct CheckinCommand: Command {
             OptionSpec("venue", value: "VENUE", help: "The venue checked in to (required)."),
             OptionSpec("name", value: "NAME", help: "The visitor's name, as the visitor log should show it."),
             OptionSpec("phone", value: "NUMBER", help: "The visitor's phone number (010-1234-5678; kept as digits)."),
+            OptionSpec("new-venue", help: "VENUE is new: no check-in there yet and no setting names it (else refused: a typo)."),
         ],
         discussion: """
             Records one check-in at VENUE now, method staff: no code and no device, so it is
             never a duplicate (run it once per visitor). The operator column holds the user
             who ran it: the real user id's name, or with sudo the user who ran sudo
             (SUDO_USER). It is kept, exported and deleted like every check-in. The venue
-            must be one the server serves (the venues setting); the database is created
+            must be one the server serves (the venues setting), and one it knows: named by a
+            setting (venues, name.VENUE or any other per-venue key) or holding check-ins
+            already (or kept counts of purged ones). A master secret signs every venue, so
+            without that check a typo (HALL-7 for HALL-1) would start a phantom venue; --new-venue
+            records the first check-in of a venue no setting names. The database is created
             if it does not exist yet, as 'serve' would create it.
 
             EXIT STATUS: 0 recorded; 64 bad command line (no --venue, a name over 64
             characters or with control characters, a phone that is not 7-15 digits); 65 the
+            venue is unknown (no setting names it, no check-in there, no --new-venue), or the
             database is not a ledger; 73 the database cannot be created; 74 the disk is
             full; 75 the database stayed locked; 77 permission denied; 78 a bad setting, or
             a ledger of a newer version.
@@ -36,6 +42,8 @@ struct CheckinCommand: Command {
     let venue: VenueID
     let visitor: Visitor?
     let operatorName: String
+    /// Whether a venue no setting names and with no check-in yet may be checked in to.
+    let newVenue: Bool
 
     init(_ arguments: ParsedArguments, context: CommandContext) throws(CommandError) {
         configuration = try ServerConfiguration(arguments, environment: context.environment)
@@ -62,11 +70,16 @@ struct CheckinCommand: Command {
         }
         visitor = name == nil && phone == nil ? nil : Visitor(name: name, phone: phone)
         operatorName = OperatorIdentity.current(environment: context.environment)
+        newVenue = arguments.has("new-venue")
     }
 
     func run(_ context: CommandContext) throws(CommandError) -> ExitCode {
         let clock = SystemClock()
         let ledger = try configuration.ledger.openLedger(create: true, clock: clock)
+        if !newVenue, configuration.venues.profiles[venue] == nil, !(try Self.holdsCheckIns(at: venue, ledger)) {
+            throw CommandError(.dataError, "unknown venue \(venue): no setting names it and it has no check-in yet (a typo?); "
+                               + "add --new-venue to record its first check-in")
+        }
         let staff = StaffCheckIn(ledger: ledger, clock: clock)
         let checkIn = try ledgerCall { () throws(LedgerError) in
             let checkIn = try Rendezvous.wait { staff.record(venue: venue, visitor: visitor, operatorName: operatorName, completion: $0) }.get()
@@ -77,5 +90,18 @@ struct CheckinCommand: Command {
         let local = LocalTime(checkIn.time, in: SystemZone())
         try context.output("checked in at \(venue) (check-in \(checkIn.id), \(local.date) \(local.second) \(local.offset), by \(operatorName))\n")
         return .success
+    }
+
+    /// Whether `venue` has a check-in in `ledger`, or a kept count of purged ones.
+    private static func holdsCheckIns(at venue: VenueID, _ ledger: any CheckInLedger) throws(CommandError) -> Bool {
+        try ledgerCall { () throws(LedgerError) in
+            var found = false
+            try ledger.export(CheckInQuery(venue: venue, limit: 1)) { _ in
+                found = true
+                return false
+            }
+            if found { return true }
+            return !(try ledger.keptCounts(venue: venue)).isEmpty
+        }
     }
 }

@@ -12,6 +12,7 @@ struct CheckinsCommand: Command {
         summary: "List or count the recorded check-ins (table, CSV or JSON lines).",
         options: LedgerCommandOptions.options() + [
             OptionSpec("format", short: "f", value: "FORMAT", help: "table, csv or jsonl (default table on a terminal, else csv)."),
+            OptionSpec("excel", help: "With --format csv: for Excel (a byte order mark, phone numbers kept as text)."),
             OptionSpec("venue", value: "VENUE", help: "Only this venue's check-ins."),
             OptionSpec("from", value: "TIME", help: "Only those at or after TIME: Unix seconds, @UNIX, ISO 8601 with a zone, or now."),
             OptionSpec("until", value: "TIME", help: "Only those before TIME (same forms)."),
@@ -29,8 +30,11 @@ struct CheckinsCommand: Command {
             not the cookie), name and phone (when the venue collects them) and operator (the
             user who made a staff check-in). CSV has a header line and RFC 4180 quoting; a name
             beginning with = + - or @ gets a leading ' so spreadsheets do not run it as a
-            formula. jsonl is one object a line, with the same keys. The database is opened,
-            never created; the server may keep running meanwhile.
+            formula. --excel makes the CSV one Excel opens as written: a UTF-8 byte order mark
+            first (Hangul names stay Hangul) and each phone number as ="01012345678" (its
+            leading 0 stays). jsonl is one object a line, with the same keys. --device takes
+            the id as any format shows it, or a prefix of one device's (as erase does). The
+            database is opened, never created; the server may keep running meanwhile.
 
             --count prints the number of check-ins selected, alone on its line. --by venue,
             day or hour (or several, comma-separated, in column order) prints one row per group
@@ -38,8 +42,8 @@ struct CheckinsCommand: Command {
             counts purges kept when keep-counts is on (a kept day counts when its midnight is
             within --from/--until; not with --by hour or --device).
 
-            EXIT STATUS: 0 listed; 64 bad command line; 65 the database is not a ledger or is
-            damaged; 66 the database does not exist; 74 the output cannot be written; 77
+            EXIT STATUS: 0 listed; 64 bad command line; 65 --device names no device or several,
+            or the database is not a ledger or is damaged; 66 the database does not exist; 74 the output cannot be written; 77
             permission denied; 78 a bad setting, or a ledger of a newer version.
             """
     )
@@ -50,6 +54,7 @@ struct CheckinsCommand: Command {
     /// Nil lists the rows; empty counts the total; otherwise counts per group.
     let countKeys: [CountReport.Key]?
     let includesKept: Bool
+    let excel: Bool
 
     init(_ arguments: ParsedArguments, context: CommandContext) throws(CommandError) {
         ledgerOptions = try LedgerCommandOptions(arguments, environment: context.environment)
@@ -59,6 +64,8 @@ struct CheckinsCommand: Command {
         self.query = query
         let keys = try arguments["by"].map { text throws(CommandError) in try Self.keys(text) }
         includesKept = arguments.has("kept")
+        excel = arguments.has("excel")
+        if excel, format != .csv { throw .usage("--excel shapes CSV for Excel: give it with --format csv") }
         if arguments.has("count") || keys != nil {
             guard query.limit == nil else { throw .usage("--limit lists rows; it cannot be used with --count") }
             countKeys = keys ?? []
@@ -85,9 +92,11 @@ struct CheckinsCommand: Command {
 
     func run(_ context: CommandContext) throws(CommandError) -> ExitCode {
         let ledger = try ledgerOptions.openLedger()
+        var query = query
+        if let device = query.device { query.device = try DeviceLookup.device(prefixed: device, in: ledger) }
         let chosen = format ?? (context.standardOutputIsTerminal ? .table : .csv)
-        if let countKeys { return try count(ledger, keys: countKeys, format: chosen, context) }
-        var export = CheckInExport(format: chosen, zone: SystemZone())
+        if let countKeys { return try count(ledger, query: query, keys: countKeys, format: chosen, context) }
+        var export = CheckInExport(format: chosen, excel: excel, zone: SystemZone())
         var output = CheckedOutput()
         var failure: CommandError?
         var rows = 0
@@ -111,7 +120,7 @@ struct CheckinsCommand: Command {
         // Who exported what: the filter and how many rows. The rows are out; a log that cannot
         // take the entry (a full disk) is said on stderr, not made the export's failure.
         let entry = AuditEntry(time: SystemClock().now(), actor: OperatorIdentity.current(environment: context.environment), action: .export,
-                               detail: Self.describe(query, format: chosen), rows: rows, source: "cli")
+                               detail: Self.describe(query, format: chosen, excel: excel), rows: rows, source: "cli")
         do throws(LedgerError) {
             try ledger.appendAudit(entry)
         } catch {
@@ -121,17 +130,17 @@ struct CheckinsCommand: Command {
     }
 
     /// A query as the audit log describes it: `venue=HALL-1 from=… format=csv`.
-    static func describe(_ query: CheckInQuery, format: CheckInExport.Format) -> String {
+    static func describe(_ query: CheckInQuery, format: CheckInExport.Format, excel: Bool = false) -> String {
         var parts: [String] = []
         if let venue = query.venue { parts.append("venue=\(venue)") }
         if let from = query.from { parts.append("from=\(UTCTime.iso8601(from.seconds))") }
         if let until = query.until { parts.append("until=\(UTCTime.iso8601(until.seconds))") }
         if query.device != nil { parts.append("device=…") }
         if let limit = query.limit { parts.append("limit=\(limit)") }
-        return (parts + ["format=\(format.rawValue)"]).joined(separator: " ")
+        return (parts + ["format=\(format.rawValue)"] + (excel ? ["excel"] : [])).joined(separator: " ")
     }
 
-    private func count(_ ledger: any CheckInLedger, keys: [CountReport.Key], format: CheckInExport.Format,
+    private func count(_ ledger: any CheckInLedger, query: CheckInQuery, keys: [CountReport.Key], format: CheckInExport.Format,
                        _ context: CommandContext) throws(CommandError) -> ExitCode {
         let kept = includesKept ? try ledgerCall { () throws(LedgerError) in try keptCounts(ledger) } : []
         guard !keys.isEmpty else {

@@ -14,7 +14,7 @@ struct EraseCommand: Command {
         options: LedgerCommandOptions.options() + [
             OptionSpec("checkin", value: "ID", help: "Every check-in of the visitor of check-in ID (the receipt's number): its device's, else its phone number's."),
             OptionSpec("only", help: "With --checkin: check-in ID alone."),
-            OptionSpec("device", value: "ID", help: "Every check-in of this device (the device column of 'checkins')."),
+            OptionSpec("device", value: "ID", help: "Every check-in of this device (the device column of 'checkins'; a prefix that names one device)."),
             OptionSpec("phone", value: "NUMBER", help: "Every check-in that recorded this phone number (any spelling: 010-1234-5678)."),
             OptionSpec("dry-run", help: "Show what would be erased; erase nothing."),
             OptionSpec("yes", short: "y", help: "Erase without asking (for scripts; without it, the command asks on a terminal)."),
@@ -23,7 +23,12 @@ struct EraseCommand: Command {
             Shows what it will erase, then erases it once you answer y on the terminal (or at
             once with --yes): how many check-ins, and how many per day (this host's, TZ) and
             venue. Never the whole phone number or device id: its last four digits, its first
-            eight characters.
+            16 characters.
+
+            --device takes a device id as the DEVICE column of 'checkins --format table' shows
+            it (16 characters), the whole id of the CSV and JSON exports, or any prefix that
+            begins the id of exactly one device with check-ins; a prefix that begins several is
+            refused with the matches listed.
 
             A visitor knows no device id, but their receipt's address ends in its check-in
             number (BASE-PATH/VENUE/receipt/ID): --checkin ID selects every check-in of that
@@ -34,12 +39,12 @@ struct EraseCommand: Command {
             as with purge (secure_delete, the write-ahead log truncated). Kept daily counts
             are numbers only and stay.
 
-            EXIT STATUS: 0 erased (also when no check-in of that device or phone is held), or
-            --dry-run shown; 1 the answer was not yes (nothing erased); 64 bad command line (not
+            EXIT STATUS: 0 erased, or --dry-run shown; 1 the answer was not yes (nothing erased); 64 bad command line (not
             exactly one of --checkin, --device and --phone, a malformed one, --only without
             --checkin, --dry-run with --yes), or standard input is not a terminal and --yes was
-            not given (nothing erased); 65 there is no check-in ID (never recorded, purged or
-            erased already), or the database is not a ledger; 66 the database does not exist;
+            not given (nothing erased); 65 nothing matches (no check-in ID, no device with that
+            id or prefix, no check-in with that phone number: never recorded, purged or erased
+            already), a device prefix matches several devices, or the database is not a ledger; 66 the database does not exist;
             75 the database stayed locked; 77 permission denied; 78 a bad setting.
             """
     )
@@ -47,6 +52,8 @@ struct EraseCommand: Command {
     /// Whose check-ins: a subject, or the one of a check-in found at run time.
     enum Target: Equatable {
         case subject(ErasureSubject)
+        /// The one device whose id is, or begins with, the text (`DeviceID.shown`).
+        case device(prefix: DeviceID)
         /// Check-in `id`'s visitor, or (`only`) the check-in alone.
         case checkIn(Int64, only: Bool)
     }
@@ -72,7 +79,7 @@ struct EraseCommand: Command {
             guard let id = DeviceID(device) else {
                 throw .usage("--device must be a device id as 'checkins' shows it (1-64 of 0-9 a-z A-Z - _)")
             }
-            target = .subject(.device(id))
+            target = .device(prefix: id)
         case (nil, let phone?, nil):
             guard let digits = Visitor.normalizedPhone(phone) else {
                 throw .usage("--phone must be a phone number of 7-15 digits (010-1234-5678, +82 10 1234 5678)")
@@ -83,7 +90,7 @@ struct EraseCommand: Command {
         default:
             throw .usage("give exactly one of --checkin ID, --device ID and --phone NUMBER")
         }
-        if arguments.has("only"), case .subject = target { throw .usage("--only goes with --checkin ID: that check-in alone") }
+        if arguments.has("only"), arguments["checkin"] == nil { throw .usage("--only goes with --checkin ID: that check-in alone") }
         switch (arguments.has("dry-run"), arguments.has("yes")) {
         case (true, true): throw .usage("--dry-run erases nothing and --yes erases without asking: give one of them")
         case (true, false): mode = .dryRun
@@ -98,8 +105,7 @@ struct EraseCommand: Command {
         let checkIns = try ledgerCall { () throws(LedgerError) in try ledger.checkIns(of: subject) }
         let preview = ErasurePreview(scope: scope, checkIns: checkIns, zone: SystemZone())
         guard preview.count > 0 else {
-            try context.output("\(preview.nothing): nothing to erase\n")
-            return .success
+            throw CommandError(.dataError, "\(preview.nothing) (never recorded, purged or erased already): nothing erased")
         }
         try context.output(preview.text)
         switch mode {
@@ -126,6 +132,9 @@ struct EraseCommand: Command {
     /// What to erase and how to name it: a subject as given, or found from check-in `id`.
     private func chosen(_ ledger: any CheckInLedger) throws(CommandError) -> (ErasureSubject, ErasurePreview.Scope) {
         switch target {
+        case .device(prefix: let prefix):
+            let device = try DeviceLookup.device(prefixed: prefix, in: ledger)
+            return (.device(device), .device(device, ofCheckIn: nil))
         case .subject(.device(let device)):
             return (.device(device), .device(device, ofCheckIn: nil))
         case .subject(.phone(let phone)):
