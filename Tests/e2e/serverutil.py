@@ -79,15 +79,15 @@ class Server(Process):
         environment.setdefault("TZ", "Asia/Seoul")
         environment.update(env or {})
         super().__init__(self.base / f"server-{time.monotonic_ns()}.log", environment)
-        self.secret = Path(secret)
+        self.secret = Path(secret) if secret is not None else None  # None: the server's own lookup
         self.port = port or free_port()
         self.database = self.base / "checkins.db"
         self.args = list(args)
         self.readiness = Server.listening
 
     def command(self):
-        return [SERVER_BIN, "serve", "--listen", f"127.0.0.1:{self.port}", "--database", f"sqlite:{self.database}",
-                "--secret-file", str(self.secret), *self.args]
+        secret = ["--secret-file", str(self.secret)] if self.secret is not None else []
+        return [SERVER_BIN, "serve", "--listen", f"127.0.0.1:{self.port}", "--database", f"sqlite:{self.database}", *secret, *self.args]
 
     def listening(self):
         """It accepts a connection on its port."""

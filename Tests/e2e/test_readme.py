@@ -19,10 +19,9 @@ EDITOR = "#!/bin/sh\nprintf 'venue = HALL-1\\nbase-url = HTTPS://CHECKIN.EXAMPLE
 # Run elsewhere: `make run` is scripts/run after the build (test_run_script.py); `make test` is this suite.
 ELSEWHERE = {
     "Quick start (Debian 12 with the Swift 6 toolchain)": ["make run", "make test"],
-    # The whole loop on one machine, with temporary paths and free ports instead of the defaults:
-    # test_server_web.py's `loop` fixture (a kiosk daemon with --base-url at the server, the
-    # server, and `checkins` reading what a phone's scan recorded).
-    "Record check-ins: the server": ["qrcheckin run --base-url HTTP://127.0.0.1:8080/C &",
+    # The whole loop on one machine, verbatim with the default ports and directories, as an
+    # unprivileged user with a fresh home, with the web kiosk and a phone: test_readme_loop.py.
+    "Record check-ins: the server": ["qrcheckin keygen", "qrcheckin run --base-url HTTP://127.0.0.1:8080/C &",
                                      "qrcheckin-server serve &", "qrcheckin-server checkins"],
 }
 
@@ -105,13 +104,13 @@ def test_install_on_a_kiosk(box, tmp_path):
 
 def test_show_it_in_a_browser(box):
     run_section(box, "Show it in a browser")
-    status, body = box.fetch("http://127.0.0.1:8080/")
+    status, body = box.fetch("http://127.0.0.1:8070/")
     assert status == 200 and b'id="kiosk"' in body
-    status, body = box.fetch("http://127.0.0.1:8080/current.json")
+    status, body = box.fetch("http://127.0.0.1:8070/current.json")
     assert status == 200 and json.loads(body)["venue"] == "HALL-1"
     # A screen pointed at a venue that does not run: no error-log line per poll.
     for _ in range(3):
-        assert box.fetch("http://127.0.0.1:8080/GATE-9/current.json")[0] == 404
+        assert box.fetch("http://127.0.0.1:8070/GATE-9/current.json")[0] == 404
     assert "open()" not in box.read("/var/log/nginx/error.log").decode()
 
 

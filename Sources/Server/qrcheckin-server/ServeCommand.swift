@@ -30,8 +30,9 @@ struct ServeCommand: Command {
             joined by ':'), then QRCHECKIN_SERVER_* variables (QRCHECKIN_SERVER_LISTEN…), then
             flags. A config file may set name, period, skew, duplicate-time and visitor-fields
             per venue: 'duplicate-time.HALL-1 = 1h'. The secret is found as qrcheckin finds it
-            (the secret-file setting, else $CREDENTIALS_DIRECTORY/secret, else qrcheckin's state
-            directory's secret).
+            (the secret-file setting, else $CREDENTIALS_DIRECTORY/secret, else the secret in
+            qrcheckin's state directory: state-dir, else $QRCHECKIN_STATE_DIR, else qrcheckin's
+            default), so 'qrcheckin run --state-dir D' and 'serve --state-dir D' share one.
 
             FILES: the database defaults to $STATE_DIRECTORY/checkins.db, else
             /var/lib/qrcheckin-server/checkins.db (root), else
@@ -63,7 +64,8 @@ struct ServeCommand: Command {
         let logger = Logger(environment: context.environment, program: "qrcheckin-server")
         AllocatorTuning.apply()
         let clock = SystemClock()
-        let keys = try ServerKeys.load(configuration.secretFiles, environment: context.environment)
+        let keys = try ServerKeys.load(configuration.secretFiles, kioskStateDirectory: configuration.kioskStateDirectory,
+                                       environment: context.environment)
         // Started in order, stopped in reverse: the listener lets its check-ins commit, then the
         // retention schedule ends (a purge under way finishes), then the ledger's writes do.
         let services = ServiceGroup(graceSeconds: Int64(MicroHTTPServer.drainSeconds) + 5)

@@ -13,6 +13,9 @@ struct ServerConfiguration {
     var ledger: LedgerCommandOptions
     /// Key files in the order tried; empty means qrcheckin's lookup (credentials, state dir).
     var secretFiles: [String]
+    /// qrcheckin's state directory, when chosen (`state-dir`, else the kiosk's own variable
+    /// `QRCHECKIN_STATE_DIR`): where qrcheckin's lookup finds the secret `run --state-dir` made.
+    var kioskStateDirectory: String?
     var basePath: String
     var venues: VenueDirectory
     var trustedProxies: [IPNetwork]
@@ -52,6 +55,10 @@ struct ServerConfiguration {
                 return files
             } ?? []
         }
+        kioskStateDirectory = try layers.value("state-dir") { text, source throws(CommandError) in
+            guard !text.isEmpty, !text.contains("\0") else { throw source.error("must be a directory's path") }
+            return text
+        } ?? environment["QRCHECKIN_STATE_DIR"].flatMap { $0.isEmpty ? nil : $0 }
         basePath = try layers.value("base-path", Self.basePath) ?? "/C"
         let defaults = try Self.profile(layers, scope: nil, base: .standard)
         let listed = try layers.value("venues") { text, source throws(CommandError) in

@@ -11,7 +11,7 @@ enum ServerProgram {
         commands: [ServeCommand.self, CheckinsCommand.self, CheckinCommand.self, StatusCommand.self, PurgeCommand.self, EraseCommand.self, MigrateCommand.self, ImportCommand.self, AuditCommand.self],
         examples: [
             "qrcheckin-server serve                          # 127.0.0.1:8080, every venue the secret signs",
-            "qrcheckin-server serve --listen 0.0.0.0:8080 --secret-file /etc/qrcheckin/secret",
+            "qrcheckin-server serve --listen 0.0.0.0:8080 --secret-file /etc/qrcheckin-server/secret",
             "qrcheckin-server checkins --format csv > visitors.csv",
             "qrcheckin-server checkin --venue HALL-1 --name '김민지'     # a visitor without a phone",
             "qrcheckin-server purge --dry-run                        # what the retention deletes now",
@@ -32,9 +32,9 @@ enum ServerExamples {
     static func examples(for name: String) -> [String] {
         switch name {
         case "serve": [
-            "qrcheckin-server serve                                   # defaults: see SETTINGS",
+            "qrcheckin-server serve                                   # the defaults the OPTIONS name",
             "qrcheckin-server serve --listen 127.0.0.1:8080 --database sqlite:/tmp/c.db --secret-file secret",
-            "qrcheckin-server serve -c /etc/qrcheckin/server.conf      # settings from a file",
+            "qrcheckin-server serve -c /etc/qrcheckin-server/qrcheckin-server.conf   # settings from a file",
         ]
         case "checkins": [
             "qrcheckin-server checkins                                # the log as a table",

@@ -16,6 +16,7 @@ extension SettingCatalog {
         SettingKey(server: "durability", value: "full|normal", help: "Commit until fsync (full, default) or until in the WAL (normal); SQLite only."),
         SettingKey(server: "database-pool", value: "N", help: "PostgreSQL connections this server keeps open at most, 1-1000 (default 16)."),
         SettingKey(server: "secret-file", value: "FILE", help: "Master secret or venue key; the setting takes FILE:FILE… (default: as qrcheckin)."),
+        SettingKey(server: "state-dir", value: "DIR", help: "qrcheckin's state directory, whose secret serves without secret-file (as run --state-dir; default $QRCHECKIN_STATE_DIR, else qrcheckin's)."),
         SettingKey(server: "base-path", value: "PATH", help: "Path of the check-in URLs before /VENUE/TOKEN (default /C)."),
         SettingKey(server: "venues", value: "LIST", help: "Only these venues, comma-separated (default: every venue a key serves)."),
         SettingKey(server: "name", value: "TEXT", help: "The venue's name on pages (per venue: name.HALL-1 = 대강당).", scoped: true),
