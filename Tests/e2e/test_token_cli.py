@@ -154,7 +154,7 @@ def test_verify_valid_prints_seconds_left(cli, secret_file):
     url = ref.url(SECRET, "DEMO", 15, 1700000000, 0)
     status, stdout, _ = verify(cli, secret_file, "--at", "1700000000", url)
     assert status == 0
-    assert stdout == "valid: 25 seconds left (venue DEMO, window 113333333, sequence 0)\n"
+    assert stdout == "valid: 10 seconds left, accepted for 25 (venue DEMO, window 113333333, sequence 0)\n"
     token = url.rsplit("/", 1)[1]
     assert verify(cli, secret_file, "--at", "1700000000", "--venue", "DEMO", token)[0] == 0
 
@@ -196,7 +196,8 @@ def test_verify_skew_edges(cli, secret_file):
     assert "expired" in verify(cli, secret_file, "--skew", "0", "--at", "1700000010", url)[1]
     assert verify(cli, secret_file, "--skew", "0", "--at", "1699999995", url)[0] == 0
     assert "not-yet-valid" in verify(cli, secret_file, "--skew", "0", "--at", "1699999994", url)[1]
-    assert verify(cli, secret_file, "--skew", "2", "--at", "1700000039", url)[1].startswith("valid: 1 seconds")
+    assert verify(cli, secret_file, "--skew", "2", "--at", "1700000039", url)[1].startswith(
+        "valid: its window ended 29 seconds ago, accepted for 1 (")
     assert "expired" in verify(cli, secret_file, "--skew", "2", "--at", "1700000040", url)[1]
 
 
@@ -209,7 +210,7 @@ def test_verify_period_is_part_of_the_signature(cli, secret_file):
 def test_verify_safe_number(cli, secret_file):
     safe = ref.safe_number(SECRET, "HALL-1", 15, 113333333)
     status, stdout, _ = verify(cli, secret_file, "--venue", "HALL-1", "--at", "1700000000", "--safe-number", safe)
-    assert (status, stdout) == (0, "valid: 25 seconds left (venue HALL-1, window 113333333)\n")
+    assert (status, stdout) == (0, "valid: 10 seconds left, accepted for 25 (venue HALL-1, window 113333333)\n")
     assert "expired" in verify(cli, secret_file, "--venue", "HALL-1", "--at", "1700000025", "--safe-number", safe)[1]
     assert "not-yet-valid" in verify(cli, secret_file, "--venue", "HALL-1", "--at", "1699999979", "--safe-number", safe)[1]
     assert verify(cli, secret_file, "--venue", "DEMO", "--at", "1700000000", "--safe-number", safe)[0] == 1

@@ -13,7 +13,7 @@ from conftest import BIN, ROOT, require_root
 
 SECRET = bytes(range(32))
 VECTORS = json.loads((ROOT / "docs" / "token-vectors.json").read_text())
-VERIFY_KEYS = ["valid", "reason", "venue", "window", "seq", "issuedAt", "expiresAt", "secondsLeft", "secretFile"]
+VERIFY_KEYS = ["valid", "reason", "venue", "window", "seq", "issuedAt", "expiresAt", "expiresIn", "secondsLeft", "secretFile"]
 
 
 @pytest.fixture
@@ -115,6 +115,9 @@ def test_qrcheckin_verifies_the_vectors_as_a_stream(cli, tmp_path):
             expect = dict(case["expect"])
             index = expect.pop("secretIndex")
             assert out.pop("secretFile") == (str(paths[index]) if index is not None else None), case["name"]
+            # Not in the vectors (TOKEN.md's result): the seconds left in the code's own window.
+            valid_expiry = expect["valid"] and expect["expiresAt"] is not None
+            assert out.pop("expiresIn") == (expect["expiresAt"] - case["time"] if valid_expiry else None), case["name"]
             assert out == expect, case["name"]
 
 
@@ -231,13 +234,18 @@ def test_verify_json_shape(cli, secret_file):
     result = cli("verify", "--secret-file", str(secret_file), "--at", "1700000000", "--json", url)
     assert result.returncode == 0
     assert json.loads(result.stdout) == {"valid": True, "reason": None, "venue": "DEMO", "window": 113333333, "seq": 0,
-                                         "issuedAt": 1699999995, "expiresAt": 1700000010, "secondsLeft": 25,
+                                         "issuedAt": 1699999995, "expiresAt": 1700000010, "expiresIn": 10, "secondsLeft": 25,
                                          "secretFile": str(secret_file)}
+    # verify and current.json count one clock: the seconds left in the code's window, from --at.
+    text = cli("verify", "--secret-file", str(secret_file), "--at", "1700000007", url)
+    assert text.stdout.startswith(b"valid: 3 seconds left, accepted for 18 (venue DEMO"), text.stdout
+    late = cli("verify", "--secret-file", str(secret_file), "--at", "1700000012", url)
+    assert late.stdout.startswith(b"valid: its window ended 2 seconds ago, accepted for 13 (venue DEMO"), late.stdout
     result = cli("verify", "--secret-file", str(secret_file), "--at", "1700000040", "--json", url)
     assert result.returncode == 1
     assert json.loads(result.stdout) == {"valid": False, "reason": "expired", "venue": "DEMO", "window": 113333333,
                                          "seq": 0, "issuedAt": 1699999995, "expiresAt": 1700000010,
-                                         "secondsLeft": None, "secretFile": str(secret_file)}
+                                         "expiresIn": None, "secondsLeft": None, "secretFile": str(secret_file)}
 
 
 def test_rotation_reports_the_matching_file(cli, tmp_path, secret_file):

@@ -65,7 +65,7 @@ struct VerificationStream {
         }
     }
 
-    private static let tooLong = Array(#"{"valid":false,"reason":"malformed","venue":null,"window":null,"seq":null,"issuedAt":null,"expiresAt":null,"secondsLeft":null,"secretFile":null}"#.utf8) + [10]
+    private static let tooLong = Array(#"{"valid":false,"reason":"malformed","venue":null,"window":null,"seq":null,"issuedAt":null,"expiresAt":null,"expiresIn":null,"secondsLeft":null,"secretFile":null}"#.utf8) + [10]
 
     private func answer(_ input: UnsafeBufferPointer<UInt8>, at now: Int64, into answers: inout AnswerBuffer,
                         output: inout CheckedOutput) throws(CommandError) {

@@ -66,12 +66,14 @@ struct VerificationWriter {
         out.write(",\"seq\":")
     }
 
-    /// `,"issuedAt":…,"expiresAt":…,"secondsLeft":…,"secretFile":…}` and the newline.
+    /// `,"issuedAt":…,"expiresAt":…,"expiresIn":…,"secondsLeft":…,"secretFile":…}` and the newline.
     private func writeTail(_ report: VerificationReport, to out: inout ByteCursor) {
         out.write(",\"issuedAt\":")
         Self.write(report.issuedAt, to: &out)
         out.write(",\"expiresAt\":")
         Self.write(report.expiresAt, to: &out)
+        out.write(",\"expiresIn\":")
+        Self.write(report.expiresIn, to: &out)
         out.write(",\"secondsLeft\":")
         Self.write(report.secondsLeft, to: &out)
         out.write(",\"secretFile\":")
@@ -83,14 +85,16 @@ struct VerificationWriter {
         if let value { out.write(value) } else { out.write("null") }
     }
 
-    /// `valid: N seconds left (venue V, window W[, sequence S][, secret FILE])` or
-    /// `invalid: REASON (explanation)`.
+    /// `valid: N seconds left, accepted for M (venue V, window W[, sequence S][, secret FILE])`
+    /// (N as `current.json` counts it, to the end of the code's window; M to the end of the
+    /// skew) or `invalid: REASON (explanation)`.
     func text(_ report: VerificationReport, showFile: Bool) -> String {
         switch report.verification {
         case .valid(let accepted):
             let sequence = accepted.sequence.map { ", sequence \($0)" } ?? ""
             let file = showFile ? report.keyIndex.map { ", secret \(files[$0])" } ?? "" : ""
-            return "valid: \(accepted.secondsLeft) seconds left (venue \(accepted.venue), window \(accepted.window)\(sequence)\(file))"
+            let left = report.expiresIn.map { $0 >= 0 ? "\($0) seconds left" : "its window ended \(-$0) seconds ago" } ?? "valid"
+            return "valid: \(left), accepted for \(accepted.secondsLeft) (venue \(accepted.venue), window \(accepted.window)\(sequence)\(file))"
         case .rejected(let reason):
             return "invalid: \(reason.rawValue) (\(reason.explanation))"
         }

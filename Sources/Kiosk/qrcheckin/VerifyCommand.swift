@@ -27,11 +27,14 @@ struct VerifyCommand: Command {
             Several --secret-file options are tried in order and the one that matched is
             reported: during a secret rotation, give the new secret and the old one.
 
-            Prints 'valid: N seconds left (...)', N counting to the end of the last window the
-            skew accepts, or 'invalid: REASON (...)' with REASON one of: malformed,
+            Prints 'valid: N seconds left, accepted for M (...)', N counting from --at (or
+            now) to the end of the code's window, as current.json's secondsLeft and code's
+            expiresIn do, M to the end of the last window the skew accepts. Or it prints
+            'invalid: REASON (...)' with REASON one of: malformed,
             unknown-version, no-venue, wrong-venue, bad-mac, expired, not-yet-valid.
-            --json prints {valid, reason, venue, window, seq, issuedAt, expiresAt, secondsLeft,
-            secretFile} instead (null where unknown; reason null when valid).
+            --json prints {valid, reason, venue, window, seq, issuedAt, expiresAt, expiresIn
+            (N), secondsLeft (M), secretFile} instead (null where unknown; reason null when
+            valid).
 
             --stdin reads lines until end of input and writes one such JSON object per line,
             in order, each written before more input is awaited, so a check-in server can keep

@@ -42,14 +42,18 @@ public struct VerificationReport: Equatable, Sendable {
     public let keyIndex: Int?
     /// The period, to turn the window into times.
     let period: RotationPeriod
+    /// The moment the code was verified at (Unix seconds), when it was accepted.
+    let unixTime: Int64?
 
-    init(verification: CheckInVerification, venue: VenueID?, window: Int64?, sequence: Int?, keyIndex: Int?, period: RotationPeriod) {
+    init(verification: CheckInVerification, venue: VenueID?, window: Int64?, sequence: Int?, keyIndex: Int?, period: RotationPeriod,
+         unixTime: Int64? = nil) {
         self.verification = verification
         self.venue = venue
         self.window = window
         self.sequence = sequence
         self.keyIndex = keyIndex
         self.period = period
+        self.unixTime = unixTime
     }
 
     static func rejected(_ reason: CheckInRejection, venue: VenueID?) -> VerificationReport {
@@ -72,6 +76,14 @@ public struct VerificationReport: Equatable, Sendable {
     public var secondsLeft: Int64? {
         if case .valid(let accepted) = verification { return accepted.secondsLeft }
         return nil
+    }
+
+    /// Seconds from the verification's moment until the code's window ends: what `current.json`
+    /// calls `secondsLeft` and `code` `expiresIn` (negative for an earlier window's code the
+    /// skew still accepts); nil unless valid. `secondsLeft` counts to the end of the skew.
+    public var expiresIn: Int64? {
+        guard isValid, let expiresAt, let unixTime else { return nil }
+        return expiresAt - unixTime
     }
 
     /// When the code's window began, if known and a supported time.

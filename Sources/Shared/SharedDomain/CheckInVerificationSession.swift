@@ -152,7 +152,7 @@ public final class CheckInVerificationSession {
         let secondsLeft = period.end(ofWindow: lastWindow) - unixTime
         return VerificationReport(
             verification: .valid(AcceptedCheckIn(venue: venue, window: window, sequence: sequence, secondsLeft: secondsLeft)),
-            venue: venue, window: window, sequence: sequence, keyIndex: keyIndex, period: period)
+            venue: venue, window: window, sequence: sequence, keyIndex: keyIndex, period: period, unixTime: unixTime)
     }
 
     private func keys(for venue: VenueID) -> [VenueKey?] {
