@@ -26,6 +26,14 @@ enum ServerAssets {
         main.card { max-width: 30rem; margin: 1rem auto 0.75rem; background: var(--card); border-radius: 1.25rem; overflow: hidden;
                     border-top: 0.5rem solid var(--accent); box-shadow: 0 1px 3px rgba(0,0,0,0.12), 0 8px 24px rgba(0,0,0,0.08); }
         @media (max-width: 30rem) { main.card { margin: 0.5rem; } }
+        /* A pass fills the phone's screen: the card reaches down to the language switch. */
+        main.card { display: flex; flex-direction: column; min-height: calc(100vh - 5.5rem); }
+        main.card .body { flex: 1 0 auto; display: flex; flex-direction: column; }
+        .receipt .note, .body > .help:last-child { margin-top: auto; padding-top: 1rem; }
+        .receipt .icon { width: 3.5rem; height: 3.5rem; }
+        .receipt h1 { font-size: clamp(1.6rem, 8vw, 2.3rem); }
+        .receipt .live { padding: 1rem 1rem 1.5rem; margin-top: 0.5rem; }
+        .receipt .live time { font-size: clamp(2.8rem, 17vw, 4.25rem); }
         .band { display: flex; align-items: center; gap: 0.75rem; padding: 1rem 1.25rem 0.75rem; border-bottom: 1px solid var(--line); }
         .logo { width: 3rem; height: 3rem; object-fit: contain; flex: none; }
         .venue { margin: 0; min-width: 0; }
