@@ -8,7 +8,9 @@
  * wrong still counts down right. A code is never shown more than GRACE_SECONDS past its expiry.
  *
  * Query parameters: `lang=en` (default Korean; any letter case), `venue=V` (read `V/current.json`,
- * for a multi-venue output directory; venue ids are upper case, so `gate-1` means GATE-1). Plain
+ * for a multi-venue output directory; venue ids are upper case, so `gate-1` means GATE-1),
+ * `name=TEXT` (the venue's display name above the title), `ops=1` (also show what only operators
+ * need: the clock or health warning and the modes footer; the public never sees them). Plain
  * script, no build step, no request beyond this origin.
  */
 "use strict";
@@ -18,10 +20,11 @@
   const WORDS = {
     ko: {
       title: "입장을 위한 QR 체크인",
-      subtitle: "이용하려는 시설에 QR코드로 체크인하거나 수기명부에 휴대전화번호 대신 개인안심번호를 기재하세요.",
-      safeNumber: "개인안심번호",
+      subtitle: "QR 코드를 스캔해 체크인하세요. 스캔할 수 없으면 휴대전화에서 안심번호를 입력하세요.",
+      safeNumber: "안심번호",
+      formLine: "안심번호 입력: ",
       countdown: (s) => ["남은 시간 ", s + "초"],
-      qrAlt: (n) => "체크인 QR 코드 (개인안심번호 " + n + ")",
+      qrAlt: (n) => "체크인 QR 코드 (안심번호 " + n + ")",
       loading: "불러오는 중…",
       paused: "체크인 일시 중지",
       pausedBody: "관리자가 코드 새로고침을 멈췄습니다",
@@ -44,8 +47,9 @@
     },
     en: {
       title: "QR check-in",
-      subtitle: "Scan the QR code to check in here, or write the safe number in the visitor log instead of your phone number.",
+      subtitle: "Scan the QR code to check in. If you cannot scan, type the safe number on your phone.",
       safeNumber: "Safe number",
+      formLine: "Type it at ",
       countdown: (s) => ["Time left ", s + "s"],
       qrAlt: (n) => "Check-in QR code (safe number " + n + ")",
       loading: "Loading…",
@@ -87,6 +91,9 @@
   const venue = typedVenue === null ? null : typedVenue.toUpperCase();
   const badVenue = venue !== null && !VENUE.test(venue);
   const base = venue && !badVenue ? encodeURIComponent(venue) + "/" : "";
+  // What only operators need (the clock warning, the modes) shows with ?ops=1 alone.
+  const ops = params.get("ops") === "1";
+  const venueName = (params.get("name") || "").trim().slice(0, 64);
 
   const $ = (id) => document.getElementById(id);
   const main = $("kiosk");
@@ -297,8 +304,33 @@
 
   function setWarning(text) {
     const warning = $("warning");
-    setText(warning, text);
-    if (warning.hidden !== !text) warning.hidden = !text;
+    const shown = ops ? text : "";
+    setText(warning, shown);
+    if (warning.hidden !== !shown) warning.hidden = !shown;
+  }
+
+  /**
+   * The safe-number form's address: the code's URL without its token (`BASE/VENUE`), scheme and
+   * host in lower case as a phone's address bar shows them, `https://` left out (browsers add it).
+   */
+  function formAddress(url) {
+    const match = /^([A-Za-z]+):\/\/([^/]+)(\/.*)?\/[^/]*$/.exec(url || "");
+    if (!match) return "";
+    const scheme = match[1].toLowerCase();
+    return (scheme === "https" ? "" : scheme + "://") + match[2].toLowerCase() + (match[3] || "");
+  }
+
+  function setFormLine(url) {
+    const line = $("form-line");
+    const address = formAddress(url);
+    if (line.dataset.address === address) return;
+    line.dataset.address = address;
+    if (!address) { line.replaceChildren(); line.hidden = true; return; }
+    const span = document.createElement("span");
+    span.className = "address";
+    span.textContent = address;
+    line.replaceChildren(words.formLine, span);
+    line.hidden = false;
   }
 
   /** Decides what the screen says now; called on every tick, poll and image swap. */
@@ -380,14 +412,21 @@
       }
     }
     const doc = model.doc;
-    const modes = doc ? [doc.venue, words.shake[doc.shake], words.refresh[doc.refresh]]
+    setFormLine(shown ? shown.url : "");
+    const modes = !ops ? "" : doc ? [doc.venue, words.shake[doc.shake], words.refresh[doc.refresh]]
       .filter(Boolean).join(" | ") : (badVenue ? "" : venue || ""); // the separator of Vocabulary.modes
     setText($("modes"), modes);
+    if ($("modes").hidden !== !modes) $("modes").hidden = !modes;
   }
 
   document.documentElement.lang = lang;
   document.title = words.title;
   $("title").textContent = words.title;
+  if (venueName) {
+    $("venue-name").textContent = venueName;
+    $("venue-name").hidden = false;
+    document.title = venueName + " · " + words.title;
+  }
   $("subtitle").textContent = words.subtitle;
   $("safe-label").textContent = words.safeNumber;
   window.addEventListener("resize", fitImage);

@@ -315,7 +315,7 @@ def test_korean_status_translates_every_label_once(tmp_path):
     write_state(tmp_path, expiresAt=int(time.time()) + 12)
     text = run("status", "--output-dir", str(tmp_path), "--lang", "ko").stdout.decode()
     assert text.count("남은 시간") == 1 and re.search(r"남은 시간\s+\d+초", text), text
-    for label in ("장소", "개인안심번호", "모드", "상태", "흔들기 켜짐 | 자동 새로고침"):
+    for label in ("장소", "안심번호", "모드", "상태", "흔들기 켜짐 | 자동 새로고침"):
         assert label in text, (label, text)
     for english in ("venue", "safe number", "countdown", "shake ", "refresh ", "health", "updated", "running"):
         assert english not in text.lower(), (english, text)

@@ -216,7 +216,7 @@ def test_ctl_venue_changes_that_venue_and_nothing_else(three):
 
 
 def test_status_all_lists_every_venue_then_exits_3_when_one_stops(three):
-    for lang, label in (("en", "Safe number"), ("ko", "개인안심번호")):
+    for lang, label in (("en", "Safe number"), ("ko", "안심번호")):
         result = cli("status", "--all", "--lang", lang, env=three.client_env())
         assert result.returncode == 0, result.stdout + result.stderr
         lines = result.stdout.splitlines()
@@ -265,7 +265,7 @@ def test_show_venue_shows_that_venues_code(three, tmp_path, tools):
         assert url.startswith("HTTPS://GATES.EXAMPLE.ORG/C/GATE-C/"), url
         assert verify(three, "GATE-C", url, 2, at=pane.captured_at).returncode == 0
         assert verify(three, "GATE-A", url, 2, at=pane.captured_at).returncode == 1
-        assert "개인안심번호" in pane.text()
+        assert "안심번호" in pane.text()
     finally:
         pane.kill()
 

@@ -9,6 +9,7 @@ import signal
 import subprocess
 import tempfile
 import time
+import urllib.parse
 from pathlib import Path
 
 import pytest
@@ -363,7 +364,7 @@ def test_degraded_unknown_keys_bad_version_and_unreachable_server(site, chrome, 
                         reason="cannot write current.png: No space left on device",
                         clock={"synchronized": False, "warning": "clock not synchronized"}, futureKey=[1, 2])
             try:
-                chrome.get(own.url + "?venue=FAKE")
+                chrome.get(own.url + "?venue=FAKE&ops=1")
             except WebDriverException as error:  # refused once under a CPU hog: say what the kiosk was doing
                 raise AssertionError(f"attempt {attempt}: {error.msg}; {own.alive()}") from error
             shown = wait_until(lambda: (d := dom(chrome))["state"] in ("live", "stale") and d, timeout=30,
@@ -405,11 +406,11 @@ def test_clock_warning_and_waiting_for_the_clock(site, chrome, tmp_path):
         if read_state(daemon.out)["clock"]["synchronized"] is not False:
             pytest.skip("this kernel reports its clock synchronised")
         resize(chrome, *PORTRAIT)
-        chrome.get(site["kiosk"].url + "?venue=CLOCK")
+        chrome.get(site["kiosk"].url + "?venue=CLOCK&ops=1")
         shown = wait_until(lambda: (d := dom(chrome))["state"] == "live" and d["warning"] and d, timeout=20,
                            message="the live page with its warning")
         assert shown["warning"].startswith("경고: 시계가 동기화되지 않음 (±"), shown
-        chrome.get(site["kiosk"].url + "?venue=CLOCK&lang=en")
+        chrome.get(site["kiosk"].url + "?venue=CLOCK&lang=en&ops=1")
         shown = wait_until(lambda: (d := dom(chrome))["state"] == "live" and d["warning"] and d, timeout=20,
                            message="the English warning")
         assert shown["warning"].startswith("Warning: clock not synchronised"), shown
@@ -481,7 +482,7 @@ def test_korean_wraps_between_words_never_inside_one(site, tmp_path):
                 clock={"synchronized": False, "maxErrorSeconds": 16})
     driver = browser(360, 740, tmp_path / "profile")
     try:
-        driver.get(site["kiosk"].url + "?venue=WRAP-1")
+        driver.get(site["kiosk"].url + "?venue=WRAP-1&ops=1")
         wait_until(lambda: (d := dom(driver))["state"] == "live" and d["warning"], timeout=20, message="the warning")
         for element in ("subtitle", "warning"):
             wrapped = hangul_breaks(driver, element)
@@ -530,10 +531,10 @@ def test_a_lower_case_venue_is_that_venue_and_a_bad_one_shows_no_other(site, chr
     write_state(site["out"], venue="ROOT-1", state="paused", refresh="paused")
     modes = lambda: chrome.find_element("id", "modes").text  # noqa: E731
     try:
-        chrome.get(site["kiosk"].url + "?venue=lower-1&lang=en")
+        chrome.get(site["kiosk"].url + "?venue=lower-1&lang=en&ops=1")
         assert wait_state(chrome, "paused")["title"] == "Check-in paused"
         assert modes() == "LOWER-1 | shake off | refresh paused"
-        chrome.get(site["kiosk"].url + "?venue=../x&lang=en")
+        chrome.get(site["kiosk"].url + "?venue=../x&lang=en&ops=1")
         shown = wait_state(chrome, "unreadable")
         assert shown["title"] == "Invalid venue id" and shown["body"] == "../x"
         assert modes() == "", modes()
@@ -542,3 +543,45 @@ def test_a_lower_case_venue_is_that_venue_and_a_bad_one_shows_no_other(site, chr
             root_doc.unlink()
         else:
             root_doc.write_bytes(saved)
+
+
+def test_the_public_sees_no_operator_information_but_the_venue_and_where_to_type(site, chrome, tmp_path):
+    """Issue 34: the clock warning and the modes footer are for operators (?ops=1); the public
+    sees the venue's display name (?name=), the rotating number called 안심번호 (not the visitor's
+    own 개인안심번호), and the address of the safe-number form for a phone that cannot scan."""
+    from selenium_axe_python import Axe
+
+    fake = site["out"] / "PUBLIC-1"
+    fake.mkdir(mode=0o755, exist_ok=True)
+    url = "HTTP://127.0.0.1:8081/C/PUBLIC-1/NOT-A-REAL-TOKEN"
+    encode = subprocess.run([BIN, "encode", "-o", str(fake / "current.png"), url], capture_output=True, timeout=30)
+    assert encode.returncode == 0, encode.stderr
+    (fake / "current.png").chmod(0o644)
+    now = int(time.time())
+    write_state(fake, venue="PUBLIC-1", url=url, token="NOT-A-REAL-TOKEN", safeNumber="12현34규", window=now // 600,
+                seq=0, issuedAt=now, expiresAt=now + 600, period=600, clock={"synchronized": False, "maxErrorSeconds": 16})
+    def seen():
+        return chrome.execute_script("""
+        const text = (id) => { const e = document.getElementById(id); return e.hidden ? "" : e.innerText; };
+        return {venue: text('venue-name'), form: text('form-line'), warning: text('warning'), modes: text('modes'),
+                page: document.body.innerText, title: document.title};""")
+    for size in (PORTRAIT, LANDSCAPE):
+        resize(chrome, *size)
+        chrome.get(site["kiosk"].url + "?venue=PUBLIC-1&name=" + urllib.parse.quote("대강당"))
+        wait_state(chrome, "live")
+        shown = wait_until(lambda: (s := seen())["form"] and s, message="the form line")
+        chrome.save_screenshot(str(tmp_path / f"public-{size[0]}x{size[1]}.png"))
+        assert shown["venue"] == "대강당" and shown["title"].startswith("대강당")
+        assert shown["form"] == "안심번호 입력: http://127.0.0.1:8081/C/PUBLIC-1", shown
+        assert shown["warning"] == "" and shown["modes"] == "", shown
+        assert "시계" not in shown["page"] and "흔들기" not in shown["page"] and "PUBLIC-1 |" not in shown["page"]
+        assert "개인안심번호" not in shown["page"] and "안심번호" in shown["page"]
+        axe = Axe(chrome)
+        axe.inject()
+        results = axe.run()
+        assert results["violations"] == [], axe.report(results["violations"])
+    chrome.get(site["kiosk"].url + "?venue=PUBLIC-1&ops=1&lang=en")
+    wait_state(chrome, "live")
+    shown = wait_until(lambda: (s := seen())["warning"] and s, message="the operators' view")
+    assert shown["warning"].startswith("Warning: clock not synchronised") and shown["modes"].startswith("PUBLIC-1 | ")
+    assert shown["form"] == "Type it at http://127.0.0.1:8081/C/PUBLIC-1"

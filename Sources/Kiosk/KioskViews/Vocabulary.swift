@@ -2,7 +2,7 @@ import KioskCore
 import SharedText
 
 /// Every human word qrcheckin shows, in one language: the one table `status`, the kiosk and
-/// messages share, so the same thing is always called the same (개인안심번호 everywhere).
+/// messages share, so the same thing is always called the same (안심번호 everywhere).
 /// Korean follows the seed ("남은 시간 7초").
 public struct Vocabulary: Sendable {
     /// The language of the words.
@@ -18,7 +18,7 @@ public struct Vocabulary: Sendable {
     /// The words the server's pages say too.
     private var shared: SharedWords { SharedWords(language) }
 
-    /// The safe number's name: 개인안심번호 / Safe number.
+    /// The safe number's name: 안심번호 / Safe number.
     public var safeNumberLabel: String { shared.safeNumberLabel }
 
     /// The countdown as a label and the red part (the seconds): `남은 시간` `7초`.

@@ -1,16 +1,19 @@
 import ServerHTTPTypes
 
-/// `B/_/NAME`: the pages' style sheet and script, cacheable for an hour.
+/// `B/_/NAME`: the pages' style sheet (with the venues' accents), the script and the venues'
+/// logos (`logo.VENUE`), cacheable for an hour.
 enum AssetHandler {
-    static func respond(to request: SiteRequest, name: String) -> HTTPResponse {
-        let (type, body): (String, String)
+    static func respond(to request: SiteRequest, name: String, look: SiteLook) -> HTTPResponse {
+        let (type, body): (String, [UInt8])
         switch name {
-        case "server.css": (type, body) = ("text/css; charset=utf-8", ServerAssets.css)
-        case "receipt.js": (type, body) = ("text/javascript; charset=utf-8", ServerAssets.script)
-        default: return request.notFound()
+        case "server.css": (type, body) = ("text/css; charset=utf-8", Array(look.css.utf8))
+        case "receipt.js": (type, body) = ("text/javascript; charset=utf-8", Array(ServerAssets.script.utf8))
+        default:
+            guard let logo = look.logo(asset: name) else { return request.notFound() }
+            (type, body) = (logo.type, logo.bytes)
         }
         guard request.http.method == "GET" || request.http.method == "HEAD" else { return request.methodNotAllowed("GET, HEAD") }
         return HTTPResponse(status: 200, headers: [("Content-Type", type), ("X-Content-Type-Options", "nosniff"), ("Cache-Control", "public, max-age=3600")],
-                            body: Array(body.utf8))
+                            body: body)
     }
 }

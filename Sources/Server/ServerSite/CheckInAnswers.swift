@@ -23,17 +23,21 @@ struct CheckInAnswers: Sendable {
         case .checkedIn(let checkIn):
             return request.redirect(to: receiptPath(checkIn, again: false, request), extra: extra)
         case .alreadyCheckedIn(let checkIn):
-            return request.redirect(to: receiptPath(checkIn, again: true, request), extra: extra)
+            // The visitor is at the door with a live code now: the receipt is fresh from now on
+            // (a signed moment, so an old address cannot claim it).
+            let seen = parts.formTokens.issue(ReceiptHandler.seenPurpose, venue: checkIn.venue, device: checkIn.device, at: parts.clock.now())
+            return request.redirect(to: receiptPath(checkIn, again: true, seen: seen, request), extra: extra)
         case .needsVisitor(let venue, let fields, let verifiedAt):
             let ticket = parts.tickets.issue(venue: venue, code: code, verifiedAt: verifiedAt, device: device.id)
             let html = request.pages.visitorForm(venue: venue, venueName: parts.useCase.displayName(of: venue), fields: fields,
                                                  ticket: ticket, message: nil)
             return request.page(200, html, extra: extra)
         case .refused(.tooManyNewDevices, let venue):
-            return request.page(429, request.pages.refusal(.tooManyNewDevices, venue: venue),
+            return request.page(429, request.pages.refusal(.tooManyNewDevices, venue: venue, venueName: venue.map(parts.useCase.displayName)),
                                 extra: extra + [("Retry-After", "\(Self.newDeviceRetrySeconds)")])
         case .refused(let reason, let venue):
-            return request.page(Self.status(of: reason), request.pages.refusal(reason, venue: venue), extra: extra)
+            return request.page(Self.status(of: reason), request.pages.refusal(reason, venue: venue, venueName: venue.map(parts.useCase.displayName)),
+                                extra: extra)
         case .unavailable(let error):
             parts.ledgerFailed(error)
             return request.unavailable(now: parts.clock.now(), extra: extra)
@@ -56,9 +60,10 @@ struct CheckInAnswers: Sendable {
     /// budget gives one more every two seconds, and by then the kiosk shows a fresh code.
     static let newDeviceRetrySeconds = 15
 
-    /// `B/VENUE/receipt/ID`, keeping the request's language; `again=1` for a duplicate.
-    private func receiptPath(_ checkIn: CheckIn, again: Bool, _ request: SiteRequest) -> String {
-        var query = [request.languageQuery, again ? "again=1" : ""].filter { !$0.isEmpty }.joined(separator: "&")
+    /// `B/VENUE/receipt/ID`, keeping the request's language; `again=1` and when it was seen
+    /// again for a duplicate. The token is digits, a dot and hex: nothing to escape.
+    private func receiptPath(_ checkIn: CheckIn, again: Bool, seen: String? = nil, _ request: SiteRequest) -> String {
+        var query = [request.languageQuery, again ? "again=1" : "", seen.map { "seen=" + $0 } ?? ""].filter { !$0.isEmpty }.joined(separator: "&")
         if !query.isEmpty { query = "?" + query }
         return "\(request.venuePath(checkIn.venue))/receipt/\(checkIn.id)\(query)"
     }

@@ -19,12 +19,14 @@ public struct CheckInSite: HTTPHandler {
         public let tickets: VisitorTickets
         public let formTokens: FormTokens
         public let metrics: ServerMetrics
+        /// Receipt freshness, the privacy notice's words, the venues' brands.
+        public let look: SiteLook
         /// Told about every ledger failure (the server logs them, once per outage).
         public let ledgerFailed: @Sendable (LedgerError) -> Void
 
         /// The parts; `basePath` is empty or starts with `/` and does not end with one.
         public init(useCase: CheckInUseCase, basePath: String, zone: any LocalTimeZone, clock: any WallClock, limiter: SafeNumberLimiter,
-                    cookies: DeviceCookies, tickets: VisitorTickets, formTokens: FormTokens, metrics: ServerMetrics,
+                    cookies: DeviceCookies, tickets: VisitorTickets, formTokens: FormTokens, metrics: ServerMetrics, look: SiteLook = .standard,
                     ledgerFailed: @escaping @Sendable (LedgerError) -> Void = { _ in }) {
             self.useCase = useCase
             self.basePath = basePath
@@ -35,6 +37,7 @@ public struct CheckInSite: HTTPHandler {
             self.tickets = tickets
             self.formTokens = formTokens
             self.metrics = metrics
+            self.look = look
             self.ledgerFailed = ledgerFailed
         }
     }
@@ -47,14 +50,14 @@ public struct CheckInSite: HTTPHandler {
     }
 
     public func respond(to http: HTTPRequest, reply: @escaping @Sendable (HTTPResponse) -> Void) {
-        let request = SiteRequest(http, basePath: parts.basePath, zone: parts.zone)
+        let request = SiteRequest(http, basePath: parts.basePath, zone: parts.zone, look: parts.look)
         switch Route(method: http.method, path: http.path, basePath: parts.basePath) {
         case .scan(let venue, let token): ScanHandler(parts: parts).respond(to: request, venue: venue, token: token, reply: reply)
         case .safeNumber(let venue): SafeNumberHandler(parts: parts).post(request, venue: venue, reply: reply)
         case .visitor(let venue): VisitorFormHandler(parts: parts).post(request, venue: venue, reply: reply)
         case .safeNumberForm(let venue): reply(SafeNumberHandler(parts: parts).form(for: request, venue: venue))
         case .receipt(let venue, let id): reply(ReceiptHandler(parts: parts).respond(to: request, venue: venue, id: id))
-        case .asset(let name): reply(AssetHandler.respond(to: request, name: name))
+        case .asset(let name): reply(AssetHandler.respond(to: request, name: name, look: parts.look))
         case .metrics: reply(MetricsHandler(metrics: parts.metrics).respond(to: request))
         case .methodNotAllowed(let allowed): reply(request.methodNotAllowed(allowed))
         case .notFound: reply(request.notFound())

@@ -29,11 +29,20 @@ public struct FormTokens: Sendable {
 
     /// Whether `token` was issued for form `purpose` at `venue` to `device`, within its lifetime.
     public func isValid(_ token: String?, _ purpose: String, venue: VenueID, device: DeviceID?, at now: WallTime) -> Bool {
-        guard let token, token.utf8.count <= 64 else { return false }
+        issuedAt(token, purpose, venue: venue, device: device, at: now) != nil
+    }
+
+    /// When `token` was issued, if it was issued for `purpose` at `venue` to `device` and is
+    /// within its lifetime (a signed moment: the receipt's `seen`).
+    public func issuedAt(_ token: String?, _ purpose: String, venue: VenueID, device: DeviceID?, at now: WallTime) -> WallTime? {
+        guard let token, token.utf8.count <= 64 else { return nil }
         let parts = token.split(separator: ".", omittingEmptySubsequences: false)
         guard parts.count == 2, let issued = Int64(parts[0]), parts[0].first != "+", let given = Hex.decode(String(parts[1])),
-              issued <= now.seconds + 300, now.seconds - issued <= Self.lifetimeSeconds else { return false }
-        return keys.verifying(.formToken).contains { authenticator.isEqualInConstantTime(mac(purpose, venue, device, String(parts[0]), key: $0), given) }
+              issued <= now.seconds + 300, now.seconds - issued <= Self.lifetimeSeconds else { return nil }
+        let genuine = keys.verifying(.formToken).contains {
+            authenticator.isEqualInConstantTime(mac(purpose, venue, device, String(parts[0]), key: $0), given)
+        }
+        return genuine ? WallTime(seconds: issued) : nil
     }
 
     private func mac(_ purpose: String, _ venue: VenueID, _ device: DeviceID?, _ seconds: String, key: [UInt8]) -> [UInt8] {

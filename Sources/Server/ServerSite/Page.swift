@@ -1,36 +1,81 @@
 
-/// One HTML page of the site: the same head, style sheet and footer on every page, phone-sized,
-/// no inline script or style (the Content-Security-Policy allows neither).
+/// One HTML page of the site, in the one scaffold every visitor page shares: a card like a
+/// pass, its top band the venue (logo, display name, accent), then the outcome's icon and the
+/// page's one `<h1>`, then the page's own content; under the card the language switch.
+/// Phone-sized, light and dark, no inline script or style (the Content-Security-Policy allows
+/// neither). A new page builds a `Page` (or calls `Pages.card`) and gets all of it.
 struct Page {
     /// The `<title>` and the class of `<body>` (receipt, refusal, form…).
     let title: String
     let kind: String
-    /// The page's body, already escaped HTML.
+    /// The page's body under the heading, already escaped HTML.
     let content: String
-    /// Where the language switch leads (nil: none, e.g. a page that answered a form).
+    /// Where the language switch leads (a GET path, without `lang`): nil for none.
     let switchTarget: String?
+    /// The venue the page is about, shown in the card's band (nil: the site's name).
+    var venue: PageVenue? = nil
+    /// The colour of the outcome: admitted (green), aged (neutral), refused (red)…
+    var tone: Tone = .info
+    /// The icon beside the heading.
+    var icon: PageIcon = .form
+    /// The page's one `<h1>` (nil: the title).
+    var heading: String? = nil
+    /// A language switch that is not a link (the visitor form re-posts its ticket): HTML.
+    var switchHTML: String? = nil
+
+    /// The colour of a page's outcome.
+    enum Tone: String {
+        /// Checked in, live: green.
+        case admitted
+        /// A receipt past its freshness: neutral grey.
+        case aged
+        /// Refused: red.
+        case refused
+        /// Wait and try again: amber-brown.
+        case wait
+        /// A form or information: blue.
+        case info
+    }
 
     /// The whole document.
     func render(words: ServerWords, assets: String) -> String {
         var footer = ""
-        if let switchTarget {
+        if let switchHTML {
+            footer = "<footer class=\"switch\">\(switchHTML)</footer>"
+        } else if let switchTarget {
             let (label, target) = words.languageSwitch
-            footer = "<footer><a href=\"\(HTML.escape(switchTarget + "?lang=" + target.rawValue))\" lang=\"\(target.rawValue)\">\(HTML.escape(label))</a></footer>"
+            let separator = switchTarget.contains("?") ? "&" : "?"
+            footer = "<footer class=\"switch\"><a href=\"\(HTML.escape(switchTarget + separator + "lang=" + target.rawValue))\" "
+                + "lang=\"\(target.rawValue)\" hreflang=\"\(target.rawValue)\">\(Self.globe)\(HTML.escape(label))</a></footer>"
         }
+        let band: String
+        if let venue {
+            let logo = venue.logo.map { "<img class=\"logo\" src=\"\(HTML.escape($0))\" alt=\"\">" } ?? ""
+            let id = venue.name == venue.id ? "" : "<span class=\"venue-id\">\(HTML.escape(venue.id))</span>"
+            band = "<div class=\"band\">\(logo)<p class=\"venue\"><span class=\"venue-name\">\(HTML.escape(venue.name))</span>\(id)</p></div>"
+        } else {
+            band = "<div class=\"band\"><p class=\"venue\"><span class=\"venue-name\">\(HTML.escape(words.siteName))</span></p></div>"
+        }
+        let venueAttribute = venue.map { " data-venue=\"\(HTML.escape($0.id))\"" } ?? ""
         return """
             <!doctype html>
             <html lang="\(words.language.rawValue)">
             <head>
             <meta charset="utf-8">
             <meta name="viewport" content="width=device-width, initial-scale=1">
+            <meta name="color-scheme" content="light dark">
             <meta name="referrer" content="no-referrer">
             <title>\(HTML.escape(title))</title>
             <link rel="stylesheet" href="\(HTML.escape(assets))/server.css">
             <script src="\(HTML.escape(assets))/receipt.js" defer></script>
             </head>
-            <body class="\(kind)">
-            <main>
+            <body class="\(kind) tone-\(tone.rawValue)"\(venueAttribute)>
+            <main class="card">
+            \(band)
+            <div class="outcome">\(icon.svg)<h1>\(HTML.escape(heading ?? title))</h1></div>
+            <div class="body">
             \(content)
+            </div>
             </main>
             \(footer)
             </body>
@@ -38,4 +83,16 @@ struct Page {
 
             """
     }
+
+    /// A small globe before the language switch's label.
+    static let globe = "<svg class=\"globe\" viewBox=\"0 0 24 24\" aria-hidden=\"true\" focusable=\"false\"><circle cx=\"12\" cy=\"12\" r=\"9\" "
+        + "fill=\"none\" stroke=\"currentColor\" stroke-width=\"2\"/><path d=\"M3 12h18M12 3c3 3 3 15 0 18M12 3c-3 3-3 15 0 18\" fill=\"none\" "
+        + "stroke=\"currentColor\" stroke-width=\"2\"/></svg>"
+}
+
+/// The venue in a page's band: its display name, its id when that differs, and its logo's URL.
+struct PageVenue {
+    let name: String
+    let id: String
+    let logo: String?
 }

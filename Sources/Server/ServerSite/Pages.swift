@@ -2,84 +2,115 @@ import ServerDomain
 import ServerReports
 import SharedDomain
 
-/// The pages' contents, one function per page, in one language. Every value from outside
-/// (venue names, ids) is escaped here.
+/// The pages' contents, one function per page, in one language, each in the `Page` scaffold
+/// (the card with the venue's band, an icon and one `<h1>`, the language switch). Every value
+/// from outside (venue names, ids) is escaped here.
 struct Pages {
     let words: ServerWords
     /// The base path (`/C`).
     let base: String
     let zone: any LocalTimeZone
+    /// Freshness, privacy notice, brands.
+    var look: SiteLook = .standard
+    /// Where the language switch leads: this page again by GET (nil: no switch).
+    var here: String? = nil
 
     var assets: String { base + "/_" }
 
     private func document(_ page: Page) -> String { page.render(words: words, assets: assets) }
 
-    /// The receipt: venue, local time of the check-in, and a live clock with a moving element.
-    func receipt(_ checkIn: CheckIn, venueName: String, again: Bool, now: WallTime, path: String) -> String {
-        let at = LocalTime(checkIn.time, in: zone)
-        let current = LocalTime(now, in: zone)
-        let status = again ? words.alreadyCheckedIn(at: at.minute) : words.checkedIn
-        let content = """
-            <p class="status\(again ? " again" : "")"><span class="mark" aria-hidden="true">\(again ? "↺" : "✓")</span> \(HTML.escape(status))</p>
-            <h1 class="venue">\(HTML.escape(venueName))</h1>
-            \(venueName == checkIn.venue.rawValue ? "" : "<p class=\"venue-id\">\(HTML.escape(checkIn.venue.rawValue))</p>")
-            <dl>
-            <dt>\(HTML.escape(words.time))</dt>
-            <dd><time class="checked" datetime="\(at.iso8601)">\(at.date) \(at.minute)</time></dd>
-            </dl>
-            <div class="live" aria-label="\(HTML.escape(words.now))">
-            <span class="sweep" aria-hidden="true"></span>
-            <time id="clock" data-offset="\(current.offsetSeconds)" datetime="\(current.iso8601)">\(current.second)</time>
-            </div>
-            <p class="note">\(HTML.escape(words.showStaff))</p>
-            """
-        return document(Page(title: "\(status) · \(venueName)", kind: again ? "receipt again" : "receipt", content: content, switchTarget: path))
+    /// The band of `venue` named `name`: its logo's address when it has one.
+    func banner(_ venue: VenueID, name: String) -> PageVenue {
+        PageVenue(name: name, id: venue.rawValue, logo: look.brand(of: venue).logo == nil ? nil : "\(assets)/logo.\(venue.rawValue)")
     }
 
-    /// A refusal: what happened and what to do; a link to the safe-number form when the venue is known.
-    func refusal(_ reason: RefusalReason, venue: VenueID?) -> String {
-        let (title, advice) = words.refusal(reason)
-        var content = """
-            <p class="status refused"><span class="mark" aria-hidden="true">✕</span> \(HTML.escape(title))</p>
-            <p class="advice">\(HTML.escape(advice))</p>
+    /// A page in the card scaffold: `heading` (the `<h1>`) with `icon` in `tone`, then `content`.
+    /// Pages other than these (check-out, full, …) are made with it too.
+    func card(title: String, heading: String? = nil, kind: String, tone: Page.Tone, icon: PageIcon, venue: PageVenue?, content: String,
+              switchTarget: String?? = .none) -> String {
+        document(Page(title: title, kind: kind, content: content, switchTarget: switchTarget ?? here, venue: venue, tone: tone, icon: icon,
+                      heading: heading))
+    }
+
+    /// The receipt: venue, local time of the check-in, and a live clock with a moving sweep
+    /// while it is fresh (`receiptFreshnessSeconds` since the check-in, or since the scan that
+    /// found it again: `seen`); then aged: neutral, still, and it says how long ago.
+    func receipt(_ checkIn: CheckIn, venueName: String, again: Bool, now: WallTime, path: String, seen: WallTime? = nil) -> String {
+        let at = LocalTime(checkIn.time, in: zone)
+        let current = LocalTime(now, in: zone)
+        let freshness = ReceiptFreshness(checkedIn: checkIn.time, seen: seen, now: now, freshSeconds: look.receiptFreshnessSeconds)
+        let liveStatus = again ? words.alreadyCheckedIn(at: at.minute) : words.checkedIn
+        let status = freshness.isFresh ? liveStatus : words.checkedIn(ago: freshness.ageSeconds)
+        // What the script shows if the page is still open when the receipt ages.
+        let agedAttributes = freshness.isFresh
+            ? " data-fresh-for=\"\(freshness.freshForSeconds)\" data-aged-heading=\"\(HTML.escape(words.checkedIn(ago: look.receiptFreshnessSeconds)))\""
+                + " data-aged-note=\"\(HTML.escape(words.agedNote))\""
+            : ""
+        let content = """
+            <dl class="facts">
+            <div><dt>\(HTML.escape(words.time))</dt><dd><time class="checked" datetime="\(at.iso8601)">\(at.date) \(at.minute)</time></dd></div>
+            </dl>
+            <div class="live" id="live"\(agedAttributes)>
+            <p class="live-label">\(HTML.escape(words.now))</p>
+            <time id="clock" data-offset="\(current.offsetSeconds)" datetime="\(current.iso8601)">\(current.second)</time>
+            <span class="sweep" aria-hidden="true"></span>
+            </div>
+            <p class="note" id="receipt-note">\(HTML.escape(freshness.isFresh ? words.showStaff : words.agedNote))</p>
             """
+        let kind = "receipt" + (again ? " again" : "") + (freshness.isFresh ? " fresh" : " aged")
+        return card(title: "\(status) · \(venueName)", heading: status, kind: kind, tone: freshness.isFresh ? .admitted : .aged,
+                    icon: freshness.isFresh ? (again ? .again : .admitted) : .aged, venue: banner(checkIn.venue, name: venueName),
+                    content: content, switchTarget: path)
+    }
+
+    /// A refusal: what happened, and the next step: scan again (said), type the safe number
+    /// (a link, when the venue is known and served), ask the staff.
+    func refusal(_ reason: RefusalReason, venue: VenueID?, venueName: String? = nil) -> String {
+        let (title, advice) = words.refusal(reason)
+        var content = "<p class=\"advice\">\(HTML.escape(advice))</p>"
         if let venue, reason != .unknownVenue {
-            content += "\n<p><a class=\"button\" href=\"\(HTML.escape(base + "/" + venue.rawValue))?lang=\(words.language.rawValue)\">\(HTML.escape(words.formTitle))</a></p>"
+            content += "\n" + formButton(venue)
         }
-        return document(Page(title: title, kind: "refusal \(reason.rawValue)", content: content, switchTarget: nil))
+        content += "\n<p class=\"help\">\(HTML.escape(words.askStaff))</p>"
+        let tone: Page.Tone = reason == .notYetValid || reason == .tooManyNewDevices ? .wait : .refused
+        let band = reason == .unknownVenue ? nil : venue.map { self.banner($0, name: venueName ?? $0.rawValue) }
+        return card(title: title, kind: "refusal \(reason.rawValue)", tone: tone, icon: tone == .wait ? .wait : .refused,
+                    venue: band, content: content)
+    }
+
+    /// The link to `venue`'s safe-number form, as a button.
+    private func formButton(_ venue: VenueID) -> String {
+        "<p class=\"actions\"><a class=\"button\" href=\"\(HTML.escape(base + "/" + venue.rawValue))?lang=\(words.language.rawValue)\">"
+            + "\(HTML.escape(words.typeSafeNumber))</a></p>"
     }
 
     /// The safe-number form, with a message after a wrong try.
     func safeNumberForm(venue: VenueID, venueName: String, message: String?, formToken: String) -> String {
         let action = HTML.escape(base + "/" + venue.rawValue) + "?lang=\(words.language.rawValue)"
-        var content = """
-            <h1 class="venue">\(HTML.escape(venueName))</h1>
-            \(venueName == venue.rawValue ? "" : "<p class=\"venue-id\">\(HTML.escape(venue.rawValue))</p>")
-            <h2>\(HTML.escape(words.formTitle))</h2>
-            """
-        if let message { content += "\n<p class=\"error\" role=\"alert\">\(HTML.escape(message))</p>" }
+        var content = ""
+        if let message { content += "<p class=\"error\" role=\"alert\">\(HTML.escape(message))</p>\n" }
         content += """
-
             <form method="post" action="\(action)" accept-charset="utf-8">
             <input type="hidden" name="\(FormTokens.field)" value="\(HTML.escape(formToken))">
             <label for="safe-number">\(HTML.escape(words.safeNumber))</label>
-            <input id="safe-number" name="safe-number" type="text" inputmode="text" autocomplete="off" autocapitalize="off" spellcheck="false" maxlength="16" required>
-            <p class="hint">\(HTML.escape(words.formHint))</p>
+            <input id="safe-number" name="safe-number" type="text" inputmode="text" autocomplete="off" autocapitalize="off" spellcheck="false" maxlength="16" required aria-describedby="safe-number-hint">
+            <p class="hint" id="safe-number-hint">\(HTML.escape(words.formHint))</p>
             <button type="submit">\(HTML.escape(words.checkInButton))</button>
             </form>
+            <p class="help">\(HTML.escape(words.askStaff))</p>
             """
-        return document(Page(title: words.formTitle, kind: "form", content: content, switchTarget: base + "/" + venue.rawValue))
+        return card(title: words.formTitle, kind: "form", tone: message == nil ? .info : .refused, icon: .form,
+                    venue: banner(venue, name: venueName), content: content, switchTarget: base + "/" + venue.rawValue)
     }
 
-    /// The visitor-log form: the fields the venue asks for, the pending scan in a signed ticket.
+    /// The visitor-log form: the fields the venue asks for, the pending scan in a signed ticket,
+    /// and the privacy notice (who keeps the details, why, how long, the right to refuse, where
+    /// to complain). Its language switch posts the ticket back (it must not sit in an address).
     func visitorForm(venue: VenueID, venueName: String, fields: VisitorFields, ticket: String, message: String?) -> String {
-        var content = """
-            <h1 class="venue">\(HTML.escape(venueName))</h1>
-            <h2>\(HTML.escape(words.visitorTitle))</h2>
-            <p class="hint">\(HTML.escape(words.visitorHint))</p>
-            """
+        let action = HTML.escape(base + "/" + venue.rawValue + "/visitor")
+        var content = "<p class=\"hint\">\(HTML.escape(words.visitorHint))</p>"
         if let message { content += "\n<p class=\"error\" role=\"alert\">\(HTML.escape(message))</p>" }
-        content += "\n<form method=\"post\" action=\"\(HTML.escape(base + "/" + venue.rawValue + "/visitor"))?lang=\(words.language.rawValue)\" accept-charset=\"utf-8\">"
+        content += "\n<form method=\"post\" action=\"\(action)?lang=\(words.language.rawValue)\" accept-charset=\"utf-8\">"
         content += "\n<input type=\"hidden\" name=\"ticket\" value=\"\(HTML.escape(ticket))\">"
         if fields.contains(.name) {
             content += "\n<label for=\"name\">\(HTML.escape(words.visitorName))</label>\n<input id=\"name\" name=\"name\" type=\"text\" autocomplete=\"name\" maxlength=\"\(Visitor.maximumNameLength)\" required>"
@@ -87,35 +118,65 @@ struct Pages {
         if fields.contains(.phone) {
             content += "\n<label for=\"phone\">\(HTML.escape(words.visitorPhone))</label>\n<input id=\"phone\" name=\"phone\" type=\"tel\" autocomplete=\"tel\" maxlength=\"24\" required>"
         }
-        content += "\n<button type=\"submit\">\(HTML.escape(words.checkInButton))</button>\n</form>"
-        return document(Page(title: words.visitorTitle, kind: "form visitor", content: content, switchTarget: nil))
+        content += "\n" + privacyNotice(venueName: venueName, fields: fields)
+        content += "\n<button type=\"submit\">\(HTML.escape(words.privacyAgree))</button>\n</form>"
+        content += "\n<p class=\"help\">\(HTML.escape(words.askStaff))</p>"
+        let (label, target) = words.languageSwitch
+        let switchForm = "<form method=\"post\" action=\"\(action)?lang=\(target.rawValue)\" accept-charset=\"utf-8\">"
+            + "<input type=\"hidden\" name=\"ticket\" value=\"\(HTML.escape(ticket))\">"
+            + "<button class=\"link\" type=\"submit\" name=\"switch\" value=\"1\" lang=\"\(target.rawValue)\">\(Page.globe)\(HTML.escape(label))</button></form>"
+        return document(Page(title: words.visitorTitle, kind: "form visitor", content: content, switchTarget: nil,
+                             venue: banner(venue, name: venueName), tone: message == nil ? .info : .refused, icon: .form, switchHTML: switchForm))
     }
 
-    /// 429: too many wrong safe numbers from this client.
-    func tooMany(retryAfter seconds: Int64) -> String {
-        let content = """
-            <p class="status refused"><span class="mark" aria-hidden="true">✕</span> \(HTML.escape(words.tooManyTitle))</p>
-            <p class="advice">\(HTML.escape(words.tryAgain(inSeconds: seconds)))</p>
+    /// The visitor form's privacy notice.
+    private func privacyNotice(venueName: String, fields: VisitorFields) -> String {
+        let controller = look.controller ?? venueName
+        let rows = [
+            (words.privacyController, controller),
+            (words.privacyPurpose, words.privacyPurposeText),
+            (words.privacyItems, words.privacyItemsText(fields)),
+            (words.privacyRetention, words.privacyRetentionText(look.retentionSeconds)),
+            (words.privacyRefuse, words.privacyRefuseText),
+            (words.privacyComplain, words.privacyComplainText(controller: controller)),
+        ]
+        return "<section class=\"privacy\" aria-labelledby=\"privacy-title\">\n<h2 id=\"privacy-title\">\(HTML.escape(words.privacyTitle))</h2>\n<dl>\n"
+            + rows.map { "<div><dt>\(HTML.escape($0.0))</dt><dd>\(HTML.escape($0.1))</dd></div>" }.joined(separator: "\n")
+            + "\n</dl>\n</section>"
+    }
+
+    /// 429: too many wrong safe numbers from this client. Says the local time to try again
+    /// after (true without a script) and, with the script, the seconds left as they count.
+    func tooMany(retryAfter seconds: Int64, now: WallTime, venue: VenueID? = nil, venueName: String? = nil) -> String {
+        let after = LocalTime(WallTime(milliseconds: now.milliseconds + seconds * 1000), in: zone)
+        let unit = words.language == .ko ? "초" : "s"
+        var content = """
+            <p class="advice">\(HTML.escape(words.tryAgain(after: after.second)))</p>
+            <p class="countdown" id="countdown" data-seconds="\(seconds)" data-unit="\(unit)" data-done="\(HTML.escape(words.tryNow))" hidden>\
+            \(HTML.escape(words.timeLeft)) <span class="seconds">\(seconds)\(unit)</span></p>
             """
-        return document(Page(title: words.tooManyTitle, kind: "refusal too-many", content: content, switchTarget: nil))
+        if let venue { content += "\n" + formButton(venue) }
+        content += "\n<p class=\"help\">\(HTML.escape(words.askStaff))</p>"
+        return card(title: words.tooManyTitle, kind: "refusal too-many", tone: .wait, icon: .wait,
+                    venue: venue.map { banner($0, name: venueName ?? $0.rawValue) }, content: content)
     }
 
     /// 503: the ledger failed; nothing was recorded. The time is for the staff.
     func unavailable(now: WallTime) -> String {
         let at = LocalTime(now, in: zone)
         let content = """
-            <p class="status refused"><span class="mark" aria-hidden="true">!</span> \(HTML.escape(words.unavailableTitle))</p>
             <p class="advice">\(HTML.escape(words.unavailable(at: at.date + " " + at.second)))</p>
+            <p class="help">\(HTML.escape(words.askStaff))</p>
             """
-        return document(Page(title: words.unavailableTitle, kind: "refusal unavailable", content: content, switchTarget: nil))
+        return card(title: words.unavailableTitle, kind: "refusal unavailable", tone: .wait, icon: .wait, venue: nil, content: content)
     }
 
     /// A page with a title and one line: not found, bad request, method not allowed…
     func message(_ title: String, _ advice: String) -> String {
         let content = """
-            <p class="status refused"><span class="mark" aria-hidden="true">✕</span> \(HTML.escape(title))</p>
             <p class="advice">\(HTML.escape(advice))</p>
+            <p class="help">\(HTML.escape(words.askStaff))</p>
             """
-        return document(Page(title: title, kind: "refusal", content: content, switchTarget: nil))
+        return card(title: title, kind: "refusal", tone: .refused, icon: .refused, venue: nil, content: content)
     }
 }

@@ -5,6 +5,9 @@ import SharedDomain
 /// `GET B/VENUE/receipt/ID`: only the device that checked in sees its receipt.
 struct ReceiptHandler: Sendable {
     let parts: CheckInSite.Parts
+    /// The purpose of the signed moment a duplicate's receipt carries (`seen`): the scan that
+    /// found the check-in again keeps its receipt fresh, without trusting the address.
+    static let seenPurpose = "seen"
 
     func respond(to request: SiteRequest, venue venueText: String, id idText: String) -> HTTPResponse {
         guard let venue = try? VenueID(venueText), let id = Int64(idText), id > 0, idText.first != "+",
@@ -18,8 +21,10 @@ struct ReceiptHandler: Sendable {
             return request.unavailable(now: parts.clock.now())
         }
         guard let checkIn = found else { return request.notFound(request.words.receiptMissing) }
+        let now = parts.clock.now()
+        let seen = parts.formTokens.issuedAt(request.http.query["seen"], Self.seenPurpose, venue: venue, device: device, at: now)
         let html = request.pages.receipt(checkIn, venueName: parts.useCase.displayName(of: venue), again: request.http.query["again"] == "1",
-                                         now: parts.clock.now(), path: "\(request.venuePath(venue))/receipt/\(id)")
+                                         now: now, path: request.pages.here ?? "\(request.venuePath(venue))/receipt/\(id)", seen: seen)
         return request.page(200, html)
     }
 }

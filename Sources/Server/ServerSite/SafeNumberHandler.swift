@@ -29,7 +29,8 @@ struct SafeNumberHandler: Sendable {
         let network = request.http.clientKey
         if let wait = parts.limiter.wait(device: known, network: network) {
             parts.metrics.countRateLimited()
-            return reply(request.page(429, request.pages.tooMany(retryAfter: wait), extra: [("Retry-After", "\(wait)")]))
+            let html = request.pages.tooMany(retryAfter: wait, now: parts.clock.now(), venue: venue, venueName: parts.useCase.displayName(of: venue))
+            return reply(request.page(429, html, extra: [("Retry-After", "\(wait)")]))
         }
         guard parts.formTokens.isValid(request.http.form[FormTokens.field], Self.formPurpose, venue: venue, device: known, at: parts.clock.now()) else {
             return reply(request.page(400, page(request, venue: venue, message: request.words.formExpired)))

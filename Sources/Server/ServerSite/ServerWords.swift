@@ -2,7 +2,7 @@ import ServerDomain
 import SharedText
 
 /// Every word the check-in pages show, in Korean and English. Where the kiosk says the same
-/// thing, the words are the kiosk's (`Vocabulary`): the safe number is 개인안심번호 on the
+/// thing, the words are the kiosk's (`Vocabulary`): the safe number is 안심번호 on the
 /// screen and on the phone.
 public struct ServerWords: Sendable {
     /// The language of the words.
@@ -17,7 +17,7 @@ public struct ServerWords: Sendable {
 
     private var ko: Bool { language == .ko }
 
-    /// 개인안심번호 / Safe number (the kiosk's word).
+    /// 안심번호 / Safe number (the kiosk's word).
     public var safeNumber: String { kiosk.safeNumberLabel }
     public var checkedIn: String { ko ? "체크인 완료" : "Checked in" }
     /// The repeat receipt: `이미 14:03에 체크인했습니다` / `Already checked in at 14:03`.
@@ -27,21 +27,52 @@ public struct ServerWords: Sendable {
     public var now: String { ko ? "현재 시각" : "Time now" }
     public var showStaff: String { ko ? "입구에서 이 화면을 보여 주세요. 시계가 움직이면 실시간 화면입니다." : "Show this screen at the door. A moving clock means it is live." }
 
-    /// A refusal's title and what to do about it.
+    /// A refusal's title and what happened, in words a visitor at the door understands.
     public func refusal(_ reason: RefusalReason) -> (title: String, advice: String) {
         switch (language, reason) {
-        case (.ko, .expired): ("코드가 만료되었습니다", "화면의 코드를 다시 스캔하세요.")
-        case (.en, .expired): ("This code has expired", "Scan the code on the screen again.")
+        case (.ko, .expired): ("코드가 만료되었습니다", "QR 코드는 몇 초마다 바뀝니다. 화면의 코드를 다시 스캔하세요.")
+        case (.en, .expired): ("This code has expired", "The QR code changes every few seconds. Scan the code on the screen again.")
         case (.ko, .notYetValid): ("아직 유효하지 않은 코드입니다", "키오스크의 시계가 빠릅니다. 직원에게 알려 주세요.")
         case (.en, .notYetValid): ("This code is not valid yet", "The kiosk's clock is ahead: please tell the staff.")
         case (.ko, .unknownVenue): ("알 수 없는 장소입니다", "이 서버는 이 장소의 체크인을 받지 않습니다. 직원에게 문의하세요.")
         case (.en, .unknownVenue): ("Unknown venue", "This server does not take check-ins for this venue. Please ask the staff.")
         case (.ko, .tooManyNewDevices): ("지금은 체크인이 너무 많습니다", "15초 후 화면의 코드를 다시 스캔하거나 직원에게 체크인을 요청하세요.")
         case (.en, .tooManyNewDevices): ("Too many check-ins right now", "Scan the code on the screen again in 15 seconds, or ask the staff to check you in.")
-        case (.ko, .malformed), (.ko, .unknownVersion), (.ko, .badMAC):
-            ("이 장소의 체크인 코드가 아닙니다", "화면의 코드를 다시 스캔하거나 \(safeNumber)를 입력하세요.")
-        case (.en, .malformed), (.en, .unknownVersion), (.en, .badMAC):
-            ("Not a check-in code of this venue", "Scan the code on the screen again, or type its \(safeNumber.lowercased()).")
+        case (.ko, .badMAC):
+            ("이 장소의 체크인 코드가 아닙니다", "다른 장소의 코드이거나 코드가 바뀌었습니다. 화면의 코드를 다시 스캔하거나 \(safeNumber)를 입력하세요.")
+        case (.en, .badMAC):
+            ("Not a check-in code of this venue", "It is another venue's code, or it was altered. Scan the code on the screen again, or type its \(safeNumber.lowercased()).")
+        case (.ko, .malformed), (.ko, .unknownVersion):
+            ("이 장소의 체크인 코드가 아닙니다", "주소가 잘렸거나 잘못되었습니다. 화면의 코드를 다시 스캔하거나 \(safeNumber)를 입력하세요.")
+        case (.en, .malformed), (.en, .unknownVersion):
+            ("Not a check-in code of this venue", "The address is cut short or wrong. Scan the code on the screen again, or type its \(safeNumber.lowercased()).")
+        }
+    }
+
+    /// The line under every refusal's buttons.
+    public var askStaff: String { ko ? "도움이 필요하면 입구의 직원에게 문의하세요." : "If you need help, ask the staff at the entrance." }
+    /// The safe-number form's button on a refusal.
+    public var typeSafeNumber: String { ko ? "\(safeNumber) 입력하기" : "Type the safe number" }
+    /// The name of the site in a page's band when no venue is known.
+    public var siteName: String { ko ? "QR 체크인" : "QR check-in" }
+
+    /// An aged receipt: `2시간 전에 체크인했습니다` / `Checked in 2 h ago`.
+    public func checkedIn(ago seconds: Int64) -> String {
+        let ago = Self.ago(seconds, ko: ko)
+        return ko ? "\(ago) 전에 체크인했습니다" : "Checked in \(ago) ago"
+    }
+    /// The note under an aged receipt.
+    public var agedNote: String {
+        ko ? "오래된 체크인입니다. 입장하려면 화면의 코드를 다시 스캔하세요." : "This check-in is not recent. To enter, scan the code on the screen again."
+    }
+
+    /// `11분` / `11 min`, `2시간` / `2 h`, `3일` / `3 days`: the largest whole unit.
+    static func ago(_ seconds: Int64, ko: Bool) -> String {
+        let seconds = max(0, seconds)
+        switch seconds {
+        case ..<3600: let minutes = max(1, seconds / 60); return ko ? "\(minutes)분" : "\(minutes) min"
+        case ..<(2 * 86_400): let hours = seconds / 3600; return ko ? "\(hours)시간" : "\(hours) h"
+        default: let days = seconds / 86_400; return ko ? "\(days)일" : "\(days) days"
         }
     }
 
@@ -56,6 +87,12 @@ public struct ServerWords: Sendable {
         let countdown = kiosk.countdown(seconds).seconds
         return ko ? "\(countdown) 후에 다시 시도하세요." : "Try again in \(countdown)."
     }
+    /// `15:42:10 이후에 다시 시도하세요.` / `Try again after 15:42:10.`: true without a script.
+    public func tryAgain(after time: String) -> String { ko ? "\(time) 이후에 다시 시도하세요." : "Try again after \(time)." }
+    /// The live countdown after it (the script fills in the seconds and shows it).
+    public var timeLeft: String { kiosk.countdown(0).label }
+    /// What the countdown says once it reaches zero.
+    public var tryNow: String { ko ? "지금 다시 시도할 수 있습니다." : "You can try again now." }
 
     public var unavailableTitle: String { ko ? "잠시 후 다시 시도하세요" : "Please try again in a moment" }
     public func unavailable(at time: String) -> String {
@@ -64,6 +101,43 @@ public struct ServerWords: Sendable {
 
     public var visitorTitle: String { ko ? "방문자 정보" : "Visitor details" }
     public var visitorHint: String { ko ? "이 장소는 출입 명부를 작성합니다. 이 기기에 저장되어 다음에는 묻지 않습니다." : "This venue keeps a visitor log. Your details are remembered on this device for next time." }
+
+    // The privacy notice of the visitor form (Korea's PIPA, art. 15 and 22: purpose, items,
+    // retention, the right to refuse and what refusing means; who is responsible; where to complain).
+    public var privacyTitle: String { ko ? "개인정보 수집·이용 안내" : "How your details are used" }
+    public var privacyController: String { ko ? "개인정보처리자" : "Controller" }
+    public var privacyPurpose: String { ko ? "목적" : "Purpose" }
+    public var privacyPurposeText: String {
+        ko ? "출입 기록 (감염병 확산 등으로 보건 당국이 요청할 때 방문자에게 연락하기 위해서만 사용)"
+            : "A visitor log, used only to contact visitors if a health authority asks (for example during an outbreak)"
+    }
+    public var privacyItems: String { ko ? "항목" : "Details" }
+    public func privacyItemsText(_ fields: VisitorFields) -> String {
+        var items: [String] = []
+        if fields.contains(.name) { items.append(visitorName) }
+        if fields.contains(.phone) { items.append(visitorPhone) }
+        items.append(ko ? "체크인 시각" : "time of check-in")
+        return items.joined(separator: ", ")
+    }
+    public var privacyRetention: String { ko ? "보유 기간" : "Kept for" }
+    public func privacyRetentionText(_ seconds: Int64) -> String {
+        let days = seconds / 86_400, hours = seconds / 3600
+        let period = seconds % 86_400 == 0 ? (ko ? "\(days)일" : "\(days) day\(days == 1 ? "" : "s")")
+            : (ko ? "\(hours)시간" : "\(hours) hour\(hours == 1 ? "" : "s")")
+        return ko ? "체크인 후 \(period), 그 후 자동 삭제" : "\(period) after the check-in, then deleted automatically"
+    }
+    public var privacyRefuse: String { ko ? "거부할 권리" : "Your right to refuse" }
+    public var privacyRefuseText: String {
+        ko ? "동의하지 않을 수 있습니다. 그 경우 이 양식으로는 체크인할 수 없으니 입구의 직원에게 다른 방법을 문의하세요."
+            : "You may refuse. You then cannot check in with this form: ask the staff at the entrance for another way."
+    }
+    public var privacyComplain: String { ko ? "문의·신고" : "Questions and complaints" }
+    public func privacyComplainText(controller: String) -> String {
+        ko ? "\(controller)에 문의하거나, 개인정보침해 신고센터(국번 없이 118, privacy.kisa.or.kr)에 신고할 수 있습니다."
+            : "Ask \(controller), or complain to Korea's Personal Information Infringement Report Center (118, privacy.kisa.or.kr)."
+    }
+    public var privacyAgree: String { ko ? "위 내용에 동의하고 체크인" : "Agree and check in" }
+
     public var visitorName: String { ko ? "이름" : "Name" }
     public var visitorPhone: String { ko ? "전화번호" : "Phone number" }
     public var visitorInvalid: String { ko ? "이름과 전화번호를 확인하세요." : "Please check your name and phone number." }

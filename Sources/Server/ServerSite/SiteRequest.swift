@@ -16,12 +16,39 @@ struct SiteRequest: Sendable {
     /// The site's base path (`/C`).
     let basePath: String
 
-    /// `http` under `basePath`, its times shown in `zone`.
-    init(_ http: HTTPRequest, basePath: String, zone: any LocalTimeZone) {
+    /// `http` under `basePath`, its times shown in `zone`, its pages in `look`.
+    init(_ http: HTTPRequest, basePath: String, zone: any LocalTimeZone, look: SiteLook = .standard) {
         self.http = http
         self.basePath = basePath
         words = ServerWords(PageLanguage.choose(http))
-        pages = Pages(words: words, base: basePath, zone: zone)
+        pages = Pages(words: words, base: basePath, zone: zone, look: look, here: Self.switchTarget(http, basePath: basePath))
+    }
+
+    /// Where this page's language switch leads: the same address by GET (with the receipt's
+    /// `again` and `seen`), or after a form's POST the venue's form. Percent-encoded again (the
+    /// request's path arrives decoded), so a `?` or `#` in it stays part of the path.
+    static func switchTarget(_ http: HTTPRequest, basePath: String) -> String? {
+        var path = http.path
+        if http.method == "POST" {
+            let prefix = basePath + "/"
+            guard path.hasPrefix(prefix), let venue = path.dropFirst(prefix.count).split(separator: "/").first else { return nil }
+            path = prefix + venue
+        } else if http.method != "GET" && http.method != "HEAD" {
+            return nil
+        }
+        var encoded = ""
+        for byte in path.utf8 {
+            switch byte {
+            case UInt8(ascii: "A")...UInt8(ascii: "Z"), UInt8(ascii: "a")...UInt8(ascii: "z"), UInt8(ascii: "0")...UInt8(ascii: "9"):
+                encoded.unicodeScalars.append(Unicode.Scalar(byte))
+            case _ where "-._~/!$'()*+,;=:@".utf8.contains(byte): encoded.unicodeScalars.append(Unicode.Scalar(byte))
+            default: encoded += (byte < 16 ? "%0" : "%") + String(byte, radix: 16, uppercase: true)
+            }
+        }
+        let kept = ["again", "seen"].compactMap { name in
+            http.query[name].flatMap { value in value.utf8.allSatisfy({ $0 < 0x80 && $0 != UInt8(ascii: "&") && $0 != UInt8(ascii: "#") }) ? "\(name)=\(value)" : nil }
+        }
+        return kept.isEmpty || http.method == "POST" ? encoded : encoded + "?" + kept.joined(separator: "&")
     }
 
     /// The strict headers every page carries (shared with the HTTP adapter's own answers).

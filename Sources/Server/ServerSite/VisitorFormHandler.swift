@@ -15,6 +15,13 @@ struct VisitorFormHandler: Sendable {
         guard let venue = try? VenueID(venueText), let profile = parts.useCase.profile(of: venue), let ticket = form["ticket"] else {
             return reply(expired)
         }
+        if form["switch"] == "1" {
+            // The language switch: the same form in the other language, the ticket untouched
+            // (it is checked when the form is sent).
+            let html = request.pages.visitorForm(venue: venue, venueName: parts.useCase.displayName(of: venue), fields: profile.visitorFields,
+                                                 ticket: ticket, message: nil)
+            return reply(request.page(200, html))
+        }
         // The ticket was issued with the device's cookie: the same cookie must come back, and
         // the ticket is good once (a replay, or a post from elsewhere, records nothing).
         guard let device = request.existingDevice(parts.cookies) else {

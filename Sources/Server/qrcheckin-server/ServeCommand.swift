@@ -124,6 +124,7 @@ struct ServeCommand: Command {
             tickets: VisitorTickets(keys: siteKeys, authenticator: authenticator),
             formTokens: FormTokens(keys: siteKeys, authenticator: authenticator),
             metrics: metrics,
+            look: configuration.look,
             ledgerFailed: { error in
                 // An outage (the database unreachable, busy or full) is logged by the watched
                 // ledger as it begins and ends; other failures once a minute at most.

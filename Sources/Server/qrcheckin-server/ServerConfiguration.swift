@@ -1,6 +1,8 @@
 import Glibc
 import ServerDomain
 import ServerHTTP
+import ServerSite
+import SharedSystem
 import SharedCLI
 import SharedDomain
 
@@ -25,6 +27,8 @@ struct ServerConfiguration {
     var newDevices: NewDeviceLimits
     /// How long check-ins and refused scans are kept (enforced daily by `serve`).
     var retention: RetentionPolicy
+    /// What the visitor pages show: receipt freshness, the privacy notice's controller, brands.
+    var look: SiteLook
 
     /// Where the visitor log is (`ledger.database`).
     var database: DatabaseLocation { ledger.database }
@@ -101,6 +105,44 @@ struct ServerConfiguration {
             try Self.number(text, 0...100_000_000, source)
         } ?? newDevices.perCode
         retention = try RetentionSettings.policy(layers)
+        look = try Self.look(layers, venues: Array(profiles.keys), retention: retention)
+    }
+
+    /// The pages' settings: `receipt-freshness`, `controller`, and `accent`/`logo` (a logo
+    /// file is read now: a missing or oversized one fails at start, not on a visitor's phone).
+    private static func look(_ layers: SettingLayers, venues: [VenueID], retention: RetentionPolicy) throws(CommandError) -> SiteLook {
+        let freshness = try layers.value("receipt-freshness") { text, source throws(CommandError) in
+            let seconds = try duration(text, source)
+            guard seconds >= 1 else { throw source.error("must be at least 1s, got \(Quoted(text))") }
+            return seconds
+        } ?? SiteLook.standardFreshnessSeconds
+        let controller = try layers.value("controller") { text, source throws(CommandError) in
+            guard !text.isEmpty, text.count <= 200 else { throw source.error("must be 1-200 characters") }
+            return text
+        }
+        func accent(_ text: String, _ source: SettingSource) throws(CommandError) -> String {
+            guard VenueBrand.isAccent(text) else { throw source.error("must be a colour #rrggbb, got \(Quoted(text))") }
+            return text.lowercased()
+        }
+        func logo(_ path: String, _ source: SettingSource) throws(CommandError) -> VenueBrand.Logo {
+            guard let type = VenueBrand.Logo.type(ofPath: path) else { throw source.error("must be a .png, .svg, .jpg or .webp file, got \(Quoted(path))") }
+            do throws(SystemError) {
+                return VenueBrand.Logo(bytes: try RegularFile.read(path, limit: VenueBrand.Logo.maximumBytes), type: type)
+            } catch {
+                throw source.error(error.description + " (a logo is at most \(VenueBrand.Logo.maximumBytes / 1024) KiB)")
+            }
+        }
+        let defaultBrand = VenueBrand(accent: try layers.value("accent", accent), logo: try layers.value("logo", logo))
+        var brands: [VenueID: VenueBrand] = [:]
+        for venue in venues {
+            let own = try layers.value("accent", scope: venue.rawValue, accent)
+            let ownLogo = try layers.value("logo", scope: venue.rawValue, logo)
+            if own != nil || ownLogo != nil {
+                brands[venue] = VenueBrand(accent: own ?? defaultBrand.accent, logo: ownLogo ?? defaultBrand.logo)
+            }
+        }
+        return SiteLook(receiptFreshnessSeconds: freshness, controller: controller, retentionSeconds: retention.checkInSeconds,
+                        defaultBrand: defaultBrand, brands: brands)
     }
 
     /// The settings a config file may set per venue.

@@ -22,9 +22,9 @@ import Testing
         let korean = report.text(language: .ko, pngPath: "/p", pngAgeSeconds: 1)
         let english = report.text(language: .en, pngPath: "/p", pngAgeSeconds: 1)
         // The label once, then the seconds: never "남은 시간     남은 시간 8초".
-        #expect(korean.contains("  남은 시간     8초  ") && korean.ranges(of: "남은 시간").count == 1)
+        #expect(korean.contains("  남은 시간  8초  ") && korean.ranges(of: "남은 시간").count == 1)
         #expect(english.contains("  Time left    8s  "))
-        #expect(korean.contains("  개인안심번호  ") && korean.contains("흔들기 켜짐 | 자동 새로고침") && korean.contains("  상태          정상"))
+        #expect(korean.contains("  안심번호  ") && korean.contains("흔들기 켜짐 | 자동 새로고침") && korean.contains("  상태       정상"))
         #expect(english.contains("  Safe number  ") && english.contains("shake on | auto refresh") && english.contains("  Health       ok"))
         // Every label is translated: no English label word is left in the Korean report.
         for word in ["Safe number", "Time left", "Modes", "Health", "venue", "updated", "running"] {
@@ -58,7 +58,7 @@ import Testing
     }
 
     @Test func kioskAndStatusUseTheSameWords() {
-        #expect(Vocabulary(.ko).safeNumberLabel == "개인안심번호")
+        #expect(Vocabulary(.ko).safeNumberLabel == "안심번호")
         #expect(Vocabulary(.en).safeNumberLabel == "Safe number")
         #expect(Vocabulary(.ko).countdown(7) == ("남은 시간", "7초"))
         #expect(Vocabulary(.en).countdown(7) == ("Time left", "7s"))

@@ -29,7 +29,7 @@ import Testing
         #expect(english.count == 2 && korean.count == 2)
         #expect(english[0].hasPrefix("GATE-1  Safe number ") && english[0].contains("Time left 8s") && english[0].hasSuffix("ok"))
         #expect(english[1].hasPrefix("HALL.2  Check-in paused ") && english[1].contains("shake on | auto refresh"))
-        #expect(korean[0].contains("개인안심번호 ") && korean[0].contains("남은 시간 8초") && korean[0].hasSuffix("정상"))
+        #expect(korean[0].contains("안심번호 ") && korean[0].contains("남은 시간 8초") && korean[0].hasSuffix("정상"))
         #expect(korean[1].contains("체크인 일시 중지") && korean[1].contains("흔들기 켜짐 | 자동 새로고침"))
         // The modes start in the same terminal column on every line (Hangul is two columns wide).
         for (lines, marker) in [(english, "shake on"), (korean, "흔들기 켜짐")] {

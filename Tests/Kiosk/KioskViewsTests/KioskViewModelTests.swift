@@ -58,7 +58,7 @@ enum KioskFixtures {
         let qrRows = screen.lines.filter { $0.contains("\u{1B}[0;30;107m") }
         #expect(qrRows.count == 21)
         #expect(qrRows.allSatisfy { DisplayWidth.of($0) == 19 + 41 })  // centred: (80 - 41) / 2 columns of padding
-        #expect(screen.text.contains { $0.contains("개인안심번호  1 2 현 3 4 규") })
+        #expect(screen.text.contains { $0.contains("안심번호  1 2 현 3 4 규") })
         #expect(screen.text.contains { $0.contains("남은 시간 7초 | 흔들기 켜짐 | 자동 새로고침") })
         #expect(screen.lines.allSatisfy { DisplayWidth.of($0) <= 80 })
     }

@@ -31,7 +31,7 @@ struct SiteFixture {
     let authenticator = HMACAuthenticator()
     let site: CheckInSite
 
-    init(venues: VenueDirectory = VenueDirectory(), tries: Int = 5, newDevices: NewDeviceLimits = .standard) {
+    init(venues: VenueDirectory = VenueDirectory(), tries: Int = 5, newDevices: NewDeviceLimits = .standard, look: SiteLook = .standard) {
         let useCase = CheckInUseCase(venues: venues, keys: [.master(Self.secret)], authenticator: authenticator, ledger: ledger, clock: clock,
                                      newDevices: NewDeviceBudget(limits: newDevices))
         // Predictable "random" cookies: 16 equal bytes, a new value each time.
@@ -44,7 +44,7 @@ struct SiteFixture {
                                    hash: { GenericHash.digest($0) }, keys: keys, authenticator: authenticator, clock: clock),
             tickets: VisitorTickets(keys: keys, authenticator: authenticator),
             formTokens: FormTokens(keys: keys, authenticator: authenticator),
-            metrics: ServerMetrics(startedAt: WallTime(seconds: Self.start))))
+            metrics: ServerMetrics(startedAt: WallTime(seconds: Self.start)), look: look))
     }
 
     func code(_ venue: VenueID = hall, at time: Int64? = nil) -> CheckInCode {
