@@ -106,6 +106,10 @@ public final class InMemoryLedger: CheckInLedger {
             let open = state.checkIns.indices.filter { isOpen(state.checkIns[$0], at: venue, since: nil) }
             for index in open { end(index, exit) }
             return CheckOutReport(closed: open.count, visit: nil)
+        case .enteredBefore(let venue, let cutoff):
+            let open = state.checkIns.indices.filter { isOpen(state.checkIns[$0], at: venue, since: nil) && state.checkIns[$0].time < cutoff }
+            for index in open { end(index, exit) }
+            return CheckOutReport(closed: open.count, visit: nil)
         case .overstayed(let venue, let stay):
             let cutoff = request.time.milliseconds - stay * 1000
             let open = state.checkIns.indices.filter { isOpen(state.checkIns[$0], at: venue, since: nil) && state.checkIns[$0].time.milliseconds <= cutoff }

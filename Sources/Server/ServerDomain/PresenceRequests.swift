@@ -25,8 +25,11 @@ public enum CheckOutTarget: Hashable, Sendable {
     case checkIn(Int64)
     /// The latest visit of this device at this venue (an exit kiosk's scan).
     case device(DeviceID, venue: VenueID)
-    /// Every open visit at this venue (`checkout --all`, `close-at`).
+    /// Every open visit at this venue (`checkout --all`).
     case venue(VenueID)
+    /// Every open visit at this venue entered before `cutoff` (`close-at`: those entered before
+    /// the closing time end at it, those entered after it stay).
+    case enteredBefore(VenueID, cutoff: WallTime)
     /// Every open visit at this venue entered at least `maxStaySeconds` before the request's
     /// time: each ends at its entry plus `maxStaySeconds` (`max-stay`), not at the request's time.
     case overstayed(VenueID, maxStaySeconds: Int64)

@@ -29,6 +29,9 @@ extension PostgresLedger {
         case .venue(let venue):
             return CheckOutReport(closed: try endOpen(venue, enteredBefore: Int64.max, at: request.time.milliseconds, stay: nil,
                                                       kind: request.kind, connection), visit: nil)
+        case .enteredBefore(let venue, let cutoff):
+            return CheckOutReport(closed: try endOpen(venue, enteredBefore: cutoff.milliseconds, at: request.time.milliseconds, stay: nil,
+                                                      kind: request.kind, connection), visit: nil)
         case .overstayed(let venue, let stay):
             return CheckOutReport(closed: try endOpen(venue, enteredBefore: request.time.milliseconds - stay * 1000 + 1,
                                                       at: request.time.milliseconds, stay: stay * 1000, kind: request.kind, connection),

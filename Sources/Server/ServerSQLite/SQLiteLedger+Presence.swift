@@ -26,6 +26,9 @@ extension SQLiteLedger {
         case .venue(let venue):
             return CheckOutReport(closed: try endOpen(venue, enteredBefore: Int64.max, at: request.time.milliseconds, stay: nil,
                                                       kind: request.kind, connection), visit: nil)
+        case .enteredBefore(let venue, let cutoff):
+            return CheckOutReport(closed: try endOpen(venue, enteredBefore: cutoff.milliseconds, at: request.time.milliseconds, stay: nil,
+                                                      kind: request.kind, connection), visit: nil)
         case .overstayed(let venue, let stay):
             let stayMilliseconds = stay * 1000
             return CheckOutReport(closed: try endOpen(venue, enteredBefore: request.time.milliseconds - stayMilliseconds + 1,

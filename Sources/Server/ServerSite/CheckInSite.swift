@@ -19,13 +19,15 @@ public struct CheckInSite: HTTPHandler {
         public let tickets: VisitorTickets
         public let formTokens: FormTokens
         public let metrics: ServerMetrics
+        /// Origins whose pages may read the occupancy (CORS; `occupancy-origins`).
+        public let occupancyOrigins: [String]
         /// Told about every ledger failure (the server logs them, once per outage).
         public let ledgerFailed: @Sendable (LedgerError) -> Void
 
         /// The parts; `basePath` is empty or starts with `/` and does not end with one.
         public init(useCase: CheckInUseCase, basePath: String, zone: any LocalTimeZone, clock: any WallClock, limiter: SafeNumberLimiter,
                     cookies: DeviceCookies, tickets: VisitorTickets, formTokens: FormTokens, metrics: ServerMetrics,
-                    ledgerFailed: @escaping @Sendable (LedgerError) -> Void = { _ in }) {
+                    occupancyOrigins: [String] = [], ledgerFailed: @escaping @Sendable (LedgerError) -> Void = { _ in }) {
             self.useCase = useCase
             self.basePath = basePath
             self.zone = zone
@@ -35,6 +37,7 @@ public struct CheckInSite: HTTPHandler {
             self.tickets = tickets
             self.formTokens = formTokens
             self.metrics = metrics
+            self.occupancyOrigins = occupancyOrigins
             self.ledgerFailed = ledgerFailed
         }
     }
@@ -54,6 +57,8 @@ public struct CheckInSite: HTTPHandler {
         case .visitor(let venue): VisitorFormHandler(parts: parts).post(request, venue: venue, reply: reply)
         case .safeNumberForm(let venue): reply(SafeNumberHandler(parts: parts).form(for: request, venue: venue))
         case .receipt(let venue, let id): reply(ReceiptHandler(parts: parts).respond(to: request, venue: venue, id: id))
+        case .checkOut(let venue, let id): CheckOutHandler(parts: parts).post(request, venue: venue, id: id, reply: reply)
+        case .occupancy(let venue): reply(OccupancyHandler(parts: parts).respond(to: request, venue: venue))
         case .asset(let name): reply(AssetHandler.respond(to: request, name: name))
         case .metrics: reply(MetricsHandler(metrics: parts.metrics).respond(to: request))
         case .methodNotAllowed(let allowed): reply(request.methodNotAllowed(allowed))

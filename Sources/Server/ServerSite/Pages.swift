@@ -14,8 +14,10 @@ struct Pages {
 
     private func document(_ page: Page) -> String { page.render(words: words, assets: assets) }
 
-    /// The receipt: venue, local time of the check-in, and a live clock with a moving element.
-    func receipt(_ checkIn: CheckIn, venueName: String, again: Bool, now: WallTime, path: String) -> String {
+    /// The receipt: venue, local time of the check-in, and a live clock with a moving element;
+    /// while the visit is open, a form whose button checks out (`formToken`: its CSRF token).
+    func receipt(_ checkIn: CheckIn, venueName: String, again: Bool, now: WallTime, path: String, formToken: String? = nil) -> String {
+        if checkIn.exit != nil { return checkedOut(checkIn, venueName: venueName, again: true, now: now) }
         let at = LocalTime(checkIn.time, in: zone)
         let current = LocalTime(now, in: zone)
         let status = again ? words.alreadyCheckedIn(at: at.minute) : words.checkedIn
@@ -32,8 +34,54 @@ struct Pages {
             <time id="clock" data-offset="\(current.offsetSeconds)" datetime="\(current.iso8601)">\(current.second)</time>
             </div>
             <p class="note">\(HTML.escape(words.showStaff))</p>
+            \(formToken.map { checkOutForm(path: path, formToken: $0) } ?? "")
             """
         return document(Page(title: "\(status) · \(venueName)", kind: again ? "receipt again" : "receipt", content: content, switchTarget: path))
+    }
+
+    /// The receipt's check-out form: a POST to the receipt's own address.
+    private func checkOutForm(path: String, formToken: String) -> String {
+        """
+        <form method="post" action="\(HTML.escape(path))?lang=\(words.language.rawValue)" class="checkout" accept-charset="utf-8">
+        <input type="hidden" name="\(FormTokens.field)" value="\(HTML.escape(formToken))">
+        <p class="hint">\(HTML.escape(words.checkOutHint))</p>
+        <button type="submit" name="action" value="check-out">\(HTML.escape(words.checkOutButton))</button>
+        </form>
+        """
+    }
+
+    /// The checked-out page: when the visit ended and how long it lasted (an automatic end is
+    /// said to be one, never shown as a time of leaving).
+    func checkedOut(_ visit: CheckIn, venueName: String, again: Bool, now: WallTime) -> String {
+        let entered = LocalTime(visit.time, in: zone)
+        let exit = visit.exit ?? VisitExit(time: now, kind: .staff)
+        let left = LocalTime(exit.time, in: zone)
+        let status = again ? words.alreadyCheckedOut(at: left.minute) : words.checkedOut(at: left.minute)
+        let minutes = visit.stayMilliseconds(now: now) / 60_000
+        var content = """
+            <p class="status checked-out"><span class="mark" aria-hidden="true">→</span> \(HTML.escape(status))</p>
+            <h1 class="venue">\(HTML.escape(venueName))</h1>
+            <p class="stay">\(HTML.escape(words.stayed(minutes: minutes)))</p>
+            <dl>
+            <dt>\(HTML.escape(words.entered))</dt>
+            <dd><time datetime="\(entered.iso8601)">\(entered.date) \(entered.minute)</time></dd>
+            <dt>\(HTML.escape(words.left))</dt>
+            <dd><time datetime="\(left.iso8601)">\(left.date) \(left.minute)</time></dd>
+            </dl>
+            """
+        if exit.kind == .automatic { content += "\n<p class=\"note\">\(HTML.escape(words.exitEndedAutomatically))</p>" }
+        return document(Page(title: "\(status) · \(venueName)", kind: "checked-out", content: content, switchTarget: nil))
+    }
+
+    /// The full page: how many are inside of how many, and to wait.
+    func full(venueName: String, inside: Int, capacity: Int) -> String {
+        let title = words.full(inside: inside, capacity: capacity)
+        let content = """
+            <p class="status refused full"><span class="mark" aria-hidden="true">✕</span> \(HTML.escape(title))</p>
+            <h1 class="venue">\(HTML.escape(venueName))</h1>
+            <p class="advice">\(HTML.escape(words.fullAdvice))</p>
+            """
+        return document(Page(title: title, kind: "refusal full", content: content, switchTarget: nil))
     }
 
     /// A refusal: what happened and what to do; a link to the safe-number form when the venue is known.

@@ -18,8 +18,10 @@ struct ReceiptHandler: Sendable {
             return request.unavailable(now: parts.clock.now())
         }
         guard let checkIn = found else { return request.notFound(request.words.receiptMissing) }
+        let now = parts.clock.now()
+        let token = parts.formTokens.issue(CheckOutHandler.formPurpose, venue: venue, device: device, at: now)
         let html = request.pages.receipt(checkIn, venueName: parts.useCase.displayName(of: venue), again: request.http.query["again"] == "1",
-                                         now: parts.clock.now(), path: "\(request.venuePath(venue))/receipt/\(id)")
+                                         now: now, path: "\(request.venuePath(venue))/receipt/\(id)", formToken: token)
         return request.page(200, html)
     }
 }
