@@ -269,7 +269,7 @@ def test_migrate_then_checkins_on_postgresql(postgres, database):
     assert again.returncode == 0 and f"at schema version {latest.group(1)}, nothing to do" in again.stdout, again.stdout
     listed = server_run("checkins", "--database", database, "--format", "csv")
     assert listed.returncode == 0, listed.stderr
-    assert listed.stdout.splitlines() == ["id,venue,time,local_time,method,window_age,device,name,phone,operator"]
+    assert listed.stdout.splitlines() == ["id,venue,time,local_time,method,window_age,device,name,phone,operator,exit,exit_kind,stay_seconds"]
 
 
 def test_import_of_sqlite_history_twice_gives_the_sources_count(tmp_path, secret, postgres, database):

@@ -3,7 +3,7 @@ import re
 import sqlite3
 import subprocess
 
-COLUMNS = ["id", "venue", "time", "local_time", "method", "window_age", "device", "name", "phone", "operator"]
+COLUMNS = ["id", "venue", "time", "local_time", "method", "window_age", "device", "name", "phone", "operator", "exit", "exit_kind", "stay_seconds"]
 
 
 def new_ledger(server_bin, path, env, venue="HALL-0", name="first"):

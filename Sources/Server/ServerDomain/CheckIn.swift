@@ -37,11 +37,14 @@ public struct CheckIn: Hashable, Sendable, Identifiable {
     public let id: Int64
     /// What was recorded.
     public let entry: NewCheckIn
+    /// The visit's end, once known (issue 32): nil while the visitor is inside.
+    public let exit: VisitExit?
 
-    /// The recorded check-in `id`.
-    public init(id: Int64, entry: NewCheckIn) {
+    /// The recorded check-in `id`, ended by `exit` (nil: still open).
+    public init(id: Int64, entry: NewCheckIn, exit: VisitExit? = nil) {
         self.id = id
         self.entry = entry
+        self.exit = exit
     }
 
     /// The venue checked in to.
@@ -52,4 +55,16 @@ public struct CheckIn: Hashable, Sendable, Identifiable {
     public var method: CheckInMethod { entry.method }
     /// The device, if any.
     public var device: DeviceID? { entry.device }
+}
+
+extension CheckIn {
+    /// The same visit ended by `exit`.
+    public func ended(_ exit: VisitExit) -> CheckIn {
+        CheckIn(id: id, entry: entry, exit: exit)
+    }
+
+    /// How long the visit lasted, in milliseconds, until its exit (or `now` while open).
+    public func stayMilliseconds(now: WallTime) -> Int64 {
+        max(0, (exit?.time ?? now).milliseconds - time.milliseconds)
+    }
 }

@@ -17,8 +17,31 @@ public protocol CheckInLedger: Sendable {
     /// UPDATE … WHERE`), so two servers handling one device at once record one check-in. A
     /// check-in without a device is always recorded. `completion` runs exactly once, after the
     /// commit, on any thread (possibly before this returns).
-    func record(_ checkIn: NewCheckIn, duplicateSeconds: Int64,
-                completion: @escaping @Sendable (Result<RecordOutcome, LedgerError>) -> Void)
+    ///
+    /// With a capacity in `rules`, the check-in is recorded only while fewer visits are open at
+    /// its venue (entered since `rules.openSince`): otherwise nothing is written and the answer
+    /// is `.full`. A device already inside within the duplicate time gets its earlier check-in
+    /// even then. The count and the insert are one step in the database (the SQLite writer's
+    /// transaction; a per-venue advisory lock in PostgreSQL's), so servers never admit one too many.
+    func record(_ checkIn: NewCheckIn, rules: AdmissionRules,
+                completion: @escaping @Sendable (Result<Admission, LedgerError>) -> Void)
+
+    /// Records the exits `request` selects, each at most once: a visit already out is left as
+    /// it was (the report says so), and its device's duplicate key is released, so the device's
+    /// next scan starts a new visit. Completes after the commit, on any thread.
+    func checkOut(_ request: CheckOutRequest, completion: @escaping @Sendable (Result<CheckOutReport, LedgerError>) -> Void)
+
+    /// Every open visit (of `venue`, or of every venue), oldest first, handed to `body` one at a
+    /// time; `body` returns false to stop. A read: works on a ledger opened read-only.
+    func openVisits(venue: VenueID?, _ body: (CheckIn) -> Bool) throws(LedgerError)
+
+    /// Open visits per venue (of `venue` or every venue), counting only those entered at or
+    /// after `openSince` when given; venues with none are absent. Counted from the rows (an
+    /// index of open visits), so it equals the open visits after any crash.
+    func occupancy(venue: VenueID?, openSince: WallTime?) throws(LedgerError) -> [VenueID: Int]
+
+    /// The visits `query` selects (at one venue, meeting an interval), oldest first.
+    func visits(meeting query: MeetingQuery) throws(LedgerError) -> [CheckIn]
 
     /// Keeps a refused scan (for the refusal log's shorter retention).
     func recordRefusal(_ refusal: Refusal) throws(LedgerError)
@@ -84,6 +107,19 @@ public protocol CheckInLedger: Sendable {
 }
 
 extension CheckInLedger {
+    /// Records `checkIn` with duplicates decided by `duplicateSeconds` and no capacity.
+    public func record(_ checkIn: NewCheckIn, duplicateSeconds: Int64,
+                       completion: @escaping @Sendable (Result<RecordOutcome, LedgerError>) -> Void) {
+        record(checkIn, rules: AdmissionRules(duplicateSeconds: duplicateSeconds)) { result in
+            completion(result.flatMap { admission in
+                switch admission {
+                case .admitted(let outcome): .success(outcome)
+                case .full: .failure(LedgerError(.failed, "a check-in without a capacity was refused as full"))
+                }
+            })
+        }
+    }
+
     /// A ledger whose writes all complete before they return has nothing to finish.
     public func finishWrites() {}
 
@@ -111,6 +147,14 @@ public enum RecordOutcome: Hashable, Sendable {
         case .recorded(let checkIn), .duplicate(of: let checkIn): checkIn
         }
     }
+}
+
+/// What `record(_:rules:)` did: admitted (recorded, or a duplicate), or refused as full.
+public enum Admission: Hashable, Sendable {
+    /// Recorded, or the device's earlier check-in within the duplicate time.
+    case admitted(RecordOutcome)
+    /// The venue holds its capacity (`inside` open visits): nothing written.
+    case full(inside: Int)
 }
 
 /// Which check-ins a listing, an export or a count covers. Every bound is optional.

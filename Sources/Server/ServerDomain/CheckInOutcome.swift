@@ -11,6 +11,12 @@ public enum CheckInOutcome: Hashable, Sendable {
     case needsVisitor(VenueID, VisitorFields, verifiedAt: WallTime)
     /// Turned away (and kept in the refusal log).
     case refused(RefusalReason, venue: VenueID?)
+    /// The venue holds its capacity: nothing was recorded (kept in the refusal log as `full`).
+    case full(VenueID, inside: Int, capacity: Int)
+    /// An exit: the visit ended now (`again` false) or had ended before (`again` true).
+    case checkedOut(CheckIn, again: Bool)
+    /// An exit kiosk's code from a device with no visit at the venue it serves.
+    case noVisit(VenueID)
     /// The ledger failed: nothing was recorded, nothing may be acknowledged (503).
     case unavailable(LedgerError)
 }

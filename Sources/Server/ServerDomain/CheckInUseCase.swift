@@ -41,22 +41,38 @@ public struct CheckInUseCase: Sendable {
         switch decide(scan, verifiedAt: verifiedAt) {
         case .answer(let outcome):
             completion(outcome)
-        case .record(let entry, let duplicateSeconds):
-            ledger.record(entry, duplicateSeconds: duplicateSeconds) { result in completion(Self.outcome(result)) }
+        case .record(let entry, let rules):
+            ledger.record(entry, rules: rules) { result in completion(outcome(result, entry)) }
+        case .exit(let device, let venue):
+            let request = CheckOutRequest(.device(device, venue: venue), at: clock.now(), kind: .kiosk)
+            ledger.checkOut(request) { result in
+                switch result {
+                case .success(let report):
+                    guard let visit = report.visit else { return completion(.noVisit(venue)) }
+                    completion(.checkedOut(visit, again: report.closed == 0))
+                case .failure(let error):
+                    completion(.unavailable(error))
+                }
+            }
         }
     }
 
-    /// What the use case decided before the ledger: an answer, or a check-in to record.
+    /// What the use case decided before the ledger: an answer, a check-in to record, or (an
+    /// exit kiosk's code) the exit of the device's visit at the venue the kiosk serves.
     private enum Decision {
         case answer(CheckInOutcome)
-        case record(NewCheckIn, duplicateSeconds: Int64)
+        case record(NewCheckIn, rules: AdmissionRules)
+        case exit(DeviceID, venue: VenueID)
     }
 
-    private static func outcome(_ result: Result<RecordOutcome, LedgerError>) -> CheckInOutcome {
+    private func outcome(_ result: Result<Admission, LedgerError>, _ entry: NewCheckIn) -> CheckInOutcome {
         switch result {
-        case .success(.recorded(let checkIn)): .checkedIn(checkIn)
-        case .success(.duplicate(of: let earlier)): .alreadyCheckedIn(earlier)
-        case .failure(let error): .unavailable(error)
+        case .success(.admitted(.recorded(let checkIn))): return .checkedIn(checkIn)
+        case .success(.admitted(.duplicate(of: let earlier))): return .alreadyCheckedIn(earlier)
+        case .success(.full(let inside)):
+            ledger.recordRefusalLater(Refusal(venue: entry.venue, time: entry.time, reason: .full, method: entry.method))
+            return .full(entry.venue, inside: inside, capacity: venues.profile(for: entry.venue)?.presence.capacity ?? inside)
+        case .failure(let error): return .unavailable(error)
         }
     }
 
@@ -77,6 +93,12 @@ public struct CheckInUseCase: Sendable {
         case .rejected(let rejection): return .answer(refuse(RefusalReason(rejection), venue: venue, method, now))
         case .valid(let valid): accepted = valid
         }
+        // An exit kiosk's code ends the device's visit at the venue it serves; a phone the
+        // server does not know has no visit to end (and gets no cookie for it).
+        if let served = profile.presence.exitOf {
+            guard case .known(let device) = scan.device else { return .answer(.noVisit(served)) }
+            return .exit(device, venue: served)
+        }
         // A phone new to the server counts against the new-device budgets, once: here, before
         // its visitor form (whose answer comes with the cookie it is given now) or its check-in.
         if case .new(_, let network) = scan.device,
@@ -90,7 +112,7 @@ public struct CheckInUseCase: Sendable {
         let age = profile.period.window(at: moment) - accepted.window
         let entry = NewCheckIn(venue: venue, time: now, method: method, windowAge: Int(age), device: scan.device.id,
                                visitor: profile.visitorFields.isEmpty ? nil : visitor)
-        return .record(entry, duplicateSeconds: profile.duplicateSeconds)
+        return .record(entry, rules: profile.admissionRules(at: now))
     }
 
     /// A refusal, kept in the refusal log when the ledger can take it (a refusal is answered
@@ -117,5 +139,34 @@ extension CheckInUseCase {
     public func receipt(id: Int64, venue: VenueID, device: DeviceID) throws(LedgerError) -> CheckIn? {
         guard let checkIn = try ledger.find(id: id), checkIn.venue == venue, checkIn.device == device else { return nil }
         return checkIn
+    }
+}
+
+extension CheckInUseCase {
+    /// The receipt's "check out": ends visit `id` at `venue` when `device` made it (nobody
+    /// else's visit can be ended by guessing ids), answering after the commit with the visit
+    /// as it now is, or nil when there is no such visit of that device.
+    public func checkOut(id: Int64, venue: VenueID, device: DeviceID,
+                         completion: @escaping @Sendable (Result<(visit: CheckIn, again: Bool)?, LedgerError>) -> Void) {
+        let visit: CheckIn?
+        do throws(LedgerError) {
+            visit = try receipt(id: id, venue: venue, device: device)
+        } catch {
+            return completion(.failure(error))
+        }
+        guard let visit else { return completion(.success(nil)) }
+        if visit.exit != nil { return completion(.success((visit, true))) }
+        ledger.checkOut(CheckOutRequest(.checkIn(id), at: clock.now(), kind: .receipt)) { result in
+            completion(result.map { report in report.visit.map { ($0, report.closed == 0) } })
+        }
+    }
+
+    /// How many are inside `venue` now (visits open, entered within its `max-stay`) and its
+    /// capacity: what the occupancy endpoint and a door sign show.
+    public func occupancy(of venue: VenueID) throws(LedgerError) -> (inside: Int, capacity: Int?, at: WallTime)? {
+        guard let profile = venues.profile(for: venue) else { return nil }
+        let now = clock.now()
+        let inside = try ledger.occupancy(venue: venue, openSince: profile.openSince(at: now))[venue] ?? 0
+        return (inside, profile.presence.capacity, now)
     }
 }

@@ -49,25 +49,98 @@ public final class InMemoryLedger: CheckInLedger {
         state.withLock { $0.refusals }
     }
 
-    public func record(_ checkIn: NewCheckIn, duplicateSeconds: Int64,
-                       completion: @escaping @Sendable (Result<RecordOutcome, LedgerError>) -> Void) {
-        completion(Result { () throws(LedgerError) in try recordNow(checkIn, duplicateSeconds: duplicateSeconds) })
+    public func record(_ checkIn: NewCheckIn, rules: AdmissionRules,
+                       completion: @escaping @Sendable (Result<Admission, LedgerError>) -> Void) {
+        completion(Result { () throws(LedgerError) in try recordNow(checkIn, rules: rules) })
     }
 
     /// Records at once: the whole ledger is one lock.
-    private func recordNow(_ checkIn: NewCheckIn, duplicateSeconds: Int64) throws(LedgerError) -> RecordOutcome {
+    private func recordNow(_ checkIn: NewCheckIn, rules: AdmissionRules) throws(LedgerError) -> Admission {
         try locked { [ids] state throws(LedgerError) in
             let recorded = CheckIn(id: try ids.shownID(row: state.nextRow), entry: checkIn)
+            var key: PresenceKey?
             if let device = checkIn.device {
-                let key = PresenceKey(venue: checkIn.venue, device: device)
-                if let earlier = state.presence[key],
-                   checkIn.time.milliseconds - earlier.time.milliseconds < duplicateSeconds * 1000 {
-                    return .duplicate(of: earlier)
+                key = PresenceKey(venue: checkIn.venue, device: device)
+                if let earlier = state.presence[key!],
+                   checkIn.time.milliseconds - earlier.time.milliseconds < rules.duplicateSeconds * 1000 {
+                    return .admitted(.duplicate(of: state.checkIns.first { $0.id == earlier.id } ?? earlier))
                 }
-                state.presence[key] = recorded
             }
-            return .recorded(Self.append(recorded, to: &state))
+            if let capacity = rules.capacity {
+                let inside = state.checkIns.filter { Self.isOpen($0, at: checkIn.venue, since: rules.openSince) }.count
+                if inside >= capacity { return .full(inside: inside) }
+            }
+            if let key { state.presence[key] = recorded }
+            return .admitted(.recorded(Self.append(recorded, to: &state)))
         }
+    }
+
+    private static func isOpen(_ visit: CheckIn, at venue: VenueID?, since: WallTime?) -> Bool {
+        visit.exit == nil && (venue == nil || visit.venue == venue) && (since.map { visit.time >= $0 } ?? true)
+    }
+
+    public func checkOut(_ request: CheckOutRequest, completion: @escaping @Sendable (Result<CheckOutReport, LedgerError>) -> Void) {
+        completion(Result { () throws(LedgerError) in
+            try locked { state throws(LedgerError) in Self.checkOut(request, &state) }
+        })
+    }
+
+    private static func checkOut(_ request: CheckOutRequest, _ state: inout State) -> CheckOutReport {
+        let exit = VisitExit(time: request.time, kind: request.kind)
+        func end(_ index: Int, _ exit: VisitExit) {
+            let visit = state.checkIns[index]
+            state.checkIns[index] = visit.ended(exit)
+            if let device = visit.device, let key = Optional(PresenceKey(venue: visit.venue, device: device)),
+               state.presence[key]?.id == visit.id {
+                state.presence[key] = nil
+            }
+        }
+        let single: Int?
+        switch request.target {
+        case .checkIn(let id):
+            single = state.checkIns.firstIndex { $0.id == id }
+        case .device(let device, let venue):
+            single = state.checkIns.indices.filter { state.checkIns[$0].device == device && state.checkIns[$0].venue == venue }
+                .max { (state.checkIns[$0].time, $0) < (state.checkIns[$1].time, $1) }
+        case .venue(let venue):
+            let open = state.checkIns.indices.filter { isOpen(state.checkIns[$0], at: venue, since: nil) }
+            for index in open { end(index, exit) }
+            return CheckOutReport(closed: open.count, visit: nil)
+        case .enteredBefore(let venue, let cutoff):
+            let open = state.checkIns.indices.filter { isOpen(state.checkIns[$0], at: venue, since: nil) && state.checkIns[$0].time < cutoff }
+            for index in open { end(index, exit) }
+            return CheckOutReport(closed: open.count, visit: nil)
+        case .overstayed(let venue, let stay):
+            let cutoff = request.time.milliseconds - stay * 1000
+            let open = state.checkIns.indices.filter { isOpen(state.checkIns[$0], at: venue, since: nil) && state.checkIns[$0].time.milliseconds <= cutoff }
+            for index in open {
+                end(index, VisitExit(time: WallTime(milliseconds: state.checkIns[index].time.milliseconds + stay * 1000), kind: request.kind))
+            }
+            return CheckOutReport(closed: open.count, visit: nil)
+        }
+        guard let index = single else { return CheckOutReport(closed: 0, visit: nil) }
+        if state.checkIns[index].exit != nil { return CheckOutReport(closed: 0, visit: state.checkIns[index]) }
+        end(index, exit)
+        return CheckOutReport(closed: 1, visit: state.checkIns[index])
+    }
+
+    public func openVisits(venue: VenueID?, _ body: (CheckIn) -> Bool) throws(LedgerError) {
+        let rows = try locked { state throws(LedgerError) in
+            Self.selected(state.checkIns.filter { Self.isOpen($0, at: venue, since: nil) }, CheckInQuery())
+        }
+        for row in rows where !body(row) { break }
+    }
+
+    public func occupancy(venue: VenueID?, openSince: WallTime?) throws(LedgerError) -> [VenueID: Int] {
+        try locked { state throws(LedgerError) in
+            var counts: [VenueID: Int] = [:]
+            for visit in state.checkIns where Self.isOpen(visit, at: venue, since: openSince) { counts[visit.venue, default: 0] += 1 }
+            return counts
+        }
+    }
+
+    public func visits(meeting query: MeetingQuery) throws(LedgerError) -> [CheckIn] {
+        try locked { state throws(LedgerError) in Self.selected(state.checkIns.filter(query.matches), CheckInQuery()) }
     }
 
     private static func append(_ checkIn: CheckIn, to state: inout State) -> CheckIn {

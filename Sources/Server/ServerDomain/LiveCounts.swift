@@ -26,6 +26,37 @@ public struct LiveCounts: Hashable, Sendable {
     public let venues: [Venue]
     /// Check-ins in the log (every day the retention keeps).
     public let total: Int
+    /// Who is inside (issue 32): every venue with an open visit or a capacity, by venue id.
+    public var presence: [Presence] = []
+
+    /// One venue's occupancy: open visits (entered within its `max-stay`) and its capacity.
+    public struct Presence: Hashable, Sendable {
+        public let venue: VenueID
+        public let inside: Int
+        public let capacity: Int?
+    }
+
+    /// The counts with `presence` read from `ledger` by `venues`' settings at `at`.
+    public func withPresence(from ledger: any CheckInLedger, venues directory: VenueDirectory) throws(LedgerError) -> LiveCounts {
+        var copy = self
+        copy.presence = try Self.presence(from: ledger, venues: directory, at: at)
+        return copy
+    }
+
+    /// Every venue with an open visit (within its `max-stay`) or a configured capacity.
+    public static func presence(from ledger: any CheckInLedger, venues directory: VenueDirectory, at now: WallTime) throws(LedgerError) -> [Presence] {
+        let open = try ledger.occupancy(venue: nil, openSince: nil)
+        var names = Set(open.keys)
+        for (venue, profile) in directory.profiles where profile.presence.capacity != nil { names.insert(venue) }
+        var rows: [Presence] = []
+        for venue in names.sorted(by: { $0.rawValue < $1.rawValue }) {
+            guard let profile = directory.profile(for: venue) else { continue }
+            // Visits older than max-stay are over even before the server's next pass ends them.
+            let inside = open[venue] == nil ? 0 : try ledger.occupancy(venue: venue, openSince: profile.openSince(at: now))[venue] ?? 0
+            rows.append(Presence(venue: venue, inside: inside, capacity: profile.presence.capacity))
+        }
+        return rows
+    }
 
     /// Reads the counts at `now`, today being everything from `dayStart` on. Times after `now`
     /// (a clock set back) count as today and as the last hour: they are in the log.

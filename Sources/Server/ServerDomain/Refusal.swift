@@ -18,6 +18,8 @@ public enum RefusalReason: String, CaseIterable, Sendable {
     /// A good code from a phone without the server's cookie, past the new-device budgets of
     /// its network, its code or its venue (`NewDeviceLimits`): wait, or ask staff.
     case tooManyNewDevices = "too-many-new-devices"
+    /// A good code at a venue holding its capacity (`capacity.VENUE`): wait until someone leaves.
+    case full
 
     /// The server's reason for a verifier's rejection. `wrong-venue` means no key here serves
     /// the venue the URL names, and `no-venue` cannot happen (the path always names one).

@@ -16,11 +16,15 @@ public struct StaffCheckIn: Sendable {
     }
 
     /// Records `visitor` (or an anonymous visitor) at `venue` now, by `operatorName`, and hands
-    /// the check-in to `completion` after the commit.
-    public func record(venue: VenueID, visitor: Visitor?, operatorName: String,
-                       completion: @escaping @Sendable (Result<CheckIn, LedgerError>) -> Void) {
-        let entry = NewCheckIn(venue: venue, time: clock.now(), method: .staff, windowAge: nil, device: nil,
+    /// the check-in to `completion` after the commit. With `profile`'s capacity (nil: none, as
+    /// `--over-capacity` asks), a full venue records nothing and answers `.full`.
+    public func record(venue: VenueID, visitor: Visitor?, operatorName: String, profile: VenueProfile? = nil,
+                       completion: @escaping @Sendable (Result<Admission, LedgerError>) -> Void) {
+        let now = clock.now()
+        let entry = NewCheckIn(venue: venue, time: now, method: .staff, windowAge: nil, device: nil,
                                visitor: visitor, operatorName: operatorName)
-        ledger.record(entry, duplicateSeconds: 0) { completion($0.map(\.checkIn)) }
+        let rules = profile.map { AdmissionRules(duplicateSeconds: 0, capacity: $0.presence.capacity, openSince: $0.openSince(at: now)) }
+            ?? AdmissionRules(duplicateSeconds: 0)
+        ledger.record(entry, rules: rules, completion: completion)
     }
 }

@@ -15,6 +15,8 @@ public struct VenueProfile: Equatable, Sendable {
     public let visitorFields: VisitorFields
     /// New devices (phones without the server's cookie) the venue takes each hour at most (0: no limit).
     public let newDevicesPerHour: Int
+    /// Presence (issue 32): capacity, exit kiosk, automatic ends.
+    public let presence: VenuePresence
 
     /// Three hours: one visit to a restaurant, a lecture or a concert is one check-in.
     public static let standardDuplicateSeconds: Int64 = 3 * 3600
@@ -27,7 +29,7 @@ public struct VenueProfile: Equatable, Sendable {
 
     /// A profile with these settings; `skew` within 0...`CheckInTime.maximumSkew`.
     public init(displayName: String?, period: RotationPeriod, skew: Int, duplicateSeconds: Int64, visitorFields: VisitorFields,
-                newDevicesPerHour: Int = standardNewDevicesPerHour) {
+                newDevicesPerHour: Int = standardNewDevicesPerHour, presence: VenuePresence = VenuePresence()) {
         precondition((0...CheckInTime.maximumSkew).contains(skew), "skew out of range: \(skew)")
         precondition(duplicateSeconds >= 0, "duplicate window must not be negative")
         precondition(newDevicesPerHour >= 0, "a venue's new-device ceiling must not be negative")
@@ -37,6 +39,21 @@ public struct VenueProfile: Equatable, Sendable {
         self.duplicateSeconds = duplicateSeconds
         self.visitorFields = visitorFields
         self.newDevicesPerHour = newDevicesPerHour
+        self.presence = presence
+    }
+
+    /// How long a visit without an exit lasts at most: `max-stay`, else the duplicate time
+    /// (a visit recorded before exits existed ends then too, never inside forever).
+    public var maxStaySeconds: Int64 { presence.maxStaySeconds ?? duplicateSeconds }
+
+    /// The moment before which an open visit has ended by `maxStaySeconds`, at `now`.
+    public func openSince(at now: WallTime) -> WallTime {
+        WallTime(milliseconds: now.milliseconds - maxStaySeconds * 1000)
+    }
+
+    /// The rules a check-in here is admitted by at `now`.
+    public func admissionRules(at now: WallTime) -> AdmissionRules {
+        AdmissionRules(duplicateSeconds: duplicateSeconds, capacity: presence.capacity, openSince: openSince(at: now))
     }
 
     /// The name to show for `venue`.

@@ -39,12 +39,31 @@ public final class WatchedLedger: CheckInLedger {
         if let change { report(change) }
     }
 
-    public func record(_ checkIn: NewCheckIn, duplicateSeconds: Int64,
-                       completion: @escaping @Sendable (Result<RecordOutcome, LedgerError>) -> Void) {
-        ledger.record(checkIn, duplicateSeconds: duplicateSeconds) { result in
+    public func record(_ checkIn: NewCheckIn, rules: AdmissionRules,
+                       completion: @escaping @Sendable (Result<Admission, LedgerError>) -> Void) {
+        ledger.record(checkIn, rules: rules) { result in
             self.note(result.map { _ in () })
             completion(result)
         }
+    }
+
+    public func checkOut(_ request: CheckOutRequest, completion: @escaping @Sendable (Result<CheckOutReport, LedgerError>) -> Void) {
+        ledger.checkOut(request) { result in
+            self.note(result.map { _ in () })
+            completion(result)
+        }
+    }
+
+    public func openVisits(venue: VenueID?, _ body: (CheckIn) -> Bool) throws(LedgerError) {
+        try watch { () throws(LedgerError) in try ledger.openVisits(venue: venue, body) }
+    }
+
+    public func occupancy(venue: VenueID?, openSince: WallTime?) throws(LedgerError) -> [VenueID: Int] {
+        try watch { () throws(LedgerError) in try ledger.occupancy(venue: venue, openSince: openSince) }
+    }
+
+    public func visits(meeting query: MeetingQuery) throws(LedgerError) -> [CheckIn] {
+        try watch { () throws(LedgerError) in try ledger.visits(meeting: query) }
     }
 
     public func finishWrites() {

@@ -8,3 +8,15 @@ extension CheckInLedger {
         try Rendezvous.wait { record(checkIn, duplicateSeconds: duplicateSeconds, completion: $0) }.get()
     }
 }
+
+extension CheckInLedger {
+    /// Records by `rules` and waits for the commit (`Rendezvous`).
+    public func record(_ checkIn: NewCheckIn, rules: AdmissionRules) throws(LedgerError) -> Admission {
+        try Rendezvous.wait { record(checkIn, rules: rules, completion: $0) }.get()
+    }
+
+    /// Checks out and waits for the commit (`Rendezvous`).
+    public func checkOut(_ request: CheckOutRequest) throws(LedgerError) -> CheckOutReport {
+        try Rendezvous.wait { checkOut(request, completion: $0) }.get()
+    }
+}

@@ -118,6 +118,18 @@ public enum LedgerSchema {
             ){keyed}
             """,
         ], newKeys: ["INSERT INTO ledger_keys (name, key_hex) VALUES ('checkin-ids', $1)"]),
+        // Presence (issue 32): a visit has an entry and, once known, an exit and how it was
+        // recorded. Existing rows keep no exit: the server ends them by `max-stay` (by default
+        // the duplicate time), never inside forever. Occupancy is counted from the rows through
+        // a partial index that holds only open visits (a venue's count reads that venue's open
+        // visits, a capacity's at most the capacity), so it equals the open visits after any
+        // crash; a counter row per venue would make every check-in at a venue wait on one row
+        // lock, behind the previous one's commit, on PostgreSQL.
+        Migration(version: 6, name: "visit exits", statements: [
+            "ALTER TABLE checkins ADD COLUMN exit_ms BIGINT",
+            "ALTER TABLE checkins ADD COLUMN exit_kind TEXT CHECK (exit_kind IN ('kiosk', 'receipt', 'staff', 'automatic'))",
+            "CREATE INDEX checkins_open ON checkins (venue, at_ms) WHERE exit_ms IS NULL",
+        ]),
     ]
 
     /// The key of check-in ids (`CheckInIDCipher`), as hex: the row migration 5 made.
@@ -163,7 +175,62 @@ public enum LedgerSchema {
         SELECT DISTINCT device FROM checkins WHERE device IS NOT NULL AND substr(device, 1, length($1)) = $1 LIMIT $2
         """
 
-    public static let checkInColumns = "id, venue, at_ms, method, window_age, device, visitor_name, visitor_phone, operator"
+    public static let checkInColumns = "id, venue, at_ms, method, window_age, device, visitor_name, visitor_phone, operator, exit_ms, exit_kind"
+
+    /// Open visits at venue $1 entered at or after $2 (ms): what a capacity is held against.
+    /// Reads the partial index `checkins_open` only.
+    public static let countOpenAtVenue = "SELECT count(*) FROM checkins WHERE venue = $1 AND exit_ms IS NULL AND at_ms >= $2"
+
+    /// Open visits per venue, of venue $1 or (NULL) every venue, entered at or after $2 (ms, or NULL).
+    public static let countOpen = """
+        SELECT venue, count(*) FROM checkins
+        WHERE exit_ms IS NULL AND (CAST($1 AS TEXT) IS NULL OR venue = $1) AND (CAST($2 AS BIGINT) IS NULL OR at_ms >= $2)
+        GROUP BY venue
+        """
+
+    /// Every open visit, of venue $1 or (NULL) every venue, oldest first.
+    public static let selectOpen = """
+        SELECT \(checkInColumns) FROM checkins
+        WHERE exit_ms IS NULL AND (CAST($1 AS TEXT) IS NULL OR venue = $1) ORDER BY at_ms, id
+        """
+
+    /// Visits at venue $1 meeting the interval from $2 to $3 (ms), a visit without an exit
+    /// counting until $4 (now) or its entry plus $5 (the longest stay), whichever comes first
+    /// (`MeetingQuery`). The entry's range walks `checkins_at`.
+    public static let selectMeeting = """
+        SELECT \(checkInColumns) FROM checkins
+        WHERE at_ms >= $2 - $5 AND at_ms <= $3 AND venue = $1
+        AND (CASE WHEN exit_ms IS NOT NULL THEN exit_ms WHEN at_ms + $5 < $4 THEN at_ms + $5 ELSE $4 END) >= $2
+        ORDER BY at_ms, id
+        """
+
+    /// Ends visit $1 (a row id) at $2 (ms) by kind $3 unless it has ended. Returns its venue,
+    /// device and entry when it did (release the device's duplicate key with `releaseClaim`).
+    public static let endVisit = """
+        UPDATE checkins SET exit_ms = $2, exit_kind = $3 WHERE id = $1 AND exit_ms IS NULL RETURNING venue, device, at_ms
+        """
+
+    /// The latest visit of device $1 at venue $2: its row id and whether it has ended (`exit_ms`).
+    public static let latestVisit = """
+        SELECT id, exit_ms FROM checkins WHERE device = $1 AND venue = $2 ORDER BY at_ms DESC, id DESC LIMIT 1
+        """
+
+    /// Releases the duplicate key of venue $1 and device $2 if it is the one visit $3 (ms) opened:
+    /// the device's next scan starts a new visit.
+    public static let releaseClaim = "DELETE FROM presence WHERE venue = $1 AND device = $2 AND at_ms = $3"
+
+    /// Before ending open visits at venue $1 entered before $2 (ms): releases the duplicate keys they hold.
+    public static let releaseClaimsOfOpen = """
+        DELETE FROM presence WHERE (device, venue, at_ms) IN
+        (SELECT device, venue, at_ms FROM checkins WHERE venue = $1 AND exit_ms IS NULL AND at_ms < $2 AND device IS NOT NULL)
+        """
+
+    /// Ends every open visit at venue $1 entered before $2 (ms): at $3 (ms) when $4 is NULL, else
+    /// at its entry plus $4 (ms, `max-stay`); kind $5.
+    public static let endOpenVisits = """
+        UPDATE checkins SET exit_ms = CASE WHEN CAST($4 AS BIGINT) IS NULL THEN $3 ELSE at_ms + $4 END, exit_kind = $5
+        WHERE venue = $1 AND exit_ms IS NULL AND at_ms < $2
+        """
 
     /// A purge's first step when counts are kept, in the transaction that then deletes: adds the
     /// check-ins before $1 (ms), per venue and day, to `daily_counts`. $2 is the zone's offset

@@ -50,12 +50,17 @@ public final class PostgresLedger: CheckInLedger {
     }
 
     /// Records on the caller's thread (a worker's, see `record(_:duplicateSeconds:completion:)`).
-    private func recordNow(_ checkIn: NewCheckIn, duplicateSeconds: Int64) throws(LedgerError) -> RecordOutcome {
+    private func recordNow(_ checkIn: NewCheckIn, rules: AdmissionRules) throws(LedgerError) -> Admission {
         try pool.withConnection { connection throws(LedgerError) in
             var tries = 1
             while true {
                 do throws(LedgerError) {
-                    return try recordOnce(checkIn, duplicateSeconds: duplicateSeconds, connection)
+                    guard let capacity = rules.capacity else {
+                        return .admitted(try recordOnce(checkIn, duplicateSeconds: rules.duplicateSeconds, connection))
+                    }
+                    return try connection.transaction { () throws(LedgerError) in
+                        try admit(checkIn, rules: rules, capacity: capacity, connection)
+                    }
                 } catch where connection.lastFailureState == PostgresError.uniqueViolation && tries < Self.recordTries {
                     // The row id the identity gave is held by a check-in `copy` brought with its
                     // receipt number (its row id is the cipher's, anywhere up to 2^48). The
@@ -93,13 +98,42 @@ public final class PostgresLedger: CheckInLedger {
         return .duplicate(of: try PostgresRows.checkIn(earlier, row: 0, ids: ids))
     }
 
+    /// A check-in at a venue with a capacity, inside a transaction: the venue's advisory lock
+    /// (held until the commit) makes every server's count-and-insert for that venue one at a
+    /// time, and the count after taking it sees every commit that released it (a commit is
+    /// visible before its locks are released). Venues without a capacity never take it.
+    private func admit(_ checkIn: NewCheckIn, rules: AdmissionRules, capacity: Int,
+                       _ connection: PostgresConnection) throws(LedgerError) -> Admission {
+        _ = try connection.query(Self.lockVenue, [.text(checkIn.venue.rawValue)])
+        let inside = Int(try connection.query(Self.countOpenAtVenue, [.text(checkIn.venue.rawValue),
+                                                                      .int64(rules.openSince?.milliseconds ?? Int64.min)]).int64(0, 0) ?? 0)
+        if inside >= capacity {
+            if let device = checkIn.device {
+                let earlier = try connection.query(Self.earlierCheckIn, [.text(checkIn.venue.rawValue), .text(device.rawValue)])
+                if earlier.rowCount == 1 {
+                    let visit = try PostgresRows.checkIn(earlier, row: 0, ids: ids)
+                    if checkIn.time.milliseconds - visit.time.milliseconds < rules.duplicateSeconds * 1000 {
+                        return .admitted(.duplicate(of: visit))
+                    }
+                }
+            }
+            return .full(inside: inside)
+        }
+        return .admitted(try recordOnce(checkIn, duplicateSeconds: rules.duplicateSeconds, connection))
+    }
+
     /// Records on one of the ledger's threads and hands the outcome to `completion` after the
     /// commit: the caller's thread goes on at once.
-    public func record(_ checkIn: NewCheckIn, duplicateSeconds: Int64,
-                       completion: @escaping @Sendable (Result<RecordOutcome, LedgerError>) -> Void) {
+    public func record(_ checkIn: NewCheckIn, rules: AdmissionRules,
+                       completion: @escaping @Sendable (Result<Admission, LedgerError>) -> Void) {
         workers.submit {
-            completion(Result { () throws(LedgerError) in try self.recordNow(checkIn, duplicateSeconds: duplicateSeconds) })
+            completion(Result { () throws(LedgerError) in try self.recordNow(checkIn, rules: rules) })
         }
+    }
+
+    /// Runs `body` on one of the ledger's threads (the calls that answer through a completion).
+    func submit(_ body: @escaping @Sendable () -> Void) {
+        workers.submit(body)
     }
 
     public func finishWrites() {
@@ -269,6 +303,10 @@ public final class PostgresLedger: CheckInLedger {
         RETURNING id
         """
     private static let insertCheckIn = SQLDialect.postgresql.render(LedgerSchema.insertCheckIn)
+    private static let countOpenAtVenue = SQLDialect.postgresql.render(LedgerSchema.countOpenAtVenue)
+    /// A transaction's lock on one venue's admissions: the two-key form, 32 ("q") keeping it
+    /// apart from other uses of advisory locks, and the venue's hash.
+    private static let lockVenue = "SELECT pg_advisory_xact_lock(32, hashtext($1))"
     private static let keepDailyCounts = SQLDialect.postgresql.render(LedgerSchema.keepDailyCounts)
     private static let selectKeptCounts = SQLDialect.postgresql.render(LedgerSchema.selectKeptCounts)
     private static let earlierCheckIn = SQLDialect.postgresql.render(LedgerSchema.earlierCheckIn)

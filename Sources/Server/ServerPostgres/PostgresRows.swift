@@ -27,6 +27,14 @@ enum PostgresRows {
         let visitor = name == nil && phone == nil ? nil : Visitor(name: name, phone: phone)
         return CheckIn(id: try ids.shownID(row: id), entry: NewCheckIn(venue: venue, time: WallTime(milliseconds: time), method: method,
                                                  windowAge: try result.int64(row, 4).map { Int($0) }, device: device,
-                                                 visitor: visitor, operatorName: result.text(row, 8)))
+                                                 visitor: visitor, operatorName: result.text(row, 8)),
+                       exit: try exit(at: result.int64(row, 9), kind: result.text(row, 10), id: id))
+    }
+
+    /// A row's exit from its `exit_ms` and `exit_kind`: both or neither.
+    static func exit(at milliseconds: Int64?, kind text: String?, id: Int64) throws(LedgerError) -> VisitExit? {
+        guard let milliseconds else { return nil }
+        guard let kind = text.flatMap(ExitKind.init(rawValue:)) else { throw LedgerError(.corrupt, "check-in \(id) has an exit of no kind") }
+        return VisitExit(time: WallTime(milliseconds: milliseconds), kind: kind)
     }
 }

@@ -11,7 +11,7 @@ public struct CheckInExport: Sendable {
     }
 
     /// The columns, as CSV names them (JSON uses the same names).
-    public static let columns = ["id", "venue", "time", "local_time", "method", "window_age", "device", "name", "phone", "operator"]
+    public static let columns = ["id", "venue", "time", "local_time", "method", "window_age", "device", "name", "phone", "operator", "exit", "exit_kind", "stay_seconds"]
 
     /// The format rows are written in.
     public let format: Format
@@ -72,6 +72,13 @@ public struct CheckInExport: Sendable {
             }
             out.append(comma)
             if let name = entry.operatorName { CSV.appendField(name, to: &out) }
+            // The visit's end (issue 32): empty while open; `automatic` is a bound, not a time of leaving.
+            out.append(comma)
+            if let exit = checkIn.exit { TimestampBytes.appendUTC(exit.time, to: &out) }
+            out.append(comma)
+            if let exit = checkIn.exit { out.append(contentsOf: exit.kind.rawValue.utf8) }
+            out.append(comma)
+            if let exit = checkIn.exit { TimestampBytes.appendDigits(checkIn.stayMilliseconds(now: exit.time) / 1000, to: &out) }
             out.append(contentsOf: [13, 10])
         case .jsonl:
             JSONLine.begin(&out)
@@ -91,6 +98,16 @@ public struct CheckInExport: Sendable {
             JSONLine.text("name", entry.visitor?.name, to: &out)
             JSONLine.text("phone", entry.visitor?.phone, to: &out)
             JSONLine.text("operator", entry.operatorName, to: &out)
+            JSONLine.key("exit", to: &out)
+            if let exit = checkIn.exit {
+                out.append(quote)
+                TimestampBytes.appendUTC(exit.time, to: &out)
+                out.append(quote)
+            } else {
+                out.append(contentsOf: "null".utf8)
+            }
+            JSONLine.text("exit_kind", checkIn.exit?.kind.rawValue, to: &out)
+            JSONLine.number("stay_seconds", checkIn.exit.map { checkIn.stayMilliseconds(now: $0.time) / 1000 }, to: &out)
             JSONLine.end(&out)
         case .table:
             var local: [UInt8] = []

@@ -42,6 +42,14 @@ public struct ServerStatusReport: Sendable {
                 lines.append(TextTable.line([venue.venue.rawValue, "\(venue.today)", "\(venue.lastHour)"], widths: widths).dropLast().description)
             }
         }
+        if !counts.presence.isEmpty {
+            let widths = [16, 7, 0]
+            lines.append(TextTable.line(["VENUE", "INSIDE", "CAPACITY"], widths: widths).dropLast().description)
+            for venue in counts.presence {
+                lines.append(TextTable.line([venue.venue.rawValue, "\(venue.inside)", venue.capacity.map(String.init) ?? "-"], widths: widths)
+                    .dropLast().description)
+            }
+        }
         var log = "in the log: \(counts.total) check-in\(counts.total == 1 ? "" : "s")"
         if let oldest, let due = oldestDue { log += ", the oldest from \(moment(oldest)) (deleted after \(moment(due)))" }
         lines.append(log)
@@ -65,6 +73,10 @@ public struct ServerStatusReport: Sendable {
         return JSONValue.object([
             ("at", time(counts.at)), ("day_start", time(counts.dayStart)),
             ("today", .number(Int64(counts.today))), ("last_hour", .number(Int64(counts.lastHour))), ("venues", venues),
+            ("inside", .array(counts.presence.map { venue in
+                .object([("venue", .string(venue.venue.rawValue)), ("inside", .number(Int64(venue.inside))),
+                         ("capacity", venue.capacity.map { .number(Int64($0)) } ?? .null)])
+            })),
             ("total", .number(Int64(counts.total))), ("oldest", time(oldest)), ("oldest_due", time(oldestDue)),
             ("retention_seconds", .number(policy.checkInSeconds)), ("refusal_retention_seconds", .number(policy.refusalSeconds)),
             ("keep_counts", .bool(policy.keepsDailyCounts)), ("database", .string(database)),

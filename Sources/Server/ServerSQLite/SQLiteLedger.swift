@@ -66,9 +66,9 @@ public final class SQLiteLedger: CheckInLedger {
                           "cannot create database \(path): \(reason)")
     }
 
-    public func record(_ checkIn: NewCheckIn, duplicateSeconds: Int64,
-                       completion: @escaping @Sendable (Result<RecordOutcome, LedgerError>) -> Void) {
-        writer.submit({ [ids] connection throws(LedgerError) in try Self.record(checkIn, duplicateSeconds: duplicateSeconds, connection, ids) },
+    public func record(_ checkIn: NewCheckIn, rules: AdmissionRules,
+                       completion: @escaping @Sendable (Result<Admission, LedgerError>) -> Void) {
+        writer.submit({ [ids] connection throws(LedgerError) in try Self.record(checkIn, rules: rules, connection, ids) },
                       completion: completion)
     }
 
@@ -76,26 +76,39 @@ public final class SQLiteLedger: CheckInLedger {
         writer.finish()
     }
 
-    /// The statements of one check-in, inside the writer's transaction.
-    private static func record(_ checkIn: NewCheckIn, duplicateSeconds: Int64, _ connection: SQLiteConnection,
-                               _ ids: CheckInIDCipher) throws(LedgerError) -> RecordOutcome {
+    /// The statements of one check-in, inside the writer's transaction. With a capacity, the
+    /// open visits are counted first (the partial index of open visits: at most about the
+    /// capacity's rows); the one writer makes count and insert one step.
+    private static func record(_ checkIn: NewCheckIn, rules: AdmissionRules, _ connection: SQLiteConnection,
+                               _ ids: CheckInIDCipher) throws(LedgerError) -> Admission {
+        if let capacity = rules.capacity {
+            let count = try connection.statement(Self.countOpenAtVenue)
+            try count.bind(1, checkIn.venue.rawValue)
+            try count.bind(2, rules.openSince?.milliseconds ?? Int64.min)
+            let inside = try count.step() ? Int(count.int64(0) ?? 0) : 0
+            count.reset()
+            if inside >= capacity {
+                // A device inside within its duplicate time gets its receipt even when full.
+                if let device = checkIn.device, let earlier = try earlier(venue: checkIn.venue, device: device, connection, ids),
+                   checkIn.time.milliseconds - earlier.time.milliseconds < rules.duplicateSeconds * 1000 {
+                    return .admitted(.duplicate(of: earlier))
+                }
+                return .full(inside: inside)
+            }
+        }
         if let device = checkIn.device {
             let claim = try connection.statement(Self.claimPresence)
             try claim.bind(1, checkIn.venue.rawValue)
             try claim.bind(2, device.rawValue)
             try claim.bind(3, checkIn.time.milliseconds)
-            try claim.bind(4, duplicateSeconds.multipliedReportingOverflow(by: 1000).partialValue)
+            try claim.bind(4, rules.duplicateSeconds.multipliedReportingOverflow(by: 1000).partialValue)
             let claimed = try claim.step()
             claim.reset()
             if !claimed {
-                let earlier = try connection.statement(Self.earlierCheckIn)
-                defer { earlier.reset() }
-                try earlier.bind(1, checkIn.venue.rawValue)
-                try earlier.bind(2, device.rawValue)
-                guard try earlier.step() else {
+                guard let earlier = try earlier(venue: checkIn.venue, device: device, connection, ids) else {
                     throw LedgerError(.corrupt, "\(connection.path): a duplicate key names no check-in")
                 }
-                return .duplicate(of: try SQLiteRows.checkIn(earlier, ids: ids))
+                return .admitted(.duplicate(of: earlier))
             }
         }
         let insert = try connection.statement(Self.insertCheckIn)
@@ -104,7 +117,17 @@ public final class SQLiteLedger: CheckInLedger {
         guard try insert.step(), let row = insert.int64(0) else {
             throw LedgerError(.failed, "\(connection.path): the insert returned no id")
         }
-        return .recorded(CheckIn(id: try ids.shownID(row: row), entry: checkIn))
+        return .admitted(.recorded(CheckIn(id: try ids.shownID(row: row), entry: checkIn)))
+    }
+
+    /// The check-in holding the duplicate key of `venue` and `device`, if any.
+    private static func earlier(venue: VenueID, device: DeviceID, _ connection: SQLiteConnection,
+                                _ ids: CheckInIDCipher) throws(LedgerError) -> CheckIn? {
+        let earlier = try connection.statement(Self.earlierCheckIn)
+        defer { earlier.reset() }
+        try earlier.bind(1, venue.rawValue)
+        try earlier.bind(2, device.rawValue)
+        return try earlier.step() ? try SQLiteRows.checkIn(earlier, ids: ids) : nil
     }
 
     public func recordRefusal(_ refusal: Refusal) throws(LedgerError) {
@@ -234,6 +257,7 @@ public final class SQLiteLedger: CheckInLedger {
     }
 
     private static let claimPresence = SQLDialect.sqlite.render(LedgerSchema.claimPresence)
+    private static let countOpenAtVenue = SQLDialect.sqlite.render(LedgerSchema.countOpenAtVenue)
     private static let insertCheckIn = SQLDialect.sqlite.render(LedgerSchema.insertCheckIn)
     private static let earlierCheckIn = SQLDialect.sqlite.render(LedgerSchema.earlierCheckIn)
     /// `PRAGMA auto_vacuum`'s value for INCREMENTAL.

@@ -44,7 +44,15 @@ enum SQLiteRows {
         if let age = row.int64(4) { windowAge = Int(age) }
         let visitor = name == nil && phone == nil ? nil : Visitor(name: name, phone: phone)
         return CheckIn(id: try ids.shownID(row: id), entry: NewCheckIn(venue: venue, time: WallTime(milliseconds: time), method: method,
-                                                 windowAge: windowAge, device: device, visitor: visitor, operatorName: row.text(8)))
+                                                 windowAge: windowAge, device: device, visitor: visitor, operatorName: row.text(8)),
+                       exit: try exit(row, id: id))
+    }
+
+    /// The current row's exit (`exit_ms`, `exit_kind`: both or neither).
+    static func exit(_ row: SQLiteStatement, id: Int64) throws(LedgerError) -> VisitExit? {
+        guard let milliseconds = row.int64(9) else { return nil }
+        guard let kind = row.text(10).flatMap(ExitKind.init(rawValue:)) else { throw LedgerError(.corrupt, "check-in \(id) has an exit of no kind") }
+        return VisitExit(time: WallTime(milliseconds: milliseconds), kind: kind)
     }
 }
 

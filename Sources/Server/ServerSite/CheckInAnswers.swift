@@ -16,7 +16,7 @@ struct CheckInAnswers: Sendable {
         switch outcome {
         case .checkedIn, .alreadyCheckedIn, .needsVisitor:
             if let newCookie { extra.insert(("Set-Cookie", newCookie), at: 0) }
-        case .refused, .unavailable:
+        case .refused, .unavailable, .full, .checkedOut, .noVisit:
             break
         }
         switch outcome {
@@ -38,11 +38,25 @@ struct CheckInAnswers: Sendable {
         case .refused(let reason, let venue):
             return request.page(Self.status(of: reason), request.pages.refusal(reason, venue: venue, venueName: venue.map(parts.useCase.displayName)),
                                 extra: extra)
+        case .full(let venue, let inside, let capacity):
+            return request.page(Self.status(of: .full), request.pages.full(venue: venue, venueName: parts.useCase.displayName(of: venue), inside: inside,
+                                                                            capacity: capacity),
+                                extra: extra + [("Retry-After", "\(Self.fullRetrySeconds)")])
+        case .checkedOut(let visit, let again):
+            return request.page(200, request.pages.checkedOut(visit, venueName: parts.useCase.displayName(of: visit.venue), again: again,
+                                                              now: parts.clock.now()), extra: extra)
+        case .noVisit:
+            return request.page(404, request.pages.message(request.words.noVisitTitle, request.words.noVisitAdvice), extra: extra)
+
         case .unavailable(let error):
             parts.ledgerFailed(error)
             return request.unavailable(now: parts.clock.now(), extra: extra)
         }
     }
+
+    /// Seconds a phone turned away by a full venue is asked to wait: long enough for someone
+    /// to leave, short enough that the kiosk's next codes are still fresh when it tries again.
+    static let fullRetrySeconds = 30
 
     /// The status a refusal is answered with.
     static func status(of reason: RefusalReason) -> Int {
@@ -53,6 +67,7 @@ struct CheckInAnswers: Sendable {
         case .notYetValid: 409
         case .expired: 410
         case .tooManyNewDevices: 429
+        case .full: 503
         }
     }
 

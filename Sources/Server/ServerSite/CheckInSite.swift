@@ -21,13 +21,15 @@ public struct CheckInSite: HTTPHandler {
         public let metrics: ServerMetrics
         /// Receipt freshness, the privacy notice's words, the venues' brands.
         public let look: SiteLook
+        /// Origins whose pages may read the occupancy (CORS; `occupancy-origins`).
+        public let occupancyOrigins: [String]
         /// Told about every ledger failure (the server logs them, once per outage).
         public let ledgerFailed: @Sendable (LedgerError) -> Void
 
         /// The parts; `basePath` is empty or starts with `/` and does not end with one.
         public init(useCase: CheckInUseCase, basePath: String, zone: any LocalTimeZone, clock: any WallClock, limiter: SafeNumberLimiter,
                     cookies: DeviceCookies, tickets: VisitorTickets, formTokens: FormTokens, metrics: ServerMetrics, look: SiteLook = .standard,
-                    ledgerFailed: @escaping @Sendable (LedgerError) -> Void = { _ in }) {
+                    occupancyOrigins: [String] = [], ledgerFailed: @escaping @Sendable (LedgerError) -> Void = { _ in }) {
             self.useCase = useCase
             self.basePath = basePath
             self.zone = zone
@@ -38,6 +40,7 @@ public struct CheckInSite: HTTPHandler {
             self.formTokens = formTokens
             self.metrics = metrics
             self.look = look
+            self.occupancyOrigins = occupancyOrigins
             self.ledgerFailed = ledgerFailed
         }
     }
@@ -57,6 +60,8 @@ public struct CheckInSite: HTTPHandler {
         case .visitor(let venue): VisitorFormHandler(parts: parts).post(request, venue: venue, reply: reply)
         case .safeNumberForm(let venue): reply(SafeNumberHandler(parts: parts).form(for: request, venue: venue))
         case .receipt(let venue, let id): reply(ReceiptHandler(parts: parts).respond(to: request, venue: venue, id: id))
+        case .checkOut(let venue, let id): CheckOutHandler(parts: parts).post(request, venue: venue, id: id, reply: reply)
+        case .occupancy(let venue): reply(OccupancyHandler(parts: parts).respond(to: request, venue: venue))
         case .asset(let name): reply(AssetHandler.respond(to: request, name: name, look: parts.look))
         case .metrics: reply(MetricsHandler(metrics: parts.metrics).respond(to: request))
         case .methodNotAllowed(let allowed): reply(request.methodNotAllowed(allowed))

@@ -34,8 +34,12 @@ struct Pages {
 
     /// The receipt: venue, local time of the check-in, and a live clock with a moving sweep
     /// while it is fresh (`receiptFreshnessSeconds` since the check-in, or since the scan that
-    /// found it again: `seen`); then aged: neutral, still, and it says how long ago.
-    func receipt(_ checkIn: CheckIn, venueName: String, again: Bool, now: WallTime, path: String, seen: WallTime? = nil) -> String {
+    /// found it again: `seen`); then aged: neutral, still, and it says how long ago. While the
+    /// visit is open, a form whose button checks out (`formToken`: its CSRF token); an ended
+    /// visit's receipt is the checked-out page.
+    func receipt(_ checkIn: CheckIn, venueName: String, again: Bool, now: WallTime, path: String, seen: WallTime? = nil,
+                 formToken: String? = nil) -> String {
+        if checkIn.exit != nil { return checkedOut(checkIn, venueName: venueName, again: true, now: now) }
         let at = LocalTime(checkIn.time, in: zone)
         let current = LocalTime(now, in: zone)
         let freshness = ReceiptFreshness(checkedIn: checkIn.time, seen: seen, now: now, freshSeconds: look.receiptFreshnessSeconds)
@@ -56,11 +60,56 @@ struct Pages {
             <span class="sweep" aria-hidden="true"></span>
             </div>
             <p class="note" id="receipt-note">\(HTML.escape(freshness.isFresh ? words.showStaff : words.agedNote))</p>
+            \(formToken.map { checkOutForm(path: path, formToken: $0) } ?? "")
             """
         let kind = "receipt" + (again ? " again" : "") + (freshness.isFresh ? " fresh" : " aged")
         return card(title: "\(status) · \(venueName)", heading: status, kind: kind, tone: freshness.isFresh ? .admitted : .aged,
                     icon: freshness.isFresh ? (again ? .again : .admitted) : .aged, venue: banner(checkIn.venue, name: venueName),
                     content: content, switchTarget: path)
+    }
+
+    /// The receipt's check-out form: a POST to the receipt's own address.
+    private func checkOutForm(path: String, formToken: String) -> String {
+        let action = path.split(separator: "?", maxSplits: 1).first.map(String.init) ?? path
+        return """
+            <form method="post" action="\(HTML.escape(action))?lang=\(words.language.rawValue)" class="checkout" accept-charset="utf-8">
+            <input type="hidden" name="\(FormTokens.field)" value="\(HTML.escape(formToken))">
+            <p class="hint">\(HTML.escape(words.checkOutHint))</p>
+            <button type="submit" name="action" value="check-out">\(HTML.escape(words.checkOutButton))</button>
+            </form>
+            """
+    }
+
+    /// The checked-out page: when the visit ended and how long it lasted (an automatic end is
+    /// said to be one, never shown as a time of leaving). Neutral and still, with the leaving
+    /// icon: nothing like a live receipt.
+    func checkedOut(_ visit: CheckIn, venueName: String, again: Bool, now: WallTime) -> String {
+        let entered = LocalTime(visit.time, in: zone)
+        let exit = visit.exit ?? VisitExit(time: now, kind: .staff)
+        let left = LocalTime(exit.time, in: zone)
+        let status = again ? words.alreadyCheckedOut(at: left.minute) : words.checkedOut(at: left.minute)
+        let minutes = visit.stayMilliseconds(now: now) / 60_000
+        var content = """
+            <p class="stay">\(HTML.escape(words.stayed(minutes: minutes)))</p>
+            <dl class="facts">
+            <div><dt>\(HTML.escape(words.entered))</dt><dd><time datetime="\(entered.iso8601)">\(entered.date) \(entered.minute)</time></dd></div>
+            <div><dt>\(HTML.escape(words.left))</dt><dd><time datetime="\(left.iso8601)">\(left.date) \(left.minute)</time></dd></div>
+            </dl>
+            """
+        if exit.kind == .automatic { content += "\n<p class=\"note\">\(HTML.escape(words.exitEndedAutomatically))</p>" }
+        return card(title: "\(status) · \(venueName)", heading: status, kind: "checked-out", tone: .aged, icon: .leaving,
+                    venue: banner(visit.venue, name: venueName), content: content, switchTarget: nil)
+    }
+
+    /// The full page: how many are inside of how many, and to wait.
+    func full(venue: VenueID, venueName: String, inside: Int, capacity: Int) -> String {
+        let title = words.full(inside: inside, capacity: capacity)
+        let content = """
+            <p class="advice">\(HTML.escape(words.fullAdvice))</p>
+            <p class="help">\(HTML.escape(words.askStaff))</p>
+            """
+        return card(title: title, kind: "refusal full", tone: .wait, icon: .full, venue: banner(venue, name: venueName), content: content,
+                    switchTarget: nil)
     }
 
     /// A refusal: what happened, and the next step: scan again (said), type the safe number

@@ -23,8 +23,10 @@ struct ReceiptHandler: Sendable {
         guard let checkIn = found else { return request.notFound(request.words.receiptMissing) }
         let now = parts.clock.now()
         let seen = parts.formTokens.issuedAt(request.http.query["seen"], Self.seenPurpose, venue: venue, device: device, at: now)
+        let token = parts.formTokens.issue(CheckOutHandler.formPurpose, venue: venue, device: device, at: now)
         let html = request.pages.receipt(checkIn, venueName: parts.useCase.displayName(of: venue), again: request.http.query["again"] == "1",
-                                         now: now, path: request.pages.here ?? "\(request.venuePath(venue))/receipt/\(id)", seen: seen)
+                                         now: now, path: request.pages.here ?? "\(request.venuePath(venue))/receipt/\(id)", seen: seen,
+                                         formToken: token)
         return request.page(200, html)
     }
 }

@@ -6,7 +6,8 @@
 /// | `B/VENUE/TOKEN` | GET checks in (303 to the receipt); HEAD must not | — |
 /// | `B/VENUE` | the safe-number form | checks a typed safe number in |
 /// | `B/VENUE/visitor` | — | the visitor-log form's answer |
-/// | `B/VENUE/receipt/ID` | the receipt (its device only) | — |
+/// | `B/VENUE/receipt/ID` | the receipt (its device only) | checks out (its device only) |
+/// | `B/VENUE/occupancy` | inside and capacity, JSON (no personal data) | — |
 /// | `B/_/NAME` | the style sheet and the script | — |
 /// | `/metrics` | Prometheus text, to local scrapers only | — |
 enum Route: Equatable, Sendable {
@@ -20,6 +21,10 @@ enum Route: Equatable, Sendable {
     case visitor(venue: String)
     /// A receipt.
     case receipt(venue: String, id: String)
+    /// The receipt's check-out button.
+    case checkOut(venue: String, id: String)
+    /// The venue's occupancy, as JSON.
+    case occupancy(venue: String)
     /// A static asset.
     case asset(String)
     /// The metrics.
@@ -51,13 +56,19 @@ enum Route: Equatable, Sendable {
             }
         case 2 where segments[0] == "_":
             self = .asset(segments[1])
+        case 2 where segments[1] == "occupancy":
+            self = reads ? .occupancy(venue: segments[0]) : .methodNotAllowed(allow: "GET, HEAD")
         case 2 where segments[1] == "visitor":
             self = method == "POST" ? .visitor(venue: segments[0]) : .methodNotAllowed(allow: "POST")
         case 2:
             // Only GET checks in: HEAD (link checkers, previews) must not.
             self = method == "GET" ? .scan(venue: segments[0], token: segments[1]) : .methodNotAllowed(allow: "GET")
         case 3 where segments[1] == "receipt":
-            self = reads ? .receipt(venue: segments[0], id: segments[2]) : .methodNotAllowed(allow: "GET, HEAD")
+            switch method {
+            case "POST": self = .checkOut(venue: segments[0], id: segments[2])
+            case _ where reads: self = .receipt(venue: segments[0], id: segments[2])
+            default: self = .methodNotAllowed(allow: "GET, HEAD, POST")
+            }
         default:
             self = .notFound
         }

@@ -75,6 +75,10 @@ public final class ServerMetrics: HTTPObserver {
                 counters.refusals[reason, default: 0] += 1
             case .unavailable(let error):
                 counters.ledgerFailures[error.kind, default: 0] += 1
+            case .full:
+                counters.refusals[.full, default: 0] += 1
+            case .checkedOut, .noVisit:
+                break
             case .needsVisitor:
                 break
             }
@@ -171,5 +175,11 @@ public final class ServerMetrics: HTTPObserver {
         if !rest.isEmpty { out.sample("qrcheckin_server_checkins_last_hour", Label("venue", "other"), .count(rest.reduce(0) { $0 + $1.lastHour })) }
         out.family("qrcheckin_server_checkins_stored", .gauge, "Check-ins the log holds (everything the retention keeps).")
         out.sample("qrcheckin_server_checkins_stored", .count(counts.total))
+        out.family("qrcheckin_server_inside", .gauge, "Open visits (who is inside now), by venue.")
+        for venue in counts.presence { out.sample("qrcheckin_server_inside", Label("venue", venue.venue.rawValue), .count(venue.inside)) }
+        out.family("qrcheckin_server_capacity", .gauge, "Visits a venue admits at once (capacity.VENUE), by venue.")
+        for venue in counts.presence {
+            if let capacity = venue.capacity { out.sample("qrcheckin_server_capacity", Label("venue", venue.venue.rawValue), .count(capacity)) }
+        }
     }
 }

@@ -27,6 +27,30 @@ public struct ServerWords: Sendable {
     public var now: String { ko ? "현재 시각" : "Time now" }
     public var showStaff: String { ko ? "입구에서 이 화면을 보여 주세요. 시계가 움직이면 실시간 화면입니다." : "Show this screen at the door. A moving clock means it is live." }
 
+    /// The full page's title: `만석 — 40명 중 40명 입장, 잠시 기다려 주세요` / `Full — 40 of 40 inside, please wait`.
+    public func full(inside: Int, capacity: Int) -> String {
+        ko ? "만석 — \(capacity)명 중 \(inside)명 입장, 잠시 기다려 주세요" : "Full — \(inside) of \(capacity) inside, please wait"
+    }
+    public var fullAdvice: String { ko ? "누군가 나가면 화면의 코드를 다시 스캔하세요." : "Scan the code on the screen again when someone has left." }
+    /// The receipt's check-out button: 나가기 (퇴장) / Check out.
+    public var checkOutButton: String { ko ? "퇴장하기 (나가기)" : "Check out" }
+    public var checkOutHint: String { ko ? "나갈 때 누르세요." : "Press this when you leave." }
+    /// `15:40에 퇴장했습니다` / `Checked out at 15:40`.
+    public func checkedOut(at time: String) -> String { ko ? "\(time)에 퇴장했습니다" : "Checked out at \(time)" }
+    /// `이미 15:40에 퇴장했습니다` / `Already checked out at 15:40`.
+    public func alreadyCheckedOut(at time: String) -> String { ko ? "이미 \(time)에 퇴장했습니다" : "Already checked out at \(time)" }
+    /// `머문 시간: 1시간 37분` / `You stayed 1 h 37 min`.
+    public func stayed(minutes: Int64) -> String {
+        let hours = minutes / 60, rest = minutes % 60
+        if ko { return "머문 시간: " + (hours > 0 ? "\(hours)시간 \(rest)분" : "\(rest)분") }
+        return "You stayed " + (hours > 0 ? "\(hours) h \(rest) min" : "\(rest) min")
+    }
+    public var entered: String { ko ? "입장 시각" : "Entered at" }
+    public var left: String { ko ? "퇴장 시각" : "Left at" }
+    public var exitEndedAutomatically: String { ko ? "자동으로 종료된 방문입니다 (실제 퇴장 시각이 아님)." : "This visit was ended automatically (not a real time of leaving)." }
+    public var noVisitTitle: String { ko ? "이 기기의 방문 기록이 없습니다" : "No visit of this phone here" }
+    public var noVisitAdvice: String { ko ? "이 코드는 나가는 곳의 코드입니다. 들어올 때 입구의 코드를 스캔했는지 확인하세요." : "This is an exit code. Check in with the code at the entrance first." }
+
     /// A refusal's title and what happened, in words a visitor at the door understands.
     public func refusal(_ reason: RefusalReason) -> (title: String, advice: String) {
         switch (language, reason) {
@@ -38,6 +62,8 @@ public struct ServerWords: Sendable {
         case (.en, .unknownVenue): ("Unknown venue", "This server does not take check-ins for this venue. Please ask the staff.")
         case (.ko, .tooManyNewDevices): ("지금은 체크인이 너무 많습니다", "15초 후 화면의 코드를 다시 스캔하거나 직원에게 체크인을 요청하세요.")
         case (.en, .tooManyNewDevices): ("Too many check-ins right now", "Scan the code on the screen again in 15 seconds, or ask the staff to check you in.")
+        case (.ko, .full): ("만석입니다", "잠시 기다렸다가 누군가 나가면 다시 스캔하세요.")
+        case (.en, .full): ("Full", "Please wait, and scan again when someone has left.")
         case (.ko, .badMAC):
             ("이 장소의 체크인 코드가 아닙니다", "다른 장소의 코드이거나 코드가 바뀌었습니다. 화면의 코드를 다시 스캔하거나 \(safeNumber)를 입력하세요.")
         case (.en, .badMAC):

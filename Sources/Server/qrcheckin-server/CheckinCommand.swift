@@ -16,6 +16,7 @@ struct CheckinCommand: Command {
             OptionSpec("name", value: "NAME", help: "The visitor's name, as the visitor log should show it."),
             OptionSpec("phone", value: "NUMBER", help: "The visitor's phone number (010-1234-5678; kept as digits)."),
             OptionSpec("new-venue", help: "VENUE is new: no check-in there yet and no setting names it (else refused: a typo)."),
+            OptionSpec("over-capacity", help: "Admit even when the venue holds its capacity (recorded in the audit log)."),
         ],
         discussion: """
             Records one check-in at VENUE now, method staff: no code and no device, so it is
@@ -27,13 +28,15 @@ struct CheckinCommand: Command {
             already (or kept counts of purged ones). A master secret signs every venue, so
             without that check a typo (HALL-7 for HALL-1) would start a phantom venue; --new-venue
             records the first check-in of a venue no setting names. The database is created
-            if it does not exist yet, as 'serve' would create it.
+            if it does not exist yet, as 'serve' would create it. A venue holding its
+            capacity (capacity.VENUE) admits nobody more (exit 75) unless --over-capacity says
+            so; such an admission is recorded in the audit log as over-capacity.
 
             EXIT STATUS: 0 recorded; 64 bad command line (no --venue, a name over 64
             characters or with control characters, a phone that is not 7-15 digits); 65 the
             venue is unknown (no setting names it, no check-in there, no --new-venue), or the
             database is not a ledger; 73 the database cannot be created; 74 the disk is
-            full; 75 the database stayed locked; 77 permission denied; 78 a bad setting, or
+            full; 75 the database stayed locked, or the venue is full; 77 permission denied; 78 a bad setting, or
             a ledger of a newer version.
             """
     )
@@ -44,6 +47,7 @@ struct CheckinCommand: Command {
     let operatorName: String
     /// Whether a venue no setting names and with no check-in yet may be checked in to.
     let newVenue: Bool
+    let overCapacity: Bool
 
     init(_ arguments: ParsedArguments, context: CommandContext) throws(CommandError) {
         configuration = try ServerConfiguration(arguments, environment: context.environment)
@@ -71,6 +75,7 @@ struct CheckinCommand: Command {
         visitor = name == nil && phone == nil ? nil : Visitor(name: name, phone: phone)
         operatorName = OperatorIdentity.current(environment: context.environment)
         newVenue = arguments.has("new-venue")
+        overCapacity = arguments.has("over-capacity")
     }
 
     func run(_ context: CommandContext) throws(CommandError) -> ExitCode {
@@ -81,11 +86,28 @@ struct CheckinCommand: Command {
                                + "add --new-venue to record its first check-in")
         }
         let staff = StaffCheckIn(ledger: ledger, clock: clock)
-        let checkIn = try ledgerCall { () throws(LedgerError) in
-            let checkIn = try Rendezvous.wait { staff.record(venue: venue, visitor: visitor, operatorName: operatorName, completion: $0) }.get()
-            try ledger.appendAudit(AuditEntry(time: checkIn.time, actor: operatorName, action: .staffCheckIn,
-                                              subject: "check-in \(checkIn.id)", detail: "venue \(venue)", rows: 1, source: "cli"))
-            return checkIn
+        let profile = configuration.venues.profile(for: venue)
+        let admission = try ledgerCall { () throws(LedgerError) in
+            try Rendezvous.wait { staff.record(venue: venue, visitor: visitor, operatorName: operatorName, profile: overCapacity ? nil : profile,
+                                               completion: $0) }.get()
+        }
+        guard case .admitted(let outcome) = admission else {
+            let inside = if case .full(let inside) = admission { inside } else { 0 }
+            throw CommandError(.tempFail, "\(venue) is full (\(inside) of \(profile?.presence.capacity ?? inside) inside); --over-capacity admits anyway")
+        }
+        let checkIn = outcome.checkIn
+        let capacity = profile?.presence.capacity
+        var over = false
+        if overCapacity, let capacity, let profile {
+            let inside = try ledgerCall { () throws(LedgerError) in
+                try ledger.occupancy(venue: venue, openSince: profile.openSince(at: checkIn.time))[venue] ?? 0
+            }
+            over = inside > capacity
+        }
+        _ = try ledgerCall { () throws(LedgerError) in
+            try ledger.appendAudit(AuditEntry(time: checkIn.time, actor: operatorName, action: over ? .overCapacity : .staffCheckIn,
+                                              subject: "check-in \(checkIn.id)", detail: "venue \(venue)" + (over ? " over capacity \(capacity!)" : ""),
+                                              rows: 1, source: "cli"))
         }
         let local = LocalTime(checkIn.time, in: SystemZone())
         try context.output("checked in at \(venue) (check-in \(checkIn.id), \(local.date) \(local.second) \(local.offset), by \(operatorName))\n")

@@ -99,6 +99,7 @@ struct ServeCommand: Command {
         let metrics = ServerMetrics(startedAt: clock.now(), live: {
             let now = clock.now()
             return try? LiveCounts.read(from: ledger, at: now, dayStart: CalendarDay(containing: now, in: zone).midnight(in: zone))
+                .withPresence(from: ledger, venues: configuration.venues)
         })
         let retention = RetentionService(ledger: ledger, policy: configuration.retention, clock: clock,
                                          dayOffset: { zone.offsetSeconds(at: $0) }, report: { purge in
@@ -116,6 +117,14 @@ struct ServeCommand: Command {
         })
         // At start, then daily: nothing is kept longer than the retention says.
         services.add(RetentionSchedule(retention))
+        // At start, then every minute: visits nobody ended end by max-stay and close-at.
+        services.add(PresenceSchedule(PresenceCloser(ledger: ledger, venues: configuration.venues, clock: clock,
+                                                     zoneOffset: { zone.offsetSeconds(at: $0) }, report: { pass in
+            switch pass.result {
+            case .success(let ended): if ended > 0 { logger.info("presence: \(ended) visits ended automatically (max-stay, close-at)") }
+            case .failure(let error): logger.error("presence: ending visits automatically failed, trying again in a minute: \(error.message)")
+            }
+        })))
         let failures = Mutex(LogRateLimiter(intervalMilliseconds: 60_000))
         let parts = CheckInSite.Parts(
             useCase: useCase, basePath: configuration.basePath, zone: zone, clock: clock,
@@ -125,6 +134,7 @@ struct ServeCommand: Command {
             formTokens: FormTokens(keys: siteKeys, authenticator: authenticator),
             metrics: metrics,
             look: configuration.look,
+            occupancyOrigins: configuration.occupancyOrigins,
             ledgerFailed: { error in
                 // An outage (the database unreachable, busy or full) is logged by the watched
                 // ledger as it begins and ends; other failures once a minute at most.

@@ -34,3 +34,25 @@ struct LedgerWrites: Service {
         ledger.finishWrites()
     }
 }
+
+/// The automatic ends of visits (`max-stay`, `close-at`) as a service of `serve`: a pass at
+/// start, then every minute, on a task of its own; stopping cancels it and waits for a pass.
+final class PresenceSchedule: Service {
+    let name = "presence"
+    private let task: Task<Void, Never>
+    private let ended = Rendezvous<Void>()
+
+    /// Starts `closer`'s passes now.
+    init(_ closer: PresenceCloser) {
+        let ended = ended
+        task = Task.detached {
+            try? await closer.run(sleep: { try await Task.sleep(for: $0) })
+            ended.put(())
+        }
+    }
+
+    func stop(by deadline: WallTime) {
+        task.cancel()
+        _ = ended.take(waitingAtMost: deadline.milliseconds - MonotonicClock().now().milliseconds)
+    }
+}

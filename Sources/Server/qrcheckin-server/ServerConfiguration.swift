@@ -29,6 +29,8 @@ struct ServerConfiguration {
     var retention: RetentionPolicy
     /// What the visitor pages show: receipt freshness, the privacy notice's controller, brands.
     var look: SiteLook
+    /// Origins whose pages may read the occupancy (`occupancy-origins`, CORS).
+    var occupancyOrigins: [String]
 
     /// Where the visitor log is (`ledger.database`).
     var database: DatabaseLocation { ledger.database }
@@ -36,7 +38,7 @@ struct ServerConfiguration {
     /// The options: `--config`, then every setting as a flag (`--secret-file` repeatable).
     static let options: [OptionSpec] = [
         LedgerCommandOptions.config(help: "Read settings from FILE (repeatable; default $QRCHECKIN_SERVER_CONFIG)."),
-    ] + SettingCatalog.server.keys.filter { $0.name != "name" }.map { key in
+    ] + SettingCatalog.server.keys.filter { $0.name != "name" && $0.name != "exit" }.map { key in
         key.name == "secret-file"
             ? OptionSpec("secret-file", value: "FILE", repeatable: true, help: "Master secret or venue key; repeat to accept several, tried in order (rotation).")
             : key.option
@@ -64,20 +66,10 @@ struct ServerConfiguration {
             return text
         } ?? environment["QRCHECKIN_STATE_DIR"].flatMap { $0.isEmpty ? nil : $0 }
         basePath = try layers.value("base-path", Self.basePath) ?? "/C"
-        let defaults = try Self.profile(layers, scope: nil, base: .standard)
-        let listed = try layers.value("venues") { text, source throws(CommandError) in
-            try text.split(separator: ",").map { item throws(CommandError) in try Self.venue(String(item).trimmed(), source) }
-        }
-        var profiles: [VenueID: VenueProfile] = [:]
-        for name in Self.scopedNames {
-            for scope in layers.scopes(of: name) {
-                // The scope must be a venue id: checked against the line that uses it.
-                let venue = try layers.value(name, scope: scope) { _, source throws(CommandError) in try Self.venue(scope, source) }!
-                if profiles[venue] == nil { profiles[venue] = try Self.profile(layers, scope: scope, base: defaults) }
-            }
-        }
-        for venue in listed ?? [] where profiles[venue] == nil { profiles[venue] = defaults }
-        venues = VenueDirectory(defaults: defaults, profiles: profiles, servesUnlisted: listed == nil)
+        venues = try Self.venues(layers)
+        occupancyOrigins = try layers.value("occupancy-origins") { text, source throws(CommandError) in
+            try text.split(separator: ",").map { item throws(CommandError) in try Self.origin(String(item).trimmed(), source) }
+        } ?? []
         trustedProxies = try layers.value("trusted-proxy") { text, source throws(CommandError) in
             try text.split(separator: ",").map { item throws(CommandError) in
                 guard let network = IPNetwork(String(item).trimmed()) else {
@@ -105,7 +97,7 @@ struct ServerConfiguration {
             try Self.number(text, 0...100_000_000, source)
         } ?? newDevices.perCode
         retention = try RetentionSettings.policy(layers)
-        look = try Self.look(layers, venues: Array(profiles.keys), retention: retention)
+        look = try Self.look(layers, venues: Array(venues.profiles.keys), retention: retention)
     }
 
     /// The pages' settings: `receipt-freshness`, `controller`, and `accent`/`logo` (a logo
@@ -145,6 +137,48 @@ struct ServerConfiguration {
                         defaultBrand: defaultBrand, brands: brands)
     }
 
+    /// The venues served and their profiles, from `layers` (every command that needs a venue's
+    /// settings reads them so: `serve`, `inside`, `overlaps`, `checkin`).
+    static func venues(_ layers: SettingLayers) throws(CommandError) -> VenueDirectory {
+        let defaults = try Self.profile(layers, scope: nil, base: .standard)
+        let listed = try layers.value("venues") { text, source throws(CommandError) in
+            try text.split(separator: ",").map { item throws(CommandError) in try Self.venue(String(item).trimmed(), source) }
+        }
+        var profiles: [VenueID: VenueProfile] = [:]
+        for name in Self.scopedNames {
+            for scope in layers.scopes(of: name) {
+                // The scope must be a venue id: checked against the line that uses it.
+                let venue = try layers.value(name, scope: scope) { _, source throws(CommandError) in try Self.venue(scope, source) }!
+                if profiles[venue] == nil { profiles[venue] = try Self.profile(layers, scope: scope, base: defaults) }
+            }
+        }
+        for venue in listed ?? [] where profiles[venue] == nil { profiles[venue] = defaults }
+        for (venue, profile) in profiles where profile.presence.exitOf == venue {
+            throw CommandError(.config, "exit.\(venue.rawValue): a venue cannot be its own exit")
+        }
+        return VenueDirectory(defaults: defaults, profiles: profiles, servesUnlisted: listed == nil)
+    }
+
+    /// An origin a browser sends (`https://kiosk.example.org`, `http://127.0.0.1:8081`).
+    static func origin(_ text: String, _ source: SettingSource) throws(CommandError) -> String {
+        let scheme = text.hasPrefix("https://") ? "https://" : text.hasPrefix("http://") ? "http://" : nil
+        guard let scheme, text.count > scheme.count, text.count <= 200,
+              text.dropFirst(scheme.count).allSatisfy({ $0.isASCII && ($0.isLetter || $0.isNumber || "-.:[]".contains($0)) }) else {
+            throw source.error("must be origins like https://kiosk.example.org (scheme, host, optional port), comma-separated; got \(Quoted(text))")
+        }
+        return text.lowercased()
+    }
+
+    /// `HH:MM`, 00:00 to 23:59: minutes after midnight.
+    static func clockTime(_ text: String, _ source: SettingSource) throws(CommandError) -> Int {
+        let parts = text.split(separator: ":", omittingEmptySubsequences: false)
+        guard parts.count == 2, parts.allSatisfy({ $0.count == 2 && $0.allSatisfy { $0.isASCII && $0.isNumber } }),
+              let hour = Int(parts[0]), let minute = Int(parts[1]), hour < 24, minute < 60 else {
+            throw source.error("must be a local time HH:MM from 00:00 to 23:59, got \(Quoted(text))")
+        }
+        return hour * 60 + minute
+    }
+
     /// The settings a config file may set per venue.
     static let scopedNames = SettingCatalog.server.keys.filter(\.scoped).map(\.name)
 
@@ -164,8 +198,21 @@ struct ServerConfiguration {
         let fields = try setting("visitor-fields", visitorFields) ?? base.visitorFields
         let newDevices = try setting("new-devices-per-hour") { text, source throws(CommandError) in try number(text, 0...100_000_000, source) }
             ?? base.newDevicesPerHour
+        let capacity = try setting("capacity") { text, source throws(CommandError) in try number(text, 1...1_000_000, source) }
+        let exit = try setting("exit") { text, source throws(CommandError) in
+            guard scope != nil else { throw source.error("is set per venue only: exit.VENUE-OUT = VENUE") }
+            return try venue(text, source)
+        }
+        let maxStay = try setting("max-stay") { text, source throws(CommandError) in
+            let seconds = try duration(text, source)
+            guard seconds >= 60 else { throw source.error("must be at least a minute, got \(Quoted(text))") }
+            return seconds
+        }
+        let closeAt = try setting("close-at", clockTime)
+        let presence = VenuePresence(capacity: capacity ?? base.presence.capacity, exitOf: exit,
+                                     maxStaySeconds: maxStay ?? base.presence.maxStaySeconds, closeAtMinute: closeAt ?? base.presence.closeAtMinute)
         return VenueProfile(displayName: name ?? (scope == nil ? nil : base.displayName), period: period, skew: skew,
-                            duplicateSeconds: duplicate, visitorFields: fields, newDevicesPerHour: newDevices)
+                            duplicateSeconds: duplicate, visitorFields: fields, newDevicesPerHour: newDevices, presence: presence)
     }
 
     static func venue(_ text: String, _ source: SettingSource) throws(CommandError) -> VenueID {

@@ -8,13 +8,14 @@ enum ServerProgram {
     static let tool = CommandLineTool(
         name: "qrcheckin-server", version: version,
         about: "The check-in server: turns a scanned qrcheckin code into a recorded check-in.",
-        commands: [ServeCommand.self, CheckinsCommand.self, CheckinCommand.self, StatusCommand.self, PurgeCommand.self, EraseCommand.self, MigrateCommand.self, ImportCommand.self, AuditCommand.self],
+        commands: [ServeCommand.self, CheckinsCommand.self, CheckinCommand.self, CheckoutCommand.self, InsideCommand.self, OverlapsCommand.self, StatusCommand.self, PurgeCommand.self, EraseCommand.self, MigrateCommand.self, ImportCommand.self, AuditCommand.self],
         examples: [
             "qrcheckin-server serve                          # 127.0.0.1:8080, every venue the secret signs",
             "qrcheckin-server serve --listen 0.0.0.0:8080 --secret-file /etc/qrcheckin-server/secret",
             "qrcheckin-server checkins --format csv > visitors.csv",
             "qrcheckin-server checkin --venue HALL-1 --name '김민지'     # a visitor without a phone",
             "qrcheckin-server purge --dry-run                        # what the retention deletes now",
+            "qrcheckin-server inside --venue HALL-1                  # who is inside now (the evacuation roll)",
         ])
 }
 
@@ -45,6 +46,19 @@ enum ServerExamples {
         case "checkin": [
             "qrcheckin-server checkin --venue HALL-1 --name '김민지'",
             "sudo qrcheckin-server checkin --venue HALL-1 --name Lee --phone 010-1234-5678",
+        ]
+        case "checkout": [
+            "qrcheckin-server checkout --checkin 93812746501234       # that visit ends now",
+            "qrcheckin-server checkout --venue HALL-1 --all           # everyone still inside HALL-1",
+        ]
+        case "inside": [
+            "qrcheckin-server inside                                  # the evacuation roll, every venue",
+            "qrcheckin-server inside --venue HALL-1 --format csv > roll.csv",
+            "qrcheckin-server inside --venue HALL-1 --format json | jq length",
+        ]
+        case "overlaps": [
+            "qrcheckin-server overlaps --checkin 93812746501234 --margin 15m",
+            "qrcheckin-server overlaps --device Zq3v0p-Xw2LbN8aT1cQ9kE --from 2026-11-24T00:00:00+09:00 --until now --format csv",
         ]
         case "status": [
             "qrcheckin-server status                                  # today, the last hour, per venue",

@@ -18,7 +18,8 @@ struct StatusCommand: Command {
             and per venue, from the visitor log itself: the numbers are the rows 'checkins'
             exports (several servers sharing one log agree), the same the server's /metrics
             reports as qrcheckin_server_checkins_today and _last_hour. Also prints how many
-            check-ins the log holds, when the oldest was recorded and when the retention in
+            check-ins the log holds, who is inside each venue and its capacity (as /metrics'
+            qrcheckin_server_inside and _capacity), when the oldest was recorded and when the retention in
             force (the settings of 'serve') deletes it. The server need not be running.
 
             EXIT STATUS: 0 reported; 64 bad command line; 65 the database is not a ledger;
@@ -30,11 +31,14 @@ struct StatusCommand: Command {
     let ledgerOptions: LedgerCommandOptions
     let policy: RetentionPolicy
     let json: Bool
+    /// The venues' settings (capacity, max-stay) for who is inside.
+    let venues: VenueDirectory
 
     init(_ arguments: ParsedArguments, context: CommandContext) throws(CommandError) {
         ledgerOptions = try LedgerCommandOptions(arguments, environment: context.environment)
         policy = try RetentionSettings.policy(ledgerOptions.layers)
         json = arguments.has("json")
+        venues = try ServerConfiguration.venues(ledgerOptions.layers)
     }
 
     func run(_ context: CommandContext) throws(CommandError) -> ExitCode {
@@ -44,6 +48,7 @@ struct StatusCommand: Command {
         let now = clock.now()
         let (counts, oldest) = try ledgerCall { () throws(LedgerError) in
             let counts = try LiveCounts.read(from: ledger, at: now, dayStart: CalendarDay(containing: now, in: zone).midnight(in: zone))
+                .withPresence(from: ledger, venues: venues)
             var oldest: WallTime?
             try ledger.export(CheckInQuery(limit: 1)) { oldest = $0.time; return false }
             return (counts, oldest)

@@ -34,7 +34,7 @@ struct CheckInExportTests {
 
     @Test func csvHasEveryFieldQuotedByRFC4180() {
         var export = CheckInExport(format: .csv, zone: FixedZone(seconds: 9 * 3600))
-        #expect(export.header == "id,venue,time,local_time,method,window_age,device,name,phone,operator\r\n")
+        #expect(export.header == "id,venue,time,local_time,method,window_age,device,name,phone,operator,exit,exit_kind,stay_seconds\r\n")
         #expect(export.line(Self.checkIn())
                 == "42,HALL-1,2026-11-30T09:00:05.120Z,2026-11-30T18:00:05+09:00,safe-number,-1,Zq3v-0p_X,\"김민지, \"\"Kim\"\"\",01012345678,\r\n")
         #expect(export.line(Self.checkIn(name: nil, phone: nil, operatorName: "door", device: nil, age: nil, method: .staff))

@@ -1,0 +1,36 @@
+import ServerDomain
+import ServerHTTPTypes
+import SharedDomain
+
+/// `POST B/VENUE/receipt/ID`: the receipt's "check out" button. The device cookie decides whose
+/// visit (only the device that checked in can end it), the form token that the receipt showed
+/// the form (CSRF), and the answer, after the commit, is the checked-out page; a second press
+/// says it was already done.
+struct CheckOutHandler: Sendable {
+    let parts: CheckInSite.Parts
+    /// The form's purpose in its token.
+    static let formPurpose = "check-out"
+
+    func post(_ request: SiteRequest, venue venueText: String, id idText: String, reply: @escaping @Sendable (HTTPResponse) -> Void) {
+        guard !request.http.bodyTooLarge else { return reply(request.tooLarge()) }
+        guard !request.isCrossSite else { return reply(request.crossSite()) }
+        guard let venue = try? VenueID(venueText), let id = Int64(idText), id > 0, idText.first != "+",
+              let device = request.existingDevice(parts.cookies) else { return reply(request.notFound(request.words.receiptMissing)) }
+        guard parts.formTokens.isValid(request.http.form[FormTokens.field], Self.formPurpose, venue: venue, device: device, at: parts.clock.now()) else {
+            return reply(request.page(400, request.pages.message(request.words.formExpired, request.words.notFoundAdvice)))
+        }
+        parts.useCase.checkOut(id: id, venue: venue, device: device) { result in
+            switch result {
+            case .success(let found?):
+                reply(request.page(200, request.pages.checkedOut(found.visit, venueName: parts.useCase.displayName(of: venue), again: found.again,
+                                                                 now: parts.clock.now())))
+            case .success(nil):
+                reply(request.notFound(request.words.receiptMissing))
+            case .failure(let error):
+                parts.metrics.countFailure(error)
+                parts.ledgerFailed(error)
+                reply(request.unavailable(now: parts.clock.now()))
+            }
+        }
+    }
+}

@@ -1,0 +1,70 @@
+import ServerDomain
+import ServerReports
+import SharedCLI
+import SharedDomain
+import SharedSystem
+
+/// `qrcheckin-server inside`: the evacuation roll, every open visit. A read: it works while
+/// the server runs and on a ledger that cannot be written (a full disk), because an evacuation
+/// is not the time for an error.
+struct InsideCommand: Command {
+    static let spec = CommandSpec(
+        name: "inside",
+        summary: "List who is inside now (every open visit): the evacuation roll.",
+        options: LedgerCommandOptions.options() + [
+            OptionSpec("venue", value: "VENUE", help: "Only this venue's visits."),
+            OptionSpec("format", short: "f", value: "FORMAT", help: "table, csv or json (default table on a terminal, else csv)."),
+        ],
+        discussion: """
+            Lists every visit that has an entry and no exit yet, oldest first: the receipt's id,
+            the venue, the device (a pseudonymous id), the entry time (UTC and local), the
+            minutes inside, the exit columns (empty here), the visitor's name and phone when
+            the venue collects them, whether staff checked the visitor in, and the operator.
+            A visit older than its venue's max-stay (default: duplicate-time) has ended and is
+            not listed, even before the server's next pass records its automatic exit. json is
+            one array of objects with the CSV's keys. The database is opened, never created,
+            and only read: it works on a full disk. The run is noted in the audit log when the
+            log can take it (otherwise a warning on stderr, and the list all the same).
+
+            EXIT STATUS: 0 listed (also when nobody is inside); 64 bad command line; 65 the
+            database is not a ledger; 66 the database does not exist; 74 the output cannot be
+            written; 77 permission denied; 78 a bad setting, or a ledger of a newer version.
+            """
+    )
+
+    let ledgerOptions: LedgerCommandOptions
+    let venues: VenueDirectory
+    let venue: VenueID?
+    let format: VisitReport.Format?
+
+    init(_ arguments: ParsedArguments, context: CommandContext) throws(CommandError) {
+        ledgerOptions = try LedgerCommandOptions(arguments, environment: context.environment)
+        venues = try ServerConfiguration.venues(ledgerOptions.layers)
+        venue = try arguments["venue"].map { text throws(CommandError) in try ServerConfiguration.venue(text, .flag("venue")) }
+        format = try arguments.choice("format", as: VisitReport.Format.self)
+    }
+
+    func run(_ context: CommandContext) throws(CommandError) -> ExitCode {
+        let clock = SystemClock()
+        let ledger = try ledgerOptions.openLedger(clock: clock)
+        let now = clock.now()
+        var rows: [VisitReport.Row] = []
+        try ledgerCall { () throws(LedgerError) in
+            try ledger.openVisits(venue: venue) { visit in
+                let profile = venues.profile(for: visit.venue) ?? venues.defaults
+                if visit.time >= profile.openSince(at: now) { rows.append(VisitReport.Row(visit: visit)) }
+                return true
+            }
+        }
+        let chosen = format ?? (context.standardOutputIsTerminal ? .table : .csv)
+        try context.output(VisitReport(format: chosen, overlaps: false, zone: SystemZone(), now: now).text(rows))
+        let entry = AuditEntry(time: now, actor: OperatorIdentity.current(environment: context.environment), action: .inside,
+                               subject: venue.map { "venue \($0)" }, detail: "format=\(chosen.rawValue)", rows: rows.count, source: "cli")
+        do throws(LedgerError) {
+            try ledger.appendAudit(entry)
+        } catch {
+            context.logger.warning("could not record the roll in the audit log: \(error.message)")
+        }
+        return .success
+    }
+}

@@ -1,0 +1,151 @@
+"""Presence (issue 32): capacity, the full page, the exit kiosk, the receipt's check-out, the
+evacuation roll (`inside`), the public occupancy, and overlaps, through the real server."""
+import csv
+import io
+import json
+import re
+import urllib.parse
+
+from serverutil import FORM_HEADERS, LOAD_ARGS, code, hidden_inputs, server_run
+
+
+def token_path(secret, venue, port):
+    return "/" + code(secret, venue, port)["url"].split("/", 3)[3]
+
+
+def device_cookie(headers):
+    match = re.search(r"qrcheckin_device=([^;]*)", headers.get("set-cookie", ""))
+    return match.group(1) if match else None
+
+
+class Phone:
+    """One phone: remembers the device cookie the server gives it."""
+
+    def __init__(self, server):
+        self.server = server
+        self.cookie = None
+
+    def get(self, path, method="GET", body=None, extra=None):
+        headers = dict(extra or {})
+        if self.cookie:
+            headers["Cookie"] = f"qrcheckin_device={self.cookie}"
+        status, headers_in, data = self.server.get(path, method=method, body=body, headers=headers)
+        self.cookie = device_cookie(headers_in) or self.cookie
+        return status, headers_in, data.decode()
+
+    def scan(self, secret, venue):
+        return self.get(token_path(secret, venue, self.server.port) + "?lang=en")
+
+
+def roll(config, server, venue="HALL-1"):
+    result = server_run("inside", "-c", str(config), "--database", f"sqlite:{server.database}", "--venue", venue, "--format", "json")
+    assert result.returncode == 0, result.stderr
+    return json.loads(result.stdout)
+
+
+def occupancy(server, venue="HALL-1", origin=None):
+    status, headers, body = server.get(f"/C/{venue}/occupancy", headers={"Origin": origin} if origin else None)
+    assert status == 200 and headers["content-type"] == "application/json" and headers["cache-control"] == "max-age=1"
+    return json.loads(body), headers
+
+
+def agree(config, server, expected):
+    """`inside --format json` and the occupancy endpoint agree, and say `expected`."""
+    visits = roll(config, server)
+    count, _ = occupancy(server)
+    assert len(visits) == count["inside"] == expected, (visits, count)
+    assert count["capacity"] == 2 and count["venue"] == "HALL-1"
+    return visits
+
+
+def test_capacity_exit_kiosk_receipt_check_out_roll_and_overlaps(servers, tmp_path, secret):
+    config = tmp_path / "server.conf"
+    config.write_text("capacity.HALL-1 = 2\nexit.HALL-1-OUT = HALL-1\noccupancy-origins = http://door.example\n")
+    server = servers(secret, args=["-c", str(config), *LOAD_ARGS])
+    first, second, third = Phone(server), Phone(server), Phone(server)
+    agree(config, server, 0)
+
+    status, headers, _ = first.scan(secret, "HALL-1")
+    assert status == 303 and first.cookie
+    first_receipt = headers["location"]
+    agree(config, server, 1)
+    status, headers, _ = second.scan(secret, "HALL-1")
+    assert status == 303
+    second_receipt = headers["location"]
+    visits = agree(config, server, 2)
+    assert {visit["id"] for visit in visits} == {int(first_receipt.split("/")[-1].split("?")[0]), int(second_receipt.split("/")[-1].split("?")[0])}
+    assert all(isinstance(visit["minutes_inside"], int) and visit["staff"] is False for visit in visits)
+
+    # The third is turned away: nothing recorded, the full page, a status to retry.
+    status, headers, body = third.scan(secret, "HALL-1")
+    assert status == 503 and headers["retry-after"] == "30" and "Full — 2 of 2 inside" in body
+    assert third.cookie is None
+    agree(config, server, 2)
+    metrics = server.get("/metrics")[2].decode()
+    assert 'qrcheckin_server_refusals_total{reason="full"} 1' in metrics
+    assert 'qrcheckin_server_inside{venue="HALL-1"} 2' in metrics and 'qrcheckin_server_capacity{venue="HALL-1"} 2' in metrics
+
+    # The first leaves by the exit kiosk: checked out, with the stay.
+    status, _, body = first.scan(secret, "HALL-1-OUT")
+    assert status == 200 and "Checked out at" in body and "You stayed 0 min" in body
+    status, _, body = first.scan(secret, "HALL-1-OUT")
+    assert status == 200 and "Already checked out at" in body
+    agree(config, server, 1)
+
+    # Now the third gets in.
+    status, headers, _ = third.scan(secret, "HALL-1")
+    assert status == 303
+    agree(config, server, 2)
+
+    # The second checks out on the receipt: the form, its token, the device's cookie.
+    status, _, receipt = second.get(second_receipt)
+    assert status == 200 and '<form method="post"' in receipt and "Check out" in receipt
+    action = re.search(r'<form method="post" action="([^"]+)"', receipt).group(1).replace("&amp;", "&")
+    fields = urllib.parse.urlencode(hidden_inputs(receipt.encode())).encode()
+    # Another device's post with the same fields ends nothing.
+    status, _, _ = third.get(action, method="POST", body=fields, extra=FORM_HEADERS)
+    assert status in (400, 404)
+    agree(config, server, 2)
+    status, _, body = second.get(action, method="POST", body=fields, extra=FORM_HEADERS)
+    assert status == 200 and "Checked out at" in body
+    status, _, body = second.get(action, method="POST", body=fields, extra=FORM_HEADERS)
+    assert status == 200 and "Already checked out" in body
+    agree(config, server, 1)
+
+    # The export carries the exits; overlaps finds who was there with the first visitor.
+    rows = list(csv.DictReader(io.StringIO(server.checkins("--format", "csv"))))
+    kinds = sorted(row["exit_kind"] for row in rows)
+    assert kinds == ["", "kiosk", "receipt"], rows
+    first_id = first_receipt.split("/")[-1].split("?")[0]
+    result = server_run("overlaps", "-c", str(config), "--database", f"sqlite:{server.database}", "--checkin", first_id, "--format", "json")
+    assert result.returncode == 0, result.stderr
+    met = {visit["id"] for visit in json.loads(result.stdout)}
+    assert met == {int(second_receipt.split("/")[-1].split("?")[0])}, result.stdout
+    audit = server_run("audit", "--database", f"sqlite:{server.database}", "--format", "csv")
+    assert audit.returncode == 0 and "overlaps" in audit.stdout, audit
+
+    # CORS for the configured kiosk origin only; no personal data in the answer.
+    count, headers = occupancy(server, origin="http://door.example")
+    assert headers.get("access-control-allow-origin") == "http://door.example" and set(count) == {"venue", "inside", "capacity", "at"}
+    _, headers = occupancy(server, origin="http://elsewhere.example")
+    assert "access-control-allow-origin" not in headers
+
+
+def test_staff_check_out_and_over_capacity(servers, tmp_path, secret):
+    config = tmp_path / "server.conf"
+    config.write_text("capacity.HALL-1 = 1\n")
+    server = servers(secret, args=["-c", str(config), *LOAD_ARGS])
+    database = ["-c", str(config), "--database", f"sqlite:{server.database}"]
+    assert server_run("checkin", *database, "--venue", "HALL-1").returncode == 0
+    full = server_run("checkin", *database, "--venue", "HALL-1")
+    assert full.returncode == 75 and "full" in full.stderr
+    over = server_run("checkin", *database, "--venue", "HALL-1", "--over-capacity")
+    assert over.returncode == 0, over.stderr
+    assert len(roll(config, server)) == 2
+    done = server_run("checkout", *database, "--venue", "HALL-1", "--all")
+    assert done.returncode == 0 and "checked out 2 visits" in done.stdout, done
+    assert roll(config, server) == []
+    audit = server_run("audit", "--database", f"sqlite:{server.database}", "--format", "csv").stdout
+    assert "over-capacity" in audit and "staff-check-out" in audit
+    missing = server_run("checkout", *database, "--checkin", "12345")
+    assert missing.returncode == 65
