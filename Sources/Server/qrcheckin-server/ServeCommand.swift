@@ -28,8 +28,10 @@ struct ServeCommand: Command {
 
             Settings come from the config files (--config, or $QRCHECKIN_SERVER_CONFIG, a list
             joined by ':'), then QRCHECKIN_SERVER_* variables (QRCHECKIN_SERVER_LISTEN…), then
-            flags. A config file may set name, period, skew, duplicate-time and visitor-fields
-            per venue: 'duplicate-time.HALL-1 = 1h'. The secret is found as qrcheckin finds it
+            flags. A config file may set name, period, skew, duplicate-time, visitor-fields,
+            new-devices-per-hour, capacity, max-stay and close-at per venue:
+            'duplicate-time.HALL-1 = 1h', 'capacity.HALL-1 = 40'; and 'exit.HALL-1-OUT = HALL-1'
+            makes HALL-1-OUT's codes record exits from HALL-1 (an exit kiosk). The secret is found as qrcheckin finds it
             (the secret-file setting, else $CREDENTIALS_DIRECTORY/secret, else qrcheckin's state
             directory's secret).
 
