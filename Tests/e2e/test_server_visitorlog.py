@@ -112,7 +112,7 @@ def test_a_million_check_ins_export_to_csv_in_constant_memory_and_read_back(tmp_
         previous = None
         for row in reader:
             count += 1
-            assert len(row) == 10, row
+            assert len(row) == 13, row
             # Oldest first: the generated rows 2..1,000,000, then the first (now). The ids
             # shown are the keyed permutation's, not the row ids, and never a counter.
             i = count + 1
@@ -524,12 +524,12 @@ def test_counts_by_day_hour_and_venue_follow_the_local_zone(tmp_path):
 
 
 def test_help_texts_of_the_operator_commands_match_their_golden_files():
-    for command in ("checkin", "status", "purge", "erase", "checkins"):
+    for command in ("checkin", "status", "purge", "erase", "checkins", "checkout", "inside", "overlaps"):
         result = server_run(command, "--help")
         assert result.returncode == 0
         assert result.stdout == (GOLDEN / f"qrcheckin-server-{command}.txt").read_text(), f"{command}: run 'make golden'"
     listed = server_run("--help").stdout
-    for command in ("checkin", "status", "purge", "erase"):
+    for command in ("checkin", "status", "purge", "erase", "checkout", "inside", "overlaps"):
         assert re.search(rf"^  {command} ", listed, re.M), command
 
 

@@ -28,11 +28,14 @@ struct ServeCommand: Command {
 
             Settings come from the config files (--config, or $QRCHECKIN_SERVER_CONFIG, a list
             joined by ':'), then QRCHECKIN_SERVER_* variables (QRCHECKIN_SERVER_LISTEN…), then
-            flags. A config file may set name, period, skew, duplicate-time and visitor-fields
-            per venue: 'duplicate-time.HALL-1 = 1h'. The secret is found as qrcheckin finds it
-            (the secret-file setting, else $CREDENTIALS_DIRECTORY/secret, else the secret in
-            qrcheckin's state directory: state-dir, else $QRCHECKIN_STATE_DIR, else qrcheckin's
-            default), so 'qrcheckin run --state-dir D' and 'serve --state-dir D' share one.
+            flags. A config file may set name, period, skew, duplicate-time, visitor-fields,
+            new-devices-per-hour, capacity, max-stay, close-at, accent and logo per venue:
+            'duplicate-time.HALL-1 = 1h', 'capacity.HALL-1 = 40'; and 'exit.HALL-1-OUT =
+            HALL-1' makes HALL-1-OUT's codes record exits from HALL-1 (an exit kiosk). The
+            secret is found as qrcheckin finds it (the secret-file setting, else
+            $CREDENTIALS_DIRECTORY/secret, else the secret in qrcheckin's state directory:
+            state-dir, else $QRCHECKIN_STATE_DIR, else qrcheckin's default), so 'qrcheckin run
+            --state-dir D' and 'serve --state-dir D' share one.
 
             FILES: the database defaults to $STATE_DIRECTORY/checkins.db, else
             /var/lib/qrcheckin-server/checkins.db (root), else

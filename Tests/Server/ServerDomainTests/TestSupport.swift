@@ -47,7 +47,9 @@ extension CheckInUseCase {
 extension StaffCheckIn {
     /// The staff check-in, waited for through the one bridge.
     func record(venue: VenueID, visitor: Visitor?, operatorName: String) throws(LedgerError) -> CheckIn {
-        try Rendezvous.wait { record(venue: venue, visitor: visitor, operatorName: operatorName, completion: $0) }.get()
+        let admission = try Rendezvous.wait { record(venue: venue, visitor: visitor, operatorName: operatorName, completion: $0) }.get()
+        guard case .admitted(let outcome) = admission else { throw LedgerError(.failed, "a staff check-in without a capacity was refused") }
+        return outcome.checkIn
     }
 }
 

@@ -147,7 +147,7 @@ struct SQLiteDeletionTests {
         #expect(try SQLiteLedgerTests.query(path, "SELECT group_concat(id) FROM checkins") == "1,2")
         // Version 3 keys presence and the device index by device: the claim came along, so the
         // phone scanning again within the duplicate time is still told of its first check-in.
-        #expect(try SQLiteLedgerTests.query(path, "SELECT group_concat(name) FROM pragma_index_list('checkins')") == "checkins_device_at,checkins_at")
+        #expect(try SQLiteLedgerTests.query(path, "SELECT group_concat(name) FROM pragma_index_list('checkins')") == "checkins_open,checkins_device_at,checkins_at")
         guard case .duplicate(let earlier) = try ledger.record(SQLiteLedgerTests.entry("phone", at: 30), duplicateSeconds: 60) else {
             Issue.record("the migrated claim was lost")
             return

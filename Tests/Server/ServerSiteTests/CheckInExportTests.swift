@@ -36,10 +36,17 @@ struct CheckInExportTests {
         var export = CheckInExport(format: .csv, zone: FixedZone(seconds: 9 * 3600))
         #expect(export.header == "id,venue,time,local_time,method,window_age,device,name,phone,operator,exit,exit_kind,stay_seconds\r\n")
         #expect(export.line(Self.checkIn())
-                == "42,HALL-1,2026-11-30T09:00:05.120Z,2026-11-30T18:00:05+09:00,safe-number,-1,Zq3v-0p_X,\"김민지, \"\"Kim\"\"\",01012345678,\r\n")
+                == "42,HALL-1,2026-11-30T09:00:05.120Z,2026-11-30T18:00:05+09:00,safe-number,-1,Zq3v-0p_X,\"김민지, \"\"Kim\"\"\",01012345678,,,,\r\n")
         #expect(export.line(Self.checkIn(name: nil, phone: nil, operatorName: "door", device: nil, age: nil, method: .staff))
-                == "42,HALL-1,2026-11-30T09:00:05.120Z,2026-11-30T18:00:05+09:00,staff,,,,,door\r\n")
+                == "42,HALL-1,2026-11-30T09:00:05.120Z,2026-11-30T18:00:05+09:00,staff,,,,,door,,,\r\n")
         #expect(export.line(Self.checkIn(name: "line\nbreak", phone: nil)).contains(",line\\nbreak,,"), "a line break is written as \\n")
+    }
+
+    @Test func anExitCarriesItsTimeKindAndStay() {
+        var export = CheckInExport(format: .csv, zone: FixedZone(seconds: 9 * 3600))
+        let visit = Self.checkIn(name: nil, phone: nil)
+        let ended = visit.ended(VisitExit(time: WallTime(milliseconds: visit.time.milliseconds + 5_820_000), kind: .kiosk))
+        #expect(export.line(ended).hasSuffix(",2026-11-30T10:37:05.120Z,kiosk,5820\r\n"))
     }
 
     @Test func namesThatASpreadsheetWouldRunAsFormulasAreDefused() {
@@ -48,7 +55,7 @@ struct CheckInExportTests {
                                 ("Lee", "Lee"), ("a=b", "a=b")] {
             #expect(export.line(Self.checkIn(name: name, phone: nil)).contains(",\(written),"), "\(name)")
         }
-        #expect(export.line(Self.checkIn(name: nil, phone: nil, operatorName: "=cmd", device: nil)).hasSuffix(",'=cmd\r\n"))
+        #expect(export.line(Self.checkIn(name: nil, phone: nil, operatorName: "=cmd", device: nil)).hasSuffix(",'=cmd,,,\r\n"))
         // Every text cell, not only names: a device id may begin with '-' as a venue may.
         #expect(export.line(Self.checkIn(device: "-1")).contains(",'-1,"))
         let venue = CheckIn(id: 7, entry: NewCheckIn(venue: try! VenueID("-HALL"), time: Self.time, method: .qr, windowAge: -1, device: nil))
@@ -95,6 +102,7 @@ struct CheckInExportTests {
         #expect(fields["method"]?.string == "safe-number" && fields["window_age"]?.integer == -1)
         #expect(fields["device"]?.string == "Zq3v-0p_X" && fields["name"]?.string == "Tab\there" && fields["phone"]?.string == "01012345678")
         #expect(fields["operator"] == .null)
+        #expect(fields["exit"] == .null && fields["exit_kind"] == .null && fields["stay_seconds"] == .null, "an open visit has no exit")
     }
 
     @Test func localTimesFollowTheZoneAcrossAChange() {
