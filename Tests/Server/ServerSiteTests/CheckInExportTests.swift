@@ -117,7 +117,7 @@ struct CheckInExportTests {
     @Test func aTableLinesUpAndShowsOneLinePerCheckIn() {
         var export = CheckInExport(format: .table, zone: FixedZone(seconds: 9 * 3600))
         let line = export.line(Self.checkIn(name: "김민지\n2"))
-        #expect(line.hasPrefix("42              HALL-1           2026-11-30 18:00:05 safe-number -1  Zq3v-0p_ 김민지\\n2"))
+        #expect(line.hasPrefix("42              HALL-1           2026-11-30 18:00:05 safe-number -1  Zq3v-0p_X        김민지\\n2"), "16 characters of the device id (DeviceID.shown)")
         #expect(line.filter { $0 == "\n" }.count == 1)
     }
 }

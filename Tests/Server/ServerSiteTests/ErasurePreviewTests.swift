@@ -22,7 +22,7 @@ struct ErasurePreviewTests {
         let preview = ErasurePreview(scope: .device(Self.device, ofCheckIn: 93_812_746_501_234), checkIns: rows, zone: FixedZone(seconds: 9 * 3600))
         #expect(preview.count == 4)
         #expect(preview.text == """
-            4 check-ins of the device of check-in 93812746501234 (0193f2a1…):
+            4 check-ins of the device of check-in 93812746501234 (0193f2a1c4d5e6f7…):
               2026-11-30  CAFE    1
               2026-11-30  HALL-1  2
               2026-12-01  HALL-1  1
@@ -31,7 +31,7 @@ struct ErasurePreviewTests {
         #expect(preview.question == "Erase these 4 check-ins? [y/N] ")
         #expect(preview.erased(4) == "erased 4 check-ins of that device")
         let utc = ErasurePreview(scope: .device(Self.device, ofCheckIn: nil), checkIns: rows, zone: FixedZone(seconds: 0))
-        #expect(utc.text.hasPrefix("4 check-ins of device 0193f2a1…:\n  2026-11-30  CAFE    1\n  2026-11-30  HALL-1  3\n"))
+        #expect(utc.text.hasPrefix("4 check-ins of device 0193f2a1c4d5e6f7…:\n  2026-11-30  CAFE    1\n  2026-11-30  HALL-1  3\n"))
         #expect(!preview.text.contains(Self.device.rawValue) && !utc.text.contains(Self.device.rawValue))
     }
 
