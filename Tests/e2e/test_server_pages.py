@@ -224,3 +224,14 @@ def test_an_open_fresh_receipt_turns_aged_by_itself(site, phone):
     wait_until(lambda: "tone-aged" in body_class(phone), timeout=10, interval=0.1, message="the receipt to turn aged")
     assert "전에 체크인했습니다" in phone.find_element("tag name", "h1").text
     assert phone.execute_script("return getComputedStyle(document.querySelector('.sweep')).display") == "none"
+
+
+def test_the_split_check_sees_a_korean_word_broken_inside(site, phone):
+    """The check above is not blind: with the pages' `word-break: keep-all` undone (as the pages
+    were before issue 34), the same Korean text breaks inside words at 320 px and the check says so."""
+    open_page(phone, site, "visitor", "ko")
+    emulate(phone, (320, 640), "light")
+    phone.execute_script("for (const e of document.querySelectorAll('*')) e.style.setProperty('word-break', 'normal');"
+                         "document.documentElement.style.setProperty('word-break', 'normal');")
+    layout = phone.execute_script(LAYOUT)
+    assert layout["split"] or layout["splitText"], layout
