@@ -235,3 +235,16 @@ def test_the_split_check_sees_a_korean_word_broken_inside(site, phone):
                          "document.documentElement.style.setProperty('word-break', 'normal');")
     layout = phone.execute_script(LAYOUT)
     assert layout["split"] or layout["splitText"], layout
+
+
+def test_reduced_motion_keeps_the_sweep_in_place(site, phone):
+    """With prefers-reduced-motion the receipt's sweep pulses where it is instead of moving
+    across: still a sign of life, no motion."""
+    open_page(phone, site, "receipt", "ko")
+    animation = "return getComputedStyle(document.querySelector('.sweep')).animationName"
+    assert phone.execute_script(animation) == "sweep"
+    phone.execute_cdp_cmd("Emulation.setEmulatedMedia", {"features": [{"name": "prefers-reduced-motion", "value": "reduce"}]})
+    try:
+        assert phone.execute_script(animation) == "pulse"
+    finally:
+        phone.execute_cdp_cmd("Emulation.setEmulatedMedia", {"features": []})
