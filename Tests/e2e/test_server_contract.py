@@ -108,6 +108,28 @@ def test_bad_settings_in_a_file_name_the_file_line_and_key(workspace):
     assert result.returncode == 78 and "$QRCHECKIN_SERVER_SKEW: must be a whole number from 0 to 60" in result.stderr
 
 
+def test_the_pages_settings_are_checked_at_start(workspace):
+    """accent, logo, receipt-freshness and controller (issue 34): a bad one fails at start with
+    its file, line and key, never on a visitor's phone."""
+    base, secret = workspace
+    config = base / "server.conf"
+    cases = [
+        ("accent.HALL-1 = green\n", "accent.HALL-1: must be a colour #rrggbb"),
+        (f"logo.HALL-1 = {base}/missing.svg\n", "logo.HALL-1: cannot"),
+        (f"logo = {secret}\n", "logo: must be a .png, .svg, .jpg or .webp file"),
+        ("receipt-freshness = soon\n", "receipt-freshness: must be a duration"),
+        ("receipt-freshness = 0\n", "receipt-freshness: must be at least 1s"),
+    ]
+    big = base / "big.png"
+    big.write_bytes(b"\x89PNG" + b"\0" * (256 * 1024))
+    cases.append((f"logo.HALL-1 = {big}\n", "at most 256 KiB"))
+    for line, message in cases:
+        config.write_text(f"secret-file = {secret}\n" + line)
+        result = server_run("serve", "-c", str(config), "--listen", "127.0.0.1:0")
+        assert result.returncode == 78, (line, result.stderr)
+        assert f"{config}:2: {message}" in result.stderr or message in result.stderr, (line, result.stderr)
+
+
 def test_secret_and_database_failures_have_their_exit_codes(workspace):
     base, secret = workspace
     result = server_run("serve", "--secret-file", str(base / "none"), "--database", f"sqlite:{base}/c.db")

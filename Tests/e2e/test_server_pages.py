@@ -224,3 +224,27 @@ def test_an_open_fresh_receipt_turns_aged_by_itself(site, phone):
     wait_until(lambda: "tone-aged" in body_class(phone), timeout=10, interval=0.1, message="the receipt to turn aged")
     assert "전에 체크인했습니다" in phone.find_element("tag name", "h1").text
     assert phone.execute_script("return getComputedStyle(document.querySelector('.sweep')).display") == "none"
+
+
+def test_the_split_check_sees_a_korean_word_broken_inside(site, phone):
+    """The check above is not blind: with the pages' `word-break: keep-all` undone (as the pages
+    were before issue 34), the same Korean text breaks inside words at 320 px and the check says so."""
+    open_page(phone, site, "visitor", "ko")
+    emulate(phone, (320, 640), "light")
+    phone.execute_script("for (const e of document.querySelectorAll('*')) e.style.setProperty('word-break', 'normal');"
+                         "document.documentElement.style.setProperty('word-break', 'normal');")
+    layout = phone.execute_script(LAYOUT)
+    assert layout["split"] or layout["splitText"], layout
+
+
+def test_reduced_motion_keeps_the_sweep_in_place(site, phone):
+    """With prefers-reduced-motion the receipt's sweep pulses where it is instead of moving
+    across: still a sign of life, no motion."""
+    open_page(phone, site, "receipt", "ko")
+    animation = "return getComputedStyle(document.querySelector('.sweep')).animationName"
+    assert phone.execute_script(animation) == "sweep"
+    phone.execute_cdp_cmd("Emulation.setEmulatedMedia", {"features": [{"name": "prefers-reduced-motion", "value": "reduce"}]})
+    try:
+        assert phone.execute_script(animation) == "pulse"
+    finally:
+        phone.execute_cdp_cmd("Emulation.setEmulatedMedia", {"features": []})

@@ -18,7 +18,7 @@ from serverutil import LOAD_ARGS, Server, server_run
 
 LOAD_SCRIPT = Path(__file__).with_name("checkin_load.lua")
 # A receipt: `?again=1` when it is the device's earlier check-in ("already checked in").
-RECEIPT = re.compile(r"/C/([A-Z0-9.-]+)/receipt/(\d+)(\?again=1)?")
+RECEIPT = re.compile(r"/C/([A-Z0-9.-]+)/receipt/(\d+)(\?again=1(?:&seen=\d+\.[0-9a-f]+)?)?")
 # Long windows: a code taken before the load is still good when it ends.
 PERIOD = "300"
 

@@ -26,10 +26,11 @@ enum ServerAssets {
         main.card { max-width: 30rem; margin: 1rem auto 0.75rem; background: var(--card); border-radius: 1.25rem; overflow: hidden;
                     border-top: 0.5rem solid var(--accent); box-shadow: 0 1px 3px rgba(0,0,0,0.12), 0 8px 24px rgba(0,0,0,0.08); }
         @media (max-width: 30rem) { main.card { margin: 0.5rem; } }
-        /* A pass fills the phone's screen: the card reaches down to the language switch. */
-        main.card { display: flex; flex-direction: column; min-height: calc(100vh - 5.5rem); }
-        main.card .body { flex: 1 0 auto; display: flex; flex-direction: column; }
-        .receipt .note, .body > .help:last-child { margin-top: auto; padding-top: 1rem; }
+        /* A receipt is a pass: its card fills the phone's screen down to the language switch. */
+        .receipt main.card { display: flex; flex-direction: column; min-height: calc(100vh - 5.5rem); }
+        .receipt main.card .body { flex: 1 0 auto; display: flex; flex-direction: column; }
+        .receipt .note { margin-top: auto; padding-top: 1rem; }
+        .refusal .icon { width: 3.5rem; height: 3.5rem; }
         .receipt .icon { width: 3.5rem; height: 3.5rem; }
         .receipt h1 { font-size: clamp(1.6rem, 8vw, 2.3rem); }
         .receipt .live { padding: 1rem 1rem 1.5rem; margin-top: 0.5rem; }

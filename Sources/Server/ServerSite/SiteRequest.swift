@@ -92,7 +92,7 @@ struct SiteRequest: Sendable {
     /// 303 See Other: the token leaves the address bar, and a reload shows the receipt again.
     /// `location` is made of the base path, a venue id, digits and `lang`/`again`: nothing to escape.
     func redirect(to location: String, extra: [(name: String, value: String)]) -> HTTPResponse {
-        let html = "<!doctype html><title>303</title><a href=\"" + location + "\">" + location + "</a>\n"
+        let html = "<!doctype html><html lang=\"\(words.language.rawValue)\"><title>303</title><a href=\"" + location + "\">" + location + "</a>\n"
         return page(303, html, extra: [("Location", location)] + extra)
     }
 

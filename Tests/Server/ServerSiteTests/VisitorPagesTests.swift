@@ -137,6 +137,7 @@ struct VisitorPagesTests {
         #expect(!page.contains("style="), "the CSP forbids inline style")
         let served = fixture.get("/C/_/logo.HALL-1")
         #expect(served.status == 200 && served.header("Content-Type") == "image/svg+xml" && served.body == logo.bytes)
+        #expect(served.header("Content-Security-Policy")?.contains("sandbox") == true, "an SVG opened alone runs nothing")
         #expect(fixture.get("/C/_/logo.CAFE").status == 404)
         #expect(!SiteFixture.text(fixture.get("/C/CAFE", language: "en")).contains("<img"))
     }
