@@ -81,13 +81,17 @@ class Server(Process):
         super().__init__(self.base / f"server-{time.monotonic_ns()}.log", environment)
         self.secret = Path(secret)
         self.port = port or free_port()
+        # The operator console listens on a port of its own (admin-listen, 8081 by default):
+        # a free one, so that servers started side by side never take each other's.
+        self.admin_port = free_port()
         self.database = self.base / "checkins.db"
         self.args = list(args)
         self.readiness = Server.listening
 
     def command(self):
         return [SERVER_BIN, "serve", "--listen", f"127.0.0.1:{self.port}", "--database", f"sqlite:{self.database}",
-                "--secret-file", str(self.secret), *self.args]
+                "--secret-file", str(self.secret),
+                *([] if "--admin-listen" in self.args else ["--admin-listen", f"127.0.0.1:{self.admin_port}"]), *self.args]
 
     def listening(self):
         """It accepts a connection on its port."""

@@ -46,3 +46,8 @@ extension LedgerSchema {
     /// Ends the sessions idle since before $1 or begun before $2 (ms).
     public static let purgeSessions = "DELETE FROM console_sessions WHERE seen_ms < $1 OR created_ms < $2"
 }
+
+extension LedgerSchema {
+    /// Refusals since $1 (ms), counted: venue, reason, count (the dashboard's; `refusals_at`).
+    public static let countRefusals = "SELECT venue, reason, count(*) FROM refusals WHERE at_ms >= $1 GROUP BY venue, reason"
+}

@@ -102,3 +102,17 @@ extension PostgresLedger: AccountLedger {
         return ConsoleAccount(name: name, role: role, passwordHash: hash, disabled: disabled != 0, created: WallTime(milliseconds: created))
     }
 }
+
+extension PostgresLedger: RefusalCounting {
+    public func refusalCounts(since: WallTime) throws(LedgerError) -> [RefusalCount] {
+        try pool.withConnection { connection throws(LedgerError) in
+            let result = try connection.query(LedgerSchema.countRefusals, [.int64(since.milliseconds)], repeatable: true)
+            var counts: [RefusalCount] = []
+            for row in 0..<result.rowCount {
+                guard let reason = result.text(row, 1).flatMap(RefusalReason.init(rawValue:)), let count = try result.int64(row, 2) else { continue }
+                counts.append(RefusalCount(venue: result.text(row, 0).flatMap { try? VenueID($0) }, reason: reason, count: Int(count)))
+            }
+            return counts
+        }
+    }
+}

@@ -15,18 +15,23 @@ public struct CheckInExport: Sendable {
 
     /// The format rows are written in.
     public let format: Format
+    /// CSV for a spreadsheet (the console's "Excel" export): a UTF-8 byte order mark first, so
+    /// Excel reads Hangul as UTF-8, and phone numbers as text formulas (`="01012345678"`), so
+    /// their leading 0 stays. The numbers are digits only (`Visitor`): nothing else to escape.
+    public let excelFriendly: Bool
     private var offsets: ZoneOffsets
 
-    /// An export in `format`, local times in `zone`.
-    public init(format: Format, zone: any LocalTimeZone) {
+    /// An export in `format`, local times in `zone`; `excelFriendly` CSV for a spreadsheet.
+    public init(format: Format, zone: any LocalTimeZone, excelFriendly: Bool = false) {
         self.format = format
+        self.excelFriendly = excelFriendly && format == .csv
         offsets = ZoneOffsets(zone)
     }
 
     /// The text before the first row (CSV's header, the table's head), or "".
     public var header: String {
         switch format {
-        case .csv: Self.columns.joined(separator: ",") + "\r\n"
+        case .csv: (excelFriendly ? "\u{FEFF}" : "") + Self.columns.joined(separator: ",") + "\r\n"
         case .jsonl: ""
         case .table: TextTable.line(["ID", "VENUE", "LOCAL TIME", "METHOD", "AGE", "DEVICE", "NAME", "PHONE", "OPERATOR"], widths: Self.widths)
         }
@@ -61,7 +66,13 @@ public struct CheckInExport: Sendable {
             out.append(comma)
             if let name = entry.visitor?.name { CSV.appendField(name, to: &out) }
             out.append(comma)
-            if let phone = entry.visitor?.phone { CSV.appendField(phone, to: &out) }
+            if let phone = entry.visitor?.phone {
+                if excelFriendly && phone.utf8.allSatisfy({ (48...57).contains($0) }) {
+                    out.append(contentsOf: Array("\"=\"\"\(phone)\"\"\"".utf8))
+                } else {
+                    CSV.appendField(phone, to: &out)
+                }
+            }
             out.append(comma)
             if let name = entry.operatorName { CSV.appendField(name, to: &out) }
             out.append(contentsOf: [13, 10])

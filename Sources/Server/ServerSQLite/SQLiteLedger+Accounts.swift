@@ -130,3 +130,19 @@ extension SQLiteLedger: AccountLedger {
 
     private static func sql(_ text: String) -> String { SQLDialect.sqlite.render(text) }
 }
+
+extension SQLiteLedger: RefusalCounting {
+    public func refusalCounts(since: WallTime) throws(LedgerError) -> [RefusalCount] {
+        try readers.read { connection throws(LedgerError) in
+            let select = try connection.statement(SQLDialect.sqlite.render(LedgerSchema.countRefusals))
+            defer { select.reset() }
+            try select.bind(1, since.milliseconds)
+            var counts: [RefusalCount] = []
+            while try select.step() {
+                guard let reason = select.text(1).flatMap(RefusalReason.init(rawValue:)), let count = select.int64(2) else { continue }
+                counts.append(RefusalCount(venue: select.text(0).flatMap { try? VenueID($0) }, reason: reason, count: Int(count)))
+            }
+            return counts
+        }
+    }
+}
