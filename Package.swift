@@ -109,11 +109,14 @@ let package = Package(
         // The site: routes, pages in Korean and English, cookies, rate limits, metrics;
         // a request in, a response out.
         target("ServerSite", "Server", ["ServerDomain", "ServerReports", "ServerHTTPTypes", "SharedDomain", "SharedText"]),
+        // The operator console: accounts, roles in one table, sessions, pages for staff (ko/en);
+        // a request in, a response out, on its own listener.
+        target("ServerConsole", "Server", ["ServerDomain", "ServerReports", "ServerHTTPTypes", "ServerSite", "SharedDomain", "SharedText"]),
         // Application: the commands and the composition root.
         .executableTarget(
             name: "qrcheckin-server",
             dependencies: ["SharedCLI", "SharedDomain", "SharedSystem", "SharedText", "ServerDomain", "ServerLedgerSQL", "ServerSQLite",
-                           "ServerPostgres", "ServerHTTP", "ServerHTTPTypes", "ServerReports", "ServerSite", "CLinux"],
+                           "ServerPostgres", "ServerHTTP", "ServerHTTPTypes", "ServerReports", "ServerSite", "ServerConsole", "CLinux"],
             path: "Sources/Server/qrcheckin-server"
         ),
 
@@ -135,6 +138,8 @@ let package = Package(
         testTarget("ServerHTTPTests", "Server", ["ServerHTTP", "ServerHTTPTypes", "SharedDomain", "SharedSystem"]),
         // The server executable's own logic (the commands' shared setup, their synopses), by @testable import.
         testTarget("qrcheckin-serverTests", "Server", ["qrcheckin-server", "SharedCLI", "ServerDomain", "ServerSQLite"]),
+        testTarget("ServerConsoleTests", "Server",
+                   ["ServerConsole", "ServerDomain", "ServerLedgerContract", "ServerHTTPTypes", "SharedDomain", "SharedText"]),
         testTarget("ServerSiteTests", "Server",
                    ["ServerSite", "ServerReports", "ServerDomain", "ServerLedgerContract", "ServerHTTPTypes", "SharedDomain", "SharedSystem", "SharedText", "SharedJSON"]),
     ],

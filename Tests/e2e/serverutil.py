@@ -81,13 +81,17 @@ class Server(Process):
         super().__init__(self.base / f"server-{time.monotonic_ns()}.log", environment)
         self.secret = Path(secret) if secret is not None else None  # None: the server's own lookup
         self.port = port or free_port()
+        # The operator console listens on a port of its own (admin-listen, 8081 by default):
+        # a free one, so that servers started side by side never take each other's.
+        self.admin_port = free_port()
         self.database = self.base / "checkins.db"
         self.args = list(args)
         self.readiness = Server.listening
 
     def command(self):
         secret = ["--secret-file", str(self.secret)] if self.secret is not None else []
-        return [SERVER_BIN, "serve", "--listen", f"127.0.0.1:{self.port}", "--database", f"sqlite:{self.database}", *secret, *self.args]
+        admin = [] if "--admin-listen" in self.args else ["--admin-listen", f"127.0.0.1:{self.admin_port}"]
+        return [SERVER_BIN, "serve", "--listen", f"127.0.0.1:{self.port}", "--database", f"sqlite:{self.database}", *secret, *admin, *self.args]
 
     def listening(self):
         """It accepts a connection on its port."""

@@ -189,7 +189,7 @@ def test_socket_activation_serves_the_socket_systemd_passes(tmp_path, secret):
     env.update({"LISTEN_FDS": "1", "TZ": "UTC"})
     # LISTEN_PID must be the server's own pid: the shell sets it, then becomes the server.
     process = subprocess.Popen(["sh", "-c", 'LISTEN_PID=$$ exec "$0" "$@"', SERVER_BIN, "serve", "--listen", "127.0.0.1:1",
-                                "--database", f"sqlite:{tmp_path}/c.db", "--secret-file", str(secret)],
+                                "--admin-listen", "none", "--database", f"sqlite:{tmp_path}/c.db", "--secret-file", str(secret)],
                                stdout=log, stderr=subprocess.STDOUT, env=env, preexec_fn=as_fd_3, pass_fds=(3,))
     listener.close()
     try:

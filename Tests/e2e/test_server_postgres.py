@@ -333,3 +333,27 @@ def test_sigterm_under_load_stops_cleanly_after_answering_what_it_took(tmp_path,
     assert status == 0, server.logs()[-2000:]
     lost = set(load.receipts()) - stored_ids(postgres, database)
     assert not lost, f"{len(lost)} receipts for check-ins that are not in the database"
+
+
+def test_two_servers_share_console_sessions(tmp_path, secret, database):
+    """Issue 33: the console's accounts and sessions are in the database: signed in on one
+    server, the session works on the other; signed out on one, it is over on both."""
+    from consoleutil import Console
+    one, two = start_servers(tmp_path, secret, database)
+    try:
+        password = tmp_path / "password"
+        password.write_text("password-admin\n")
+        result = server_run("user", "add", "admin", "--role", "admin", "--database", database, "--password-file", str(password))
+        assert result.returncode == 0, result.stderr
+        first = Console(one.admin_port)
+        assert first.sign_in("admin", "password-admin")[0] == 303
+        second = Console(two.admin_port)
+        second.cookies = dict(first.cookies)
+        assert second.get("/admin/users")[0] == 200, "the session begun on one works on the other"
+        assert second.sign_out()[0] == 303
+        assert first.get("/admin/users")[0] == 303, "signed out on the other: over here too"
+        audit = server_run("audit", "--format", "csv", "--database", database).stdout
+        assert ",admin,sign-in," in audit and ",admin,sign-out," in audit, audit
+    finally:
+        for server in (one, two):
+            server.stop()

@@ -33,6 +33,8 @@ public final class InMemoryLedger: CheckInLedger {
 
     private let state = Mutex(State())
     private let ids: CheckInIDCipher
+    /// The console's accounts and sessions (`AccountLedger`), under a lock of their own.
+    let consoleAccounts = InMemoryAccounts()
 
     /// An empty ledger whose check-ins show the ids `ids` gives their row ids.
     public init(ids: CheckInIDCipher) {

@@ -314,10 +314,11 @@ public final class MicroHTTPServer: Service, @unchecked Sendable {
 
 /// The query arguments and cookies the adapter copies into a request (no others are read).
 public enum HTTPRequestQuery {
-    /// Query argument names.
-    public static let names = ["lang", "again"]
-    /// Cookie names.
-    public static let cookieNames = ["qrcheckin_device", "qrcheckin_visitor"]
+    /// Query argument names: the visitor pages' (`lang`, `again`), then the operator console's
+    /// (its searches, pages and previews; the visitor site never reads them).
+    public static let names = ["lang", "again", "venue", "from", "until", "receipt", "after", "before", "format", "done", "checkin", "phone", "only"]
+    /// Cookie names: the visitor pages', then the console's session and sign-in form.
+    public static let cookieNames = ["qrcheckin_device", "qrcheckin_visitor", "qrcheckin_console", "qrcheckin_console_login"]
 }
 
 /// A libmicrohttpd connection handed to the thread that resumes it.

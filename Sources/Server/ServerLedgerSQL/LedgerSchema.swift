@@ -130,6 +130,31 @@ public enum LedgerSchema {
             "ALTER TABLE checkins ADD COLUMN exit_kind TEXT CHECK (exit_kind IN ('kiosk', 'receipt', 'staff', 'automatic'))",
             "CREATE INDEX checkins_open ON checkins (venue, at_ms) WHERE exit_ms IS NULL",
         ]),
+        // The operator console (issue 33): accounts (Argon2id hashes, never passwords) and
+        // signed-in sessions (the hash of the id the browser holds, never the id), in the
+        // database so several servers on one PostgreSQL share them: a sign-out on one ends
+        // the session on all. Sessions are found by their key, and ended by account.
+        Migration(version: 7, name: "console accounts and sessions", statements: [
+            """
+            CREATE TABLE console_accounts (
+                name TEXT NOT NULL PRIMARY KEY,
+                role TEXT NOT NULL CHECK (role IN ('steward', 'supervisor', 'admin')),
+                password_hash TEXT NOT NULL,
+                disabled INTEGER NOT NULL,
+                created_ms BIGINT NOT NULL
+            ){keyed}
+            """,
+            """
+            CREATE TABLE console_sessions (
+                id_hash TEXT NOT NULL PRIMARY KEY,
+                account TEXT NOT NULL,
+                created_ms BIGINT NOT NULL,
+                seen_ms BIGINT NOT NULL,
+                form_token TEXT NOT NULL
+            ){keyed}
+            """,
+            "CREATE INDEX console_sessions_account ON console_sessions (account)",
+        ]),
     ]
 
     /// The key of check-in ids (`CheckInIDCipher`), as hex: the row migration 5 made.

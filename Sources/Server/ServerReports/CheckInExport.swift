@@ -67,8 +67,12 @@ public struct CheckInExport: Sendable {
             if let name = entry.visitor?.name { CSV.appendField(name, to: &out) }
             out.append(comma)
             if let phone = entry.visitor?.phone {
-                // Digits only (`Visitor.normalizedPhone`): the formula holds nothing else.
-                if excel { out.append(contentsOf: Array("\"=\"\"\(phone)\"\"\"".utf8)) } else { CSV.appendField(phone, to: &out) }
+                // Digits only (`Visitor.normalizedPhone`, checked again): the formula holds nothing else.
+                if excel && phone.utf8.allSatisfy({ (48...57).contains($0) }) {
+                    out.append(contentsOf: Array("\"=\"\"\(phone)\"\"\"".utf8))
+                } else {
+                    CSV.appendField(phone, to: &out)
+                }
             }
             out.append(comma)
             if let name = entry.operatorName { CSV.appendField(name, to: &out) }

@@ -1,4 +1,5 @@
 import Glibc
+import ServerConsole
 import ServerDomain
 import ServerHTTP
 import ServerReports
@@ -72,8 +73,9 @@ struct ServeCommand: Command {
         // Started in order, stopped in reverse: the listener lets its check-ins commit, then the
         // retention schedule ends (a purge under way finishes), then the ledger's writes do.
         let services = ServiceGroup(graceSeconds: Int64(MicroHTTPServer.drainSeconds) + 5)
+        let opened = try configuration.ledger.openLedger(create: true, clock: clock)
         let ledger = WatchedLedger(
-            try configuration.ledger.openLedger(create: true, clock: clock),
+            opened,
             now: { MonotonicClock().now().milliseconds }, report: { LedgerOutageLog.write($0, to: logger) })
         services.add(LedgerWrites(ledger: ledger))
         let listener: Int32
@@ -154,11 +156,21 @@ struct ServeCommand: Command {
             services.stop()
             throw CommandError(.unavailable, error.description)
         }
+        var consoleAddress = ""
+        if let adminListen = configuration.adminListen {
+            do throws(CommandError) {
+                consoleAddress = try ConsoleService.start(at: adminListen, opened: opened, ledger: ledger, configuration: configuration,
+                                                          zone: zone, clock: clock, services: services)
+            } catch {
+                services.stop()
+                throw error
+            }
+        }
         let address = ListenSocket.boundAddress(listener)
         let served = configuration.venues.servesUnlisted ? "every venue its keys serve"
             : configuration.venues.profiles.keys.map(\.rawValue).sorted().joined(separator: ", ")
         logger.notice("listening on \(address), base path \(configuration.basePath.isEmpty ? "/" : configuration.basePath), "
-                      + "\(configuration.database.description), keys \(keys.map(\.path).joined(separator: ", ")); serving \(served)")
+                      + "\(configuration.database.description), \(consoleAddress.isEmpty ? "no console" : "console on " + consoleAddress), keys \(keys.map(\.path).joined(separator: ", ")); serving \(served)")
         let notifier = SystemdNotifier(environment: context.environment)
         notifier.notify("READY=1\nSTATUS=listening on \(address)")
         do throws(CommandError) {

@@ -11,6 +11,8 @@ import SharedDomain
 /// one fails at start naming the flag, the variable, or the file, line and key.
 struct ServerConfiguration {
     var listen: ListenAddress
+    /// The operator console's address; nil: no console (`admin-listen = none`).
+    var adminListen: ListenAddress?
     /// The layers, the database, its durability and pool: what every ledger command reads.
     var ledger: LedgerCommandOptions
     /// Key files in the order tried; empty means qrcheckin's lookup (credentials, state dir).
@@ -50,6 +52,15 @@ struct ServerConfiguration {
         listen = try layers.value("listen") { text, source throws(CommandError) in
             do throws(ListenAddressError) { return try ListenAddress(text) } catch { throw source.error(error.description) }
         } ?? (try! ListenAddress("127.0.0.1:8080"))
+        // The console listens apart from the visitors, on loopback unless an operator says otherwise.
+        let admin = try layers.value("admin-listen") { text, source throws(CommandError) -> ListenAddress? in
+            if text == "none" || text.isEmpty { return nil }
+            do throws(ListenAddressError) { return try ListenAddress(text) } catch { throw source.error(error.description + ", or none") }
+        }
+        switch admin {
+        case .some(let chosen): adminListen = chosen  // nil for none
+        case .none: adminListen = try! ListenAddress("127.0.0.1:8081")
+        }
         let flagFiles = flags.all("secret-file")
         if !flagFiles.isEmpty {
             for file in flagFiles where file.isEmpty || file.contains("\0") { throw .usage("--secret-file: must be a path") }

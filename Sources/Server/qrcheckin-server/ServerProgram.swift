@@ -8,7 +8,7 @@ enum ServerProgram {
     static let tool = CommandLineTool(
         name: "qrcheckin-server", version: version,
         about: "The check-in server: turns a scanned qrcheckin code into a recorded check-in.",
-        commands: [ServeCommand.self, CheckinsCommand.self, CheckinCommand.self, CheckoutCommand.self, InsideCommand.self, OverlapsCommand.self, StatusCommand.self, PurgeCommand.self, EraseCommand.self, MigrateCommand.self, ImportCommand.self, AuditCommand.self],
+        commands: [ServeCommand.self, CheckinsCommand.self, CheckinCommand.self, CheckoutCommand.self, InsideCommand.self, OverlapsCommand.self, StatusCommand.self, PurgeCommand.self, EraseCommand.self, MigrateCommand.self, ImportCommand.self, AuditCommand.self, UserCommand.self],
         examples: [
             "qrcheckin-server serve                          # 127.0.0.1:8080, every venue the secret signs",
             "qrcheckin-server serve --listen 0.0.0.0:8080 --secret-file /etc/qrcheckin-server/secret",
@@ -82,6 +82,12 @@ enum ServerExamples {
         case "import": [
             "qrcheckin-server import --from sqlite:/var/lib/qrcheckin-server/checkins.db",
             "qrcheckin-server import --from sqlite:hall.db --venue HALL-1 --database 'postgresql:host=/run/postgresql dbname=checkins'",
+        ]
+        case "user": [
+            "qrcheckin-server user add alice --role admin             # asks for the password twice",
+            "qrcheckin-server user add door1 --role steward --password-file pw.txt",
+            "qrcheckin-server user list",
+            "qrcheckin-server user disable door1                      # ends its console sessions too",
         ]
         default: []
         }

@@ -12,6 +12,7 @@ extension SettingCatalog {
     /// config file (`duplicate-time.HALL-1 = 1h`).
     static let server = SettingCatalog(keys: [
         SettingKey(server: "listen", value: "ADDRESS", help: "HOST:PORT to listen on, numeric (default 127.0.0.1:8080); ignored under socket activation."),
+        SettingKey(server: "admin-listen", value: "ADDRESS", help: "HOST:PORT of the operator console, numeric (default 127.0.0.1:8081); none: no console."),
         SettingKey(server: "database", value: "URL", help: "sqlite:PATH (default sqlite:STATE/checkins.db; see FILES), or postgresql://… shared by several servers."),
         SettingKey(server: "durability", value: "full|normal", help: "Commit until fsync (full, default) or until in the WAL (normal); SQLite only."),
         SettingKey(server: "database-pool", value: "N", help: "PostgreSQL connections this server keeps open at most, 1-1000 (default 16)."),

@@ -8,6 +8,10 @@ struct InMemoryLedgerTests {
         try rule.run(on: InMemoryLedger())
     }
 
+    @Test(arguments: AccountContract.cases) func accounts(_ rule: AccountContract.Case) throws {
+        try rule.run(on: InMemoryLedger())
+    }
+
     /// Its storage is the object itself: opened again, it is the same one.
     @Test(arguments: LedgerContract.storageCases) func storage(_ rule: LedgerContract.StorageCase) throws {
         let ledger = InMemoryLedger()

@@ -34,6 +34,11 @@ struct PostgresLedgerTests {
         try rule.run(on: try Self.freshLedger().0)
     }
 
+    @Test(arguments: AccountContract.cases)
+    func accounts(_ rule: AccountContract.Case) throws {
+        try rule.run(on: try Self.freshLedger().0)
+    }
+
     /// Opened again is a new `PostgresLedger` on the same database (another server, a
     /// command); another ledger is another database of the cluster.
     @Test(arguments: LedgerContract.storageCases)

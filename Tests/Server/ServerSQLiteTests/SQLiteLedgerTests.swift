@@ -22,6 +22,12 @@ struct SQLiteLedgerTests {
         try rule.run(on: ledger)
     }
 
+    @Test(arguments: AccountContract.cases)
+    func accounts(_ rule: AccountContract.Case) throws {
+        let directory = TemporaryDirectory()
+        try rule.run(on: try SQLiteLedger(path: directory.file("checkins.db"), create: true, clock: FixedClock()))
+    }
+
     /// Opened again is a new `SQLiteLedger` on the same file, as a restarted server or a
     /// command beside the running server opens it.
     @Test(arguments: LedgerContract.storageCases)

@@ -1,0 +1,40 @@
+import ServerDomain
+import ServerHTTPTypes
+import ServerSite
+import SharedDomain
+
+/// `/admin/audit`: the audit log, newest first, 100 entries a page, paged by id (keyset).
+/// Read-only: no role can change or delete an entry (only `audit-retention` does).
+struct AuditHandler {
+    let parts: ConsoleSite.Parts
+    static let pageSize = 100
+
+    func respond(to request: ConsoleRequest) -> HTTPResponse {
+        let words = request.words
+        var entries: [AuditEntry] = []
+        do throws(LedgerError) {
+            try parts.ledger.audit(AuditQuery(before: request.query("before").flatMap(Int64.init), limit: Self.pageSize + 1)) {
+                entries.append($0)
+                return true
+            }
+        } catch {
+            return request.unavailable()
+        }
+        let more = entries.count > Self.pageSize
+        entries = Array(entries.prefix(Self.pageSize))
+        let rows = entries.map { entry in
+            "<tr><td>\(entry.id ?? 0)</td><td>\(HTML.escape(request.local(entry.time)))</td><td>\(HTML.escape(entry.actor))</td><td>\(entry.action.rawValue)</td>"
+                + "<td>\(HTML.escape(entry.subject ?? ""))</td><td>\(HTML.escape(entry.detail ?? ""))</td><td>\(entry.rows.map(String.init) ?? "")</td>"
+                + "<td>\(HTML.escape(entry.source ?? ""))</td></tr>"
+        }.joined()
+        let next = more ? entries.last?.id.map { "<p><a rel=\"next\" href=\"\(HTML.escape(request.link(ConsolePage.audit.path, "before=\($0)")))\">\(HTML.escape(words.next)) →</a></p>" } ?? "" : ""
+        let content = """
+            <h1>\(HTML.escape(words.audit))</h1>
+            <div class="scroll"><table><thead><tr><th scope="col">id</th><th scope="col">\(HTML.escape(words.time))</th><th scope="col">\(HTML.escape(words.actor))</th>
+            <th scope="col">\(HTML.escape(words.action))</th><th scope="col">\(HTML.escape(words.subject))</th><th scope="col">\(HTML.escape(words.detail))</th>
+            <th scope="col">\(HTML.escape(words.rows))</th><th scope="col">\(HTML.escape(words.source))</th></tr></thead><tbody>\(rows)</tbody></table></div>
+            \(next)
+            """
+        return request.page(200, words.audit, content)
+    }
+}

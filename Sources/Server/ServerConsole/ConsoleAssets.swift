@@ -1,0 +1,83 @@
+import ServerHTTPTypes
+
+/// The console's style sheet and its one script, from `/admin/_/` (no inline style or script:
+/// the Content-Security-Policy allows neither). The script only refreshes the dashboard's
+/// numbers every 30 s without a full reload; every page works without it.
+enum ConsoleAssets {
+    static func respond(to request: ConsoleRequest, name: String) -> HTTPResponse {
+        let (type, body): (String, String)
+        switch name {
+        case "console.css": (type, body) = ("text/css; charset=utf-8", css)
+        case "console.js": (type, body) = ("text/javascript; charset=utf-8", script)
+        default: return request.message(404, request.words.notFound)
+        }
+        guard request.http.method == "GET" || request.http.method == "HEAD" else {
+            return request.message(405, request.words.site.methodNotAllowed, extra: [("Allow", "GET, HEAD")])
+        }
+        return HTTPResponse(status: 200, headers: [("Content-Type", type), ("X-Content-Type-Options", "nosniff"), ("Cache-Control", "public, max-age=3600")],
+                            body: Array(body.utf8))
+    }
+
+    static let css = """
+        :root { color-scheme: light; --ok: #0a7d32; --bad: #b42318; --ink: #1b1f24; --soft: #57606a; --link: #0550ae; }
+        * { box-sizing: border-box; }
+        html { -webkit-text-size-adjust: 100%; }
+        body { margin: 0; font-family: "Noto Sans CJK KR", "Noto Sans KR", "Apple SD Gothic Neo", system-ui, sans-serif; color: var(--ink); background: #f6f8fa; }
+        :lang(ko) { word-break: keep-all; }
+        header { background: #fff; border-bottom: 1px solid #d0d7de; padding: 0.5rem 1rem; display: flex; flex-wrap: wrap; gap: 0.5rem; align-items: center; justify-content: space-between; }
+        nav { display: flex; flex-wrap: wrap; gap: 0.25rem 0.9rem; }
+        nav a, footer a, main a { color: var(--link); }
+        main { max-width: 60rem; margin: 0 auto; padding: 1rem; }
+        h1 { font-size: 1.6rem; margin: 0.5rem 0 1rem; } h2 { font-size: 1.2rem; margin: 1.5rem 0 0.5rem; }
+        table { border-collapse: collapse; width: 100%; background: #fff; }
+        th, td { text-align: left; padding: 0.4rem 0.5rem; border-bottom: 1px solid #d0d7de; vertical-align: top; }
+        tfoot th, tfoot td { font-weight: 700; }
+        caption { text-align: left; color: var(--soft); padding: 0.25rem 0; }
+        .scroll { overflow-x: auto; }
+        form { display: grid; gap: 0.4rem; margin: 0.5rem 0 1rem; max-width: 28rem; }
+        form.inline, form.signout { display: inline-flex; flex-wrap: wrap; gap: 0.3rem; align-items: center; margin: 0.1rem 0; max-width: none; }
+        form.search { grid-template-columns: 1fr; }
+        label { font-weight: 600; } label.check { font-weight: 400; }
+        .hidden-label { position: absolute; width: 1px; height: 1px; overflow: hidden; clip: rect(0 0 0 0); }
+        input, select { font: inherit; font-size: 1.1rem; padding: 0.45rem 0.6rem; border: 2px solid #6e7781; border-radius: 0.4rem; }
+        input[type=checkbox] { width: auto; }
+        button, .button { font: inherit; font-weight: 700; padding: 0.5rem 0.8rem; border: 0; border-radius: 0.4rem; background: #0550ae; color: #fff; text-decoration: none; display: inline-block; cursor: pointer; }
+        .button.small { padding: 0.3rem 0.6rem; }
+        button.danger { background: var(--bad); }
+        .ok { color: var(--ok); font-weight: 600; } .error { color: var(--bad); font-weight: 600; }
+        .note, .stamp, .who { color: var(--soft); }
+        .chart { width: 100%; max-width: 36rem; height: auto; background: #fff; }
+        .chart .bar { fill: #0550ae; } .chart .axis { stroke: #57606a; } .chart .tick { font-size: 8px; fill: #57606a; }
+        footer { max-width: 60rem; margin: 0 auto; padding: 0 1rem 2rem; }
+        @media print {
+          header, footer, form, .note { display: none; }
+          tr.page-break { break-before: page; }
+          .roll { break-after: page; }
+        }
+
+        """
+
+    static let script = """
+        "use strict";
+        // Refreshes the dashboard's numbers (the element #live) every data-refresh seconds from the
+        // page itself, without a full reload. Without this script a reload shows the same.
+        (function () {
+          var live = document.getElementById("live");
+          if (!live || !window.fetch || !window.DOMParser) return;
+          var seconds = parseInt(live.getAttribute("data-refresh"), 10) || 30;
+          function refresh() {
+            fetch(window.location.href, { credentials: "same-origin", headers: { "Accept": "text/html" } })
+              .then(function (response) { return response.ok ? response.text() : null; })
+              .then(function (html) {
+                if (!html) return;
+                var fresh = new DOMParser().parseFromString(html, "text/html").getElementById("live");
+                if (fresh) live.replaceChildren.apply(live, Array.prototype.slice.call(fresh.childNodes));
+              })
+              .catch(function () {})
+              .then(function () { setTimeout(refresh, seconds * 1000); });
+          }
+          setTimeout(refresh, seconds * 1000);
+        })();
+
+        """
+}

@@ -1,0 +1,63 @@
+import ServerSite
+
+/// The frame of every console page: the head (style sheet, the one script), a bar with the
+/// pages the account's role may open, who is signed in and the sign-out form, the language
+/// switch. Phone first: one column, the bar wraps.
+struct ConsoleLayout {
+    let request: ConsoleRequest
+
+    func render(title: String, content: String) -> String {
+        let words = request.words
+        var bar = ""
+        if let current = request.current {
+            let links = ConsoleAccess.pages(for: current.account.role).map { page in
+                "<a href=\"\(HTML.escape(request.link(page.path)))\">\(HTML.escape(Self.name(page, words)))</a>"
+            }.joined(separator: " ")
+            bar = """
+                <header><nav aria-label="\(HTML.escape(words.console))">\(links)</nav>
+                <form method="post" action="\(HTML.escape(request.link(ConsolePage.logout.path)))" class="signout">\(request.hiddenToken)
+                <span class="who">\(HTML.escape(current.account.name)) · \(HTML.escape(words.role(current.account.role)))</span>
+                <button type="submit">\(HTML.escape(words.signOut))</button></form></header>
+                """
+        }
+        let (label, target) = words.site.languageSwitch
+        let switchLink = "\(request.http.path)?lang=\(target.rawValue)"
+        return """
+            <!doctype html>
+            <html lang="\(words.language.rawValue)">
+            <head>
+            <meta charset="utf-8">
+            <meta name="viewport" content="width=device-width, initial-scale=1">
+            <meta name="referrer" content="no-referrer">
+            <title>\(HTML.escape(title)) · \(HTML.escape(words.console))</title>
+            <link rel="stylesheet" href="\(ConsoleRoute.prefix)/_/console.css">
+            <script src="\(ConsoleRoute.prefix)/_/console.js" defer></script>
+            </head>
+            <body>
+            \(bar)
+            <main>
+            \(content)
+            </main>
+            <footer><a href="\(HTML.escape(switchLink))" lang="\(target.rawValue)">\(HTML.escape(label))</a></footer>
+            </body>
+            </html>
+
+            """
+    }
+
+    /// A page's name in the bar.
+    static func name(_ page: ConsolePage, _ words: ConsoleWords) -> String {
+        switch page {
+        case .dashboard: words.dashboard
+        case .inside: words.inside
+        case .checkin: words.staffCheckIn
+        case .log: words.log
+        case .export: words.export
+        case .erase: words.erase
+        case .users: words.users
+        case .audit: words.audit
+        case .login: words.signIn
+        case .logout: words.signOut
+        }
+    }
+}

@@ -1,0 +1,68 @@
+/// The console's pages, decided once from the path (under `/admin`), and which methods each
+/// takes. Who may open each is `ConsoleAccess`'s one table.
+///
+/// | path | GET | POST |
+/// | --- | --- | --- |
+/// | `/admin/login` | the sign-in form | signs in (303 to the dashboard) |
+/// | `/admin/logout` | — | signs out (303 to the sign-in form) |
+/// | `/admin/` | the dashboard | — |
+/// | `/admin/inside` | who is inside (printable) | — |
+/// | `/admin/checkin` | the staff check-in form | records one |
+/// | `/admin/log` | the visitor log, searched, keyset pages | — |
+/// | `/admin/export` | CSV, Excel-friendly CSV or JSON lines | — |
+/// | `/admin/erase` | find and preview | erases what was previewed |
+/// | `/admin/users` | the accounts | add, passwd, disable, enable, remove |
+/// | `/admin/audit` | the audit log | — |
+/// | `/admin/_/NAME` | the style sheet and script | — |
+public enum ConsolePage: String, CaseIterable, Hashable, Sendable {
+    case login, logout, dashboard, inside, checkin, log, export, erase, users, audit
+
+    /// The path of the page.
+    public var path: String {
+        self == .dashboard ? ConsoleRoute.prefix + "/" : ConsoleRoute.prefix + "/" + rawValue
+    }
+
+    /// The methods the page takes (HEAD with GET).
+    var methods: [String] {
+        switch self {
+        case .login, .checkin, .erase, .users: ["GET", "HEAD", "POST"]
+        case .logout: ["POST"]
+        case .dashboard, .inside, .log, .export, .audit: ["GET", "HEAD"]
+        }
+    }
+}
+
+/// Where a console request goes.
+enum ConsoleRoute: Equatable, Sendable {
+    /// Every console path starts with this.
+    static let prefix = "/admin"
+
+    case page(ConsolePage)
+    case asset(String)
+    /// `/admin` without its slash: 303 to the dashboard.
+    case home
+    case methodNotAllowed(allow: String)
+    case notFound
+
+    init(method: String, path: String) {
+        if path == Self.prefix {
+            self = .home
+            return
+        }
+        guard path.hasPrefix(Self.prefix + "/") else {
+            self = .notFound
+            return
+        }
+        let rest = path.dropFirst(Self.prefix.count + 1)
+        if rest.hasPrefix("_/") {
+            self = .asset(String(rest.dropFirst(2)))
+            return
+        }
+        let page: ConsolePage? = rest.isEmpty ? .dashboard : ConsolePage(rawValue: String(rest))
+        guard let page, page != .dashboard || rest.isEmpty else {
+            self = .notFound
+            return
+        }
+        self = page.methods.contains(method) ? .page(page) : .methodNotAllowed(allow: page.methods.joined(separator: ", "))
+    }
+}

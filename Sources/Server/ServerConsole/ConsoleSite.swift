@@ -1,0 +1,113 @@
+import ServerDomain
+import ServerHTTPTypes
+import ServerReports
+import ServerSite
+import SharedDomain
+
+/// The operator console on its own listener (`admin-listen`): a request in, a response out,
+/// as `CheckInSite`. The path is parsed once into a `ConsoleRoute`; the session is found; the
+/// one access table (`ConsoleAccess`) decides before any handler runs; every POST must carry
+/// the session's form token; then the page's handler answers.
+public struct ConsoleSite: HTTPHandler {
+    /// The hidden input of every form (the visitor pages' name for it).
+    public static let formField = FormTokens.field
+    /// The sign-in form's token cookie (double submit: no session exists yet).
+    static let loginCookie = "qrcheckin_console_login"
+
+    /// The parts the console works with.
+    public struct Parts: Sendable {
+        /// The visitor log (and the audit log).
+        public let ledger: any CheckInLedger
+        public let accounts: any AccountLedger
+        /// Refusals counted for the dashboard, when the ledger can.
+        public let refusals: (any RefusalCounting)?
+        public let visits: any OpenVisits
+        public let venues: VenueDirectory
+        public let zone: any LocalTimeZone
+        public let clock: any WallClock
+        public let crypto: ConsoleCrypto
+        public let throttle: SignInThrottle
+        /// Whether the ledger answers (false during an outage).
+        public let ledgerAnswers: @Sendable () -> Bool
+        /// An Argon2id hash an unknown name's password is checked against, so that an unknown
+        /// name takes as long as a known one (names cannot be probed by timing).
+        public let decoyHash: String
+
+        /// The parts.
+        public init(ledger: any CheckInLedger, accounts: any AccountLedger, refusals: (any RefusalCounting)?, visits: any OpenVisits,
+                    venues: VenueDirectory, zone: any LocalTimeZone, clock: any WallClock, crypto: ConsoleCrypto,
+                    throttle: SignInThrottle = SignInThrottle(), ledgerAnswers: @escaping @Sendable () -> Bool = { true }, decoyHash: String) {
+            self.ledger = ledger
+            self.accounts = accounts
+            self.refusals = refusals
+            self.visits = visits
+            self.venues = venues
+            self.zone = zone
+            self.clock = clock
+            self.crypto = crypto
+            self.throttle = throttle
+            self.ledgerAnswers = ledgerAnswers
+            self.decoyHash = decoyHash
+        }
+
+        var sessions: ConsoleSessions { ConsoleSessions(accounts: accounts, clock: clock, crypto: crypto) }
+    }
+
+    let parts: Parts
+
+    /// A console of `parts`.
+    public init(_ parts: Parts) {
+        self.parts = parts
+    }
+
+    public func respond(to http: HTTPRequest, reply: @escaping @Sendable (HTTPResponse) -> Void) {
+        let words = ConsoleWords(PageLanguage.choose(http))
+        let now = parts.clock.now()
+        let anonymous = ConsoleRequest(http: http, words: words, current: nil, now: now, zone: parts.zone)
+        let page: ConsolePage
+        switch ConsoleRoute(method: http.method, path: http.path) {
+        case .asset(let name): return reply(ConsoleAssets.respond(to: anonymous, name: name))
+        case .home: return reply(anonymous.redirect(anonymous.link(ConsolePage.dashboard.path)))
+        case .notFound: return reply(anonymous.message(404, words.notFound))
+        case .methodNotAllowed(let allow): return reply(anonymous.message(405, words.site.methodNotAllowed, extra: [("Allow", allow)]))
+        case .page(let found): page = found
+        }
+        let current: ConsoleSessions.Current?
+        do throws(LedgerError) {
+            current = try parts.sessions.current(cookie: http.cookies[ConsoleSessions.cookie])
+        } catch {
+            return reply(anonymous.unavailable())
+        }
+        let request = ConsoleRequest(http: http, words: words, current: current, now: now, zone: parts.zone)
+        switch ConsoleAccess.decide(page, role: current?.account.role) {
+        case .allowed: break
+        case .signInFirst: return reply(request.redirect(request.link(ConsolePage.login.path)))
+        case .forbidden: return reply(request.message(403, words.forbidden))
+        }
+        // Every state-changing request carries the session's form token: nothing changes without it.
+        if http.method == "POST", page != .login {
+            guard let current, let token = http.form[Self.formField], parts.crypto.same(token, current.session.formToken) else {
+                return reply(request.message(403, words.formStale))
+            }
+        }
+        switch page {
+        case .login: reply(SignInHandler(parts: parts).respond(to: request))
+        case .logout: reply(SignInHandler(parts: parts).signOut(request))
+        case .dashboard: reply(DashboardHandler(parts: parts).respond(to: request))
+        case .inside: reply(InsideHandler(parts: parts).respond(to: request))
+        case .checkin: StaffCheckInHandler(parts: parts).respond(to: request, reply: reply)
+        case .log: reply(LogHandler(parts: parts).respond(to: request))
+        case .export: reply(ExportHandler(parts: parts).respond(to: request))
+        case .erase: reply(EraseHandler(parts: parts).respond(to: request))
+        case .users: reply(UsersHandler(parts: parts).respond(to: request))
+        case .audit: reply(AuditHandler(parts: parts).respond(to: request))
+        }
+    }
+
+    /// A `Set-Cookie` value of the console: `HttpOnly; SameSite=Strict; Path=/admin`, `Secure`
+    /// when the request came over TLS (a trusted proxy said so); `value` nil deletes it.
+    static func cookie(_ name: String, _ value: String?, secure: Bool) -> (name: String, value: String) {
+        ("Set-Cookie", "\(name)=\(value ?? "")\(value == nil ? "; Max-Age=0" : ""); Path=\(ConsoleRoute.prefix); HttpOnly; SameSite=Strict"
+            + (secure ? "; Secure" : ""))
+    }
+}

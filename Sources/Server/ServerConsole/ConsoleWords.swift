@@ -1,0 +1,125 @@
+import ServerDomain
+import ServerSite
+import SharedText
+
+/// Every word the console shows, in Korean and English; where the visitor pages or the CLI say
+/// the same thing, theirs (`ServerWords`, the CLI's column and action names).
+public struct ConsoleWords: Sendable {
+    public let language: Language
+    /// The visitor pages' words, for what both say.
+    public let site: ServerWords
+
+    /// Words in `language`.
+    public init(_ language: Language) {
+        self.language = language
+        site = ServerWords(language)
+    }
+
+    private var ko: Bool { language == .ko }
+
+    var console: String { ko ? "운영 콘솔" : "Operator console" }
+    var signIn: String { ko ? "로그인" : "Sign in" }
+    var signOut: String { ko ? "로그아웃" : "Sign out" }
+    var user: String { ko ? "사용자" : "User" }
+    var password: String { ko ? "비밀번호" : "Password" }
+    var signInFailed: String { ko ? "사용자 이름이나 비밀번호가 맞지 않습니다." : "The user name or password is wrong." }
+    func throttled(_ seconds: Int64) -> String { site.tryAgain(inSeconds: seconds) }
+    var busy: String { ko ? "로그인이 몰리고 있습니다. 잠시 후 다시 시도하세요." : "Many sign-ins at once. Try again in a moment." }
+    var formStale: String { ko ? "양식이 만료되었습니다. 페이지를 새로 고친 후 다시 보내세요." : "This form has expired. Reload the page and send it again." }
+    var forbidden: String { ko ? "이 역할로는 볼 수 없는 페이지입니다" : "Your role cannot open this page" }
+    var notFound: String { site.notFoundTitle }
+
+    var dashboard: String { ko ? "현황" : "Dashboard" }
+    var inside: String { ko ? "현재 입장객" : "Who is inside" }
+    var staffCheckIn: String { ko ? "직원 체크인" : "Staff check-in" }
+    var log: String { ko ? "출입 기록" : "Visitor log" }
+    var export: String { ko ? "내보내기" : "Export" }
+    var erase: String { ko ? "삭제" : "Erase" }
+    var users: String { ko ? "계정" : "Accounts" }
+    var audit: String { ko ? "감사 기록" : "Audit log" }
+
+    var venue: String { site.venue }
+    var todayCheckIns: String { ko ? "오늘 체크인" : "Check-ins today" }
+    var lastHour: String { ko ? "최근 1시간" : "Last hour" }
+    var insideNow: String { ko ? "현재 입장" : "Inside now" }
+    var capacity: String { ko ? "정원" : "Capacity" }
+    var refusals: String { ko ? "오늘 거절된 스캔" : "Refused scans today" }
+    var reason: String { ko ? "사유" : "Reason" }
+    var count: String { ko ? "건수" : "Count" }
+    var byHour: String { ko ? "오늘 시간대별 체크인" : "Check-ins today by hour" }
+    var ledgerHealth: String { ko ? "기록 저장소" : "Ledger" }
+    var healthy: String { ko ? "정상" : "answering" }
+    var outage: String { ko ? "응답 없음: 체크인이 503으로 응답됩니다" : "not answering: check-ins are answered 503" }
+    var total: String { ko ? "보관 중인 체크인" : "Check-ins kept" }
+    var none: String { ko ? "없음" : "none" }
+    var all: String { ko ? "전체" : "all" }
+    var printRoll: String { ko ? "인쇄" : "Print" }
+    var insideNote: String {
+        ko ? "체크인 후 중복 체크인 시간 안에 있는 방문자입니다 (퇴장 기록 없음)." : "Visitors within their venue's duplicate time since checking in (no exits are recorded)."
+    }
+
+    var time: String { ko ? "시각" : "Time" }
+    var receipt: String { ko ? "영수증 번호" : "Receipt" }
+    var method: String { ko ? "방법" : "Method" }
+    var name: String { site.visitorName }
+    var phone: String { site.visitorPhone }
+    var operatorWord: String { ko ? "처리자" : "Operator" }
+    var from: String { ko ? "부터" : "From" }
+    var until: String { ko ? "까지" : "Until" }
+    var search: String { ko ? "검색" : "Search" }
+    var next: String { ko ? "다음" : "Next" }
+    var noRows: String { ko ? "해당하는 기록이 없습니다." : "Nothing matches." }
+    var format: String { ko ? "형식" : "Format" }
+    var excel: String { ko ? "엑셀용 CSV" : "CSV for Excel" }
+
+    var checkInButton: String { site.checkInButton }
+    func checkedIn(_ id: Int64) -> String { ko ? "체크인했습니다 (영수증 번호 \(id))." : "Checked in (receipt \(id))." }
+    var badVisitor: String { site.visitorInvalid }
+    var unknownVenue: String { site.refusal(.unknownVenue).title }
+    func full(inside: Int, capacity: Int) -> String { site.full(inside: inside, capacity: capacity) }
+
+    var eraseHint: String {
+        ko ? "영수증 번호(그 방문자의 모든 체크인) 또는 전화번호로 찾습니다. 삭제하기 전에 무엇이 지워지는지 보여 줍니다."
+            : "Find a visitor by a receipt number (every check-in of that visitor) or a phone number. What would be erased is shown first."
+    }
+    var preview: String { ko ? "미리 보기" : "Preview" }
+    func willErase(_ count: Int) -> String { ko ? "체크인 \(count)건이 삭제됩니다." : "\(count) check-ins will be erased." }
+    func erased(_ count: Int) -> String { ko ? "체크인 \(count)건을 삭제했습니다." : "Erased \(count) check-ins." }
+    var confirmErase: String { ko ? "삭제" : "Erase them" }
+    var onlyThis: String { ko ? "이 체크인만" : "This check-in only" }
+
+    var role: String { ko ? "역할" : "Role" }
+    var state: String { ko ? "상태" : "State" }
+    var created: String { ko ? "만든 시각" : "Created" }
+    var active: String { ko ? "사용 중" : "active" }
+    var disabledWord: String { ko ? "사용 중지" : "disabled" }
+    var addUser: String { ko ? "계정 추가" : "Add an account" }
+    var add: String { ko ? "추가" : "Add" }
+    var disable: String { ko ? "사용 중지" : "Disable" }
+    var enable: String { ko ? "다시 사용" : "Enable" }
+    var remove: String { ko ? "삭제" : "Remove" }
+    var newPassword: String { ko ? "새 비밀번호" : "New password" }
+    var setPassword: String { ko ? "비밀번호 변경" : "Set password" }
+    var badAccount: String {
+        ko ? "이름은 1-64자의 영문, 숫자, . _ - @이고 비밀번호는 8자 이상이어야 합니다." : "Names are 1-64 letters, digits, . _ - @; passwords 8 characters or more."
+    }
+    var exists: String { ko ? "같은 이름의 계정이 있습니다." : "An account of that name exists." }
+    var done: String { ko ? "저장했습니다." : "Saved." }
+
+    var actor: String { ko ? "누가" : "Who" }
+    var action: String { ko ? "무엇을" : "Action" }
+    var subject: String { ko ? "대상" : "Subject" }
+    var detail: String { ko ? "내용" : "Detail" }
+    var rows: String { ko ? "행" : "Rows" }
+    var source: String { ko ? "어디서" : "From" }
+
+    /// A role's name.
+    func role(_ role: ConsoleRole) -> String {
+        switch (language, role) {
+        case (.ko, .steward): "안내원 (steward)"
+        case (.ko, .supervisor): "관리자 (supervisor)"
+        case (.ko, .admin): "운영자 (admin)"
+        case (_, let role): role.rawValue
+        }
+    }
+}

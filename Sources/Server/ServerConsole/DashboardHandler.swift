@@ -1,0 +1,88 @@
+import ServerDomain
+import ServerHTTPTypes
+import ServerReports
+import ServerSite
+import SharedDomain
+
+/// `/admin/`: per venue, who is inside, check-ins today and in the last hour, refused scans by
+/// reason, an hour-by-hour chart of today (SVG drawn here: no chart library, no script), the
+/// ledger's health. The script refreshes the `live` part every 30 s; without it, a reload does.
+struct DashboardHandler {
+    let parts: ConsoleSite.Parts
+
+    func respond(to request: ConsoleRequest) -> HTTPResponse {
+        let words = request.words
+        let dayStart = CalendarDay(containing: request.now, in: parts.zone).midnight(in: parts.zone)
+        let counts: LiveCounts
+        let tallies: [CheckInTally]
+        let refusals: [RefusalCount]
+        let inside: [CheckIn]
+        do throws(LedgerError) {
+            counts = try LiveCounts.read(from: parts.ledger, at: request.now, dayStart: dayStart)
+            tallies = try parts.ledger.tally(CheckInQuery(from: dayStart))
+            refusals = try parts.refusals?.refusalCounts(since: dayStart) ?? []
+            inside = try parts.visits.open(at: request.now, limit: 100_000)
+        } catch {
+            return request.unavailable()
+        }
+        var insideByVenue: [VenueID: Int] = [:]
+        for visit in inside { insideByVenue[visit.venue, default: 0] += 1 }
+        var venues = Set(counts.venues.map(\.venue)).union(insideByVenue.keys).union(parts.venues.profiles.keys)
+        for refusal in refusals { if let venue = refusal.venue { venues.insert(venue) } }
+        let rows = venues.sorted { $0.rawValue < $1.rawValue }.map { venue in
+            let live = counts.venues.first { $0.venue == venue }
+            let name = parts.venues.profile(for: venue)?.name(of: venue) ?? venue.rawValue
+            return "<tr><th scope=\"row\">\(HTML.escape(name))</th><td>\(insideByVenue[venue] ?? 0)</td><td>\(live?.today ?? 0)</td><td>\(live?.lastHour ?? 0)</td></tr>"
+        }.joined()
+        var byReason: [RefusalReason: Int] = [:]
+        for refusal in refusals { byReason[refusal.reason, default: 0] += refusal.count }
+        let refusalRows = RefusalReason.allCases.compactMap { reason in
+            byReason[reason].map { "<tr><th scope=\"row\">\(HTML.escape(words.site.refusal(reason).title)) <code>\(reason.rawValue)</code></th><td>\($0)</td></tr>" }
+        }.joined()
+        let healthy = parts.ledgerAnswers()
+        let content = """
+            <h1>\(HTML.escape(words.dashboard))</h1>
+            <div id="live" data-refresh="30">
+            <p class="stamp">\(HTML.escape(request.local(request.now)))</p>
+            <table><caption>\(HTML.escape(words.venue))</caption>
+            <thead><tr><th scope="col">\(HTML.escape(words.venue))</th><th scope="col">\(HTML.escape(words.insideNow))</th>
+            <th scope="col">\(HTML.escape(words.todayCheckIns))</th><th scope="col">\(HTML.escape(words.lastHour))</th></tr></thead>
+            <tbody>\(rows)</tbody>
+            <tfoot><tr><th scope="row">\(HTML.escape(words.all))</th><td>\(inside.count)</td><td>\(counts.today)</td><td>\(counts.lastHour)</td></tr></tfoot>
+            </table>
+            <h2>\(HTML.escape(words.byHour))</h2>
+            \(HourChart(tallies: tallies, dayStart: dayStart, zone: parts.zone, label: words.byHour).svg)
+            <h2>\(HTML.escape(words.refusals))</h2>
+            \(refusalRows.isEmpty ? "<p>\(HTML.escape(words.none))</p>" : "<table><thead><tr><th scope=\"col\">\(HTML.escape(words.reason))</th><th scope=\"col\">\(HTML.escape(words.count))</th></tr></thead><tbody>\(refusalRows)</tbody></table>")
+            <h2>\(HTML.escape(words.ledgerHealth))</h2>
+            <p class="\(healthy ? "ok" : "error")">\(HTML.escape(healthy ? words.healthy : words.outage)) · \(HTML.escape(words.total)): \(counts.total)</p>
+            </div>
+            """
+        return request.page(200, words.dashboard, content)
+    }
+}
+
+/// Today's check-ins per local hour as an SVG bar chart, drawn on the server: 24 bars, each
+/// with its count as a title (a screen reader and a hover read it), no inline style.
+struct HourChart {
+    let tallies: [CheckInTally]
+    let dayStart: WallTime
+    let zone: any LocalTimeZone
+    let label: String
+
+    var svg: String {
+        var hours = [Int](repeating: 0, count: 24)
+        for tally in tallies {
+            let hour = Int((tally.quarter.milliseconds - dayStart.milliseconds) / 3_600_000)
+            if (0..<24).contains(hour) { hours[hour] += tally.count }
+        }
+        let top = max(1, hours.max() ?? 1)
+        let bars = hours.enumerated().map { hour, count in
+            let height = count == 0 ? 0 : max(2, count * 100 / top)
+            return "<rect x=\"\(hour * 12 + 1)\" y=\"\(110 - height)\" width=\"10\" height=\"\(height)\" class=\"bar\"><title>\(hour):00 \(count)</title></rect>"
+        }.joined()
+        let ticks = stride(from: 0, to: 24, by: 6).map { "<text x=\"\($0 * 12 + 1)\" y=\"124\" class=\"tick\">\($0)</text>" }.joined()
+        return "<svg class=\"chart\" viewBox=\"0 0 288 128\" role=\"img\" aria-label=\"\(HTML.escape(label)), max \(hours.max() ?? 0)\">"
+            + "<line x1=\"0\" y1=\"110\" x2=\"288\" y2=\"110\" class=\"axis\"/>\(bars)\(ticks)</svg>"
+    }
+}

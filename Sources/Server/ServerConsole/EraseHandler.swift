@@ -1,0 +1,68 @@
+import ServerDomain
+import ServerHTTPTypes
+import ServerReports
+import ServerSite
+import SharedDomain
+
+/// `/admin/erase`: find a visitor by a receipt number (every check-in of its device, else of
+/// its phone; or that check-in alone) or a phone number, see what would be erased (per day
+/// and venue, as `erase` shows it), then erase it with a second, confirmed POST. Audited.
+struct EraseHandler {
+    let parts: ConsoleSite.Parts
+
+    func respond(to request: ConsoleRequest) -> HTTPResponse {
+        let words = request.words
+        let fields = request.http.method == "POST" ? request.http.form : request.http.query
+        let receipt = fields["checkin"].flatMap { Int64($0.trimmingSpaces) }
+        let phone = fields["phone"].flatMap { Visitor.normalizedPhone($0) }
+        let only = fields["only"] == "yes"
+        guard receipt != nil || phone != nil else { return page(request, status: fields.isEmpty ? 200 : 400, result: "") }
+        do throws(LedgerError) {
+            let subject: ErasureSubject
+            if let receipt {
+                guard let checkIn = try parts.ledger.find(id: receipt) else { return page(request, status: 404, result: "<p>\(HTML.escape(words.noRows))</p>") }
+                if only { subject = .checkIn(receipt) } else if let device = checkIn.device { subject = .device(device) }
+                else if let digits = checkIn.entry.visitor?.phone { subject = .phone(digits) } else { subject = .checkIn(receipt) }
+            } else {
+                subject = .phone(phone!)
+            }
+            let described = receipt.map { "receipt \($0)" + (only ? " only" : "") } ?? "phone …\(phone!.suffix(4))"
+            if request.http.method == "POST" {
+                let erased = try parts.ledger.erase(subject)
+                try parts.ledger.appendAudit(AuditEntry(time: request.now, actor: request.actor, action: .erase, subject: described,
+                                                        rows: erased, source: request.source))
+                return page(request, status: 200, result: "<p class=\"ok\" role=\"status\">\(HTML.escape(words.erased(erased)))</p>")
+            }
+            let checkIns = try parts.ledger.checkIns(of: subject)
+            guard !checkIns.isEmpty else { return page(request, status: 200, result: "<p>\(HTML.escape(words.noRows))</p>") }
+            var byDay: [String: Int] = [:]
+            for checkIn in checkIns { byDay["\(LocalTime(checkIn.time, in: parts.zone).date) \(checkIn.venue.rawValue)", default: 0] += 1 }
+            let lines = byDay.sorted { $0.key < $1.key }.map { "<li>\(HTML.escape($0.key)): \($0.value)</li>" }.joined()
+            let hidden = (receipt.map { "<input type=\"hidden\" name=\"checkin\" value=\"\($0)\">" } ?? "<input type=\"hidden\" name=\"phone\" value=\"\(phone!)\">")
+                + (only ? "<input type=\"hidden\" name=\"only\" value=\"yes\">" : "")
+            let result = """
+                <h2>\(HTML.escape(words.preview))</h2><p>\(HTML.escape(words.willErase(checkIns.count)))</p><ul>\(lines)</ul>
+                <form method="post" action="\(HTML.escape(request.link(ConsolePage.erase.path)))">\(request.hiddenToken)\(hidden)
+                <button type="submit" class="danger">\(HTML.escape(words.confirmErase))</button></form>
+                """
+            return page(request, status: 200, result: result)
+        } catch {
+            return request.unavailable()
+        }
+    }
+
+    private func page(_ request: ConsoleRequest, status: Int, result: String) -> HTTPResponse {
+        let words = request.words
+        let content = """
+            <h1>\(HTML.escape(words.erase))</h1>
+            <p class="note">\(HTML.escape(words.eraseHint))</p>
+            <form method="get" action="\(ConsolePage.erase.path)">
+            <label for="checkin">\(HTML.escape(words.receipt))</label><input id="checkin" name="checkin" inputmode="numeric">
+            <label class="check"><input type="checkbox" name="only" value="yes"> \(HTML.escape(words.onlyThis))</label>
+            <label for="phone">\(HTML.escape(words.phone))</label><input id="phone" name="phone" type="tel">
+            <button type="submit">\(HTML.escape(words.preview))</button></form>
+            \(result)
+            """
+        return request.page(status, words.erase, content)
+    }
+}

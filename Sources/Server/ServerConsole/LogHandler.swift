@@ -1,0 +1,80 @@
+import ServerDomain
+import ServerHTTPTypes
+import ServerSite
+import SharedDomain
+
+/// `/admin/log`: the visitor log searched by venue, time range or receipt number, oldest first,
+/// 50 rows a page. Pages follow by keyset, never OFFSET: the next page starts at the last row's
+/// time (`after=MS.N`: N rows at that very millisecond were shown), so page 1,000 costs what
+/// page 1 costs (the index on time seeks to it). Reading it is audited as an export of its rows.
+struct LogHandler {
+    let parts: ConsoleSite.Parts
+    static let pageSize = 50
+
+    func respond(to request: ConsoleRequest) -> HTTPResponse {
+        let words = request.words
+        let filter = LogFilter(request)
+        var rows: [CheckIn] = []
+        var next: String?
+        do throws(LedgerError) {
+            if let receipt = filter.receipt {
+                rows = try parts.ledger.find(id: receipt).map { [$0] } ?? []
+            } else {
+                var query = filter.query
+                var skip = 0
+                if let after = request.query("after"), let (milliseconds, shown) = Self.cursor(after) {
+                    query.from = WallTime(milliseconds: max(milliseconds, query.from?.milliseconds ?? milliseconds))
+                    skip = query.from!.milliseconds == milliseconds ? shown : 0
+                }
+                query.limit = skip + Self.pageSize + 1
+                var read: [CheckIn] = []
+                try parts.ledger.export(query) { read.append($0); return true }
+                let page = Array(read.dropFirst(skip))
+                rows = Array(page.prefix(Self.pageSize))
+                if page.count > Self.pageSize, let last = rows.last {
+                    // Rows at the last row's millisecond shown so far, on this page and before it.
+                    let sameHere = rows.filter { $0.time == last.time }.count
+                    let before = query.from == last.time ? skip : 0
+                    next = "\(last.time.milliseconds).\(sameHere + before)"
+                }
+            }
+            try parts.ledger.appendAudit(AuditEntry(time: request.now, actor: request.actor, action: .export, subject: "visitor log page",
+                                                    detail: filter.detail + " format=page", rows: rows.count, source: request.source))
+        } catch {
+            return request.unavailable()
+        }
+        let body = rows.map { checkIn in
+            "<tr><td>\(checkIn.id)</td><td>\(HTML.escape(checkIn.venue.rawValue))</td><td>\(HTML.escape(request.local(checkIn.time)))</td>"
+                + "<td>\(checkIn.method.rawValue)</td><td>\(HTML.escape(checkIn.entry.visitor?.name ?? ""))</td>"
+                + "<td>\(HTML.escape(checkIn.entry.visitor?.phone ?? ""))</td><td>\(HTML.escape(checkIn.entry.operatorName ?? ""))</td></tr>"
+        }.joined()
+        let filterQuery = filter.queryString
+        let exports = ["csv", "excel", "jsonl"].map { format in
+            "<a class=\"button small\" href=\"\(HTML.escape(request.link(ConsolePage.export.path + "?format=" + format + (filterQuery.isEmpty ? "" : "&" + filterQuery))))\">\(HTML.escape(format == "excel" ? words.excel : format.uppercased()))</a>"
+        }.joined(separator: " ")
+        let nextLink = next.map { cursor in
+            "<p><a rel=\"next\" href=\"\(HTML.escape(request.link(ConsolePage.log.path + "?" + [filterQuery, "after=" + cursor].filter { !$0.isEmpty }.joined(separator: "&"))))\">\(HTML.escape(words.next)) →</a></p>"
+        } ?? ""
+        let content = """
+            <h1>\(HTML.escape(words.log))</h1>
+            <form method="get" action="\(ConsolePage.log.path)" class="search">\(filter.fields(words))
+            \(request.languageQuery.isEmpty ? "" : "<input type=\"hidden\" name=\"lang\" value=\"\(request.words.language.rawValue)\">")
+            <button type="submit">\(HTML.escape(words.search))</button></form>
+            <p>\(HTML.escape(words.export)): \(exports)</p>
+            \(rows.isEmpty ? "<p>\(HTML.escape(words.noRows))</p>" : """
+            <div class="scroll"><table><thead><tr><th scope="col">\(HTML.escape(words.receipt))</th><th scope="col">\(HTML.escape(words.venue))</th>
+            <th scope="col">\(HTML.escape(words.time))</th><th scope="col">\(HTML.escape(words.method))</th><th scope="col">\(HTML.escape(words.name))</th>
+            <th scope="col">\(HTML.escape(words.phone))</th><th scope="col">\(HTML.escape(words.operatorWord))</th></tr></thead><tbody>\(body)</tbody></table></div>
+            """)
+            \(nextLink)
+            """
+        return request.page(200, words.log, content)
+    }
+
+    /// `MS.N` → (milliseconds, rows shown at that millisecond).
+    static func cursor(_ text: String) -> (Int64, Int)? {
+        let parts = text.split(separator: ".")
+        guard parts.count == 2, let milliseconds = Int64(parts[0]), let shown = Int(parts[1]), shown >= 0, shown < 1_000_000 else { return nil }
+        return (milliseconds, shown)
+    }
+}

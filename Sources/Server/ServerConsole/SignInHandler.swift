@@ -1,0 +1,92 @@
+import ServerDomain
+import ServerHTTPTypes
+import ServerSite
+import SharedDomain
+
+/// `/admin/login` and `/admin/logout`: the sign-in form, the sign-in (throttled, audited, a new
+/// session id each time) and the sign-out (the session ends in the ledger, on every server).
+struct SignInHandler {
+    let parts: ConsoleSite.Parts
+
+    func respond(to request: ConsoleRequest) -> HTTPResponse {
+        if request.current != nil { return request.redirect(request.link(ConsolePage.dashboard.path)) }
+        guard request.http.method == "POST" else { return form(request, status: 200, error: nil) }
+        // The form's token is the one this browser's cookie holds (double submit): another
+        // site's page cannot read the cookie to copy it into its own form.
+        guard let token = request.http.form[ConsoleSite.formField], let expected = request.http.cookies[ConsoleSite.loginCookie],
+              !expected.isEmpty, parts.crypto.same(token, expected) else {
+            return form(request, status: 403, error: request.words.formStale)
+        }
+        let name = request.http.form["user"] ?? ""
+        let password = request.http.form["password"] ?? ""
+        let network = request.http.clientKey
+        let wait = parts.throttle.wait(account: name, network: network, now: request.now.milliseconds)
+        if wait > 0 {
+            let seconds = (wait + 999) / 1000
+            return form(request, status: 429, error: request.words.throttled(seconds), extra: [("Retry-After", String(seconds))])
+        }
+        let account: ConsoleAccount?
+        do throws(LedgerError) {
+            account = ConsoleAccount.isValidName(name) ? try parts.accounts.account(named: name) : nil
+        } catch {
+            return request.unavailable()
+        }
+        // An unknown name is checked against a decoy hash: it takes as long as a known one.
+        guard let matches = parts.throttle.gate({ parts.crypto.verifyPassword(password, account?.passwordHash ?? parts.decoyHash) }) else {
+            return form(request, status: 503, error: request.words.busy, extra: [("Retry-After", "1")])
+        }
+        guard let account, matches, !account.disabled else {
+            parts.throttle.failed(account: name, network: network, now: request.now.milliseconds)
+            let reason = account == nil ? "unknown account" : account!.disabled ? "disabled account" : "wrong password"
+            // The name only when it is an account's: a password typed into the name field stays out of the log.
+            _ = try? parts.ledger.appendAudit(AuditEntry(time: request.now, actor: account?.name ?? "-", action: .signInFailed,
+                                                     detail: reason, source: request.source))
+            return form(request, status: 401, error: request.words.signInFailed)
+        }
+        if parts.crypto.needsRehash(account.passwordHash), let rehashed = parts.crypto.hashPassword(password) {
+            _ = try? parts.accounts.changeAccount(named: account.name, AccountChange(passwordHash: rehashed))
+        }
+        let cookie: String
+        do throws(LedgerError) {
+            cookie = try parts.sessions.begin(account)
+            try parts.ledger.appendAudit(AuditEntry(time: request.now, actor: account.name, action: .signIn,
+                                                    detail: "role \(account.role.rawValue)", source: request.source))
+        } catch {
+            return request.unavailable()
+        }
+        return request.redirect(request.link(ConsolePage.dashboard.path), extra: [
+            ConsoleSite.cookie(ConsoleSessions.cookie, cookie, secure: request.http.secure),
+            ConsoleSite.cookie(ConsoleSite.loginCookie, nil, secure: request.http.secure),
+        ])
+    }
+
+    func signOut(_ request: ConsoleRequest) -> HTTPResponse {
+        do throws(LedgerError) {
+            try parts.sessions.end(cookie: request.http.cookies[ConsoleSessions.cookie])
+            try parts.ledger.appendAudit(AuditEntry(time: request.now, actor: request.actor, action: .signOut, source: request.source))
+        } catch {
+            return request.unavailable()
+        }
+        return request.redirect(request.link(ConsolePage.login.path), extra: [ConsoleSite.cookie(ConsoleSessions.cookie, nil, secure: request.http.secure)])
+    }
+
+    /// The form, with a fresh token in the hidden input and in its cookie.
+    private func form(_ request: ConsoleRequest, status: Int, error: String?, extra: [(name: String, value: String)] = []) -> HTTPResponse {
+        let words = request.words
+        let token = parts.crypto.randomHex(16)
+        let user = HTML.escape(request.http.form["user"] ?? "")
+        let content = """
+            <h1>\(HTML.escape(words.console))</h1>
+            \(error.map { "<p class=\"error\" role=\"alert\">\(HTML.escape($0))</p>" } ?? "")
+            <form method="post" action="\(HTML.escape(request.link(ConsolePage.login.path)))">
+            <input type="hidden" name="\(ConsoleSite.formField)" value="\(token)">
+            <label for="user">\(HTML.escape(words.user))</label>
+            <input id="user" name="user" autocomplete="username" autocapitalize="none" spellcheck="false" required value="\(user)">
+            <label for="password">\(HTML.escape(words.password))</label>
+            <input id="password" name="password" type="password" autocomplete="current-password" required>
+            <button type="submit">\(HTML.escape(words.signIn))</button>
+            </form>
+            """
+        return request.page(status, words.signIn, content, extra: extra + [ConsoleSite.cookie(ConsoleSite.loginCookie, token, secure: request.http.secure)])
+    }
+}

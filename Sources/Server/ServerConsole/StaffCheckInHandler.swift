@@ -1,0 +1,78 @@
+import Dispatch
+import ServerDomain
+import ServerHTTPTypes
+import ServerSite
+import SharedDomain
+
+/// `/admin/checkin`: staff check a visitor in at the door (no phone, a paper list), recorded
+/// as `qrcheckin-server checkin` records it: method `staff`, the account as the operator, and
+/// an audit entry. Answers after the commit.
+struct StaffCheckInHandler {
+    let parts: ConsoleSite.Parts
+
+    func respond(to request: ConsoleRequest, reply: @escaping @Sendable (HTTPResponse) -> Void) {
+        guard request.http.method == "POST" else {
+            let done = request.query("done").flatMap(Int64.init).map { request.words.checkedIn($0) }
+            return reply(form(request, status: 200, notice: done, error: nil))
+        }
+        let words = request.words
+        guard let venueText = request.form("venue"), let venue = try? VenueID(venueText), parts.venues.profile(for: venue) != nil else {
+            return reply(form(request, status: 400, notice: nil, error: words.unknownVenue))
+        }
+        let name = request.form("name")
+        var phone: String?
+        if let text = request.form("phone") {
+            guard let digits = Visitor.normalizedPhone(text) else { return reply(form(request, status: 400, notice: nil, error: words.badVisitor)) }
+            phone = digits
+        }
+        if let name, name.count > Visitor.maximumNameLength || name.unicodeScalars.contains(where: { $0.properties.generalCategory == .control }) {
+            return reply(form(request, status: 400, notice: nil, error: words.badVisitor))
+        }
+        let visitor = name == nil && phone == nil ? nil : Visitor(name: name, phone: phone)
+        let ledger = parts.ledger
+        let profile = parts.venues.profile(for: venue)
+        StaffCheckIn(ledger: ledger, clock: parts.clock).record(venue: venue, visitor: visitor, operatorName: request.actor,
+                                                                profile: profile) { result in
+            // The completion may run on the ledger's writer thread, which the audit's append
+            // (a write that waits for that thread) must not block: it goes on another thread.
+            DispatchQueue.global().async {
+                switch result {
+                case .success(.full(let inside)):
+                    // The capacity holds at the door too; `checkin --over-capacity` (audited) is
+                    // the deliberate exception, from the shell.
+                    let capacity = profile?.presence.capacity ?? inside
+                    reply(form(request, status: 409, notice: nil, error: request.words.full(inside: inside, capacity: capacity)))
+                case .success(.admitted(let outcome)):
+                    let checkIn = outcome.checkIn
+                    _ = try? ledger.appendAudit(AuditEntry(time: checkIn.time, actor: request.actor, action: .staffCheckIn,
+                                                           subject: "check-in \(checkIn.id)", detail: "venue \(venue)", rows: 1, source: request.source))
+                    reply(request.redirect(request.link(ConsolePage.checkin.path, "done=\(checkIn.id)")))
+                case .failure:
+                    reply(request.unavailable())
+                }
+            }
+        }
+    }
+
+    private func form(_ request: ConsoleRequest, status: Int, notice: String?, error: String?) -> HTTPResponse {
+        let words = request.words
+        let known = parts.venues.profiles.keys.sorted { $0.rawValue < $1.rawValue }
+        let venueInput = known.isEmpty
+            ? "<input id=\"venue\" name=\"venue\" required autocapitalize=\"characters\" spellcheck=\"false\">"
+            : "<select id=\"venue\" name=\"venue\">" + known.map { venue in
+                "<option value=\"\(HTML.escape(venue.rawValue))\">\(HTML.escape(parts.venues.profile(for: venue)?.name(of: venue) ?? venue.rawValue))</option>"
+            }.joined() + "</select>"
+        let content = """
+            <h1>\(HTML.escape(words.staffCheckIn))</h1>
+            \(notice.map { "<p class=\"ok\" role=\"status\">\(HTML.escape($0))</p>" } ?? "")
+            \(error.map { "<p class=\"error\" role=\"alert\">\(HTML.escape($0))</p>" } ?? "")
+            <form method="post" action="\(HTML.escape(request.link(ConsolePage.checkin.path)))">\(request.hiddenToken)
+            <label for="venue">\(HTML.escape(words.venue))</label>\(venueInput)
+            <label for="name">\(HTML.escape(words.name))</label><input id="name" name="name" autocomplete="off" maxlength="\(Visitor.maximumNameLength)">
+            <label for="phone">\(HTML.escape(words.phone))</label><input id="phone" name="phone" type="tel" autocomplete="off" inputmode="tel">
+            <button type="submit">\(HTML.escape(words.checkInButton))</button>
+            </form>
+            """
+        return request.page(status, words.staffCheckIn, content)
+    }
+}

@@ -1,0 +1,52 @@
+import SharedDomain
+
+/// One account of the operator console: a name, a role and a password hash (Argon2id, as
+/// `PasswordHash` makes it: salt and cost inside the string). Kept in the ledger's database,
+/// so every server on one PostgreSQL knows the same accounts.
+public struct ConsoleAccount: Hashable, Sendable {
+    /// The sign-in name: 1-64 letters, digits, `.`, `_`, `-`, `@` (`validName`).
+    public let name: String
+    public var role: ConsoleRole
+    /// `$argon2id$…`: never the password.
+    public var passwordHash: String
+    /// A disabled account cannot sign in, and its sessions end.
+    public var disabled: Bool
+    /// When the account was added.
+    public let created: WallTime
+
+    /// An account with these fields.
+    public init(name: String, role: ConsoleRole, passwordHash: String, disabled: Bool = false, created: WallTime) {
+        self.name = name
+        self.role = role
+        self.passwordHash = passwordHash
+        self.disabled = disabled
+        self.created = created
+    }
+
+    /// Longest name, in bytes.
+    public static let maximumNameLength = 64
+
+    /// Whether `name` can name an account: plain ASCII that needs no escaping in a log line,
+    /// a page or a shell (names appear in the audit log as the actor).
+    public static func isValidName(_ name: String) -> Bool {
+        !name.isEmpty && name.utf8.count <= maximumNameLength
+            && name.utf8.allSatisfy { byte in
+                (UInt8(ascii: "a")...UInt8(ascii: "z")).contains(byte) || (UInt8(ascii: "A")...UInt8(ascii: "Z")).contains(byte)
+                    || (UInt8(ascii: "0")...UInt8(ascii: "9")).contains(byte) || "._-@".utf8.contains(byte)
+            }
+    }
+}
+
+/// What to change of an account; nil fields stay as they are.
+public struct AccountChange: Hashable, Sendable {
+    public var role: ConsoleRole?
+    public var passwordHash: String?
+    public var disabled: Bool?
+
+    /// A change of these fields.
+    public init(role: ConsoleRole? = nil, passwordHash: String? = nil, disabled: Bool? = nil) {
+        self.role = role
+        self.passwordHash = passwordHash
+        self.disabled = disabled
+    }
+}

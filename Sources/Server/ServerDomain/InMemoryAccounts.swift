@@ -1,0 +1,98 @@
+import SharedDomain
+import Synchronization
+
+/// The console's accounts and sessions in memory: `InMemoryLedger`'s, and the reference the
+/// database ledgers are held to by `AccountContract`.
+public final class InMemoryAccounts: AccountLedger {
+    private struct State {
+        var accounts: [String: ConsoleAccount] = [:]
+        var sessions: [String: ConsoleSession] = [:]
+    }
+
+    private let state = Mutex(State())
+
+    /// No accounts, no sessions.
+    public init() {}
+
+    public func addAccount(_ account: ConsoleAccount) throws(LedgerError) -> Bool {
+        state.withLock { state in
+            guard state.accounts[account.name] == nil else { return false }
+            state.accounts[account.name] = account
+            return true
+        }
+    }
+
+    public func account(named name: String) throws(LedgerError) -> ConsoleAccount? {
+        state.withLock { $0.accounts[name] }
+    }
+
+    public func accounts() throws(LedgerError) -> [ConsoleAccount] {
+        state.withLock { $0.accounts.values.sorted { $0.name < $1.name } }
+    }
+
+    public func changeAccount(named name: String, _ change: AccountChange) throws(LedgerError) -> Bool {
+        state.withLock { state in
+            guard var account = state.accounts[name] else { return false }
+            if let role = change.role { account.role = role }
+            if let hash = change.passwordHash { account.passwordHash = hash }
+            if let disabled = change.disabled { account.disabled = disabled }
+            state.accounts[name] = account
+            if change.endsSessions { state.sessions = state.sessions.filter { $0.value.account != name } }
+            return true
+        }
+    }
+
+    public func removeAccount(named name: String) throws(LedgerError) -> Bool {
+        state.withLock { state in
+            guard state.accounts.removeValue(forKey: name) != nil else { return false }
+            state.sessions = state.sessions.filter { $0.value.account != name }
+            return true
+        }
+    }
+
+    public func addSession(_ session: ConsoleSession) throws(LedgerError) {
+        state.withLock { $0.sessions[session.idHash] = session }
+    }
+
+    public func session(idHash: String) throws(LedgerError) -> ConsoleSession? {
+        state.withLock { $0.sessions[idHash] }
+    }
+
+    public func touchSession(idHash: String, at time: WallTime) throws(LedgerError) {
+        state.withLock { $0.sessions[idHash]?.lastSeen = time }
+    }
+
+    public func removeSession(idHash: String) throws(LedgerError) {
+        _ = state.withLock { $0.sessions.removeValue(forKey: idHash) }
+    }
+
+    public func purgeSessions(idleBefore: WallTime, createdBefore: WallTime) throws(LedgerError) -> Int {
+        state.withLock { state in
+            let before = state.sessions.count
+            state.sessions = state.sessions.filter { $0.value.lastSeen >= idleBefore && $0.value.created >= createdBefore }
+            return before - state.sessions.count
+        }
+    }
+}
+
+extension AccountChange {
+    /// Whether the change ends the account's sessions: a new password, a new role, disabling.
+    public var endsSessions: Bool { passwordHash != nil || role != nil || disabled == true }
+}
+
+extension InMemoryLedger: AccountLedger {
+    public func addAccount(_ account: ConsoleAccount) throws(LedgerError) -> Bool { try consoleAccounts.addAccount(account) }
+    public func account(named name: String) throws(LedgerError) -> ConsoleAccount? { try consoleAccounts.account(named: name) }
+    public func accounts() throws(LedgerError) -> [ConsoleAccount] { try consoleAccounts.accounts() }
+    public func changeAccount(named name: String, _ change: AccountChange) throws(LedgerError) -> Bool {
+        try consoleAccounts.changeAccount(named: name, change)
+    }
+    public func removeAccount(named name: String) throws(LedgerError) -> Bool { try consoleAccounts.removeAccount(named: name) }
+    public func addSession(_ session: ConsoleSession) throws(LedgerError) { try consoleAccounts.addSession(session) }
+    public func session(idHash: String) throws(LedgerError) -> ConsoleSession? { try consoleAccounts.session(idHash: idHash) }
+    public func touchSession(idHash: String, at time: WallTime) throws(LedgerError) { try consoleAccounts.touchSession(idHash: idHash, at: time) }
+    public func removeSession(idHash: String) throws(LedgerError) { try consoleAccounts.removeSession(idHash: idHash) }
+    public func purgeSessions(idleBefore: WallTime, createdBefore: WallTime) throws(LedgerError) -> Int {
+        try consoleAccounts.purgeSessions(idleBefore: idleBefore, createdBefore: createdBefore)
+    }
+}

@@ -1,0 +1,47 @@
+import Glibc
+import ServerConsole
+import ServerDomain
+import ServerHTTP
+import SharedCLI
+import SharedDomain
+import SharedSystem
+
+/// The operator console as a part of `serve`: its own listener (`admin-listen`), its own
+/// libmicrohttpd instance, the same ledger; the accounts and sessions in the ledger's database.
+enum ConsoleService {
+    /// Binds `address`, starts the console on it and adds it to `services`; returns the bound address.
+    static func start(at address: ListenAddress, opened: any CheckInLedger, ledger: WatchedLedger, configuration: ServerConfiguration,
+                      zone: SystemZone, clock: any WallClock, services: ServiceGroup) throws(CommandError) -> String {
+        guard let accounts = opened as? any AccountLedger else { throw CommandError(.software, "this ledger keeps no console accounts") }
+        let listener: Int32
+        do throws(ListenSocketError) {
+            listener = try ListenSocket.bind(address)
+        } catch {
+            throw CommandError(error.code == EACCES ? .noPermission : .unavailable, "admin-listen: " + error.description)
+        }
+        let authenticator = HMACAuthenticator()
+        let crypto = ConsoleCrypto(
+            random: SecureRandom.bytes, digest: { GenericHash.digest($0, length: 32) },
+            verifyPassword: { PasswordHash.verify($0, against: $1) }, hashPassword: PasswordHash.make, needsRehash: PasswordHash.needsRehash,
+            equal: { authenticator.isEqualInConstantTime($0, $1) })
+        // Unknown names are checked against this, so they take as long as known ones.
+        guard let decoy = PasswordHash.make(Hex.encode(SecureRandom.bytes(16))) else {
+            throw CommandError(.unavailable, "cannot hash a password: out of memory")
+        }
+        let sessions = ConsoleSessions(accounts: accounts, clock: clock, crypto: crypto)
+        _ = try? sessions.purgeExpired()
+        let parts = ConsoleSite.Parts(
+            ledger: ledger, accounts: accounts, refusals: opened as? any RefusalCounting,
+            visits: LedgerOpenVisits(ledger: ledger, venues: configuration.venues), venues: configuration.venues, zone: zone, clock: clock,
+            crypto: crypto, ledgerAnswers: { !ledger.isInOutage }, decoyHash: decoy)
+        var limits = configuration.limits
+        limits.threads = 2
+        do throws(HTTPServerError) {
+            services.add(try MicroHTTPServer(listener: listener, handler: ConsoleSite(parts), limits: limits,
+                                             resolver: ClientResolver(trustedProxies: configuration.trustedProxies), observer: nil))
+        } catch {
+            throw CommandError(.unavailable, "admin-listen: " + error.description)
+        }
+        return ListenSocket.boundAddress(listener)
+    }
+}

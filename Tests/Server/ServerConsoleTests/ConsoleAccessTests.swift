@@ -1,0 +1,58 @@
+import ServerConsole
+import ServerDomain
+import ServerHTTPTypes
+import Testing
+
+/// The route × role table, walked for every page and every role, in the table and through the site.
+struct ConsoleAccessTests {
+    static let expected: [ConsolePage: ConsoleRole?] = [
+        .login: nil, .logout: .steward, .dashboard: .steward, .inside: .steward, .checkin: .steward,
+        .log: .supervisor, .export: .supervisor, .erase: .supervisor, .users: .admin, .audit: .admin,
+    ]
+
+    @Test func everyPageHasItsMinimumRole() {
+        for page in ConsolePage.allCases {
+            #expect(ConsoleAccess.minimumRole[page] == Self.expected[page]!, "\(page)")
+            for role in [nil] + ConsoleRole.allCases.map(Optional.some) {
+                let decision = ConsoleAccess.decide(page, role: role)
+                guard let needed = Self.expected[page]! else {
+                    #expect(decision == .allowed)
+                    continue
+                }
+                #expect(decision == (role == nil ? .signInFirst : role! >= needed ? .allowed : .forbidden), "\(page) as \(String(describing: role))")
+            }
+        }
+    }
+
+    @Test func theSiteAnswersEveryPageForEveryRoleAsTheTableSays() {
+        let fixture = ConsoleFixture()
+        var cookies: [ConsoleRole: String] = [:]
+        for role in ConsoleRole.allCases { cookies[role] = fixture.signIn(role.rawValue).cookie! }
+        for page in ConsolePage.allCases where page != .login && page != .logout {
+            for role in [nil] + ConsoleRole.allCases.map(Optional.some) {
+                let cookie = role.map { ["qrcheckin_console": cookies[$0]!] } ?? [:]
+                let response = fixture.send(HTTPRequest(method: "GET", path: page.path, cookies: cookie))
+                let expected = role == nil ? 303 : role! >= Self.expected[page]!! ? 200 : 403
+                #expect(response.status == expected, "GET \(page.path) as \(String(describing: role)): \(response.status)")
+                if role == nil { #expect(response.header("Location") == "/admin/login") }
+            }
+        }
+    }
+
+    @Test func aPostWithoutOrWithAStaleFormTokenChangesNothing() throws {
+        let fixture = ConsoleFixture()
+        let old = fixture.signIn("admin").cookie!
+        let oldToken = try #require(ConsoleFixture.formToken(fixture.send(HTTPRequest(method: "GET", path: "/admin/users", cookies: ["qrcheckin_console": old]))))
+        let cookie = fixture.signIn("admin").cookie!
+        let add = ["action": "add", "name": "mallory", "role": "admin", "password": "long-enough"]
+        for form in [add, add.merging(["form-token": oldToken]) { $1 }, add.merging(["form-token": ""]) { $1 }] {
+            let response = fixture.send(HTTPRequest(method: "POST", path: "/admin/users", cookies: ["qrcheckin_console": cookie], form: form))
+            #expect(response.status == 403)
+        }
+        #expect(try fixture.ledger.account(named: "mallory") == nil)
+        let token = try #require(ConsoleFixture.formToken(fixture.send(HTTPRequest(method: "GET", path: "/admin/users", cookies: ["qrcheckin_console": cookie]))))
+        let response = fixture.send(HTTPRequest(method: "POST", path: "/admin/users", cookies: ["qrcheckin_console": cookie], form: add.merging(["form-token": token]) { $1 }))
+        #expect(response.status == 303)
+        #expect(try fixture.ledger.account(named: "mallory")?.role == .admin)
+    }
+}

@@ -1,0 +1,172 @@
+"""The operator console (issue 33) over HTTP: accounts from `qrcheckin-server user add`, sign-in
+on `serve --admin-listen`, every console route for every role and for no session, form tokens
+on every POST, session cookies, sign-out, throttling, and the audit log of it all."""
+import csv
+import io
+
+import pytest
+
+from consoleutil import ROLES, Console, add_user
+from serverutil import Server, hidden_inputs, server_run
+
+# Every route the console answers with a GET, and the least role that may open it.
+GETS = {
+    "/admin/": "steward",
+    "/admin/inside": "steward",
+    "/admin/checkin": "steward",
+    "/admin/log": "supervisor",
+    "/admin/export?format=csv": "supervisor",
+    "/admin/export?format=excel": "supervisor",
+    "/admin/export?format=jsonl": "supervisor",
+    "/admin/erase": "supervisor",
+    "/admin/users": "admin",
+    "/admin/audit": "admin",
+}
+# Every POST route, the fields of one change, the page whose form it is, and the least role.
+POSTS = {
+    "/admin/checkin": ({"venue": "HALL-1", "name": "Park"}, "/admin/checkin", "steward"),
+    "/admin/erase": ({"phone": "010-9999-0000"}, "/admin/erase", "supervisor"),
+    "/admin/users": ({"action": "add", "name": "eve", "role": "admin", "password": "eve-password"}, "/admin/users", "admin"),
+}
+RANK = {role: index for index, role in enumerate(ROLES)}
+
+
+@pytest.fixture
+def console(tmp_path, secret, servers):
+    server = servers(secret, tmp_path / "server")
+    for role in ROLES:
+        add_user(server, role, role, tmp=tmp_path)
+    return server
+
+
+def signed_in(server, role):
+    client = Console(server.admin_port)
+    status, headers, _ = client.sign_in(role, f"password-{role}")
+    assert status in (302, 303) and "qrcheckin_console" in client.cookies, (status, headers)
+    return client
+
+
+def audit(server):
+    result = server_run("audit", "--format", "csv", "--database", f"sqlite:{server.database}")
+    assert result.returncode == 0, result.stderr
+    return list(csv.DictReader(io.StringIO(result.stdout)))
+
+
+def test_the_contract_the_outside_checks_rely_on(console):
+    client = Console(console.admin_port)
+    status, headers, page = client.get("/admin/login")
+    assert status == 200
+    assert b'name="user"' in page and b'name="password"' in page and hidden_inputs(page), page
+    status, headers, _ = client.sign_in("admin", "password-admin")
+    assert status in (302, 303) and headers["location"] == "/admin/"
+    assert "qrcheckin_console" in client.cookies
+    assert client.get("/admin/")[0] == 200
+    assert client.get("/admin/audit")[0] == 200
+    status, headers, body = client.get("/admin/export?format=csv")
+    assert status == 200 and headers["content-type"].startswith("text/csv") and body.startswith(b"id,venue,time")
+    status, headers, _ = client.sign_out()
+    assert status in (302, 303)
+    assert client.get("/admin/")[0] in (302, 303, 401, 403)
+
+
+def test_every_route_for_every_role_and_no_session(console):
+    clients = {role: signed_in(console, role) for role in ROLES}
+    clients[None] = Console(console.admin_port)
+    for path, least in GETS.items():
+        for role, client in clients.items():
+            status, headers, _ = client.get(path)
+            if role is None:
+                assert status == 303 and headers["location"] == "/admin/login", (path, status)
+            else:
+                assert status == (200 if RANK[role] >= RANK[least] else 403), (path, role, status)
+    for path, (fields, page, least) in POSTS.items():
+        for role, client in clients.items():
+            if role is None:
+                status, headers, _ = client.request("POST", path, form=fields)
+                assert status == 303 and headers["location"] == "/admin/login", (path, status)
+                continue
+            status, _, _ = client.post_form(path, fields, page_path=page if RANK[role] >= RANK[least] else "/admin/")
+            assert status == (303 if RANK[role] >= RANK[least] else 403) or (path == "/admin/erase" and RANK[role] >= RANK[least] and status == 200), \
+                (path, role, status)
+    # Sign-in and sign-out are open to the roles: the form to anyone, sign-out to a session.
+    assert clients[None].get("/admin/login")[0] == 200
+    assert clients["steward"].sign_out()[0] == 303
+
+
+def test_a_post_without_or_with_a_stale_form_token_is_refused_and_changes_nothing(console):
+    admin = signed_in(console, "admin")
+    stale = hidden_inputs(admin.get("/admin/users")[2])
+    admin.sign_out()
+    admin = signed_in(console, "admin")  # a new session: the old page's token is stale
+    before = server_run("user", "list", "--database", f"sqlite:{console.database}").stdout
+    checkins = console.checkins()
+    fields = {"action": "add", "name": "mallory", "role": "admin", "password": "mallory-password"}
+    assert admin.request("POST", "/admin/users", form=fields)[0] == 403
+    assert admin.request("POST", "/admin/users", form={**stale, **fields})[0] == 403
+    assert admin.request("POST", "/admin/checkin", form={**stale, "venue": "HALL-1"})[0] == 403
+    assert admin.request("POST", "/admin/logout", form=stale)[0] == 403
+    assert server_run("user", "list", "--database", f"sqlite:{console.database}").stdout == before
+    assert console.checkins() == checkins
+    assert admin.get("/admin/")[0] == 200, "the session is still signed in"
+
+
+def test_session_cookie_flags_and_an_old_id_after_sign_out(console):
+    client = Console(console.admin_port)
+    status, headers, _ = client.sign_in("supervisor", "password-supervisor")
+    cookie = next(value for value in client.set_cookies if value.startswith("qrcheckin_console="))
+    assert cookie.startswith("qrcheckin_console=") and len(client.cookies["qrcheckin_console"]) == 64
+    for flag in ("HttpOnly", "SameSite=Strict", "Path=/admin"):
+        assert flag in cookie, cookie
+    assert "Secure" not in cookie, "plain HTTP without a trusted proxy: no Secure"
+    old = dict(client.cookies)
+    assert client.get("/admin/log")[0] == 200
+    client.sign_out()
+    replay = Console(console.admin_port)
+    replay.cookies = old
+    assert replay.get("/admin/log")[0] == 303
+
+
+def test_secure_behind_a_trusted_proxy_that_says_https(tmp_path, secret, servers):
+    server = servers(secret, tmp_path / "server", args=["--trusted-proxy", "127.0.0.1"])
+    client = Console(server.admin_port)
+    client.request("GET", "/admin/login", headers={"X-Forwarded-Proto": "https", "X-Forwarded-For": "203.0.113.9"})
+    assert client.set_cookies and all(value.endswith("; Secure") for value in client.set_cookies), client.set_cookies
+
+
+def test_twenty_wrong_passwords_delay_that_account_while_another_signs_in_at_once(console):
+    attacker = Console(console.admin_port)
+    statuses = [attacker.sign_in("admin", "not-the-password")[0] for _ in range(20)]
+    assert set(statuses) <= {401, 429} and statuses[-1] == 429, statuses
+    status, headers, _ = Console(console.admin_port).sign_in("admin", "password-admin")
+    assert status == 429 and 1 <= int(headers["retry-after"]) <= 10, "the right password waits too"
+    assert Console(console.admin_port).sign_in("steward", "password-steward")[0] == 303, "another account at once"
+    failed = [entry for entry in audit(console) if entry["action"] == "sign-in-failed"]
+    assert failed and all(entry["source"] == "console 127.0.0.1" and entry["actor"] == "admin" for entry in failed)
+
+
+def test_staff_check_in_export_and_audit(console):
+    steward = signed_in(console, "steward")
+    status, headers, _ = steward.post_form("/admin/checkin", {"venue": "HALL-1", "name": "김민지", "phone": "010-1234-5678"})
+    assert status == 303 and "done=" in headers["location"]
+    assert "김민지" in steward.get("/admin/inside")[2].decode()
+    supervisor = signed_in(console, "supervisor")
+    status, headers, body = supervisor.get("/admin/export?format=excel&venue=HALL-1")
+    assert status == 200 and body.startswith("\ufeffid,".encode()) and b'"=""01012345678"""' in body, body
+    rows = list(csv.DictReader(io.StringIO(supervisor.get("/admin/export?format=csv")[2].decode())))
+    assert [(row["venue"], row["method"], row["name"], row["operator"]) for row in rows] == [("HALL-1", "staff", "김민지", "steward")]
+    actions = [(entry["actor"], entry["action"], entry["rows"]) for entry in audit(console)]
+    assert ("steward", "staff-check-in", "1") in actions and ("supervisor", "export", "1") in actions, actions
+
+
+def test_the_visitor_log_pages_by_keyset(console):
+    steward = signed_in(console, "steward")
+    for index in range(55):
+        assert steward.post_form("/admin/checkin", {"venue": "HALL-1", "name": f"visitor {index}"})[0] == 303
+    supervisor = signed_in(console, "supervisor")
+    page = supervisor.get("/admin/log?venue=HALL-1")[2].decode()
+    assert page.count("visitor ") == 50 and "after=" in page and "OFFSET" not in page
+    import re
+    following = re.search(r'href="(/admin/log\?[^"]*after=[^"]*)"', page).group(1).replace("&amp;", "&")
+    second = supervisor.get(following)[2].decode()
+    names = re.findall(r"visitor \d+", page) + re.findall(r"visitor \d+", second)
+    assert sorted(names) == sorted(f"visitor {i}" for i in range(55)), names
