@@ -94,11 +94,15 @@ class Server(Process):
         return [SERVER_BIN, "serve", "--listen", f"127.0.0.1:{self.port}", "--database", f"sqlite:{self.database}", *secret, *admin, *self.args]
 
     def listening(self):
-        """It accepts a connection on its port."""
+        """It accepts a connection on its port, and on the console's when it chose that port
+        (the two listeners start one after the other)."""
         self.alive()
+        ports = [self.port] + ([] if "--admin-listen" in self.args else [self.admin_port])
         try:
-            with socket.create_connection(("127.0.0.1", self.port), timeout=1):
-                return True
+            for port in ports:
+                with socket.create_connection(("127.0.0.1", port), timeout=1):
+                    pass
+            return True
         except OSError:
             return False
 

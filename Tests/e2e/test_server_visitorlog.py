@@ -567,3 +567,23 @@ def test_reading_commands_on_a_missing_database_say_so(tmp_path):
         assert result.returncode == 66, (command, result.stderr)
         assert "does not exist" in result.stderr
     assert not (tmp_path / "none.db").exists()
+
+
+def test_the_time_zone_setting_names_the_receipts_clock_and_every_local_time(tmp_path, secret):
+    """time-zone = America/New_York: the receipt says UTC-05:00 (in December) and the export's
+    local times are New York's, whatever the host's TZ; a zone the tz database lacks is 78."""
+    server = Server(tmp_path, secret, args=["--time-zone", "America/New_York"]).start()
+    try:
+        status, headers, _ = server.get("/" + code(secret, "HALL-1", server.port)["url"].split("/", 3)[3])
+        assert status == 303
+        device = re.search(r"qrcheckin_device=([^;]*)", headers["set-cookie"]).group(1)
+        _, _, receipt = server.get(headers["location"], headers={"Cookie": f"qrcheckin_device={device}"})
+        offset = "-04:00" if time.localtime().tm_mon in range(4, 11) else "-05:00"
+        assert f'<span class="zone">UTC{offset}</span>' in receipt.decode(), receipt.decode()
+    finally:
+        assert server.stop() == 0, server.logs()
+    rows = export(server.database, env={"QRCHECKIN_SERVER_TIME_ZONE": "America/New_York"})
+    assert rows[0]["local_time"].endswith(offset), rows[0]
+    assert export(server.database)[0]["local_time"].endswith("+09:00"), "unset: the host's (TZ, Seoul here)"
+    bad = run_server("checkins", "--database", f"sqlite:{server.database}", env={"QRCHECKIN_SERVER_TIME_ZONE": "Mars/Olympus"})
+    assert bad.returncode == 78 and "must be a time zone of the tz database" in bad.stderr, bad.stderr

@@ -52,7 +52,7 @@ struct Pages {
             : ""
         let content = """
             <dl class="facts">
-            <div><dt>\(HTML.escape(words.time))</dt><dd><time class="checked" datetime="\(at.iso8601)">\(at.date) \(at.minute)</time></dd></div>
+            <div><dt>\(HTML.escape(words.time))</dt><dd><time class="checked" datetime="\(at.iso8601)">\(at.date) \(at.minute)</time> \(zoneLabel(at))</dd></div>
             </dl>
             <div class="live" id="live"\(agedAttributes)>
             <p class="live-label">\(HTML.escape(words.now))</p>
@@ -66,6 +66,12 @@ struct Pages {
         return card(title: "\(status) · \(venueName)", heading: status, kind: kind, tone: freshness.isFresh ? .admitted : .aged,
                     icon: freshness.isFresh ? (again ? .again : .admitted) : .aged, venue: banner(checkIn.venue, name: venueName),
                     content: content, switchTarget: path)
+    }
+
+    /// The zone a time is in, after it: `UTC+09:00` (the `time-zone` setting, else the host's).
+    /// A receipt shown abroad, or a server in another zone than the venue, says which clock.
+    private func zoneLabel(_ time: LocalTime) -> String {
+        "<span class=\"zone\">UTC\(time.offsetSeconds == 0 ? "" : time.offset)</span>"
     }
 
     /// The receipt's check-out form: a POST to the receipt's own address.
@@ -92,8 +98,8 @@ struct Pages {
         var content = """
             <p class="stay">\(HTML.escape(words.stayed(minutes: minutes)))</p>
             <dl class="facts">
-            <div><dt>\(HTML.escape(words.entered))</dt><dd><time datetime="\(entered.iso8601)">\(entered.date) \(entered.minute)</time></dd></div>
-            <div><dt>\(HTML.escape(words.left))</dt><dd><time datetime="\(left.iso8601)">\(left.date) \(left.minute)</time></dd></div>
+            <div><dt>\(HTML.escape(words.entered))</dt><dd><time datetime="\(entered.iso8601)">\(entered.date) \(entered.minute)</time> \(zoneLabel(entered))</dd></div>
+            <div><dt>\(HTML.escape(words.left))</dt><dd><time datetime="\(left.iso8601)">\(left.date) \(left.minute)</time> \(zoneLabel(left))</dd></div>
             </dl>
             """
         if exit.kind == .automatic { content += "\n<p class=\"note\">\(HTML.escape(words.exitEndedAutomatically))</p>" }

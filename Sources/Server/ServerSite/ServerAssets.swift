@@ -48,6 +48,7 @@ enum ServerAssets {
         .body { padding: 0.5rem 1.25rem 1.25rem; }
         .facts { margin: 0.5rem 0 1rem; } .facts dt { color: var(--soft); font-size: 0.95rem; }
         .facts dd { margin: 0; font-size: 1.4rem; font-weight: 700; font-variant-numeric: tabular-nums; }
+        .facts .zone { font-size: 0.85rem; font-weight: 400; color: var(--soft); white-space: nowrap; }
         .live { position: relative; overflow: hidden; border-radius: 0.9rem; background: var(--tone); color: var(--on-tone);
                 padding: 0.75rem 1rem 1rem; text-align: center; }
         .live-label { margin: 0; font-size: 0.95rem; font-weight: 600; }

@@ -35,6 +35,8 @@ struct LedgerCommandOptions {
     /// `tuned` also reads `durability` and `database-pool`.
     init(_ arguments: ParsedArguments, environment: [String: String], tuned: Bool = false) throws(CommandError) {
         layers = try SettingLayers(flags: arguments, environment: environment, catalog: .server)
+        // Every command on the log prints local times: all of them in the configured zone.
+        if let zone = try layers.value("time-zone", TimeZoneSetting.name) { TimeZoneSetting.apply(zone) }
         database = try DatabaseLocation.chosen(in: layers, environment: environment)
         guard tuned else {
             durability = .full

@@ -27,6 +27,7 @@ extension SettingCatalog {
         SettingKey(server: "skew", value: "WINDOWS", help: "Windows accepted either side of now, 0-60 (default 1).", scoped: true),
         SettingKey(server: "duplicate-time", value: "DURATION", help: "A device's scans within this are one check-in: 90s, 30m, 3h (default 3h).", scoped: true),
         SettingKey(server: "visitor-fields", value: "FIELDS", help: "Visitor log fields to ask once per device: none, name, phone, name,phone (default none).", scoped: true),
+        SettingKey(server: "time-zone", value: "ZONE", help: "Zone of the pages' and outputs' local times, named on the receipt: Asia/Seoul (default: the host's)."),
         SettingKey(server: "receipt-freshness", value: "DURATION", help: "A receipt is green and moving this long, then aged: 90s, 10m, 1h (default 10m)."),
         SettingKey(server: "controller", value: "TEXT", help: "Who keeps the visitor log, named in the visitor form's privacy notice (default the venue's name)."),
         SettingKey(server: "capacity", value: "N", help: "Visits inside at most; then a scan gets the full page (per venue: capacity.HALL-1 = 40; default none).", scoped: true),

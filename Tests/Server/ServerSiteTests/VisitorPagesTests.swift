@@ -45,6 +45,15 @@ struct VisitorPagesTests {
         #expect(english.contains("<h1>Checked in 2 h ago</h1>"))
     }
 
+    @Test func theReceiptNamesTheZoneOfItsTimes() throws {
+        // The fixture's zone is Seoul's (the time-zone setting, or the host's): a receipt read
+        // abroad, or from a server in another zone than the venue, says which clock it shows.
+        let fixture = SiteFixture(venues: Self.named)
+        let scan = fixture.get("/C/HALL-1/" + fixture.code().token)
+        let receipt = try Self.receipt(fixture, after: scan, device: try #require(SiteFixture.cookie(scan, "qrcheckin_device")))
+        #expect(receipt.contains("</time> <span class=\"zone\">UTC+09:00</span>"))
+    }
+
     @Test func aDuplicateScanIsAdmittedAndFreshButItsAddressAloneAges() throws {
         let fixture = SiteFixture(venues: Self.named)
         let first = fixture.get("/C/HALL-1/" + fixture.code().token)
