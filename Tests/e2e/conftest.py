@@ -60,6 +60,7 @@ SERIAL_GROUPS = {
     "test_readme.py": "readme",
     "test_web.py": "web",
     "test_server_web.py": "server-web",
+    "test_server_presence_web.py": "server-web",
     "test_server_postgres.py": "postgres",
 }
 
