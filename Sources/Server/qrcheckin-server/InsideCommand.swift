@@ -46,7 +46,9 @@ struct InsideCommand: Command {
 
     func run(_ context: CommandContext) throws(CommandError) -> ExitCode {
         let clock = SystemClock()
-        let ledger = try ledgerOptions.openLedger(clock: clock)
+        let ledger = try ledgerOptions.openLedgerForReading(clock: clock) { why in
+            context.logger.warning("the ledger cannot be opened for writing (\(why)); reading it read-only")
+        }
         let now = clock.now()
         var rows: [VisitReport.Row] = []
         try ledgerCall { () throws(LedgerError) in
