@@ -61,7 +61,9 @@ SERIAL_GROUPS = {
     "test_web.py": "web",
     "test_server_web.py": "server-web",
     "test_server_pages.py": "server-web",
+    "test_server_presence_web.py": "server-web",
     "test_server_postgres.py": "postgres",
+    "test_server_presence_postgres.py": "postgres",
 }
 
 

@@ -149,3 +149,25 @@ def test_staff_check_out_and_over_capacity(servers, tmp_path, secret):
     assert "over-capacity" in audit and "staff-check-out" in audit
     missing = server_run("checkout", *database, "--checkin", "12345")
     assert missing.returncode == 65
+
+
+def test_the_roll_answers_on_a_full_disk(tmp_path, tmpfs):
+    """An evacuation is not the time for an error: `inside` reads a ledger on a full disk (where
+    SQLite cannot even make its write-ahead log's files) and lists everyone."""
+    database = tmp_path / "checkins.db"
+    for name in ("Kim", "Lee"):
+        assert server_run("checkin", "--database", f"sqlite:{database}", "--venue", "HALL-1", "--name", name).returncode == 0
+    full = tmpfs / "checkins.db"
+    full.write_bytes(database.read_bytes())
+    filler = tmpfs / "filler"
+    try:
+        with open(filler, "wb") as out:
+            while True:
+                out.write(b"\0" * 1024)
+                out.flush()
+    except OSError:
+        pass
+    result = server_run("inside", "--database", f"sqlite:{full}", "--format", "json")
+    assert result.returncode == 0, result.stderr
+    assert sorted(visit["name"] for visit in json.loads(result.stdout)) == ["Kim", "Lee"]
+    assert "read-only" in result.stderr

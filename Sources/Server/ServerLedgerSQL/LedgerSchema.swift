@@ -213,10 +213,16 @@ public enum LedgerSchema {
         GROUP BY venue
         """
 
-    /// Every open visit, of venue $1 or (NULL) every venue, oldest first.
+    /// Every open visit by venue, then oldest first: the partial index `checkins_open` in its
+    /// order. (Written as `venue = $1 OR $1 IS NULL`, SQLite walked every row of `checkins_at`
+    /// instead, for the order's sake: hence two statements.)
     public static let selectOpen = """
-        SELECT \(checkInColumns) FROM checkins
-        WHERE exit_ms IS NULL AND (CAST($1 AS TEXT) IS NULL OR venue = $1) ORDER BY at_ms, id
+        SELECT \(checkInColumns) FROM checkins WHERE exit_ms IS NULL ORDER BY venue, at_ms, id
+        """
+
+    /// Every open visit at venue $1, oldest first.
+    public static let selectOpenAtVenue = """
+        SELECT \(checkInColumns) FROM checkins WHERE exit_ms IS NULL AND venue = $1 ORDER BY venue, at_ms, id
         """
 
     /// Visits at venue $1 meeting the interval from $2 to $3 (ms), a visit without an exit

@@ -54,7 +54,8 @@ extension PostgresLedger {
 
     public func openVisits(venue: VenueID?, _ body: (CheckIn) -> Bool) throws(LedgerError) {
         try pool.withConnection { connection throws(LedgerError) in
-            try connection.stream(Self.selectOpen, [.text(venue?.rawValue)]) { row throws(LedgerError) in
+            let (sql, parameters): (String, [PostgresParameter]) = venue.map { (Self.selectOpenAtVenue, [.text($0.rawValue)]) } ?? (Self.selectOpen, [])
+            try connection.stream(sql, parameters) { row throws(LedgerError) in
                 body(try PostgresRows.checkIn(row, row: 0, ids: ids))
             }
         }
@@ -92,6 +93,7 @@ extension PostgresLedger {
     private static let releaseClaimsOfOpen = SQLDialect.postgresql.render(LedgerSchema.releaseClaimsOfOpen)
     private static let endOpenVisits = SQLDialect.postgresql.render(LedgerSchema.endOpenVisits)
     private static let selectOpen = SQLDialect.postgresql.render(LedgerSchema.selectOpen)
+    private static let selectOpenAtVenue = SQLDialect.postgresql.render(LedgerSchema.selectOpenAtVenue)
     private static let countOpen = SQLDialect.postgresql.render(LedgerSchema.countOpen)
     private static let selectMeeting = SQLDialect.postgresql.render(LedgerSchema.selectMeeting)
 }

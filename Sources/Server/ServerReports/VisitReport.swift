@@ -26,14 +26,15 @@ public struct VisitReport: Sendable {
     public let format: Format
     /// Whether rows carry the visit they meet (`overlaps`).
     public let overlaps: Bool
-    private let zone: any LocalTimeZone
+    private var offsets: ZoneOffsets
     private let now: WallTime
+    private var rows = 0
 
     /// A report in `format`, minutes counted to `now`.
     public init(format: Format, overlaps: Bool, zone: any LocalTimeZone, now: WallTime) {
         self.format = format
         self.overlaps = overlaps
-        self.zone = zone
+        offsets = ZoneOffsets(zone)
         self.now = now
     }
 
@@ -43,74 +44,111 @@ public struct VisitReport: Sendable {
             + (overlaps ? ["meets"] : [])
     }
 
-    /// The whole report of `rows`.
+    /// The whole report of `rows` (a streaming writer's `header`, every `write`, `footer`).
     public func text(_ rows: [Row]) -> String {
+        var report = self
+        var out = Array(report.header.utf8)
+        for row in rows { report.write(row, to: &out) }
+        out.append(contentsOf: report.footer.utf8)
+        return String(decoding: out, as: UTF8.self)
+    }
+
+    /// What comes before the rows.
+    public var header: String {
         switch format {
-        case .json:
-            return JSONValue.array(rows.map(json)).serialized + "\n"
-        case .csv:
-            var out: [UInt8] = Array((columns.joined(separator: ",") + "\r\n").utf8)
-            for row in rows {
-                for (index, cell) in cells(row).enumerated() {
-                    if index > 0 { out.append(UInt8(ascii: ",")) }
-                    if let cell { CSV.appendField(cell, to: &out) }
-                }
-                out.append(contentsOf: [13, 10])
-            }
-            return String(decoding: out, as: UTF8.self)
-        case .table:
-            let widths = [15, 12, 8, 16, 6, 16, 15, 5] + (overlaps ? [15, 0] : [0])
-            var text = TextTable.line(["ID", "VENUE", "DEVICE", "ENTERED", "MIN", "NAME", "PHONE", "STAFF"]
-                                      + (overlaps ? ["EXIT", "MEETS"] : ["OPERATOR"]), widths: widths)
-            for row in rows {
-                let visit = row.visit
-                let entered = LocalTime(visit.time, in: zone)
-                let exit = visit.exit.map { exit in
-                    let local = LocalTime(exit.time, in: zone)
-                    return "\(local.minute)\(exit.kind == .automatic ? " auto" : "")"
-                } ?? "inside"
-                text += TextTable.line(["\(visit.id)", visit.venue.rawValue, visit.device.map { String($0.rawValue.prefix(8)) } ?? "-",
-                                        "\(entered.date) \(entered.minute)", "\(visit.stayMilliseconds(now: now) / 60_000)",
-                                        visit.entry.visitor?.name ?? "-", visit.entry.visitor?.phone ?? "-", visit.method == .staff ? "yes" : "no"]
-                                       + (overlaps ? [exit, row.meets.map(String.init) ?? "-"] : [visit.entry.operatorName ?? "-"]), widths: widths)
-            }
-            return text
+        case .json: "["
+        case .csv: columns.joined(separator: ",") + "\r\n"
+        case .table: TextTable.line(["ID", "VENUE", "DEVICE", "ENTERED", "MIN", "NAME", "PHONE", "STAFF"]
+                                    + (overlaps ? ["EXIT", "MEETS"] : ["OPERATOR"]), widths: widths)
         }
     }
 
-    private func utc(_ time: WallTime) -> String {
-        var bytes: [UInt8] = []
-        TimestampBytes.appendUTC(time, to: &bytes)
-        return String(decoding: bytes, as: UTF8.self)
-    }
+    /// What comes after them.
+    public var footer: String { format == .json ? "]\n" : "" }
 
-    private func local(_ time: WallTime) -> String {
-        var bytes: [UInt8] = []
-        TimestampBytes.appendLocal(time, offsetSeconds: zone.offsetSeconds(at: time), to: &bytes)
-        return String(decoding: bytes, as: UTF8.self)
-    }
+    private var widths: [Int] { [15, 12, 8, 16, 6, 16, 15, 5] + (overlaps ? [15, 0] : [0]) }
 
-    /// The row's cells as text, in `columns` order (nil: empty).
-    private func cells(_ row: Row) -> [String?] {
+    /// Appends one row (streamed: any number of rows in constant memory).
+    public mutating func write(_ row: Row, to out: inout [UInt8]) {
         let visit = row.visit
-        return ["\(visit.id)", visit.venue.rawValue, visit.device?.rawValue, utc(visit.time), local(visit.time),
-                "\(visit.stayMilliseconds(now: now) / 60_000)", visit.exit.map { utc($0.time) }, visit.exit?.kind.rawValue,
-                visit.entry.visitor?.name, visit.entry.visitor?.phone, visit.method == .staff ? "yes" : "no", visit.entry.operatorName]
-            + (overlaps ? [row.meets.map(String.init)] : [])
+        let minutes = visit.stayMilliseconds(now: now) / 60_000
+        defer { rows += 1 }
+        switch format {
+        case .json:
+            if rows > 0 { out.append(UInt8(ascii: ",")) }
+            out.append(10)
+            JSONLine.begin(&out)
+            JSONLine.number("id", visit.id, to: &out)
+            JSONLine.text("venue", visit.venue.rawValue, to: &out)
+            JSONLine.text("device", visit.device?.rawValue, to: &out)
+            JSONLine.key("entered", to: &out)
+            quoted(&out) { TimestampBytes.appendUTC(visit.time, to: &$0) }
+            JSONLine.key("local_entered", to: &out)
+            let offset = offsets.offsetSeconds(at: visit.time)
+            quoted(&out) { TimestampBytes.appendLocal(visit.time, offsetSeconds: offset, to: &$0) }
+            JSONLine.number("minutes_inside", minutes, to: &out)
+            JSONLine.key("exit", to: &out)
+            if let exit = visit.exit { quoted(&out) { TimestampBytes.appendUTC(exit.time, to: &$0) } } else { out.append(contentsOf: "null".utf8) }
+            JSONLine.text("exit_kind", visit.exit?.kind.rawValue, to: &out)
+            JSONLine.text("name", visit.entry.visitor?.name, to: &out)
+            JSONLine.text("phone", visit.entry.visitor?.phone, to: &out)
+            JSONLine.key("staff", to: &out)
+            out.append(contentsOf: (visit.method == .staff ? "true" : "false").utf8)
+            JSONLine.text("operator", visit.entry.operatorName, to: &out)
+            if overlaps { JSONLine.number("meets", row.meets, to: &out) }
+            out.append(UInt8(ascii: "}"))
+        case .csv:
+            let comma = UInt8(ascii: ",")
+            TimestampBytes.appendDigits(visit.id, to: &out)
+            out.append(comma)
+            CSV.appendField(visit.venue.rawValue, to: &out)
+            out.append(comma)
+            if let device = visit.device { CSV.appendField(device.rawValue, to: &out) }
+            out.append(comma)
+            TimestampBytes.appendUTC(visit.time, to: &out)
+            out.append(comma)
+            TimestampBytes.appendLocal(visit.time, offsetSeconds: offsets.offsetSeconds(at: visit.time), to: &out)
+            out.append(comma)
+            TimestampBytes.appendDigits(minutes, to: &out)
+            out.append(comma)
+            if let exit = visit.exit { TimestampBytes.appendUTC(exit.time, to: &out) }
+            out.append(comma)
+            if let exit = visit.exit { out.append(contentsOf: exit.kind.rawValue.utf8) }
+            out.append(comma)
+            if let name = visit.entry.visitor?.name { CSV.appendField(name, to: &out) }
+            out.append(comma)
+            if let phone = visit.entry.visitor?.phone { CSV.appendField(phone, to: &out) }
+            out.append(comma)
+            out.append(contentsOf: (visit.method == .staff ? "yes" : "no").utf8)
+            out.append(comma)
+            if let name = visit.entry.operatorName { CSV.appendField(name, to: &out) }
+            if overlaps {
+                out.append(comma)
+                if let meets = row.meets { TimestampBytes.appendDigits(meets, to: &out) }
+            }
+            out.append(contentsOf: [13, 10])
+        case .table:
+            var local: [UInt8] = []
+            TimestampBytes.appendLocal(visit.time, offsetSeconds: offsets.offsetSeconds(at: visit.time), to: &local)
+            let entered = String(decoding: local.prefix(16), as: UTF8.self).replacing("T", with: " ")
+            var exitText = "inside"
+            if let exit = visit.exit {
+                var bytes: [UInt8] = []
+                TimestampBytes.appendLocal(exit.time, offsetSeconds: offsets.offsetSeconds(at: exit.time), to: &bytes)
+                exitText = String(decoding: bytes.dropFirst(11).prefix(5), as: UTF8.self) + (exit.kind == .automatic ? " auto" : "")
+            }
+            let line = TextTable.line(["\(visit.id)", visit.venue.rawValue, visit.device.map { String($0.rawValue.prefix(8)) } ?? "-",
+                                       entered, "\(minutes)", visit.entry.visitor?.name ?? "-", visit.entry.visitor?.phone ?? "-",
+                                       visit.method == .staff ? "yes" : "no"]
+                                      + (overlaps ? [exitText, row.meets.map(String.init) ?? "-"] : [visit.entry.operatorName ?? "-"]),
+                                      widths: widths)
+            out.append(contentsOf: line.utf8)
+        }
     }
 
-    private func json(_ row: Row) -> JSONValue {
-        let visit = row.visit
-        func text(_ value: String?) -> JSONValue { value.map(JSONValue.string) ?? .null }
-        var members: [(String, JSONValue)] = [
-            ("id", .number(visit.id)), ("venue", .string(visit.venue.rawValue)), ("device", text(visit.device?.rawValue)),
-            ("entered", .string(utc(visit.time))), ("local_entered", .string(local(visit.time))),
-            ("minutes_inside", .number(visit.stayMilliseconds(now: now) / 60_000)),
-            ("exit", text(visit.exit.map { utc($0.time) })), ("exit_kind", text(visit.exit?.kind.rawValue)),
-            ("name", text(visit.entry.visitor?.name)), ("phone", text(visit.entry.visitor?.phone)),
-            ("staff", .bool(visit.method == .staff)), ("operator", text(visit.entry.operatorName)),
-        ]
-        if overlaps { members.append(("meets", row.meets.map(JSONValue.number) ?? .null)) }
-        return .object(members)
+    private func quoted(_ out: inout [UInt8], _ body: (inout [UInt8]) -> Void) {
+        out.append(UInt8(ascii: "\""))
+        body(&out)
+        out.append(UInt8(ascii: "\""))
     }
 }

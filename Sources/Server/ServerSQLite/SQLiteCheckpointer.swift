@@ -30,6 +30,11 @@ final class SQLiteCheckpointer: Sendable {
         try connection.execute("PRAGMA synchronous = \(durability.rawValue.uppercased()); PRAGMA secure_delete = ON")
     }
 
+    /// A checkpointer on `connection` (a ledger opened read-only: its checkpoints fail, harmlessly).
+    init(readOnly connection: SQLiteConnection) {
+        self.connection = connection
+    }
+
     /// Called on the writer's thread after each commit with the pages now in the log.
     func logGrew(to pages: Int32, writer: SQLiteConnection) {
         if pages >= Self.hardLimit {

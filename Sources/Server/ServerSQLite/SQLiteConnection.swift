@@ -14,12 +14,14 @@ final class SQLiteConnection: @unchecked Sendable {
     private var commitHook: CommitHook?
 
     /// Opens (with `create`, creates) the database at `path`; a symbolic link is refused.
-    init(path: String, create: Bool, readOnly: Bool = false) throws(LedgerError) {
+    /// With `uri` (`file:…?mode=ro`), opens that URI instead; `path` is then for messages.
+    init(path: String, create: Bool, readOnly: Bool = false, uri: String? = nil) throws(LedgerError) {
         var handle: OpaquePointer?
         var flags = SQLITE_OPEN_NOMUTEX | SQLITE_OPEN_NOFOLLOW | SQLITE_OPEN_EXRESCODE
         flags |= readOnly ? SQLITE_OPEN_READONLY : SQLITE_OPEN_READWRITE
         if create && !readOnly { flags |= SQLITE_OPEN_CREATE }
-        let status = sqlite3_open_v2(path, &handle, flags, nil)
+        if uri != nil { flags |= SQLITE_OPEN_URI }
+        let status = sqlite3_open_v2(uri ?? path, &handle, flags, nil)
         guard status == SQLITE_OK, let handle else {
             let message = handle.map { String(cString: sqlite3_errmsg($0)) } ?? "out of memory"
             sqlite3_close_v2(handle)

@@ -80,9 +80,9 @@ extension SQLiteLedger {
         try readers.read { connection throws(LedgerError) in
             try connection.execute("BEGIN")
             defer { try? connection.execute("COMMIT") }
-            let select = try connection.statement(Self.selectOpen)
+            let select = try connection.statement(venue == nil ? Self.selectOpen : Self.selectOpenAtVenue)
             defer { select.reset() }
-            try select.bind(1, venue?.rawValue)
+            if let venue { try select.bind(1, venue.rawValue) }
             var venues = VenueCache()
             while try select.step() {
                 guard body(try SQLiteRows.checkIn(select, ids: ids, venues: &venues)) else { break }
@@ -129,6 +129,7 @@ extension SQLiteLedger {
     private static let releaseClaimsOfOpen = SQLDialect.sqlite.render(LedgerSchema.releaseClaimsOfOpen)
     private static let endOpenVisits = SQLDialect.sqlite.render(LedgerSchema.endOpenVisits)
     private static let selectOpen = SQLDialect.sqlite.render(LedgerSchema.selectOpen)
+    private static let selectOpenAtVenue = SQLDialect.sqlite.render(LedgerSchema.selectOpenAtVenue)
     private static let countOpen = SQLDialect.sqlite.render(LedgerSchema.countOpen)
     private static let selectMeeting = SQLDialect.sqlite.render(LedgerSchema.selectMeeting)
 }

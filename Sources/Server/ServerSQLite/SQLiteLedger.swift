@@ -52,6 +52,56 @@ public final class SQLiteLedger: CheckInLedger {
         readers = SQLiteReaders(path: path)
     }
 
+    /// Opens the ledger at `path` for reading only, changing nothing on disk, not even creating
+    /// the write-ahead log's files: the evacuation roll on a full disk. With a write-ahead log
+    /// of some content beside the file (a server running, or one that stopped without a
+    /// checkpoint), SQLite reads through it (`mode=ro`); without one, or when that fails (its
+    /// shared memory cannot be made), the file is read as it is (`immutable=1`: no locks, no
+    /// shared memory; what only the log holds is not seen). The schema must be the newest.
+    public init(readingOnly path: String, authenticator: any MessageAuthenticator = HMACAuthenticator()) throws(LedgerError) {
+        self.path = path
+        guard access(path, F_OK) == 0 else { throw LedgerError(.missing, "database \(path) does not exist") }
+        var log = stat()
+        let logged = stat(path + "-wal", &log) == 0 && log.st_size > 0
+        let base = "file:" + Self.uriEscaped(path)
+        var opened: (SQLiteConnection, String, Int64)?
+        var failure: LedgerError?
+        for uri in (logged ? [base + "?mode=ro", base + "?immutable=1"] : [base + "?immutable=1"]) {
+            do throws(LedgerError) {
+                let connection = try SQLiteConnection(path: path, create: false, readOnly: true, uri: uri)
+                opened = (connection, uri, try connection.integer("PRAGMA application_id") ?? 0)
+                break
+            } catch {
+                failure = error
+            }
+        }
+        guard let (connection, uri, application) = opened else { throw failure ?? LedgerError(.cannotOpen, "\(path): cannot be read") }
+        guard application == SQLiteSchema.applicationID else { throw LedgerError(.corrupt, "\(path): not a qrcheckin-server ledger") }
+        let version = Int(try connection.integer("SELECT coalesce(max(version), 0) FROM schema_migrations") ?? 0)
+        guard version == LedgerSchema.latestVersion else {
+            throw LedgerError(version > LedgerSchema.latestVersion ? .tooNew : .failed,
+                              "\(path): the ledger's schema is version \(version), this qrcheckin-server reads \(LedgerSchema.latestVersion) read-only")
+        }
+        ids = try CheckInIDCipher(storedKey: connection.text(LedgerSchema.selectCheckInIDKey), authenticator: authenticator, ledger: path)
+        checkpointer = SQLiteCheckpointer(readOnly: connection)
+        writer = SQLiteWriter(connection: connection)
+        readers = SQLiteReaders(path: path, uri: uri)
+    }
+
+    /// `path` as a `file:` URI's path: every byte but unreserved ones and `/` percent-encoded.
+    static func uriEscaped(_ path: String) -> String {
+        var out = ""
+        for byte in path.utf8 {
+            let scalar = Unicode.Scalar(byte)
+            if byte < 0x80, scalar.properties.isAlphabetic || (0x30...0x39).contains(byte) || "/-._~".unicodeScalars.contains(scalar) {
+                out.unicodeScalars.append(scalar)
+            } else {
+                out += "%" + String(byte, radix: 16, uppercase: true).leftPadded(to: 2)
+            }
+        }
+        return out
+    }
+
     /// Creates an empty file of mode 0600 unless one exists; never follows a symbolic link.
     private static func createFile(_ path: String) throws(LedgerError) {
         let descriptor = open(path, O_WRONLY | O_CREAT | O_EXCL | O_NOFOLLOW | O_CLOEXEC, 0o600)
@@ -262,4 +312,11 @@ public final class SQLiteLedger: CheckInLedger {
     private static let earlierCheckIn = SQLDialect.sqlite.render(LedgerSchema.earlierCheckIn)
     /// `PRAGMA auto_vacuum`'s value for INCREMENTAL.
     static let incrementalVacuum: Int64 = 2
+}
+
+extension String {
+    /// The string with "0"s before it up to `count` characters.
+    fileprivate func leftPadded(to count: Int) -> String {
+        String(repeating: "0", count: Swift.max(0, count - self.count)) + self
+    }
 }

@@ -8,10 +8,13 @@ final class SQLiteReaders: Sendable {
     static let idleLimit = 8
 
     private let path: String
+    /// The URI read connections open instead of `path` (a ledger opened read-only), if any.
+    private let uri: String?
     private let idle = Mutex<[SQLiteConnection]>([])
 
-    init(path: String) {
+    init(path: String, uri: String? = nil) {
         self.path = path
+        self.uri = uri
     }
 
     /// Runs `body` on an idle connection (or a new one), then keeps the connection.
@@ -25,7 +28,7 @@ final class SQLiteReaders: Sendable {
     }
 
     private func open() throws(LedgerError) -> SQLiteConnection {
-        let connection = try SQLiteConnection(path: path, create: false)
+        let connection = try SQLiteConnection(path: path, create: false, readOnly: uri != nil, uri: uri)
         try connection.execute("PRAGMA query_only = ON")
         return connection
     }

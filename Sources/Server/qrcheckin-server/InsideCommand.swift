@@ -46,20 +46,36 @@ struct InsideCommand: Command {
 
     func run(_ context: CommandContext) throws(CommandError) -> ExitCode {
         let clock = SystemClock()
-        let ledger = try ledgerOptions.openLedger(clock: clock)
+        let ledger = try ledgerOptions.openLedgerForReading(clock: clock) { why in
+            context.logger.warning("the ledger cannot be opened for writing (\(why)); reading it read-only")
+        }
         let now = clock.now()
-        var rows: [VisitReport.Row] = []
+        let chosen = format ?? (context.standardOutputIsTerminal ? .table : .csv)
+        // Streamed as the rows are read: any number of visits in constant memory.
+        var report = VisitReport(format: chosen, overlaps: false, zone: SystemZone(), now: now)
+        var output = CheckedOutput()
+        var failure: CommandError?
+        var rows = 0
+        try output.append(report.header)
         try ledgerCall { () throws(LedgerError) in
             try ledger.openVisits(venue: venue) { visit in
                 let profile = venues.profile(for: visit.venue) ?? venues.defaults
-                if visit.time >= profile.openSince(at: now) { rows.append(VisitReport.Row(visit: visit)) }
-                return true
+                guard visit.time >= profile.openSince(at: now) else { return true }
+                do throws(CommandError) {
+                    try output.append { report.write(VisitReport.Row(visit: visit), to: &$0) }
+                    rows += 1
+                    return true
+                } catch {
+                    failure = error
+                    return false
+                }
             }
         }
-        let chosen = format ?? (context.standardOutputIsTerminal ? .table : .csv)
-        try context.output(VisitReport(format: chosen, overlaps: false, zone: SystemZone(), now: now).text(rows))
+        if let failure { throw failure }
+        try output.append(report.footer)
+        try output.flush()
         let entry = AuditEntry(time: now, actor: OperatorIdentity.current(environment: context.environment), action: .inside,
-                               subject: venue.map { "venue \($0)" }, detail: "format=\(chosen.rawValue)", rows: rows.count, source: "cli")
+                               subject: venue.map { "venue \($0)" }, detail: "format=\(chosen.rawValue)", rows: rows, source: "cli")
         do throws(LedgerError) {
             try ledger.appendAudit(entry)
         } catch {
