@@ -30,7 +30,7 @@ struct AuditHandler {
         let next = more ? entries.last?.id.map { "<p><a rel=\"next\" href=\"\(HTML.escape(request.link(ConsolePage.audit.path, "before=\($0)")))\">\(HTML.escape(words.next)) →</a></p>" } ?? "" : ""
         let content = """
             <h1>\(HTML.escape(words.audit))</h1>
-            <div class="scroll"><table><thead><tr><th scope="col">id</th><th scope="col">\(HTML.escape(words.time))</th><th scope="col">\(HTML.escape(words.actor))</th>
+            <div class="scroll" tabindex="0" role="region" aria-label="\(HTML.escape(words.audit))"><table><thead><tr><th scope="col">id</th><th scope="col">\(HTML.escape(words.time))</th><th scope="col">\(HTML.escape(words.actor))</th>
             <th scope="col">\(HTML.escape(words.action))</th><th scope="col">\(HTML.escape(words.subject))</th><th scope="col">\(HTML.escape(words.detail))</th>
             <th scope="col">\(HTML.escape(words.rows))</th><th scope="col">\(HTML.escape(words.source))</th></tr></thead><tbody>\(rows)</tbody></table></div>
             \(next)

@@ -93,6 +93,7 @@ public struct ConsoleWords: Sendable {
     var created: String { ko ? "만든 시각" : "Created" }
     var active: String { ko ? "사용 중" : "active" }
     var disabledWord: String { ko ? "사용 중지" : "disabled" }
+    var changes: String { ko ? "변경" : "Changes" }
     var addUser: String { ko ? "계정 추가" : "Add an account" }
     var add: String { ko ? "추가" : "Add" }
     var disable: String { ko ? "사용 중지" : "Disable" }

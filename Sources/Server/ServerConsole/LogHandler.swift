@@ -62,7 +62,7 @@ struct LogHandler {
             <button type="submit">\(HTML.escape(words.search))</button></form>
             <p>\(HTML.escape(words.export)): \(exports)</p>
             \(rows.isEmpty ? "<p>\(HTML.escape(words.noRows))</p>" : """
-            <div class="scroll"><table><thead><tr><th scope="col">\(HTML.escape(words.receipt))</th><th scope="col">\(HTML.escape(words.venue))</th>
+            <div class="scroll" tabindex="0" role="region" aria-label="\(HTML.escape(words.log))"><table><thead><tr><th scope="col">\(HTML.escape(words.receipt))</th><th scope="col">\(HTML.escape(words.venue))</th>
             <th scope="col">\(HTML.escape(words.time))</th><th scope="col">\(HTML.escape(words.method))</th><th scope="col">\(HTML.escape(words.name))</th>
             <th scope="col">\(HTML.escape(words.phone))</th><th scope="col">\(HTML.escape(words.operatorWord))</th></tr></thead><tbody>\(body)</tbody></table></div>
             """)

@@ -83,8 +83,8 @@ struct UsersHandler {
         let content = """
             <h1>\(HTML.escape(words.users))</h1>
             \(saved)\(notice.map { "<p class=\"error\" role=\"alert\">\(HTML.escape($0))</p>" } ?? "")
-            <div class="scroll"><table><thead><tr><th scope="col">\(HTML.escape(words.user))</th><th scope="col">\(HTML.escape(words.role))</th>
-            <th scope="col">\(HTML.escape(words.state))</th><th scope="col">\(HTML.escape(words.created))</th><th scope="col"></th></tr></thead>
+            <div class="scroll" tabindex="0" role="region" aria-label="\(HTML.escape(words.users))"><table><thead><tr><th scope="col">\(HTML.escape(words.user))</th><th scope="col">\(HTML.escape(words.role))</th>
+            <th scope="col">\(HTML.escape(words.state))</th><th scope="col">\(HTML.escape(words.created))</th><th scope="col">\(HTML.escape(words.changes))</th></tr></thead>
             <tbody>\(rows)</tbody></table></div>
             <h2>\(HTML.escape(words.addUser))</h2>
             <form method="post" action="\(action)">\(request.hiddenToken)<input type="hidden" name="action" value="add">
