@@ -44,6 +44,7 @@ def test_one_code_replayed_from_one_address_stays_within_its_budget_while_fifty_
         phones.append(cookie_of(headers, "qrcheckin_device"))
     replayed = scan_path(secret, server)
     statuses, lock, stop = {}, threading.Lock(), threading.Event()
+    refused = {}  # the first 429: its headers and page
 
     def replay():
         connection = http.client.HTTPConnection("127.0.0.1", server.port, timeout=15, source_address=("127.0.0.9", 0))
@@ -51,9 +52,11 @@ def test_one_code_replayed_from_one_address_stays_within_its_budget_while_fifty_
             try:
                 connection.request("GET", replayed)
                 response = connection.getresponse()
-                response.read()
+                body = response.read()
                 with lock:
                     statuses[response.status] = statuses.get(response.status, 0) + 1
+                    if response.status == 429 and not refused:
+                        refused.update(headers={k.lower(): v for k, v in response.getheaders()}, page=body.decode())
             except (OSError, http.client.HTTPException):
                 connection.close()
                 connection = http.client.HTTPConnection("127.0.0.1", server.port, timeout=15, source_address=("127.0.0.9", 0))
@@ -83,6 +86,9 @@ def test_one_code_replayed_from_one_address_stays_within_its_budget_while_fifty_
     assert statuses.get(429, 0) > 0 and set(statuses) <= {303, 429}, statuses
     hall = [row for row in csv_rows(server, "--venue", "HALL-1")]
     assert len(hall) == recorded + 50, "the log holds the budget's new phones and the 50 phones, nothing else"
+    # A refused phone sees when to try again, counted down on the page (issue 34), and gets no cookie.
+    assert refused["headers"]["retry-after"] == "15" and "set-cookie" not in refused["headers"]
+    assert 'id="countdown" data-seconds="15"' in refused["page"]
 
 
 def test_a_visitor_ticket_is_good_once_and_only_on_its_own_phone(servers, tmp_path, secret):

@@ -156,7 +156,7 @@ def test_the_roll_answers_on_a_full_disk(tmp_path, tmpfs):
     SQLite cannot even make its write-ahead log's files) and lists everyone."""
     database = tmp_path / "checkins.db"
     for name in ("Kim", "Lee"):
-        assert server_run("checkin", "--database", f"sqlite:{database}", "--venue", "HALL-1", "--name", name).returncode == 0
+        assert server_run("checkin", "--database", f"sqlite:{database}", "--venue", "HALL-1", "--new-venue", "--name", name).returncode == 0
     full = tmpfs / "checkins.db"
     full.write_bytes(database.read_bytes())
     filler = tmpfs / "filler"

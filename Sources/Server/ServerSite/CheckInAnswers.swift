@@ -33,7 +33,8 @@ struct CheckInAnswers: Sendable {
                                                  ticket: ticket, message: nil)
             return request.page(200, html, extra: extra)
         case .refused(.tooManyNewDevices, let venue):
-            return request.page(429, request.pages.refusal(.tooManyNewDevices, venue: venue, venueName: venue.map(parts.useCase.displayName)),
+            return request.page(429, request.pages.refusal(.tooManyNewDevices, venue: venue, venueName: venue.map(parts.useCase.displayName),
+                                                           retryAfter: Int64(Self.newDeviceRetrySeconds)),
                                 extra: extra + [("Retry-After", "\(Self.newDeviceRetrySeconds)")])
         case .refused(let reason, let venue):
             return request.page(Self.status(of: reason), request.pages.refusal(reason, venue: venue, venueName: venue.map(parts.useCase.displayName)),

@@ -120,9 +120,11 @@ struct Pages {
 
     /// A refusal: what happened, and the next step: scan again (said), type the safe number
     /// (a link, when the venue is known and served), ask the staff.
-    func refusal(_ reason: RefusalReason, venue: VenueID?, venueName: String? = nil) -> String {
+    /// `retryAfter`: seconds until trying again makes sense, counted down on the page.
+    func refusal(_ reason: RefusalReason, venue: VenueID?, venueName: String? = nil, retryAfter: Int64? = nil) -> String {
         let (title, advice) = words.refusal(reason)
         var content = "<p class=\"advice\">\(HTML.escape(advice))</p>"
+        if let retryAfter { content += "\n" + countdown(retryAfter) }
         if let venue, reason != .unknownVenue {
             content += "\n" + formButton(venue)
         }
@@ -204,16 +206,22 @@ struct Pages {
     /// after (true without a script) and, with the script, the seconds left as they count.
     func tooMany(retryAfter seconds: Int64, now: WallTime, venue: VenueID? = nil, venueName: String? = nil) -> String {
         let after = LocalTime(WallTime(milliseconds: now.milliseconds + seconds * 1000), in: zone)
-        let unit = words.language == .ko ? "초" : "s"
         var content = """
             <p class="advice">\(HTML.escape(words.tryAgain(after: after.second)))</p>
-            <p class="countdown" id="countdown" data-seconds="\(seconds)" data-unit="\(unit)" data-done="\(HTML.escape(words.tryNow))" hidden>\
-            \(HTML.escape(words.timeLeft)) <span class="seconds">\(seconds)\(unit)</span></p>
+            \(countdown(seconds))
             """
         if let venue { content += "\n" + formButton(venue) }
         content += "\n<p class=\"help\">\(HTML.escape(words.askStaff))</p>"
         return card(title: words.tooManyTitle, kind: "refusal too-many", tone: .wait, icon: .wait,
                     venue: venue.map { banner($0, name: venueName ?? $0.rawValue) }, content: content)
+    }
+
+    /// The seconds left before trying again, shown and counted by the page's script (hidden
+    /// without it: the advice above says when in words that stay true).
+    private func countdown(_ seconds: Int64) -> String {
+        let unit = words.language == .ko ? "초" : "s"
+        return "<p class=\"countdown\" id=\"countdown\" data-seconds=\"\(seconds)\" data-unit=\"\(unit)\" data-done=\"\(HTML.escape(words.tryNow))\" hidden>"
+            + "\(HTML.escape(words.timeLeft)) <span class=\"seconds\">\(seconds)\(unit)</span></p>"
     }
 
     /// 503: the ledger failed; nothing was recorded. The time is for the staff.
