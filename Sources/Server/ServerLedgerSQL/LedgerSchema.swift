@@ -126,7 +126,8 @@ public enum LedgerSchema {
         // lock, behind the previous one's commit, on PostgreSQL. The index leads with the
         // entry time, as every other index leads with something that grows: a check-in adds
         // its entry at the index's end, one page a group commit (led by the venue, a commit of
-        // check-ins at 64 venues wrote 64 more pages and `make bench` lost 15 %). A venue's
+        // check-ins at 64 venues dirtied a page per venue: about 15 % fewer check-ins/s in
+        // bench-server's load; docs/BENCHMARKS.md). A venue's
         // count reads the open visits of every venue entered within its max-stay, from the
         // index alone (the venue is its second column).
         Migration(version: 6, name: "visit exits", statements: [
