@@ -31,8 +31,8 @@ public protocol CheckInLedger: Sendable {
     /// next scan starts a new visit. Completes after the commit, on any thread.
     func checkOut(_ request: CheckOutRequest, completion: @escaping @Sendable (Result<CheckOutReport, LedgerError>) -> Void)
 
-    /// Every open visit (of `venue`, or of every venue), by venue (in the order of its id's
-    /// bytes) and oldest first within one, handed to `body` one at a time; `body` returns false to stop. A read: works on a ledger opened read-only.
+    /// Every open visit (of `venue`, or of every venue), oldest first, handed to `body` one at a
+    /// time; `body` returns false to stop. A read: works on a ledger opened read-only.
     func openVisits(venue: VenueID?, _ body: (CheckIn) -> Bool) throws(LedgerError)
 
     /// Open visits per venue (of `venue` or every venue), counting only those entered at or

@@ -129,7 +129,7 @@ public final class InMemoryLedger: CheckInLedger {
     public func openVisits(venue: VenueID?, _ body: (CheckIn) -> Bool) throws(LedgerError) {
         let rows = try locked { state throws(LedgerError) in
             Self.selected(state.checkIns.filter { Self.isOpen($0, at: venue, since: nil) }, CheckInQuery())
-        }.enumerated().sorted { ($0.element.venue.rawValue, $0.offset) < ($1.element.venue.rawValue, $1.offset) }.map(\.element)
+        }
         for row in rows where !body(row) { break }
     }
 

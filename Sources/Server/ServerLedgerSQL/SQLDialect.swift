@@ -23,6 +23,16 @@ public enum SQLDialect: String, Sendable, CaseIterable {
         }
     }
 
+    /// What follows the table in a read of open visits: SQLite is told to use the partial index
+    /// of open visits (its planner, without statistics, walks `checkins_at` for an ORDER BY on
+    /// time); PostgreSQL's planner finds it by itself.
+    public var openVisitsIndex: String {
+        switch self {
+        case .sqlite: " INDEXED BY checkins_open"
+        case .postgresql: ""
+        }
+    }
+
     /// The placeholder of the `index`-th parameter (1-based): `?1` or `$1`.
     public func parameter(_ index: Int) -> String {
         switch self {
@@ -31,10 +41,11 @@ public enum SQLDialect: String, Sendable, CaseIterable {
         }
     }
 
-    /// `text` with `{id}` replaced by `generatedID`, `{keyed}` by `keyedTable` and `$N` by this
-    /// dialect's placeholder.
+    /// `text` with `{id}` replaced by `generatedID`, `{keyed}` by `keyedTable`, `{open}` by
+    /// `openVisitsIndex` and `$N` by this dialect's placeholder.
     public func render(_ text: String) -> String {
         var result = text.replacing("{id}", with: generatedID).replacing("{keyed}", with: keyedTable)
+            .replacing("{open}", with: openVisitsIndex)
         if self == .sqlite {
             // `$1` → `?1`, right to left so `$10` is not taken for `$1`.
             for index in stride(from: 32, through: 1, by: -1) {

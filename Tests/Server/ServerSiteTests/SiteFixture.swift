@@ -31,7 +31,8 @@ struct SiteFixture {
     let authenticator = HMACAuthenticator()
     let site: CheckInSite
 
-    init(venues: VenueDirectory = VenueDirectory(), tries: Int = 5, newDevices: NewDeviceLimits = .standard, look: SiteLook = .standard) {
+    init(venues: VenueDirectory = VenueDirectory(), tries: Int = 5, newDevices: NewDeviceLimits = .standard, look: SiteLook = .standard,
+         occupancyOrigins: [String] = []) {
         let useCase = CheckInUseCase(venues: venues, keys: [.master(Self.secret)], authenticator: authenticator, ledger: ledger, clock: clock,
                                      newDevices: NewDeviceBudget(limits: newDevices))
         // Predictable "random" cookies: 16 equal bytes, a new value each time.
@@ -44,7 +45,7 @@ struct SiteFixture {
                                    hash: { GenericHash.digest($0) }, keys: keys, authenticator: authenticator, clock: clock),
             tickets: VisitorTickets(keys: keys, authenticator: authenticator),
             formTokens: FormTokens(keys: keys, authenticator: authenticator),
-            metrics: ServerMetrics(startedAt: WallTime(seconds: Self.start)), look: look))
+            metrics: ServerMetrics(startedAt: WallTime(seconds: Self.start)), look: look, occupancyOrigins: occupancyOrigins))
     }
 
     func code(_ venue: VenueID = hall, at time: Int64? = nil) -> CheckInCode {
@@ -54,8 +55,13 @@ struct SiteFixture {
 
     func get(_ path: String, cookies: [String: String] = [:], query: [String: String] = [:], language: String? = nil,
              method: String = "GET", form: [String: String] = [:], client: String = "192.0.2.1") -> HTTPResponse {
-        respond(HTTPRequest(method: method, path: path, query: query, headers: language.map { ["accept-language": $0] } ?? [:],
-                            cookies: cookies, form: form, client: client, clientIsLocal: false))
+        get(path, cookies: cookies, query: query, headers: language.map { ["accept-language": $0] } ?? [:], method: method, form: form, client: client)
+    }
+
+    func get(_ path: String, cookies: [String: String] = [:], query: [String: String] = [:], headers: [String: String],
+             method: String = "GET", form: [String: String] = [:], client: String = "192.0.2.1") -> HTTPResponse {
+        respond(HTTPRequest(method: method, path: path, query: query, headers: headers, cookies: cookies, form: form, client: client,
+                            clientIsLocal: false))
     }
 
     /// The site's answer to `request`, waited for (a check-in's comes after the commit).
