@@ -23,6 +23,11 @@ ELSEWHERE = {
     # unprivileged user with a fresh home, with the web kiosk and a phone: test_readme_loop.py.
     "Record check-ins: the server": ["qrcheckin keygen", "qrcheckin run --base-url HTTP://127.0.0.1:8080/C &",
                                      "qrcheckin-server serve &", "qrcheckin-server checkins"],
+    # The console's accounts and sign-in: test_server_console.py (user add --role --password-file,
+    # then the browser's way in test_server_console_web.py), with free ports instead of 8081.
+    "Give your staff a console": ["sudo qrcheckin-server user add mina --role admin",
+                                  "sudo qrcheckin-server user add door1 --role steward --password-file door1.txt",
+                                  "xdg-open http://127.0.0.1:8081/admin/"],
 }
 
 

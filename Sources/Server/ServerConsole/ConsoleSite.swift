@@ -30,13 +30,14 @@ public struct ConsoleSite: HTTPHandler {
         /// Whether the ledger answers (false during an outage).
         public let ledgerAnswers: @Sendable () -> Bool
         /// An Argon2id hash an unknown name's password is checked against, so that an unknown
-        /// name takes as long as a known one (names cannot be probed by timing).
-        public let decoyHash: String
+        /// name takes as long as a known one (names cannot be probed by timing). A function:
+        /// made on first use, not at start (it costs a hash's time and memory).
+        public let decoyHash: @Sendable () -> String
 
         /// The parts.
         public init(ledger: any CheckInLedger, accounts: any AccountLedger, refusals: (any RefusalCounting)?, visits: any OpenVisits,
                     venues: VenueDirectory, zone: any LocalTimeZone, clock: any WallClock, crypto: ConsoleCrypto,
-                    throttle: SignInThrottle = SignInThrottle(), ledgerAnswers: @escaping @Sendable () -> Bool = { true }, decoyHash: String) {
+                    throttle: SignInThrottle = SignInThrottle(), ledgerAnswers: @escaping @Sendable () -> Bool = { true }, decoyHash: @escaping @Sendable () -> String) {
             self.ledger = ledger
             self.accounts = accounts
             self.refusals = refusals

@@ -32,7 +32,7 @@ struct SignInHandler {
             return request.unavailable()
         }
         // An unknown name is checked against a decoy hash: it takes as long as a known one.
-        guard let matches = parts.throttle.gate({ parts.crypto.verifyPassword(password, account?.passwordHash ?? parts.decoyHash) }) else {
+        guard let matches = parts.throttle.gate({ parts.crypto.verifyPassword(password, account?.passwordHash ?? parts.decoyHash()) }) else {
             return form(request, status: 503, error: request.words.busy, extra: [("Retry-After", "1")])
         }
         guard let account, matches, !account.disabled else {

@@ -5,6 +5,7 @@ import ServerHTTP
 import SharedCLI
 import SharedDomain
 import SharedSystem
+import Synchronization
 
 /// The operator console as a part of `serve`: its own listener (`admin-listen`), its own
 /// libmicrohttpd instance, the same ledger; the accounts and sessions in the ledger's database.
@@ -24,9 +25,14 @@ enum ConsoleService {
             random: SecureRandom.bytes, digest: { GenericHash.digest($0, length: 32) },
             verifyPassword: { PasswordHash.verify($0, against: $1) }, hashPassword: PasswordHash.make, needsRehash: PasswordHash.needsRehash,
             equal: { authenticator.isEqualInConstantTime($0, $1) })
-        // Unknown names are checked against this, so they take as long as known ones.
-        guard let decoy = PasswordHash.make(Hex.encode(SecureRandom.bytes(16))) else {
-            throw CommandError(.unavailable, "cannot hash a password: out of memory")
+        // Unknown names are checked against this, so they take as long as known ones; made at
+        // the first sign-in, not at start (a hash's 0.1 s of CPU and 64 MiB).
+        let decoyHash = Mutex<String?>(nil)
+        let decoy: @Sendable () -> String = {
+            decoyHash.withLock { made in
+                if made == nil { made = PasswordHash.make(Hex.encode(SecureRandom.bytes(16))) }
+                return made ?? "$argon2id$unusable"
+            }
         }
         let sessions = ConsoleSessions(accounts: accounts, clock: clock, crypto: crypto)
         _ = try? sessions.purgeExpired()

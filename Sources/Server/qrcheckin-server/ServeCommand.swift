@@ -149,13 +149,7 @@ struct ServeCommand: Command {
                                  + (skipped > 0 ? " (\(skipped) more failures since the last report)" : ""))
                 }
             })
-        do throws(HTTPServerError) {
-            services.add(try MicroHTTPServer(listener: listener, handler: CheckInSite(parts), limits: configuration.limits,
-                                             resolver: ClientResolver(trustedProxies: configuration.trustedProxies), observer: metrics))
-        } catch {
-            services.stop()
-            throw CommandError(.unavailable, error.description)
-        }
+        // The console first: once the visitors' listener runs, the server is at work.
         var consoleAddress = ""
         if let adminListen = configuration.adminListen {
             do throws(CommandError) {
@@ -165,6 +159,13 @@ struct ServeCommand: Command {
                 services.stop()
                 throw error
             }
+        }
+        do throws(HTTPServerError) {
+            services.add(try MicroHTTPServer(listener: listener, handler: CheckInSite(parts), limits: configuration.limits,
+                                             resolver: ClientResolver(trustedProxies: configuration.trustedProxies), observer: metrics))
+        } catch {
+            services.stop()
+            throw CommandError(.unavailable, error.description)
         }
         let address = ListenSocket.boundAddress(listener)
         let served = configuration.venues.servesUnlisted ? "every venue its keys serve"

@@ -34,7 +34,7 @@ struct ConsoleFixture {
     init() {
         site = ConsoleSite(ConsoleSite.Parts(
             ledger: ledger, accounts: ledger, refusals: ledger, visits: LedgerOpenVisits(ledger: ledger, venues: VenueDirectory()),
-            venues: VenueDirectory(), zone: UTCTimeZone(), clock: clock, crypto: FakeCrypto.crypto, decoyHash: "plain:\u{1}"))
+            venues: VenueDirectory(), zone: UTCTimeZone(), clock: clock, crypto: FakeCrypto.crypto, decoyHash: { "plain:\u{1}" }))
         for role in ConsoleRole.allCases {
             _ = try! ledger.addAccount(ConsoleAccount(name: role.rawValue, role: role, passwordHash: "plain:password-\(role.rawValue)", created: clock.now()))
         }
