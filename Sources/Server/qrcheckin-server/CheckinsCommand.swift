@@ -1,6 +1,7 @@
 import ServerDomain
 import ServerReports
 import SharedCLI
+import SharedDomain
 import SharedSystem
 import SharedText
 
@@ -20,6 +21,7 @@ struct CheckinsCommand: Command {
             OptionSpec("count", help: "Print how many instead of the rows (the total alone, or per group with --by)."),
             OptionSpec("by", value: "KEYS", help: "venue, day or hour (local), or several (venue,day): count per group (implies --count)."),
             OptionSpec("kept", help: "With --count: add the daily counts kept after their check-ins were purged."),
+            OptionSpec("peak", help: "With --by venue and/or day: the most visits open at once per group, not check-ins."),
         ],
         discussion: """
             Prints the visitor log the server recorded, oldest first, streamed (any number of
@@ -36,7 +38,9 @@ struct CheckinsCommand: Command {
             day or hour (or several, comma-separated, in column order) prints one row per group
             in the --format chosen: days and hours are this host's (TZ). --kept adds the daily
             counts purges kept when keep-counts is on (a kept day counts when its midnight is
-            within --from/--until; not with --by hour or --device).
+            within --from/--until; not with --by hour or --device). --peak counts, per venue
+            and/or local day, the most visits open at once among those selected (a visit from
+            its entry to its exit, else to now but never past its venue's max-stay).
 
             EXIT STATUS: 0 listed; 64 bad command line; 65 the database is not a ledger or is
             damaged; 66 the database does not exist; 74 the output cannot be written; 77
@@ -50,6 +54,9 @@ struct CheckinsCommand: Command {
     /// Nil lists the rows; empty counts the total; otherwise counts per group.
     let countKeys: [CountReport.Key]?
     let includesKept: Bool
+    let peak: Bool
+    /// The venues' settings (their max-stay, for --peak).
+    let venues: VenueDirectory
 
     init(_ arguments: ParsedArguments, context: CommandContext) throws(CommandError) {
         ledgerOptions = try LedgerCommandOptions(arguments, environment: context.environment)
@@ -59,6 +66,12 @@ struct CheckinsCommand: Command {
         self.query = query
         let keys = try arguments["by"].map { text throws(CommandError) in try Self.keys(text) }
         includesKept = arguments.has("kept")
+        peak = arguments.has("peak")
+        venues = try ServerConfiguration.venues(ledgerOptions.layers)
+        if peak {
+            guard let keys, !keys.isEmpty, !keys.contains(.hour) else { throw .usage("--peak goes with --by venue, day or venue,day") }
+            guard !includesKept else { throw .usage("--peak counts visits in the log: it cannot be used with --kept") }
+        }
         if arguments.has("count") || keys != nil {
             guard query.limit == nil else { throw .usage("--limit lists rows; it cannot be used with --count") }
             countKeys = keys ?? []
@@ -140,6 +153,21 @@ struct CheckinsCommand: Command {
             return .success
         }
         var report = CountReport(keys: keys, zone: SystemZone())
+        if peak {
+            let now = SystemClock().now()
+            var sweep = PeakOccupancy(byVenue: keys.contains(.venue), byDay: keys.contains(.day))
+            try ledgerCall { () throws(LedgerError) in
+                try ledger.export(query) { visit in
+                    let profile = venues.profile(for: visit.venue) ?? venues.defaults
+                    let end = visit.exit?.time ?? WallTime(milliseconds: min(now.milliseconds, visit.time.milliseconds + profile.maxStaySeconds * 1000))
+                    sweep.add(visit, until: end)
+                    return true
+                }
+            }
+            for group in sweep.peaks(in: SystemZone()) { report.add(peak: group.peak, venue: group.venue, day: group.day) }
+            try context.output(report.text(format))
+            return .success
+        }
         for tally in try ledgerCall({ () throws(LedgerError) in try ledger.tally(query) }) { report.add(tally) }
         for count in kept { report.add(count) }
         try context.output(report.text(format))
