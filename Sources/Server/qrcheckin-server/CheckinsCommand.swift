@@ -67,7 +67,8 @@ struct CheckinsCommand: Command {
         let keys = try arguments["by"].map { text throws(CommandError) in try Self.keys(text) }
         includesKept = arguments.has("kept")
         peak = arguments.has("peak")
-        venues = try ServerConfiguration.venues(ledgerOptions.layers)
+        // Only --peak needs the venues' settings: a bad one must not stop a plain export.
+        venues = peak ? try ServerConfiguration.venues(ledgerOptions.layers) : VenueDirectory()
         if peak {
             guard let keys, !keys.isEmpty, !keys.contains(.hour) else { throw .usage("--peak goes with --by venue, day or venue,day") }
             guard !includesKept else { throw .usage("--peak counts visits in the log: it cannot be used with --kept") }
