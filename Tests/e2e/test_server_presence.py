@@ -78,7 +78,7 @@ def test_capacity_exit_kiosk_receipt_check_out_roll_and_overlaps(servers, tmp_pa
 
     # The third is turned away: nothing recorded, the full page, a status to retry.
     status, headers, body = third.scan(secret, "HALL-1")
-    assert status == 503 and headers["retry-after"] == "30" and "Full — 2 of 2 inside" in body
+    assert status == 503 and headers["retry-after"] == "30" and "Full — 2 of 2 inside" in body and "is full" in body
     assert third.cookie is None
     agree(config, server, 2)
     metrics = server.get("/metrics")[2].decode()
