@@ -78,7 +78,7 @@ def test_capacity_exit_kiosk_receipt_check_out_roll_and_overlaps(servers, tmp_pa
 
     # The third is turned away: nothing recorded, the full page, a status to retry.
     status, headers, body = third.scan(secret, "HALL-1")
-    assert status == 503 and headers["retry-after"] == "30" and "Full — 2 of 2 inside" in body
+    assert status == 503 and headers["retry-after"] == "30" and "Full — 2 of 2 inside" in body and "is full" in body
     assert third.cookie is None
     agree(config, server, 2)
     metrics = server.get("/metrics")[2].decode()
@@ -171,3 +171,23 @@ def test_the_roll_answers_on_a_full_disk(tmp_path, tmpfs):
     assert result.returncode == 0, result.stderr
     assert sorted(visit["name"] for visit in json.loads(result.stdout)) == ["Kim", "Lee"]
     assert "read-only" in result.stderr
+
+
+def test_checkins_count_peak_is_the_most_visits_open_at_once(servers, tmp_path, secret):
+    """`checkins --count --by day,venue --peak`: three visits, two overlapping, give a peak of 2."""
+    config = tmp_path / "server.conf"
+    config.write_text("exit.HALL-1-OUT = HALL-1\n")
+    server = servers(secret, args=["-c", str(config), *LOAD_ARGS])
+    first, second, third = Phone(server), Phone(server), Phone(server)
+    assert first.scan(secret, "HALL-1")[0] == 303
+    assert second.scan(secret, "HALL-1")[0] == 303
+    assert first.scan(secret, "HALL-1-OUT")[0] == 200
+    assert second.scan(secret, "HALL-1-OUT")[0] == 200
+    assert third.scan(secret, "HALL-1")[0] == 303
+    result = server_run("checkins", "-c", str(config), "--database", f"sqlite:{server.database}", "--count", "--by", "venue,day",
+                        "--peak", "--format", "jsonl")
+    assert result.returncode == 0, result.stderr
+    rows = [json.loads(line) for line in result.stdout.splitlines()]
+    assert [(row["venue"], row["peak"]) for row in rows] == [("HALL-1", 2)], rows
+    usage = server_run("checkins", "--database", f"sqlite:{server.database}", "--count", "--peak")
+    assert usage.returncode == 64 and "--peak goes with --by" in usage.stderr

@@ -57,13 +57,21 @@ public final class PresenceCloser: Sendable {
         do throws(LedgerError) {
             var ended = 0
             // Every venue with someone inside, configured or not (unlisted ones by the defaults).
-            for venue in try ledger.occupancy(venue: nil, openSince: nil).keys {
+            // A write only when a count says one is due: an idle server commits nothing.
+            for (venue, open) in try ledger.occupancy(venue: nil, openSince: nil) {
                 guard let profile = venues.profile(for: venue) else { continue }
                 if let minute = profile.presence.closeAtMinute {
                     let closing = lastClosing(atMinute: minute, before: now)
-                    ended += try await checkOut(CheckOutRequest(.enteredBefore(venue, cutoff: closing), at: closing, kind: .automatic))
+                    if try inside(venue, since: closing) < open {
+                        ended += try await checkOut(CheckOutRequest(.enteredBefore(venue, cutoff: closing), at: closing, kind: .automatic))
+                    }
                 }
-                ended += try await checkOut(CheckOutRequest(.overstayed(venue, maxStaySeconds: profile.maxStaySeconds), at: now, kind: .automatic))
+                // Due: entered at or before now minus the stay (`overstayed`), so live is after it.
+                let live = WallTime(milliseconds: now.milliseconds - profile.maxStaySeconds * 1000 + 1)
+                if try inside(venue, since: live) < (try inside(venue, since: nil)) {
+                    ended += try await checkOut(CheckOutRequest(.overstayed(venue, maxStaySeconds: profile.maxStaySeconds), at: now,
+                                                                kind: .automatic))
+                }
             }
             result = .success(ended)
         } catch {
@@ -72,6 +80,10 @@ public final class PresenceCloser: Sendable {
         let pass = Pass(at: now, result: result)
         report(pass)
         return pass
+    }
+
+    private func inside(_ venue: VenueID, since: WallTime?) throws(LedgerError) -> Int {
+        try ledger.occupancy(venue: venue, openSince: since)[venue] ?? 0
     }
 
     private func checkOut(_ request: CheckOutRequest) async throws(LedgerError) -> Int {

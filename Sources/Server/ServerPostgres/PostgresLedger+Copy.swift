@@ -65,7 +65,9 @@ extension PostgresLedger {
                         guard let row = ids.rowID(shown: checkIn.id) else {
                             throw LedgerError(.corrupt, "the source shows check-in id \(checkIn.id), which no ledger shows")
                         }
-                        let inserted = try connection.query(Self.copyCheckIn, PostgresRows.parameters(checkIn.entry) + [.int64(occurrence), .int64(row)])
+                        let inserted = try connection.query(Self.copyCheckIn, PostgresRows.parameters(checkIn.entry)
+                                                         + [.int64(occurrence), .int64(row), .int64(checkIn.exit?.time.milliseconds),
+                                                            .text(checkIn.exit?.kind.rawValue)])
                         if inserted.rowCount == 1 {
                             copied += 1
                             if try inserted.int64(0, 0) != row { renumbered += 1 }
@@ -95,12 +97,12 @@ extension PostgresLedger {
 
     /// Inserts $1…$8, the source's occurrence $9 (0 the first) of this check-in, unless
     /// PostgreSQL already holds more than $9 identical ones, at row id $10 (the one that shows
-    /// the id the source showed) unless a row holds it: then at the identity's next. Returns
-    /// the row id.
+    /// the id the source showed) unless a row holds it: then at the identity's next; with the
+    /// source's exit, $11 (ms) and $12 (its kind), or none. Returns the row id.
     static let copyCheckIn = """
-        INSERT INTO checkins (id, venue, at_ms, method, window_age, device, visitor_name, visitor_phone, operator)
+        INSERT INTO checkins (id, venue, at_ms, method, window_age, device, visitor_name, visitor_phone, operator, exit_ms, exit_kind)
         SELECT CASE WHEN EXISTS (SELECT 1 FROM checkins WHERE id = $10) THEN nextval(pg_get_serial_sequence('checkins', 'id')) ELSE $10 END,
-               $1, $2, $3, $4, $5, $6, $7, $8
+               $1, $2, $3, $4, $5, $6, $7, $8, $11, $12
         WHERE (SELECT count(*) FROM checkins WHERE venue = $1 AND at_ms = $2 AND method = $3
                AND window_age IS NOT DISTINCT FROM $4 AND device IS NOT DISTINCT FROM $5
                AND visitor_name IS NOT DISTINCT FROM $6 AND visitor_phone IS NOT DISTINCT FROM $7
@@ -108,13 +110,14 @@ extension PostgresLedger {
         RETURNING id
         """
 
-    /// The duplicate keys of the check-ins now here: each device's latest check-in per venue
-    /// (the one that opened its duplicate time), unless a later one already holds the key.
+    /// The duplicate keys of the check-ins now here: each device's latest open check-in per
+    /// venue (the one that opened its duplicate time; an exit released its key), unless a later
+    /// one already holds the key.
     /// With `venue`, only that venue's ($1).
     static func copyPresence(venue: Bool) -> String {
         """
         INSERT INTO presence (venue, device, at_ms)
-        SELECT venue, device, max(at_ms) FROM checkins WHERE device IS NOT NULL\(venue ? " AND venue = $1" : "")
+        SELECT venue, device, max(at_ms) FROM checkins WHERE device IS NOT NULL AND exit_ms IS NULL\(venue ? " AND venue = $1" : "")
         GROUP BY venue, device
         ON CONFLICT (venue, device) DO UPDATE SET at_ms = excluded.at_ms WHERE presence.at_ms < excluded.at_ms
         """

@@ -45,8 +45,11 @@ extension PostgresLedger {
         return CheckOutReport(closed: ended.rowCount, visit: found.rowCount == 0 ? nil : try PostgresRows.checkIn(found, row: 0, ids: ids))
     }
 
+    /// Ends many visits at once, holding the venue's admission lock: two servers' automatic
+    /// passes over one venue take turns instead of locking the same rows in different orders.
     private func endOpen(_ venue: VenueID, enteredBefore cutoff: Int64, at time: Int64, stay: Int64?, kind: ExitKind,
                          _ connection: PostgresConnection) throws(LedgerError) -> Int {
+        _ = try connection.query(Self.lockVenue, [.text(venue.rawValue)])
         _ = try connection.query(Self.releaseClaimsOfOpen, [.text(venue.rawValue), .int64(cutoff)])
         return try connection.query(Self.endOpenVisits, [.text(venue.rawValue), .int64(cutoff), .int64(time), .int64(stay),
                                                          .text(kind.rawValue)]).changedRows

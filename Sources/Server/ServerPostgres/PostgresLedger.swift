@@ -306,7 +306,7 @@ public final class PostgresLedger: CheckInLedger {
     private static let countOpenAtVenue = SQLDialect.postgresql.render(LedgerSchema.countOpenAtVenue)
     /// A transaction's lock on one venue's admissions: the two-key form, 32 ("q") keeping it
     /// apart from other uses of advisory locks, and the venue's hash.
-    private static let lockVenue = "SELECT pg_advisory_xact_lock(32, hashtext($1))"
+    static let lockVenue = "SELECT pg_advisory_xact_lock(32, hashtext($1))"
     private static let keepDailyCounts = SQLDialect.postgresql.render(LedgerSchema.keepDailyCounts)
     private static let selectKeptCounts = SQLDialect.postgresql.render(LedgerSchema.selectKeptCounts)
     private static let earlierCheckIn = SQLDialect.postgresql.render(LedgerSchema.earlierCheckIn)

@@ -14,6 +14,8 @@ public struct CountReport: Sendable {
     public let keys: [Key]
     private let zone: any LocalTimeZone
     private var counts: [[String]: Int] = [:]
+    /// What the numbers are: `count` (check-ins) or `peak` (the most visits open at once).
+    public var measure = "count"
 
     /// An empty report grouped by `keys` (not empty), local days and hours in `zone`.
     public init(keys: [Key], zone: any LocalTimeZone) {
@@ -50,13 +52,20 @@ public struct CountReport: Sendable {
     }
 
     /// The rows, sorted by their cells (days and hours sort as text: ISO 8601).
+    /// Adds a peak of visits open at once (`checkins --count --peak`); `keys` are venue and day only.
+    public mutating func add(peak: Int, venue: VenueID?, day: CalendarDay?) {
+        measure = "peak"
+        let cells = keys.map { key in key == .venue ? venue?.rawValue ?? "" : day?.description ?? "" }
+        counts[cells] = max(counts[cells] ?? 0, peak)
+    }
+
     public var rows: [(cells: [String], count: Int)] {
         counts.sorted { $0.key.lexicographicallyPrecedes($1.key) }.map { ($0.key, $0.value) }
     }
 
     /// The report in `format`: a table, CSV with a header, or one JSON object a line.
     public func text(_ format: CheckInExport.Format) -> String {
-        let names = keys.map(\.rawValue) + ["count"]
+        let names = keys.map(\.rawValue) + [measure]
         switch format {
         case .csv:
             var text = names.joined(separator: ",") + "\r\n"
@@ -71,7 +80,7 @@ public struct CountReport: Sendable {
             return text
         case .jsonl:
             return rows.map { row in
-                let members = zip(keys, row.cells).map { ($0.rawValue, JSONValue.string($1)) } + [("count", JSONValue.number(Int64(row.count)))]
+                let members = zip(keys, row.cells).map { ($0.rawValue, JSONValue.string($1)) } + [(measure, JSONValue.number(Int64(row.count)))]
                 return JSONValue.object(members).serialized + "\n"
             }.joined()
         case .table:
@@ -79,7 +88,7 @@ public struct CountReport: Sendable {
             let total = rows.reduce(0) { $0 + $1.count }
             return TextTable.line(names.map { $0.uppercased() }, widths: widths)
                 + rows.map { TextTable.line($0.cells + ["\($0.count)"], widths: widths) }.joined()
-                + TextTable.line(["total"] + Array(repeating: "", count: keys.count - 1) + ["\(total)"], widths: widths)
+                + (measure == "count" ? TextTable.line(["total"] + Array(repeating: "", count: keys.count - 1) + ["\(total)"], widths: widths) : "")
         }
     }
 }

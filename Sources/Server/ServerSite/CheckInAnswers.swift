@@ -48,7 +48,6 @@ struct CheckInAnswers: Sendable {
                                                               now: parts.clock.now()), extra: extra)
         case .noVisit:
             return request.page(404, request.pages.message(request.words.noVisitTitle, request.words.noVisitAdvice), extra: extra)
-
         case .unavailable(let error):
             parts.ledgerFailed(error)
             return request.unavailable(now: parts.clock.now(), extra: extra)

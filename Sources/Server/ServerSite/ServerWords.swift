@@ -31,7 +31,7 @@ public struct ServerWords: Sendable {
     public func full(inside: Int, capacity: Int) -> String {
         ko ? "만석 — \(capacity)명 중 \(inside)명 입장, 잠시 기다려 주세요" : "Full — \(inside) of \(capacity) inside, please wait"
     }
-    public var fullAdvice: String { ko ? "누군가 나가면 화면의 코드를 다시 스캔하세요." : "Scan the code on the screen again when someone has left." }
+    public var fullAdvice: String { ko ? "정원이 찼습니다. 누군가 나가면 화면의 코드를 다시 스캔하세요." : "The venue is full. Scan the code on the screen again when someone has left." }
     /// The receipt's check-out button: 나가기 (퇴장) / Check out.
     public var checkOutButton: String { ko ? "퇴장하기 (나가기)" : "Check out" }
     public var checkOutHint: String { ko ? "나갈 때 누르세요." : "Press this when you leave." }
@@ -63,7 +63,7 @@ public struct ServerWords: Sendable {
         case (.ko, .tooManyNewDevices): ("지금은 체크인이 너무 많습니다", "15초 후 화면의 코드를 다시 스캔하거나 직원에게 체크인을 요청하세요.")
         case (.en, .tooManyNewDevices): ("Too many check-ins right now", "Scan the code on the screen again in 15 seconds, or ask the staff to check you in.")
         case (.ko, .full): ("만석입니다", "잠시 기다렸다가 누군가 나가면 다시 스캔하세요.")
-        case (.en, .full): ("Full", "Please wait, and scan again when someone has left.")
+        case (.en, .full): ("Full", "The venue is full: please wait, and scan again when someone has left.")
         case (.ko, .badMAC):
             ("이 장소의 체크인 코드가 아닙니다", "다른 장소의 코드이거나 코드가 바뀌었습니다. 화면의 코드를 다시 스캔하거나 \(safeNumber)를 입력하세요.")
         case (.en, .badMAC):

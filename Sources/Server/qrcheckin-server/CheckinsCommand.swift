@@ -1,6 +1,7 @@
 import ServerDomain
 import ServerReports
 import SharedCLI
+import SharedDomain
 import SharedSystem
 import SharedText
 
@@ -21,6 +22,7 @@ struct CheckinsCommand: Command {
             OptionSpec("count", help: "Print how many instead of the rows (the total alone, or per group with --by)."),
             OptionSpec("by", value: "KEYS", help: "venue, day or hour (local), or several (venue,day): count per group (implies --count)."),
             OptionSpec("kept", help: "With --count: add the daily counts kept after their check-ins were purged."),
+            OptionSpec("peak", help: "With --by venue and/or day: the most visits open at once per group, not check-ins."),
         ],
         discussion: """
             Prints the visitor log the server recorded, oldest first, streamed (any number of
@@ -40,7 +42,9 @@ struct CheckinsCommand: Command {
             day or hour (or several, comma-separated, in column order) prints one row per group
             in the --format chosen: days and hours are this host's (TZ). --kept adds the daily
             counts purges kept when keep-counts is on (a kept day counts when its midnight is
-            within --from/--until; not with --by hour or --device).
+            within --from/--until; not with --by hour or --device). --peak counts, per venue
+            and/or local day, the most visits open at once among those selected (a visit from
+            its entry to its exit, else to now but never past its venue's max-stay).
 
             EXIT STATUS: 0 listed; 64 bad command line; 65 --device names no device or several,
             or the database is not a ledger or is damaged; 66 the database does not exist; 74 the output cannot be written; 77
@@ -55,6 +59,9 @@ struct CheckinsCommand: Command {
     let countKeys: [CountReport.Key]?
     let includesKept: Bool
     let excel: Bool
+    let peak: Bool
+    /// The venues' settings (their max-stay, for --peak).
+    let venues: VenueDirectory
 
     init(_ arguments: ParsedArguments, context: CommandContext) throws(CommandError) {
         ledgerOptions = try LedgerCommandOptions(arguments, environment: context.environment)
@@ -66,6 +73,13 @@ struct CheckinsCommand: Command {
         includesKept = arguments.has("kept")
         excel = arguments.has("excel")
         if excel, format != .csv { throw .usage("--excel shapes CSV for Excel: give it with --format csv") }
+        peak = arguments.has("peak")
+        // Only --peak needs the venues' settings: a bad one must not stop a plain export.
+        venues = peak ? try ServerConfiguration.venues(ledgerOptions.layers) : VenueDirectory()
+        if peak {
+            guard let keys, !keys.isEmpty, !keys.contains(.hour) else { throw .usage("--peak goes with --by venue, day or venue,day") }
+            guard !includesKept else { throw .usage("--peak counts visits in the log: it cannot be used with --kept") }
+        }
         if arguments.has("count") || keys != nil {
             guard query.limit == nil else { throw .usage("--limit lists rows; it cannot be used with --count") }
             countKeys = keys ?? []
@@ -149,6 +163,21 @@ struct CheckinsCommand: Command {
             return .success
         }
         var report = CountReport(keys: keys, zone: SystemZone())
+        if peak {
+            let now = SystemClock().now()
+            var sweep = PeakOccupancy(byVenue: keys.contains(.venue), byDay: keys.contains(.day))
+            try ledgerCall { () throws(LedgerError) in
+                try ledger.export(query) { visit in
+                    let profile = venues.profile(for: visit.venue) ?? venues.defaults
+                    let end = visit.exit?.time ?? WallTime(milliseconds: min(now.milliseconds, visit.time.milliseconds + profile.maxStaySeconds * 1000))
+                    sweep.add(visit, until: end)
+                    return true
+                }
+            }
+            for group in sweep.peaks(in: SystemZone()) { report.add(peak: group.peak, venue: group.venue, day: group.day) }
+            try context.output(report.text(format))
+            return .success
+        }
         for tally in try ledgerCall({ () throws(LedgerError) in try ledger.tally(query) }) { report.add(tally) }
         for count in kept { report.add(count) }
         try context.output(report.text(format))

@@ -64,7 +64,7 @@ struct CheckoutCommand: Command {
         default: subject = "-"
         }
         if case .checkIn(let id) = target, report.visit == nil { throw CommandError(.dataError, "no check-in \(id) in the log") }
-        try ledgerCall { () throws(LedgerError) in
+        _ = try ledgerCall { () throws(LedgerError) in
             try ledger.appendAudit(AuditEntry(time: now, actor: operatorName, action: .staffCheckOut, subject: subject,
                                               detail: nil, rows: report.closed, source: "cli"))
         }

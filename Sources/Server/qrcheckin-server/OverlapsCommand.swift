@@ -82,7 +82,7 @@ struct OverlapsCommand: Command {
         }
         let chosen = format ?? (context.standardOutputIsTerminal ? .table : .csv)
         // Audited before the answer is shown: who met whom is not read without a trace.
-        try ledgerCall { () throws(LedgerError) in
+        _ = try ledgerCall { () throws(LedgerError) in
             try ledger.appendAudit(AuditEntry(time: now, actor: OperatorIdentity.current(environment: context.environment), action: .overlaps,
                                               subject: subject, detail: "margin=\(marginSeconds)s format=\(chosen.rawValue)", rows: rows.count,
                                               source: "cli"))

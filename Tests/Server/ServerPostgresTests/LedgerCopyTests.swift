@@ -54,6 +54,20 @@ struct LedgerCopyTests {
         return (try PostgresLedger(PostgresConnectionString(PostgresCluster.shared.uri(database)), clock: FixedClock()), database)
     }
 
+    @Test func exitsComeAlongAndAVisitThatEndedHoldsNoDuplicateKey() throws {
+        let directory = TemporaryDirectory()
+        let source = try Self.source(in: directory.path)
+        let visit = try #require(try Self.checkIns(source, CheckInQuery(venue: Self.hall, device: DeviceID("a"))).last)
+        _ = try source.checkOut(CheckOutRequest(.checkIn(visit.id), at: WallTime(seconds: 4100), kind: .kiosk))
+        let (target, _) = try Self.target()
+        _ = try target.copy(from: source, venue: nil)
+        let copied = try #require(try target.find(id: visit.id))
+        #expect(copied.exit == VisitExit(time: WallTime(seconds: 4100), kind: .kiosk))
+        let again = try target.record(NewCheckIn(venue: Self.hall, time: WallTime(seconds: 4200), method: .qr, windowAge: 0,
+                                                 device: DeviceID("a")), duplicateSeconds: 3600)
+        guard case .recorded = again else { Issue.record("a device that checked out starts a new visit: \(again)"); return }
+    }
+
     @Test func copyingTwiceGivesTheSourcesCountWithNoDuplicates() throws {
         let directory = TemporaryDirectory()
         let source = try Self.source(in: directory.path)

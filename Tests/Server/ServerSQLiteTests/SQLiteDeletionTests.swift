@@ -153,6 +153,15 @@ struct SQLiteDeletionTests {
             return
         }
         #expect(earlier.time == WallTime(milliseconds: 5000))
+        // Version 6 gave visits exits: the old rows have none, so they are open, but a count at
+        // their venue's max-stay leaves them out, and the server's pass ends them at entry plus it.
+        #expect(try ledger.occupancy(venue: nil, openSince: nil) == [Self.hall: 2])
+        #expect(try ledger.occupancy(venue: Self.hall, openSince: WallTime(milliseconds: 6000)) == [:])
+        let ended = try ledger.checkOut(CheckOutRequest(.overstayed(Self.hall, maxStaySeconds: 3600), at: WallTime(seconds: 7200), kind: .automatic))
+        #expect(ended.closed == 2)
+        #expect(try ledger.occupancy(venue: nil, openSince: nil).isEmpty)
+        #expect(try SQLiteLedgerTests.query(path, "SELECT group_concat(exit_ms || ' ' || exit_kind) FROM checkins")
+                == "3601000 automatic,3605000 automatic")
         _ = try ledger.purge(PurgeRequest(checkInsBefore: WallTime(seconds: 10), refusalsBefore: WallTime(seconds: 10), keepsCounts: true))
         #expect(try ledger.keptCounts(venue: nil) == [DailyCount(venue: Self.hall, day: CalendarDay(daysSince1970: 0), count: 2)])
     }
