@@ -16,17 +16,15 @@ struct DashboardHandler {
         let counts: LiveCounts
         let tallies: [CheckInTally]
         let refusals: [RefusalCount]
-        let inside: [CheckIn]
+        let insideByVenue: [VenueID: Int]
         do throws(LedgerError) {
             counts = try LiveCounts.read(from: parts.ledger, at: request.now, dayStart: dayStart)
             tallies = try parts.ledger.tally(CheckInQuery(from: dayStart))
             refusals = try parts.refusals?.refusalCounts(since: dayStart) ?? []
-            inside = try parts.visits.open(at: request.now, limit: 100_000)
+            insideByVenue = try parts.visits.counts(at: request.now)
         } catch {
             return request.unavailable()
         }
-        var insideByVenue: [VenueID: Int] = [:]
-        for visit in inside { insideByVenue[visit.venue, default: 0] += 1 }
         var venues = Set(counts.venues.map(\.venue)).union(insideByVenue.keys).union(parts.venues.profiles.keys)
         for refusal in refusals { if let venue = refusal.venue { venues.insert(venue) } }
         let rows = venues.sorted { $0.rawValue < $1.rawValue }.map { venue in
@@ -48,7 +46,7 @@ struct DashboardHandler {
             <thead><tr><th scope="col">\(HTML.escape(words.venue))</th><th scope="col">\(HTML.escape(words.insideNow))</th>
             <th scope="col">\(HTML.escape(words.todayCheckIns))</th><th scope="col">\(HTML.escape(words.lastHour))</th></tr></thead>
             <tbody>\(rows)</tbody>
-            <tfoot><tr><th scope="row">\(HTML.escape(words.all))</th><td>\(inside.count)</td><td>\(counts.today)</td><td>\(counts.lastHour)</td></tr></tfoot>
+            <tfoot><tr><th scope="row">\(HTML.escape(words.all))</th><td>\(insideByVenue.values.reduce(0, +))</td><td>\(counts.today)</td><td>\(counts.lastHour)</td></tr></tfoot>
             </table>
             <h2>\(HTML.escape(words.byHour))</h2>
             \(HourChart(tallies: tallies, dayStart: dayStart, zone: parts.zone, label: words.byHour).svg)

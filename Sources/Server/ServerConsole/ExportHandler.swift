@@ -1,3 +1,4 @@
+import Dispatch
 import ServerDomain
 import ServerHTTPTypes
 import ServerReports
@@ -5,7 +6,7 @@ import SharedDomain
 
 /// `/admin/export?format=csv|excel|jsonl`: the visitor log as `checkins` writes it (the same
 /// columns, the same escaping), filtered as the log page is; `excel` is CSV with a byte order
-/// mark and phone numbers as text. Audited with its filter and row count.
+/// mark and phone numbers as text. Streamed (constant memory); audited with its filter and row count.
 struct ExportHandler {
     let parts: ConsoleSite.Parts
 
@@ -18,31 +19,47 @@ struct ExportHandler {
         default: return request.message(400, request.words.site.badRequestTitle, "format: csv, excel or jsonl")
         }
         let filter = LogFilter(request)
-        var export = CheckInExport(format: format, excel: formatName == "excel", zone: parts.zone)
-        var body = Array(export.header.utf8)
-        var rows = 0
-        do throws(LedgerError) {
-            if let receipt = filter.receipt {
-                if let checkIn = try parts.ledger.find(id: receipt) {
-                    export.write(checkIn, to: &body)
-                    rows = 1
-                }
-            } else {
-                try parts.ledger.export(filter.query) { checkIn in
-                    export.write(checkIn, to: &body)
-                    rows += 1
-                    return true
-                }
-            }
-            try parts.ledger.appendAudit(AuditEntry(time: request.now, actor: request.actor, action: .export, subject: "visitor log",
-                                                    detail: filter.detail + " format=\(formatName)", rows: rows, source: request.source))
-        } catch {
-            return request.unavailable()
-        }
         let (type, suffix) = format == .jsonl ? ("application/x-ndjson; charset=utf-8", "jsonl") : ("text/csv; charset=utf-8", "csv")
         let name = "checkins-\(LocalTimeName.of(request.now, parts.zone)).\(suffix)"
-        return HTTPResponse(status: 200, headers: [("Content-Type", type), ("Content-Disposition", "attachment; filename=\"\(name)\"")]
-                                + ConsoleRequest.headers, body: request.http.method == "HEAD" ? [] : body)
+        let headers = [("Content-Type", type), ("Content-Disposition", "attachment; filename=\"\(name)\"")] + ConsoleRequest.headers
+        guard request.http.method != "HEAD" else { return HTTPResponse(status: 200, headers: headers) }
+        // Streamed: the ledger is read on a thread of its own while the client takes the rows,
+        // never more than a few parts in memory; the audit entry, with the row count, follows
+        // the last row (or says where the export stopped).
+        let stream = ExportStream()
+        let ledger = parts.ledger
+        let zone = parts.zone
+        DispatchQueue.global().async {
+            var export = CheckInExport(format: format, excel: formatName == "excel", zone: zone)
+            var part = Array(export.header.utf8)
+            var rows = 0
+            var failure: String?
+            let write: (CheckIn) -> Bool = { checkIn in
+                export.write(checkIn, to: &part)
+                rows += 1
+                guard part.count >= ExportStream.partBytes else { return true }
+                defer { part.removeAll(keepingCapacity: true) }
+                if stream.send(part) { return true }
+                failure = "client left"
+                return false
+            }
+            do throws(LedgerError) {
+                if let receipt = filter.receipt {
+                    if let checkIn = try ledger.find(id: receipt) { _ = write(checkIn) }
+                } else {
+                    try ledger.export(filter.query, write)
+                }
+            } catch {
+                failure = "ledger failed"
+            }
+            if failure == nil, !part.isEmpty, !stream.send(part) { failure = "client left" }
+            stream.finish()
+            let ended = failure
+            _ = try? ledger.appendAudit(AuditEntry(time: request.now, actor: request.actor, action: .export, subject: "visitor log",
+                                                   detail: filter.detail + " format=\(formatName)" + (ended.map { " (incomplete: \($0))" } ?? ""),
+                                                   rows: rows, source: request.source))
+        }
+        return HTTPResponse(status: 200, headers: headers, stream: stream)
     }
 }
 

@@ -300,8 +300,15 @@ public final class MicroHTTPServer: Service, @unchecked Sendable {
     }
 
     private func queue(_ response: HTTPResponse, on connection: OpaquePointer) -> MHD_Result {
-        let made = response.body.withUnsafeBytes { bytes in
-            MHD_create_response_from_buffer(bytes.count, UnsafeMutableRawPointer(mutating: bytes.baseAddress), .RESPMEM_MUST_COPY)
+        let made: OpaquePointer?
+        if let stream = response.stream {
+            // Unknown length: chunked; libmicrohttpd pulls 64 KB at a time as the socket takes them.
+            made = MHD_create_response_from_callback(UInt64.max, 64 * 1024, streamReader,
+                                                     Unmanaged.passRetained(StreamBox(stream)).toOpaque(), streamClosed)
+        } else {
+            made = response.body.withUnsafeBytes { bytes in
+                MHD_create_response_from_buffer(bytes.count, UnsafeMutableRawPointer(mutating: bytes.baseAddress), .RESPMEM_MUST_COPY)
+            }
         }
         guard let made else { return .NO }
         defer { MHD_destroy_response(made) }
@@ -310,6 +317,26 @@ public final class MicroHTTPServer: Service, @unchecked Sendable {
         }
         return MHD_queue_response(connection, UInt32(response.status), made)
     }
+}
+
+/// A streamed body as libmicrohttpd's callbacks hold it (retained until the response is freed).
+private final class StreamBox {
+    let stream: any HTTPBodyStream
+    init(_ stream: any HTTPBodyStream) { self.stream = stream }
+}
+
+/// libmicrohttpd asks for the next part of a streamed body: up to `max` bytes into `buffer`.
+private let streamReader: MHD_ContentReaderCallback = { context, _, buffer, max in
+    let stream = Unmanaged<StreamBox>.fromOpaque(context!).takeUnretainedValue().stream
+    let bytes = stream.read(max: max)
+    guard !bytes.isEmpty, let buffer else { return -1 }  // MHD_CONTENT_READER_END_OF_STREAM
+    bytes.withUnsafeBytes { _ = memcpy(buffer, $0.baseAddress!, bytes.count) }
+    return bytes.count
+}
+
+/// libmicrohttpd frees a streamed response: sent, or its connection closed.
+private let streamClosed: MHD_ContentReaderFreeCallback = { context in
+    Unmanaged<StreamBox>.fromOpaque(context!).takeRetainedValue().stream.close()
 }
 
 /// The query arguments and cookies the adapter copies into a request (no others are read).

@@ -10,16 +10,20 @@ import Synchronization
 /// The operator console as a part of `serve`: its own listener (`admin-listen`), its own
 /// libmicrohttpd instance, the same ledger; the accounts and sessions in the ledger's database.
 enum ConsoleService {
-    /// Binds `address`, starts the console on it and adds it to `services`; returns the bound address.
-    static func start(at address: ListenAddress, opened: any CheckInLedger, ledger: WatchedLedger, configuration: ServerConfiguration,
-                      zone: SystemZone, clock: any WallClock, services: ServiceGroup) throws(CommandError) -> String {
-        guard let accounts = opened as? any AccountLedger else { throw CommandError(.software, "this ledger keeps no console accounts") }
-        let listener: Int32
+    /// The console's listening socket at `address`, bound beside the visitors' (so that both
+    /// accept connections once the server is up, and a taken address fails the start).
+    static func bind(_ address: ListenAddress) throws(CommandError) -> Int32 {
         do throws(ListenSocketError) {
-            listener = try ListenSocket.bind(address)
+            return try ListenSocket.bind(address)
         } catch {
             throw CommandError(error.code == EACCES ? .noPermission : .unavailable, "admin-listen: " + error.description)
         }
+    }
+
+    /// Starts the console on `listener` and adds it to `services`; returns the bound address.
+    static func start(on listener: Int32, opened: any CheckInLedger, ledger: WatchedLedger, configuration: ServerConfiguration,
+                      zone: SystemZone, clock: any WallClock, services: ServiceGroup) throws(CommandError) -> String {
+        guard let accounts = opened as? any AccountLedger else { throw CommandError(.software, "this ledger keeps no console accounts") }
         let authenticator = HMACAuthenticator()
         let crypto = ConsoleCrypto(
             random: SecureRandom.bytes, digest: { GenericHash.digest($0, length: 32) },

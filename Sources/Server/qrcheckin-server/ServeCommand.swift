@@ -88,6 +88,13 @@ struct ServeCommand: Command {
         } catch {
             throw CommandError(error.code == EACCES ? .noPermission : .unavailable, error.description)
         }
+        let consoleListener: Int32?
+        do throws(CommandError) {
+            consoleListener = try configuration.adminListen.map(ConsoleService.bind)
+        } catch {
+            close(listener)
+            throw error
+        }
         // Signals go to a descriptor: blocked here, before libmicrohttpd starts its threads, so
         // every thread inherits the mask and the main thread alone takes them.
         let signals: SignalSource
@@ -151,9 +158,9 @@ struct ServeCommand: Command {
             })
         // The console first: once the visitors' listener runs, the server is at work.
         var consoleAddress = ""
-        if let adminListen = configuration.adminListen {
+        if let consoleListener {
             do throws(CommandError) {
-                consoleAddress = try ConsoleService.start(at: adminListen, opened: opened, ledger: ledger, configuration: configuration,
+                consoleAddress = try ConsoleService.start(on: consoleListener, opened: opened, ledger: ledger, configuration: configuration,
                                                           zone: zone, clock: clock, services: services)
             } catch {
                 services.stop()
