@@ -137,8 +137,12 @@ class Fuzzer:
         # A head over the server's 16 KiB is answered 431 while the rest is still arriving; the
         # server then closes with unread bytes, and the kernel's reset may discard the answer
         # before the client reads it: such a request may end with no answer, like an incomplete one.
+        # Bytes after the declared body are a second, pipelined "request": more than 16 KiB of
+        # them fill libmicrohttpd's connection memory (32 KiB), and a request line it rejects
+        # itself is then closed without an answer, as an over-long head is.
+        leftover = len(body) - (max(lengths) if lengths else 0)
         complete = (not any(h.startswith(b"Transfer-Encoding:") for h in lines) and all(length <= len(body) for length in lengths)
-                    and len(head) <= 16 * 1024)
+                    and len(head) <= 16 * 1024 and leftover <= 16 * 1024)
         return head + body, complete
 
 
@@ -155,8 +159,12 @@ def exchange(port, payload, complete=True):
     """Sends `payload` and reads until the server closes, or a whole response has come (a
     kept-alive connection stays open). An incomplete request cannot be answered (the server
     waits for the rest until its idle timeout): its sender shuts its side, and the reader gives
-    up after a moment, having seen any early answer (a 400 for a bad header)."""
+    up after a moment, having seen any early answer (a 400 for a bad header). Returns the bytes
+    and whether the connection ended in a reset: a server that answers a bad head early and
+    closes with the body still unread makes the kernel send a reset, which may discard the
+    answer before the client reads it (TCP's behaviour, not a missing answer)."""
     head = payload.startswith(b"HEAD ")
+    reset = False
     with socket.create_connection(("127.0.0.1", port), timeout=15 if complete else 0.3) as connection:
         try:
             connection.sendall(payload)
@@ -171,11 +179,11 @@ def exchange(port, payload, complete=True):
                 if complete and answered(data, head):
                     break
         except ConnectionResetError:
-            pass
+            reset = True
         except socket.timeout:
             if complete:
                 raise
-    return data
+    return data, reset
 
 
 def test_a_hundred_thousand_fuzzed_requests(servers, tmp_path):
@@ -184,15 +192,16 @@ def test_a_hundred_thousand_fuzzed_requests(servers, tmp_path):
     server = servers(secret, tmp_path, args=["--max-connections-per-client", "0"])
     token_path = "/" + code(secret, "HALL-1", server.port)["url"].split("/", 3)[3]
     statuses = {}
-    silent, incomplete = [], []
+    silent, incomplete, reset = [], [], []
     lock = threading.Lock()
 
     def one(index):
         payload, complete = Fuzzer(index, token_path).request()
-        data = exchange(server.port, payload, complete)
+        data, was_reset = exchange(server.port, payload, complete)
         if not data:
+            has_body = not payload.endswith(b"\r\n\r\n")
             with lock:
-                (silent if complete else incomplete).append(payload[:120])
+                (incomplete if not complete else reset if was_reset and has_body else silent).append(payload[:120])
             return
         status = well_formed(data, head=payload.startswith(b"HEAD "))
         with lock:
@@ -206,14 +215,15 @@ def test_a_hundred_thousand_fuzzed_requests(servers, tmp_path):
         after = rss_kb(server.process.pid)
         assert server.process.poll() is None, f"the server died: {server.logs()}"
         assert not silent, f"{len(silent)} complete requests got no answer at all, e.g. {silent[:3]}"
-        assert sum(statuses.values()) + len(incomplete) == 100_000
+        assert sum(statuses.values()) + len(incomplete) + len(reset) == 100_000
+        assert len(reset) < 100, f"{len(reset)} answers lost to resets: more than the odd race, e.g. {reset[:3]}"
         # Flat: the new-device and safe-number tables are fixed in size, the tickets' are pruned.
         assert after - warm < 8 * 1024, f"resident memory grew from {warm} kB to {after} kB over 90,000 requests"
         # Still serving: a real check-in right after the storm, from a phone on another address
         # (the storm's address has spent its new-device budget: its 429s are among the statuses).
         status, _, _ = server.get("/" + code(secret, "HALL-2", server.port)["url"].split("/", 3)[3], source="127.0.0.2")
         assert status == 303
-        print(f"statuses {dict(sorted(statuses.items()))}, {len(incomplete)} incomplete requests closed unanswered; "
+        print(f"statuses {dict(sorted(statuses.items()))}, {len(incomplete)} incomplete requests closed unanswered, {len(reset)} answers lost to a reset; "
               f"RSS {warm} kB after 10,000, {after} kB after 100,000")
     finally:
         assert server.stop() == 0, server.logs()
