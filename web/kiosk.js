@@ -23,6 +23,7 @@
       subtitle: "QR 코드를 스캔해 체크인하세요. 스캔할 수 없으면 휴대전화에서 안심번호를 입력하세요.",
       safeNumber: "안심번호",
       formLine: "안심번호 입력: ",
+      inside: "현재 인원 ",
       countdown: (s) => ["남은 시간 ", s + "초"],
       qrAlt: (n) => "체크인 QR 코드 (안심번호 " + n + ")",
       loading: "불러오는 중…",
@@ -50,6 +51,7 @@
       subtitle: "Scan the QR code to check in. If you cannot scan, type the safe number on your phone.",
       safeNumber: "Safe number",
       formLine: "Type it at ",
+      inside: "Inside now ",
       countdown: (s) => ["Time left ", s + "s"],
       qrAlt: (n) => "Check-in QR code (safe number " + n + ")",
       loading: "Loading…",
@@ -94,6 +96,10 @@
   // What only operators need (the clock warning, the modes) shows with ?ops=1 alone.
   const ops = params.get("ops") === "1";
   const venueName = (params.get("name") || "").trim().slice(0, 64);
+  // How many are inside ("23 / 40"), with ?occupancy=1: read from this site's occupancy/VENUE,
+  // which the nginx site passes to the check-in server (its CHANGE: line; docs/WEB.md).
+  const occupancy = params.get("occupancy") === "1";
+  const OCCUPANCY_POLL_MS = 5000;
 
   const $ = (id) => document.getElementById(id);
   const main = $("kiosk");
@@ -419,6 +425,31 @@
     if ($("modes").hidden !== !modes) $("modes").hidden = !modes;
   }
 
+  /** Shows `inside` (and `/ capacity` when the venue has one); hides the line on any failure. */
+  async function pollOccupancy() {
+    const line = $("occupancy");
+    const id = model.doc && VENUE.test(model.doc.venue || "") ? model.doc.venue : null;
+    let text = "";
+    if (id) {
+      try {
+        const controller = new AbortController();
+        const timer = setTimeout(() => controller.abort(), FETCH_TIMEOUT_MS);
+        const response = await fetch("occupancy/" + encodeURIComponent(id), { cache: "no-store", credentials: "omit",
+                                                                             signal: controller.signal });
+        clearTimeout(timer);
+        const data = response.ok ? await response.json() : null;
+        if (data && Number.isInteger(data.inside) && data.inside >= 0) {
+          text = words.inside + data.inside + (Number.isInteger(data.capacity) ? " / " + data.capacity : "");
+        }
+      } catch (error) {
+        text = "";
+      }
+    }
+    setText(line, text);
+    if (line.hidden !== !text) line.hidden = !text;
+    setTimeout(pollOccupancy, OCCUPANCY_POLL_MS);
+  }
+
   document.documentElement.lang = lang;
   document.title = words.title;
   $("title").textContent = words.title;
@@ -433,4 +464,5 @@
   setInterval(render, 200);
   render();
   poll();
+  if (occupancy) pollOccupancy();
 })();

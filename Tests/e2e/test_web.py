@@ -585,3 +585,32 @@ def test_the_public_sees_no_operator_information_but_the_venue_and_where_to_type
     shown = wait_until(lambda: (s := seen())["warning"] and s, message="the operators' view")
     assert shown["warning"].startswith("Warning: clock not synchronised") and shown["modes"].startswith("PUBLIC-1 | ")
     assert shown["form"] == "Type it at http://127.0.0.1:8081/C/PUBLIC-1"
+
+
+def test_the_page_shows_how_many_are_inside_through_the_site(site, chrome, tmp_path):
+    """Issue 32: with ?occupancy=1 the page shows the check-in server's count ("현재 인원 1 / 40"),
+    read from its own site (occupancy/VENUE, which the nginx site's CHANGE: line passes to the
+    server: the page's CSP allows its own origin only); without a count it shows nothing."""
+    from serverutil import Server, code
+
+    config = tmp_path / "server.conf"
+    config.write_text("capacity.INSIDE-1 = 40\n")
+    server = Server(tmp_path / "server", site["secret"], args=["-c", str(config)]).start()
+    kiosk = WebKiosk(site["out"], tmp_path, args=["--occupancy-from", f"http://127.0.0.1:{server.port}/C"]).start()
+    daemon = start_daemon(site, "INSIDE-1", 15)
+    try:
+        def shown():
+            return chrome.execute_script("const e = document.getElementById('occupancy'); return e.hidden ? '' : e.innerText;")
+        resize(chrome, *PORTRAIT)
+        chrome.get(kiosk.url + "?venue=INSIDE-1&occupancy=1")
+        wait_state(chrome, "live")
+        assert wait_until(lambda: shown() == "현재 인원 0 / 40" or None, timeout=30, message="the count")
+        assert server.get("/" + code(site["secret"], "INSIDE-1", server.port)["url"].split("/", 3)[3])[0] == 303
+        assert wait_until(lambda: shown() == "현재 인원 1 / 40" or None, timeout=30, message="the count after a check-in")
+        chrome.save_screenshot(str(tmp_path / "occupancy.png"))
+        # The shipped site passes nothing until its CHANGE: line is set: the page then shows no count.
+        assert raw_get(site["kiosk"].port, "/occupancy/INSIDE-1")[0] == 404
+    finally:
+        daemon.stop()
+        kiosk.stop()
+        assert server.stop() == 0, server.logs()

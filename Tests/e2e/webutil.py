@@ -41,8 +41,9 @@ def raw_get(port, path, method="GET"):
 class WebKiosk:
     """scripts/web-kiosk serving `output` on a free port: the shipped nginx config, for real."""
 
-    def __init__(self, output, log_dir):
+    def __init__(self, output, log_dir, args=()):
         self.output = Path(output)
+        self.args = [str(arg) for arg in args]
         self.port = free_port()
         self.log_path = Path(log_dir) / f"web-kiosk-{self.port}.log"
         self.process = None
@@ -54,7 +55,7 @@ class WebKiosk:
     def start(self):
         self.log = open(self.log_path, "wb")
         self.process = subprocess.Popen(
-            [str(ROOT / "scripts" / "web-kiosk"), "--port", str(self.port), "--output-dir", str(self.output)],
+            [str(ROOT / "scripts" / "web-kiosk"), "--port", str(self.port), "--output-dir", str(self.output), *self.args],
             stdout=self.log, stderr=subprocess.STDOUT, start_new_session=True)
         # Started means: the port is listened on by this kiosk's nginx. A connection alone could
         # reach whatever else another worker started on a port free_port also gave it.
