@@ -271,26 +271,30 @@ public final class MicroHTTPServer: Service, @unchecked Sendable {
 
     private func makeRequest(_ connection: OpaquePointer, url: UnsafePointer<CChar>, method: UnsafePointer<CChar>,
                              state: RequestState) -> HTTPRequest {
-        func value(_ kind: MHD_ValueKind, _ key: String) -> String? {
-            MHD_lookup_connection_value(connection, kind, key).map { String(decoding: UnsafeRawBufferPointer(start: $0, count: strlen($0)).bindMemory(to: UInt8.self), as: UTF8.self) }
+        func value(_ kind: MHD_ValueKind, _ key: LookupName) -> String? {
+            key.cString.withUnsafeBufferPointer { name in
+                MHD_lookup_connection_value(connection, kind, name.baseAddress).map {
+                    String(decoding: UnsafeRawBufferPointer(start: $0, count: strlen($0)).bindMemory(to: UInt8.self), as: UTF8.self)
+                }
+            }
         }
         let peer = withUnsafeTemporaryAllocation(of: CChar.self, capacity: 64) { buffer in
             cmhd_client_address(connection, buffer.baseAddress!, buffer.count)
             return String(decoding: UnsafeRawBufferPointer(start: buffer.baseAddress, count: strlen(buffer.baseAddress!)).bindMemory(to: UInt8.self), as: UTF8.self)
         }
-        let resolved = resolver.resolve(peer: peer, forwardedFor: value(.HEADER_KIND, "X-Forwarded-For"),
-                                        forwardedProto: value(.HEADER_KIND, "X-Forwarded-Proto"))
+        let resolved = resolver.resolve(peer: peer, forwardedFor: value(.HEADER_KIND, LookupName.forwardedFor),
+                                        forwardedProto: value(.HEADER_KIND, LookupName.forwardedProto))
         var headers: [String: String] = [:]
-        for name in HTTPRequest.keptHeaders {
-            if let text = value(.HEADER_KIND, name) { headers[name] = text }
+        for name in LookupName.headers {
+            if let text = value(.HEADER_KIND, name) { headers[name.name] = text }
         }
         var query: [String: String] = [:]
-        for name in HTTPRequestQuery.names {
-            if let text = value(.GET_ARGUMENT_KIND, name) { query[name] = text }
+        for name in LookupName.query {
+            if let text = value(.GET_ARGUMENT_KIND, name) { query[name.name] = text }
         }
         var cookies: [String: String] = [:]
-        for name in HTTPRequestQuery.cookieNames {
-            if let text = value(.COOKIE_KIND, name) { cookies[name] = text }
+        for name in LookupName.cookies {
+            if let text = value(.COOKIE_KIND, name) { cookies[name.name] = text }
         }
         return HTTPRequest(
             method: String(cString: method), path: String(decoding: UnsafeRawBufferPointer(start: url, count: strlen(url)).bindMemory(to: UInt8.self), as: UTF8.self),
@@ -453,4 +457,22 @@ private let postIterator: MHD_PostDataIterator = { state, _, key, _, _, _, data,
         request.append(field: name, bytes: UnsafeBufferPointer(start: nil, count: 0))
     }
     return request.tooLarge ? .NO : .YES
+}
+
+/// A name `makeRequest` looks up in libmicrohttpd's tables, with its C string made once: the
+/// two dozen lookups of every request made a C string each (an allocation and a copy) before.
+struct LookupName: Sendable {
+    let name: String
+    let cString: [CChar]
+
+    init(_ name: String) {
+        self.name = name
+        cString = Array(name.utf8CString)
+    }
+
+    static let forwardedFor = LookupName("X-Forwarded-For")
+    static let forwardedProto = LookupName("X-Forwarded-Proto")
+    static let headers = HTTPRequest.keptHeaders.map(LookupName.init)
+    static let query = HTTPRequestQuery.names.map(LookupName.init)
+    static let cookies = HTTPRequestQuery.cookieNames.map(LookupName.init)
 }
