@@ -51,10 +51,16 @@ public struct DeviceCookies: Sendable {
 
     /// A new cookie value: 60 lower-case hex digits, the issue time's 12, 32 random ones, and
     /// the MAC's 16.
-    public func newCookie() -> String {
+    public func newCookie() -> String { newDevice().cookie }
+
+    /// A new cookie and the device id it names: what `device(for:)` says of it, without
+    /// checking again the MAC just made (a new phone's scan paid for two MACs and a hex decode).
+    public func newDevice() -> (cookie: String, device: DeviceID) {
         let milliseconds = UInt64(clamping: max(0, clock.now().milliseconds))
         let body = (0..<6).reversed().map { UInt8(truncatingIfNeeded: milliseconds >> (8 * UInt64($0))) } + random(Self.randomDigits / 2)
-        return Hex.encode(body + mac(body, key: keys.signing(.deviceCookie)))
+        let cookie = Hex.encode(body + mac(body, key: keys.signing(.deviceCookie)))
+        // Hex digits and a hash's: always a valid id.
+        return (cookie, DeviceID(Hex.encode(Array(body[..<(Self.timeDigits / 2)])) + Hex.encode(hash(body)))!)
     }
 
     /// The device id of a cookie value: the issue time's 12 hex digits, then 32 of the hash of

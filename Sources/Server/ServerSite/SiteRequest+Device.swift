@@ -5,9 +5,8 @@ extension SiteRequest {
     /// `Set-Cookie` that would give it (sent only if the use case admits the device).
     func scanDevice(_ cookies: DeviceCookies) -> (device: Scan.Device, newCookie: String?) {
         if let device = existingDevice(cookies) { return (.known(device), nil) }
-        let cookie = cookies.newCookie()
-        // A fresh cookie always yields an id (the server's own MAC, a plausible time).
-        return (.new(cookies.device(for: cookie)!, network: http.clientKey), cookies.header(cookie, path: cookiePath, secure: http.secure))
+        let (cookie, device) = cookies.newDevice()
+        return (.new(device, network: http.clientKey), cookies.header(cookie, path: cookiePath, secure: http.secure))
     }
 
     /// The device of the request's cookie, if it has a good one.

@@ -22,6 +22,11 @@ import Testing
         #expect(cookies.newCookie().dropFirst(12) != cookie.dropFirst(12))
     }
 
+    @Test func aNewDeviceIsTheDeviceItsCookieNames() {
+        let (cookie, device) = cookies.newDevice()
+        #expect(cookies.device(for: cookie) == device, "the id made with the cookie is the one the cookie yields when it comes back")
+    }
+
     /// What the ledger's B-trees are given: a later cookie's id sorts after an earlier one's,
     /// and the id is the time and a hash, never the cookie's random part.
     @Test func idsSortByIssueTimeAndHideTheCookie() throws {
