@@ -248,7 +248,7 @@ public final class SQLiteLedger: CheckInLedger {
 
     public func devices(prefixed prefix: String, limit: Int) throws(LedgerError) -> [DeviceID] {
         try readers.read { connection throws(LedgerError) in
-            let select = try connection.statement(SQLDialect.sqlite.render(LedgerSchema.devicesPrefixed))
+            let select = try connection.statement(Self.devicesPrefixed)
             defer { select.reset() }
             try select.bind(1, prefix)
             try select.bind(2, Int64(limit))
@@ -314,6 +314,7 @@ public final class SQLiteLedger: CheckInLedger {
     private static let countOpenAtVenue = SQLDialect.sqlite.render(LedgerSchema.countOpenAtVenue)
     private static let insertCheckIn = SQLDialect.sqlite.render(LedgerSchema.insertCheckIn)
     private static let earlierCheckIn = SQLDialect.sqlite.render(LedgerSchema.earlierCheckIn)
+    private static let devicesPrefixed = SQLDialect.sqlite.render(LedgerSchema.devicesPrefixed)
     /// `PRAGMA auto_vacuum`'s value for INCREMENTAL.
     static let incrementalVacuum: Int64 = 2
 }
