@@ -181,10 +181,15 @@ public struct DaemonCore: Sendable {
         case .outputsFailed(let reason):
             failed(reason, &step)
         case .outputsGone:
-            // Someone removed files (or the directory): nothing is known to be on disk.
+            // Someone removed (or replaced) the directory and is done with it: every file and a
+            // removed socket come back at once.
             writes.outputsGone()
             step.forceWrite = !isStopping
             if !isStopping { rebindIfDue(&step) }
+        case .outputsRemoved:
+            // Put back at the next tick, with the socket, never at once: `rm -rf` may still be
+            // emptying the directory. The same state again: a removal is no reason for a code.
+            if !isStopping { writes.outputsRemoved() }
         case .settingsSaved:
             guard let forceWriteAfter = writes.saved() else { break }
             step.forceWrite = forceWriteAfter
@@ -408,7 +413,8 @@ public struct DaemonCore: Sendable {
         let wakes = TimerPlan.Wakes(
             boundary: model.nextBoundary(after: step.now),
             watchdogMilliseconds: host.notifies ? host.watchdogMilliseconds : nil,
-            retrying: model.outputsFailing || model.stateFailing || model.state.phase == .waitingForClock,
+            retrying: model.outputsFailing || model.stateFailing || model.state.phase == .waitingForClock
+                || writes.holdsRemovedOutputs,
             socketRebind: socket.isDown ? socket.nextAttempt : nil,
             metricsWrite: writes.nextMetricsWrite(counters: counters, health: model.state.health, stopping: isStopping))
         if let at = timer.arm(wakes, at: step.now) { step.effects.append(.armTimer(at: at)) }

@@ -6,7 +6,8 @@ import SharedDomain
 /// so no code reaches the outputs before its `(window, seq)` is on disk; every file of a state
 /// is put in place together or none is; when they cannot be, `current.json` alone is rewritten
 /// to say `degraded` about the code still on disk; counter-only changes rewrite `metrics.prom`
-/// alone, at most once a second. One save or write is in flight at a time: what follows
+/// alone, at most once a second; removed files are written again within a second, the same
+/// state as before, at the next tick. One save or write is in flight at a time: what follows
 /// depends on its result, so nothing more is decided until the shell reports it.
 public struct OutputWriteScheduler: Sendable {
     /// What a write puts in place.
@@ -36,7 +37,8 @@ public struct OutputWriteScheduler: Sendable {
     /// The one save or write in flight.
     private var inFlight = InFlight.idle
     /// What failed and is not tried again before the next tick (trying at once would loop on
-    /// the failure just reported); an operator's request also retries the save.
+    /// the failure just reported), and removed outputs waiting for it; an operator's request
+    /// also retries the save.
     private var held: Held = []
     /// The counters and health `metrics.prom` shows, as written (nil: not written yet).
     private var metricsOnDisk: MetricsShown?
@@ -64,6 +66,8 @@ public struct OutputWriteScheduler: Sendable {
         static let healthUpdate = Held(rawValue: 2)
         /// A metrics-only update failed.
         static let metricsUpdate = Held(rawValue: 4)
+        /// Someone removed output files: they go back at the next tick, not at once (`outputsRemoved()`).
+        static let removedOutputs = Held(rawValue: 8)
     }
 
     /// What `metrics.prom` shows beyond the state on disk: the counters and the live health.
@@ -82,7 +86,7 @@ public struct OutputWriteScheduler: Sendable {
         if case .idle = inFlight { true } else { false }
     }
 
-    /// A tick: what failed is tried again.
+    /// A tick: what failed is tried again, and removed outputs are written again.
     public mutating func retryHeld() {
         held = []
     }
@@ -92,9 +96,29 @@ public struct OutputWriteScheduler: Sendable {
         held.remove(.save)
     }
 
-    /// Someone removed files (or the directory): nothing is known to be on disk.
+    /// The output directory itself was removed or replaced (or its owner or mode changed):
+    /// nothing is known to be on disk, and every file is written again at once. Whoever removed
+    /// it is done with it, so a write now races nobody; removed files held for the next tick
+    /// (`outputsRemoved()`) go now too.
     public mutating func outputsGone() {
         onDisk = nil
+        held.remove(.removedOutputs)
+    }
+
+    /// Someone removed output files, the directory perhaps still to follow (a cleaner, or
+    /// `rm -rf` on its way through it): nothing is known to be on disk, and every file is written
+    /// again at the next tick (`retryHeld()`), as the control socket is bound again then. Not at
+    /// once: a file written into a directory that `rm -rf` is still emptying makes its rmdir
+    /// fail, and the removal of the directory itself may never be heard of while anyone holds
+    /// it open.
+    public mutating func outputsRemoved() {
+        onDisk = nil
+        held.insert(.removedOutputs)
+    }
+
+    /// Whether removed outputs wait for the next tick to be written again (wake within a second).
+    public var holdsRemovedOutputs: Bool {
+        held.contains(.removedOutputs)
     }
 
     // MARK: - Saves
@@ -137,10 +161,12 @@ public struct OutputWriteScheduler: Sendable {
     /// show changed (or when `forced`); when they cannot be written, `current.json` alone about
     /// the failure; else `metrics.prom` alone when only `counters` or health changed and a
     /// second has passed. Never a code whose record is not saved (a failed save pauses codes,
-    /// so this waits only for a save in flight).
+    /// so this waits only for a save in flight), and nothing while removed outputs wait for the
+    /// next tick, unless stopping: the stopped state goes out at once.
     public mutating func write(_ model: CheckInViewModel, counters: DaemonCounters, periodSeconds: Int, forced: Bool, stopping: Bool,
                                at now: WallTime) -> Write? {
         guard isRecorded(model.state, periodSeconds: periodSeconds) else { return nil }
+        guard stopping || !held.contains(.removedOutputs) else { return nil }
         var shown = model.state
         // Files that were written are current by definition: only the clock can make them
         // say degraded. The failure itself goes into a health update below.
@@ -205,8 +231,11 @@ public struct OutputWriteScheduler: Sendable {
     }
 
     /// A second after `metrics.prom`'s last write, when `live` differs from what it shows.
+    /// Never while nothing is known to be on disk: `metrics.prom` alone tells of the code beside
+    /// it, so none is written then (the full set that is due carries the counters), and a time
+    /// that no write honours would wake the daemon over and over, at once each time.
     private func nextMetricsWrite(_ live: MetricsShown, stopping: Bool) -> WallTime? {
-        guard !stopping, !held.contains(.metricsUpdate), let shown = metricsOnDisk, shown != live,
+        guard !stopping, !held.contains(.metricsUpdate), onDisk != nil, let shown = metricsOnDisk, shown != live,
               let last = lastMetricsWrite else { return nil }
         return WallTime(milliseconds: last.milliseconds + 1000)
     }

@@ -4,8 +4,9 @@ import SharedDomain
 ///
 /// The plan is the earliest of: the next window boundary; under a systemd watchdog, half its
 /// interval after the last ping (`WatchdogSec=` / 2); the next second while something must be
-/// retried soon (failing outputs or saves, a clock to wait for); the socket's next rebind
-/// attempt while it is down; and the once-a-second metrics write counters are waiting for.
+/// retried soon (failing outputs or saves, a clock to wait for, removed outputs to put back);
+/// the socket's next rebind attempt while it is down; and the once-a-second metrics write
+/// counters are waiting for.
 /// Nothing wakes the daemon every second otherwise: `STATUS=` names the expiry time instead of
 /// counting down. The timer is armed again only when that time changed.
 public struct TimerPlan: Equatable, Sendable {
@@ -15,7 +16,7 @@ public struct TimerPlan: Equatable, Sendable {
         public var boundary: WallTime
         /// The watchdog interval systemd asked for (nil: no watchdog, or no one to ping).
         public var watchdogMilliseconds: Int64?
-        /// Whether something failed or waits (outputs, the save, the clock): look again in a second.
+        /// Whether something failed or waits (outputs, the save, the clock, removed outputs): look again in a second.
         public var retrying: Bool
         /// The control socket's next rebind attempt (nil: the socket is up).
         public var socketRebind: WallTime?

@@ -68,6 +68,28 @@ import Testing
         #expect(write(&scheduler)?.kind == .full, "nothing is known to be on disk")
     }
 
+    @Test func removedOutputsWaitForTheNextTickUnlessTheDirectoryIsGoneOrTheDaemonStops() {
+        var scheduler = written()
+        scheduler.outputsRemoved()
+        #expect(scheduler.onDisk == nil && scheduler.holdsRemovedOutputs)
+        #expect(write(&scheduler) == nil && write(&scheduler, forced: true) == nil, "rm -rf may still be at work")
+        counters.refusals += 1
+        #expect(write(&scheduler, at: WallTime(seconds: 1_800_000_005)) == nil, "nor metrics.prom alone")
+        #expect(scheduler.nextMetricsWrite(counters: counters, health: .ok, stopping: false) == nil,
+                "no wake for a metrics write that nothing on disk lets happen")
+        #expect(write(&scheduler, forced: true, stopping: true)?.kind == .full, "the stopped state goes out at once")
+        _ = scheduler.failed()
+        scheduler.retryHeld()
+        #expect(!scheduler.holdsRemovedOutputs)
+        let again = write(&scheduler)
+        #expect(again?.kind == .full && again?.files == OutputFile.all && again?.state == model.state, "the same state again")
+        _ = scheduler.written(at: start)
+        scheduler.outputsRemoved()
+        scheduler.outputsGone()
+        #expect(!scheduler.holdsRemovedOutputs, "the directory is gone: whoever removed it is done")
+        #expect(write(&scheduler)?.kind == .full)
+    }
+
     @Test func failingOutputsGetAHealthOnlyUpdateHeldUntilTheNextTickWhenItFails() {
         var scheduler = written()
         let soon = WallTime(milliseconds: start.milliseconds + 500)
