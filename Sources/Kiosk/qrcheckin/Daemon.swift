@@ -130,8 +130,9 @@ final class Daemon {
                 let clockWasSet = timer.acknowledge()
                 checkSocket()
                 send(.tick(clockWasSet: clockWasSet, clock: clockSync.read()))
-                // Its directory came back late, or the tick's rebind or write has made it again.
-                if let watch = outputWatch, !watch.isWatching { watch.watch() }
+                // Its directory came back late, or the tick's rebind or write has made it again
+                // (the old one perhaps still held open by someone, and so still watched).
+                outputWatch?.rewatch()
             }
             if readable.contains(signals.descriptor.rawValue) {
                 for number in signals.drain() { if let signal = DaemonSignal(number) { send(.signal(signal)) } }
