@@ -187,9 +187,9 @@ public struct DaemonCore: Sendable {
             step.forceWrite = !isStopping
             if !isStopping { rebindIfDue(&step) }
         case .outputsRemoved:
-            // Put back at the next tick, with the socket, never at once: `rm -rf` may still be
-            // emptying the directory. The same state again: a removal is no reason for a code.
-            if !isStopping { writes.outputsRemoved() }
+            // Put back, with the socket, once the removal has settled, never at once: `rm -rf`
+            // may still be emptying the directory. The same state: a removal is no reason for a code.
+            if !isStopping { writes.outputsRemoved(at: step.now) }
         case .settingsSaved:
             guard let forceWriteAfter = writes.saved() else { break }
             step.forceWrite = forceWriteAfter
@@ -413,9 +413,9 @@ public struct DaemonCore: Sendable {
         let wakes = TimerPlan.Wakes(
             boundary: model.nextBoundary(after: step.now),
             watchdogMilliseconds: host.notifies ? host.watchdogMilliseconds : nil,
-            retrying: model.outputsFailing || model.stateFailing || model.state.phase == .waitingForClock
-                || writes.holdsRemovedOutputs,
+            retrying: model.outputsFailing || model.stateFailing || model.state.phase == .waitingForClock,
             socketRebind: socket.isDown ? socket.nextAttempt : nil,
+            rewrite: writes.nextRewrite(at: step.now),
             metricsWrite: writes.nextMetricsWrite(counters: counters, health: model.state.health, stopping: isStopping))
         if let at = timer.arm(wakes, at: step.now) { step.effects.append(.armTimer(at: at)) }
     }

@@ -6,10 +6,14 @@ import SharedDomain
 /// so no code reaches the outputs before its `(window, seq)` is on disk; every file of a state
 /// is put in place together or none is; when they cannot be, `current.json` alone is rewritten
 /// to say `degraded` about the code still on disk; counter-only changes rewrite `metrics.prom`
-/// alone, at most once a second; removed files are written again within a second, the same
-/// state as before, at the next tick. One save or write is in flight at a time: what follows
+/// alone, at most once a second; removed files are written again, the same state as before,
+/// half a second after the last removal heard. One save or write is in flight at a time: what follows
 /// depends on its result, so nothing more is decided until the shell reports it.
 public struct OutputWriteScheduler: Sendable {
+    /// How long after the last removal heard removed outputs are written again: long enough
+    /// for `rm -rf` to be done with a directory of a few files (a file written into it sooner
+    /// would make its rmdir fail), short enough to keep the promise of a second.
+    public static let removalSettleMilliseconds: Int64 = 500
     /// What a write puts in place.
     public enum Kind: Equatable, Sendable {
         /// Every output file, showing a new state (or the same one again, forced).
@@ -37,14 +41,15 @@ public struct OutputWriteScheduler: Sendable {
     /// The one save or write in flight.
     private var inFlight = InFlight.idle
     /// What failed and is not tried again before the next tick (trying at once would loop on
-    /// the failure just reported), and removed outputs waiting for it; an operator's request
-    /// also retries the save.
+    /// the failure just reported); an operator's request also retries the save.
     private var held: Held = []
     /// The counters and health `metrics.prom` shows, as written (nil: not written yet).
     private var metricsOnDisk: MetricsShown?
     /// When `metrics.prom` was last written: counter-only changes rewrite it at most once a
     /// second, so a flood of refused peers cannot become a flood of writes.
     private var lastMetricsWrite: WallTime?
+    /// When output files were last heard removed, while they wait to be written again.
+    private var removedAt: WallTime?
 
     private enum InFlight {
         /// Nothing awaited.
@@ -66,8 +71,6 @@ public struct OutputWriteScheduler: Sendable {
         static let healthUpdate = Held(rawValue: 2)
         /// A metrics-only update failed.
         static let metricsUpdate = Held(rawValue: 4)
-        /// Someone removed output files: they go back at the next tick, not at once (`outputsRemoved()`).
-        static let removedOutputs = Held(rawValue: 8)
     }
 
     /// What `metrics.prom` shows beyond the state on disk: the counters and the live health.
@@ -86,7 +89,7 @@ public struct OutputWriteScheduler: Sendable {
         if case .idle = inFlight { true } else { false }
     }
 
-    /// A tick: what failed is tried again, and removed outputs are written again.
+    /// A tick: what failed is tried again.
     public mutating func retryHeld() {
         held = []
     }
@@ -98,27 +101,36 @@ public struct OutputWriteScheduler: Sendable {
 
     /// The output directory itself was removed or replaced (or its owner or mode changed):
     /// nothing is known to be on disk, and every file is written again at once. Whoever removed
-    /// it is done with it, so a write now races nobody; removed files held for the next tick
-    /// (`outputsRemoved()`) go now too.
+    /// it is done with it, so a write now races nobody; removed files waiting to settle
+    /// (`outputsRemoved(at:)`) go now too.
     public mutating func outputsGone() {
         onDisk = nil
-        held.remove(.removedOutputs)
+        removedAt = nil
     }
 
-    /// Someone removed output files, the directory perhaps still to follow (a cleaner, or
-    /// `rm -rf` on its way through it): nothing is known to be on disk, and every file is written
-    /// again at the next tick (`retryHeld()`), as the control socket is bound again then. Not at
-    /// once: a file written into a directory that `rm -rf` is still emptying makes its rmdir
-    /// fail, and the removal of the directory itself may never be heard of while anyone holds
-    /// it open.
-    public mutating func outputsRemoved() {
+    /// Someone removed output files at `now`, the directory perhaps still to follow (a cleaner,
+    /// or `rm -rf` on its way through it): nothing is known to be on disk, and every file is
+    /// written again once no removal has been heard for `removalSettleMilliseconds`
+    /// (`nextRewrite`). Not at once: a file written into a directory that `rm -rf` is still
+    /// emptying makes its rmdir fail; and not only when the directory is heard gone: while
+    /// anyone holds it open, the kernel does not say so.
+    public mutating func outputsRemoved(at now: WallTime) {
         onDisk = nil
-        held.insert(.removedOutputs)
+        removedAt = now
     }
 
-    /// Whether removed outputs wait for the next tick to be written again (wake within a second).
-    public var holdsRemovedOutputs: Bool {
-        held.contains(.removedOutputs)
+    /// When removed outputs are written again (nil: none wait). A wall clock set back does not
+    /// hold them off: they are due then.
+    public func nextRewrite(at now: WallTime) -> WallTime? {
+        guard let removedAt, !removalSettled(at: now) else { return nil }
+        return WallTime(milliseconds: removedAt.milliseconds + Self.removalSettleMilliseconds)
+    }
+
+    /// Whether removed outputs, if any, may be written at `now`.
+    private func removalSettled(at now: WallTime) -> Bool {
+        guard let removedAt else { return true }
+        let waited = now.milliseconds - removedAt.milliseconds
+        return waited >= Self.removalSettleMilliseconds || waited < 0
     }
 
     // MARK: - Saves
@@ -161,12 +173,13 @@ public struct OutputWriteScheduler: Sendable {
     /// show changed (or when `forced`); when they cannot be written, `current.json` alone about
     /// the failure; else `metrics.prom` alone when only `counters` or health changed and a
     /// second has passed. Never a code whose record is not saved (a failed save pauses codes,
-    /// so this waits only for a save in flight), and nothing while removed outputs wait for the
-    /// next tick, unless stopping: the stopped state goes out at once.
+    /// so this waits only for a save in flight), and nothing while a removal settles
+    /// (`nextRewrite`), unless stopping: the stopped state goes out at once.
     public mutating func write(_ model: CheckInViewModel, counters: DaemonCounters, periodSeconds: Int, forced: Bool, stopping: Bool,
                                at now: WallTime) -> Write? {
         guard isRecorded(model.state, periodSeconds: periodSeconds) else { return nil }
-        guard stopping || !held.contains(.removedOutputs) else { return nil }
+        guard stopping || removalSettled(at: now) else { return nil }
+        removedAt = nil
         var shown = model.state
         // Files that were written are current by definition: only the clock can make them
         // say degraded. The failure itself goes into a health update below.

@@ -68,25 +68,29 @@ import Testing
         #expect(write(&scheduler)?.kind == .full, "nothing is known to be on disk")
     }
 
-    @Test func removedOutputsWaitForTheNextTickUnlessTheDirectoryIsGoneOrTheDaemonStops() {
+    @Test func removedOutputsWaitHalfASecondUnlessTheDirectoryIsGoneOrTheDaemonStops() {
         var scheduler = written()
-        scheduler.outputsRemoved()
-        #expect(scheduler.onDisk == nil && scheduler.holdsRemovedOutputs)
+        scheduler.outputsRemoved(at: start)
+        let settled = WallTime(milliseconds: start.milliseconds + OutputWriteScheduler.removalSettleMilliseconds)
+        #expect(scheduler.onDisk == nil && scheduler.nextRewrite(at: start) == settled)
         #expect(write(&scheduler) == nil && write(&scheduler, forced: true) == nil, "rm -rf may still be at work")
+        scheduler.retryHeld()
+        #expect(write(&scheduler, at: WallTime(milliseconds: settled.milliseconds - 1)) == nil, "a tick does not end the wait")
         counters.refusals += 1
-        #expect(write(&scheduler, at: WallTime(seconds: 1_800_000_005)) == nil, "nor metrics.prom alone")
         #expect(scheduler.nextMetricsWrite(counters: counters, health: .ok, stopping: false) == nil,
                 "no wake for a metrics write that nothing on disk lets happen")
         #expect(write(&scheduler, forced: true, stopping: true)?.kind == .full, "the stopped state goes out at once")
         _ = scheduler.failed()
-        scheduler.retryHeld()
-        #expect(!scheduler.holdsRemovedOutputs)
-        let again = write(&scheduler)
+        #expect(scheduler.nextRewrite(at: start) == nil, "written, or tried: nothing waits")
+        scheduler.outputsRemoved(at: start)
+        #expect(scheduler.nextRewrite(at: WallTime(seconds: 1_799_996_400)) == nil, "a clock set back does not hold it off")
+        let again = write(&scheduler, at: settled)
         #expect(again?.kind == .full && again?.files == OutputFile.all && again?.state == model.state, "the same state again")
-        _ = scheduler.written(at: start)
-        scheduler.outputsRemoved()
+        _ = scheduler.written(at: settled)
+        #expect(scheduler.nextRewrite(at: settled) == nil)
+        scheduler.outputsRemoved(at: start)
         scheduler.outputsGone()
-        #expect(!scheduler.holdsRemovedOutputs, "the directory is gone: whoever removed it is done")
+        #expect(scheduler.nextRewrite(at: start) == nil, "the directory is gone: whoever removed it is done")
         #expect(write(&scheduler)?.kind == .full)
     }
 
