@@ -181,8 +181,8 @@ public struct DaemonCore: Sendable {
         case .outputsFailed(let reason):
             failed(reason, &step)
         case .outputsGone:
-            // Someone removed (or replaced) the directory and is done with it: every file and a
-            // removed socket come back at once.
+            // Someone removed or replaced the directory (and is done with it), or changed its
+            // owner or mode: every file, and a removed socket, come back at once (or are refused).
             writes.outputsGone()
             step.forceWrite = !isStopping
             if !isStopping { rebindIfDue(&step) }

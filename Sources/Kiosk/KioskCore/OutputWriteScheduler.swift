@@ -7,13 +7,14 @@ import SharedDomain
 /// is put in place together or none is; when they cannot be, `current.json` alone is rewritten
 /// to say `degraded` about the code still on disk; counter-only changes rewrite `metrics.prom`
 /// alone, at most once a second; removed files are written again, the same state as before,
-/// half a second after the last removal heard. One save or write is in flight at a time: what follows
-/// depends on its result, so nothing more is decided until the shell reports it.
+/// half a second after the last removal heard. One save or write is in flight at a time: what
+/// follows depends on its result, so nothing more is decided until the shell reports it.
 public struct OutputWriteScheduler: Sendable {
     /// How long after the last removal heard removed outputs are written again: long enough
     /// for `rm -rf` to be done with a directory of a few files (a file written into it sooner
     /// would make its rmdir fail), short enough to keep the promise of a second.
     public static let removalSettleMilliseconds: Int64 = 500
+
     /// What a write puts in place.
     public enum Kind: Equatable, Sendable {
         /// Every output file, showing a new state (or the same one again, forced).
