@@ -229,3 +229,32 @@ def reachable_directory(prefix):
         yield path
     finally:
         shutil.rmtree(path, ignore_errors=True)
+
+
+# Ways the world removes a daemon's outputs (issue 37): each takes the output directory and
+# returns what to call once the test is done with it.
+
+
+def remove_directory(out):
+    """`rm -rf`, the directory and all in it; returns what to call afterwards (nothing here)."""
+    shutil.rmtree(out)  # must not fail: the daemon waits until rm -rf is done with the directory
+    return lambda: None
+
+
+def remove_directory_while_a_shell_is_in_it(out):
+    """An operator's shell inside the directory keeps it alive unlinked: the kernel says it is
+    gone only when the last holder lets go (as the daemon's own held descriptor did, issue 37)."""
+    shell = subprocess.Popen(["sleep", "120"], cwd=out)
+    shutil.rmtree(out)
+    return lambda: (shell.kill(), shell.wait())
+
+
+def remove_the_files(out):
+    """A cleaner (systemd-tmpfiles, say) removes old files and leaves the directory."""
+    for name in ("current.png", "current.txt", "current.json", "metrics.prom"):
+        (out / name).unlink()
+    return lambda: None
+
+
+REMOVALS = {"rm-rf": remove_directory, "rm-rf-while-held": remove_directory_while_a_shell_is_in_it,
+            "files-only": remove_the_files}

@@ -18,8 +18,10 @@ import threading
 import time
 from pathlib import Path
 
+import pytest
+
 from conftest import BIN, needs_root, run, zbar
-from daemonutil import Daemon, fill, read_state, request, shown_code, wait_until
+from daemonutil import REMOVALS, Daemon, fill, read_state, request, shown_code, wait_until
 from pngutil import bilevel_rows
 
 pytestmark = needs_root("tmpfs mounts, setpriv, groupadd")
@@ -211,23 +213,55 @@ def test_read_only_output_degrades_and_recovers(base, tmpfs, daemons, tools):
                                   break_it=lambda: remount("ro"), repair=lambda: remount("rw"))
 
 
-def test_deleted_output_directory_is_recreated(base, daemons, tools):
+# The promise (docs/DAEMON.md, Faults; issue 14, and issue 37 where it was lost): removed outputs
+# are whole again within a second, with the code they showed. The daemon puts them back at its
+# next tick, at the next whole second, or at once when it hears that the directory itself is gone.
+# A test on a loaded machine (two cores, builds beside it) cannot hold the daemon to the
+# millisecond: the daemon's wake and the test's own polling can each be late by hundreds of
+# milliseconds. So the bound asserted is 3 s, three times the promise and a tenth of the period,
+# with at least 10 s of the window left: a rotation can never pass for the repair (the code must
+# also be the same one), while the lost promise (back only at the next window) fails it every time.
+RECOVERY_LIMIT = 3.0
+RECOVERY_PERIOD = 30
+
+
+@pytest.mark.parametrize("removal", REMOVALS)
+def test_removed_outputs_are_whole_again_within_a_second_with_the_same_code(base, daemons, tools, removal):
     out = base / "out"
-    daemon = daemons(out=out, state=base / "state", period=3600, ready=Daemon.serving)  # a long period: no rotation may hide the repair
-    before = far_from_the_next_window(daemon)
-    shutil.rmtree(out)  # must not fail: the daemon waits until rm -rf is done with the directory
-    # Every file comes back at once (issue 14 item 5), not at the next window: still in this one,
-    # with its code. (At once, not a second later: DaemonCoreOutputTests, on a test clock.)
-    names = ("current.png", "current.txt", "current.json", "control.sock")
-    wait_until(lambda: all((out / name).exists() for name in names), 30, interval=0.01,
-               message="the directory and all its files to come back")
-    url, document = shown_code(out)
-    assert document["health"] == "ok" and (document["window"], document["url"]) == (before["window"], before["url"])
-    wait_until(lambda: daemon.serving() and daemon.get()["health"] == "ok", 30, message="the socket to answer")
-    assert "recreated the control socket" in daemon.logs()
-    assert (out / "control.sock").stat().st_mode & 0o777 == 0o660
-    wait_until(lambda: status(out)[0] == 0, 30, message="status to exit 0")
-    assert daemon.process.poll() is None
+    daemon = daemons(out=out, state=base / "state", period=RECOVERY_PERIOD)
+    # No request before a removal: an answered one makes the daemon rewrite metrics.prom a
+    # second later, a write that once hid this regression from the test.
+    before = far_from_the_next_window(daemon, margin=10)
+    files = ("current.png", "current.txt", "current.json")
+    releases = []
+    try:
+        # Twice: the second time, the directory the daemon made again is the one it must watch
+        # (with a shell still holding the first, the kernel never said that one was gone). The
+        # files come back within a second each time; the socket the first time, then after the
+        # pause that a socket removed again within a minute waits (SocketRebindingTests).
+        for names in (files + ("control.sock",), files):
+            releases.append(REMOVALS[removal](out))
+            removed = time.monotonic()
+            wait_until(lambda: all((out / name).exists() for name in names), before["expiresAt"] - time.time() - 1,
+                       interval=0.005, message=f"{', '.join(names)} to come back")
+            took = time.monotonic() - removed
+            print(f"whole again {took:.3f}s after the removal")
+            assert took < RECOVERY_LIMIT, f"back after {took:.3f}s, promised within a second"
+            url, document = shown_code(out)
+            assert (document["window"], document["seq"], url) == (before["window"], before["seq"], before["url"]), \
+                "the same code, not a new one"
+            assert document["health"] == "ok" and document["expiresAt"] == before["expiresAt"]
+        assert before["expiresAt"] - time.time() > 1, "still the window the code was shown in"
+        wait_until(lambda: (out / "control.sock").exists(), before["expiresAt"] - time.time(), message="the socket")
+        # What readers see: status (the file and the socket) and the socket itself.
+        assert status(out)[0] == 0
+        assert daemon.get()["url"] == before["url"]
+        assert (out / "control.sock").stat().st_mode & 0o777 == 0o660
+        assert daemon.process.poll() is None
+        assert "issued a fresh code" not in daemon.logs()
+    finally:
+        for release in releases:
+            release()
 
 
 def test_deleted_outputs_on_a_full_disk_degrade_then_come_back(base, tmpfs, daemons, tools):

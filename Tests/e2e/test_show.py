@@ -11,7 +11,7 @@ from pathlib import Path
 import pytest
 
 from conftest import BIN, run, zbar
-from daemonutil import wait_until
+from daemonutil import REMOVALS, wait_until
 from kiosk_screen import Tmux, decode_screen, shell_command, write_state
 
 MODES = ["ansi", "utf8", "utf8i", "ascii"]
@@ -365,6 +365,28 @@ def test_output_directory_disappearing(tmp_path, kiosk, tools):
     pane.keys("q")
     text = pane.wait_for(lambda t: "EXIT=0" in t)
     assert pane.display("#{alternate_on} #{cursor_flag}") == "0 1"
+
+
+@pytest.mark.parametrize("removal", REMOVALS)
+def test_removed_outputs_are_shown_again_with_the_same_code(removal, daemons, kiosk, tmp_path, tools):
+    """The daemon puts removed outputs back within a second (test_daemon_faults.py); the kiosk
+    follows them back, whether the directory went (and with it the kiosk's watch) or the files."""
+    daemon = daemons("daemon", period=30)
+    pane = kiosk("--output-dir", str(daemon.out), "--lang", "en")
+    pane.wait_for(has_qr)
+    before = wait_until(lambda: (d := daemon.state_now()) and d["expiresAt"] - time.time() >= 10 and d, 60,
+                        message="a window with 10 s left")
+    release = REMOVALS[removal](daemon.out)
+    try:
+        wait_until(lambda: (d := daemon.state_now()) and d["url"] == before["url"] and (daemon.out / "current.png").exists(),
+                   5, interval=0.005, message="the daemon to put its files back")
+        # A screen drawn a second or more after that (its countdown has moved on) shows the code.
+        moved_on = math.ceil(before["expiresAt"] - time.time()) - 1
+        pane.wait_for(lambda t: has_qr(t) and (n := seconds_left(t)) is not None and n <= moved_on)
+        assert decoded(pane, "ansi", tmp_path) == before["url"]
+        assert "not running" not in pane.text()
+    finally:
+        release()
 
 
 def cpu_seconds(pid):

@@ -16,7 +16,7 @@ import pytest
 from selenium.common.exceptions import WebDriverException
 
 from conftest import BIN, ROOT, zbar
-from daemonutil import Daemon, read_state, wait_until
+from daemonutil import REMOVALS, Daemon, read_state, wait_until
 from webutil import WebKiosk, browser, faketime_prefix, png_size, raw_get, resize
 
 PORTRAIT = (1080, 1920)
@@ -225,6 +225,40 @@ def test_paused_stale_and_stopped_show_their_message_and_no_qr(site, chrome, tmp
 
         chrome.get(site["kiosk"].url + "?venue=HALL.2&lang=en")
         assert wait_state(chrome, "stopped")["title"] == "Check-in is not running"
+    finally:
+        daemon.stop()
+
+
+@pytest.mark.parametrize("removal", REMOVALS)
+def test_the_page_shows_the_same_code_again_after_the_outputs_are_removed(site, chrome, removal):
+    """The daemon puts removed outputs back within a second (test_daemon_faults.py); the page,
+    which may have found current.json missing meanwhile, shows the same code again."""
+    venue = removal.upper()
+    daemon = start_daemon(site, venue, period=30)
+    try:
+        resize(chrome, *PORTRAIT)
+        chrome.get(site["kiosk"].url + f"?venue={venue}")
+        before = wait_until(lambda: (d := read_state(daemon.out)) and d["expiresAt"] - time.time() >= 10 and d, 60,
+                            message="a window with 10 s left")
+        wait_until(lambda: (d := dom(chrome))["state"] == "live" and d["window"] == str(before["window"]), 30,
+                   interval=0.05, message="the page to show the code")
+        # Counts the page's requests as they end, to tell a page that has looked since the files
+        # came back from one still showing what it saw before.
+        chrome.execute_script("window.fetches = 0; const fetch = window.fetch;"
+                              "window.fetch = (...request) => fetch(...request).finally(() => { window.fetches += 1; });")
+        release = REMOVALS[removal](daemon.out)
+        try:
+            wait_until(lambda: (d := read_state(daemon.out)) and d["url"] == before["url"] and (daemon.out / "current.png").exists(),
+                       5, interval=0.005, message="the daemon to put its files back")
+            ended = chrome.execute_script("return window.fetches")
+            # Two more ended: the second began after the first ended, after the files were back.
+            shown = wait_until(lambda: chrome.execute_script("return window.fetches") >= ended + 2
+                               and (d := dom(chrome))["state"] == "live" and d, 30, interval=0.05,
+                               message=f"the page to show the code again, last {dom(chrome)}")
+            assert (shown["window"], shown["seq"]) == (str(before["window"]), str(before["seq"]))
+            assert shown["safeNumber"] == before["safeNumber"] and not shown["imageHidden"]
+        finally:
+            release()
     finally:
         daemon.stop()
 

@@ -181,10 +181,15 @@ public struct DaemonCore: Sendable {
         case .outputsFailed(let reason):
             failed(reason, &step)
         case .outputsGone:
-            // Someone removed files (or the directory): nothing is known to be on disk.
+            // Someone removed or replaced the directory (and is done with it), or changed its
+            // owner or mode: every file, and a removed socket, come back at once (or are refused).
             writes.outputsGone()
             step.forceWrite = !isStopping
             if !isStopping { rebindIfDue(&step) }
+        case .outputsRemoved:
+            // Put back, with the socket, once the removal has settled, never at once: `rm -rf`
+            // may still be emptying the directory. The same state: a removal is no reason for a code.
+            if !isStopping { writes.outputsRemoved(at: step.now) }
         case .settingsSaved:
             guard let forceWriteAfter = writes.saved() else { break }
             step.forceWrite = forceWriteAfter
@@ -410,6 +415,7 @@ public struct DaemonCore: Sendable {
             watchdogMilliseconds: host.notifies ? host.watchdogMilliseconds : nil,
             retrying: model.outputsFailing || model.stateFailing || model.state.phase == .waitingForClock,
             socketRebind: socket.isDown ? socket.nextAttempt : nil,
+            rewrite: writes.nextRewrite(at: step.now),
             metricsWrite: writes.nextMetricsWrite(counters: counters, health: model.state.health, stopping: isStopping))
         if let at = timer.arm(wakes, at: step.now) { step.effects.append(.armTimer(at: at)) }
     }

@@ -29,6 +29,10 @@ public enum DaemonEvent: Equatable, Sendable {
     /// The output directory was removed, replaced, or had its owner or mode changed by someone
     /// else: nothing is known to be on disk (the next write checks the directory again).
     case outputsGone
+    /// Someone removed output files (a cleaner, or `rm -rf` on its way through the directory,
+    /// whose own removal may follow or, while anyone holds it open, never be heard of): nothing
+    /// is known to be on disk.
+    case outputsRemoved
     /// The textfile collector's copy of `metrics.prom` (`metrics-dir`) was written into
     /// `directory`, or not (`failure` says why), as part of the write in flight.
     case metricsCopied(directory: String, failure: String?)

@@ -6,9 +6,15 @@ import SharedDomain
 /// so no code reaches the outputs before its `(window, seq)` is on disk; every file of a state
 /// is put in place together or none is; when they cannot be, `current.json` alone is rewritten
 /// to say `degraded` about the code still on disk; counter-only changes rewrite `metrics.prom`
-/// alone, at most once a second. One save or write is in flight at a time: what follows
-/// depends on its result, so nothing more is decided until the shell reports it.
+/// alone, at most once a second; removed files are written again, the same state as before,
+/// half a second after the last removal heard. One save or write is in flight at a time: what
+/// follows depends on its result, so nothing more is decided until the shell reports it.
 public struct OutputWriteScheduler: Sendable {
+    /// How long after the last removal heard removed outputs are written again: long enough
+    /// for `rm -rf` to be done with a directory of a few files (a file written into it sooner
+    /// would make its rmdir fail), short enough to keep the promise of a second.
+    public static let removalSettleMilliseconds: Int64 = 500
+
     /// What a write puts in place.
     public enum Kind: Equatable, Sendable {
         /// Every output file, showing a new state (or the same one again, forced).
@@ -43,6 +49,8 @@ public struct OutputWriteScheduler: Sendable {
     /// When `metrics.prom` was last written: counter-only changes rewrite it at most once a
     /// second, so a flood of refused peers cannot become a flood of writes.
     private var lastMetricsWrite: WallTime?
+    /// When output files were last heard removed, while they wait to be written again.
+    private var removedAt: WallTime?
 
     private enum InFlight {
         /// Nothing awaited.
@@ -92,9 +100,38 @@ public struct OutputWriteScheduler: Sendable {
         held.remove(.save)
     }
 
-    /// Someone removed files (or the directory): nothing is known to be on disk.
+    /// The output directory itself was removed or replaced (or its owner or mode changed):
+    /// nothing is known to be on disk, and every file is written again at once. Whoever removed
+    /// it is done with it, so a write now races nobody; removed files waiting to settle
+    /// (`outputsRemoved(at:)`) go now too.
     public mutating func outputsGone() {
         onDisk = nil
+        removedAt = nil
+    }
+
+    /// Someone removed output files at `now`, the directory perhaps still to follow (a cleaner,
+    /// or `rm -rf` on its way through it): nothing is known to be on disk, and every file is
+    /// written again once no removal has been heard for `removalSettleMilliseconds`
+    /// (`nextRewrite`). Not at once: a file written into a directory that `rm -rf` is still
+    /// emptying makes its rmdir fail; and not only when the directory is heard gone: while
+    /// anyone holds it open, the kernel does not say so.
+    public mutating func outputsRemoved(at now: WallTime) {
+        onDisk = nil
+        removedAt = now
+    }
+
+    /// When removed outputs are written again (nil: none wait). A wall clock set back does not
+    /// hold them off: they are due then.
+    public func nextRewrite(at now: WallTime) -> WallTime? {
+        guard let removedAt, !removalSettled(at: now) else { return nil }
+        return WallTime(milliseconds: removedAt.milliseconds + Self.removalSettleMilliseconds)
+    }
+
+    /// Whether removed outputs, if any, may be written at `now`.
+    private func removalSettled(at now: WallTime) -> Bool {
+        guard let removedAt else { return true }
+        let waited = now.milliseconds - removedAt.milliseconds
+        return waited >= Self.removalSettleMilliseconds || waited < 0
     }
 
     // MARK: - Saves
@@ -137,10 +174,13 @@ public struct OutputWriteScheduler: Sendable {
     /// show changed (or when `forced`); when they cannot be written, `current.json` alone about
     /// the failure; else `metrics.prom` alone when only `counters` or health changed and a
     /// second has passed. Never a code whose record is not saved (a failed save pauses codes,
-    /// so this waits only for a save in flight).
+    /// so this waits only for a save in flight), and nothing while a removal settles
+    /// (`nextRewrite`), unless stopping: the stopped state goes out at once.
     public mutating func write(_ model: CheckInViewModel, counters: DaemonCounters, periodSeconds: Int, forced: Bool, stopping: Bool,
                                at now: WallTime) -> Write? {
         guard isRecorded(model.state, periodSeconds: periodSeconds) else { return nil }
+        guard stopping || removalSettled(at: now) else { return nil }
+        removedAt = nil
         var shown = model.state
         // Files that were written are current by definition: only the clock can make them
         // say degraded. The failure itself goes into a health update below.
@@ -205,8 +245,11 @@ public struct OutputWriteScheduler: Sendable {
     }
 
     /// A second after `metrics.prom`'s last write, when `live` differs from what it shows.
+    /// Never while nothing is known to be on disk: `metrics.prom` alone tells of the code beside
+    /// it, so none is written then (the full set that is due carries the counters), and a time
+    /// that no write honours would wake the daemon over and over, at once each time.
     private func nextMetricsWrite(_ live: MetricsShown, stopping: Bool) -> WallTime? {
-        guard !stopping, !held.contains(.metricsUpdate), let shown = metricsOnDisk, shown != live,
+        guard !stopping, !held.contains(.metricsUpdate), onDisk != nil, let shown = metricsOnDisk, shown != live,
               let last = lastMetricsWrite else { return nil }
         return WallTime(milliseconds: last.milliseconds + 1000)
     }

@@ -5,7 +5,8 @@ import SharedDomain
 /// The plan is the earliest of: the next window boundary; under a systemd watchdog, half its
 /// interval after the last ping (`WatchdogSec=` / 2); the next second while something must be
 /// retried soon (failing outputs or saves, a clock to wait for); the socket's next rebind
-/// attempt while it is down; and the once-a-second metrics write counters are waiting for.
+/// attempt while it is down; when removed outputs are written again (the socket, if due, with
+/// them); and the once-a-second metrics write counters are waiting for.
 /// Nothing wakes the daemon every second otherwise: `STATUS=` names the expiry time instead of
 /// counting down. The timer is armed again only when that time changed.
 public struct TimerPlan: Equatable, Sendable {
@@ -19,16 +20,19 @@ public struct TimerPlan: Equatable, Sendable {
         public var retrying: Bool
         /// The control socket's next rebind attempt (nil: the socket is up).
         public var socketRebind: WallTime?
+        /// When removed outputs are written again (nil: none wait).
+        public var rewrite: WallTime?
         /// When counters waiting for `metrics.prom` may be written (nil: none wait).
         public var metricsWrite: WallTime?
 
         /// Creates the wakes of one moment.
         public init(boundary: WallTime, watchdogMilliseconds: Int64? = nil, retrying: Bool = false, socketRebind: WallTime? = nil,
-                    metricsWrite: WallTime? = nil) {
+                    rewrite: WallTime? = nil, metricsWrite: WallTime? = nil) {
             self.boundary = boundary
             self.watchdogMilliseconds = watchdogMilliseconds
             self.retrying = retrying
             self.socketRebind = socketRebind
+            self.rewrite = rewrite
             self.metricsWrite = metricsWrite
         }
     }
@@ -82,6 +86,7 @@ public struct TimerPlan: Equatable, Sendable {
         if wakes.retrying { at = min(at, nextSecond) }
         // The socket's next rebind attempt, never sooner than the next second.
         if let rebind = wakes.socketRebind { at = min(at, max(rebind, nextSecond)) }
+        if let rewrite = wakes.rewrite { at = min(at, rewrite) }
         if let metrics = wakes.metricsWrite { at = min(at, metrics) }
         return at
     }

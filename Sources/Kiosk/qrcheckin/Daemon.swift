@@ -128,9 +128,11 @@ final class Daemon {
             }
             if readable.contains(timer.descriptor.rawValue) {
                 let clockWasSet = timer.acknowledge()
-                if let watch = outputWatch, !watch.isWatching { watch.watch() }  // its directory came back late
                 checkSocket()
                 send(.tick(clockWasSet: clockWasSet, clock: clockSync.read()))
+                // Its directory came back late, or the tick's rebind or write has made it again
+                // (the old one perhaps still held open by someone, and so still watched).
+                outputWatch?.rewatch()
             }
             if readable.contains(signals.descriptor.rawValue) {
                 for number in signals.drain() { if let signal = DaemonSignal(number) { send(.signal(signal)) } }
@@ -181,18 +183,23 @@ final class Daemon {
         if isRunning, let server, !server.isReachable() { send(.socketGone) }
     }
 
-    /// Someone removed the socket, or removed, replaced or re-moded the output directory: tell
-    /// the core, whose next write walks the directory's path again (making it again when it is
-    /// gone, refusing it while it is not trustworthy).
+    /// Someone removed the socket or output files, or removed, replaced or re-moded the output
+    /// directory: tell the core, whose next write walks the directory's path again (making it
+    /// again when it is gone, refusing it while it is not trustworthy).
     private func outputsChanged(_ events: Inotify.Events) {
         guard isRunning else { return }
-        if events.lostDirectory || !events.names.isDisjoint(with: generations.names + [OutputGenerations.switchName, OutputGenerations.directoryName]) {
+        let removedOutputs = !events.names.isDisjoint(with: OutputFile.names + [OutputGenerations.switchName, OutputGenerations.directoryName])
+        if events.lostDirectory || removedOutputs {
             generations.forgetLayout()
+            // Let go of the held directory: while any descriptor holds a removed directory, the
+            // kernel does not say it is gone (IN_DELETE_SELF), and ours must not be the one.
+            sink.directory.forget()
         }
         if PathName.directory(of: configuration.socketPath) == configuration.outputDirectory,
            events.names.contains(PathName.base(of: configuration.socketPath)) {
             send(.socketGone)
         }
+        if removedOutputs { send(.outputsRemoved) }
         guard events.lostDirectory || events.changedDirectory else { return }
         sink.directory.forget()  // the held directory may be gone or loosened: walk the path again
         send(.outputsGone)

@@ -86,8 +86,9 @@ struct KioskSession {
                 let events = watch.read()
                 reload = events.lostDirectory || events.names.contains("current.json")
             }
-            // No directory yet, or it went away: look for it again on this (slow) timer.
-            if !watch.isWatching && watch.watch() { reload = true }
+            // No directory yet, or it went away, or another is at the path (the old one removed
+            // while someone held it open, unheard of): look for it again on this (slow) timer.
+            if watch.rewatch() { reload = true }
             if reload || !watch.isWatching { model.handle(readDocument()) }
             draw()
         }

@@ -53,6 +53,23 @@ public final class Inotify {
         return watchDescriptor >= 0
     }
 
+    /// Watches the directory the path names now: starts watching when there was no watch, and
+    /// moves the watch when the path names another directory than the one watched. A directory
+    /// removed while anyone holds it open (a shell inside it, a reader) is gone from its path, but
+    /// the kernel says so (`IN_DELETE_SELF`) only when the last holder lets go; meanwhile a
+    /// directory made again at the path would go unwatched. One `inotify_add_watch`, which
+    /// returns the watch already there when the path names the watched directory. Returns
+    /// whether the watch is a new one (events between the two watches were missed: read again).
+    @discardableResult
+    public func rewatch() -> Bool {
+        let found = inotify_add_watch(descriptor, directory, mask)
+        guard found != watchDescriptor else { return false }
+        // The old watch's own events (IN_IGNORED) are dropped by `read()`: they are not this one's.
+        if watchDescriptor >= 0 { _ = inotify_rm_watch(descriptor, watchDescriptor) }
+        watchDescriptor = max(found, -1)
+        return found >= 0
+    }
+
     /// Reads every queued event (call when poll says the descriptor is readable).
     public func read() -> Events {
         var events = Events()

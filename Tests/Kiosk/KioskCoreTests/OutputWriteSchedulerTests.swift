@@ -68,6 +68,32 @@ import Testing
         #expect(write(&scheduler)?.kind == .full, "nothing is known to be on disk")
     }
 
+    @Test func removedOutputsWaitHalfASecondUnlessTheDirectoryIsGoneOrTheDaemonStops() {
+        var scheduler = written()
+        scheduler.outputsRemoved(at: start)
+        let settled = WallTime(milliseconds: start.milliseconds + OutputWriteScheduler.removalSettleMilliseconds)
+        #expect(scheduler.onDisk == nil && scheduler.nextRewrite(at: start) == settled)
+        #expect(write(&scheduler) == nil && write(&scheduler, forced: true) == nil, "rm -rf may still be at work")
+        scheduler.retryHeld()
+        #expect(write(&scheduler, at: WallTime(milliseconds: settled.milliseconds - 1)) == nil, "a tick does not end the wait")
+        counters.refusals += 1
+        #expect(scheduler.nextMetricsWrite(counters: counters, health: .ok, stopping: false) == nil,
+                "no wake for a metrics write that nothing on disk lets happen")
+        #expect(write(&scheduler, forced: true, stopping: true)?.kind == .full, "the stopped state goes out at once")
+        _ = scheduler.failed()
+        #expect(scheduler.nextRewrite(at: start) == nil, "written, or tried: nothing waits")
+        scheduler.outputsRemoved(at: start)
+        #expect(scheduler.nextRewrite(at: WallTime(seconds: 1_799_996_400)) == nil, "a clock set back does not hold it off")
+        let again = write(&scheduler, at: settled)
+        #expect(again?.kind == .full && again?.files == OutputFile.all && again?.state == model.state, "the same state again")
+        _ = scheduler.written(at: settled)
+        #expect(scheduler.nextRewrite(at: settled) == nil)
+        scheduler.outputsRemoved(at: start)
+        scheduler.outputsGone()
+        #expect(scheduler.nextRewrite(at: start) == nil, "the directory is gone: whoever removed it is done")
+        #expect(write(&scheduler)?.kind == .full)
+    }
+
     @Test func failingOutputsGetAHealthOnlyUpdateHeldUntilTheNextTickWhenItFails() {
         var scheduler = written()
         let soon = WallTime(milliseconds: start.milliseconds + 500)
