@@ -19,14 +19,16 @@ struct StaffCheckInHandler {
         guard let venueText = request.form("venue"), let venue = try? VenueID(venueText), parts.venues.profile(for: venue) != nil else {
             return reply(form(request, status: 400, notice: nil, error: words.unknownVenue))
         }
-        let name = request.form("name")
+        // A name staff type is kept as the visitor form keeps one (one rule: `acceptableName`).
+        var name: String?
+        if let typed = request.form("name") {
+            guard let accepted = Visitor.acceptableName(typed) else { return reply(form(request, status: 400, notice: nil, error: words.badVisitor)) }
+            name = accepted
+        }
         var phone: String?
         if let text = request.form("phone") {
             guard let digits = Visitor.normalizedPhone(text) else { return reply(form(request, status: 400, notice: nil, error: words.badVisitor)) }
             phone = digits
-        }
-        if let name, name.count > Visitor.maximumNameLength || name.unicodeScalars.contains(where: { $0.properties.generalCategory == .control }) {
-            return reply(form(request, status: 400, notice: nil, error: words.badVisitor))
         }
         let visitor = name == nil && phone == nil ? nil : Visitor(name: name, phone: phone)
         let ledger = parts.ledger

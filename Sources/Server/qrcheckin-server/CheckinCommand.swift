@@ -32,8 +32,9 @@ struct CheckinCommand: Command {
             capacity (capacity.VENUE) admits nobody more (exit 75) unless --over-capacity says
             so; such an admission is recorded in the audit log as over-capacity.
 
-            EXIT STATUS: 0 recorded; 64 bad command line (no --venue, a name over 64
-            characters or with control characters, a phone that is not 7-15 digits); 65 the
+            EXIT STATUS: 0 recorded; 64 bad command line (no --venue, a name the visitor form
+            would refuse: over 64 characters, or with control or format characters; a phone
+            that is not 7-15 digits); 65 the
             venue is unknown (no setting names it, no check-in there, no --new-venue), or the
             database is not a ledger; 73 the database cannot be created; 74 the disk is
             full; 75 the database stayed locked, or the venue is full; 77 permission denied; 78 a bad setting, or
@@ -56,14 +57,13 @@ struct CheckinCommand: Command {
         guard configuration.venues.profile(for: venue) != nil else {
             throw .usage("--venue: \(venue) is not a venue this server serves (see the venues setting)")
         }
-        let name = arguments["name"]
-        if let name {
-            guard !name.isEmpty, name.count <= Visitor.maximumNameLength else {
-                throw .usage("--name must be 1-\(Visitor.maximumNameLength) characters")
+        // Kept as the visitor form keeps a name (one rule: `Visitor.acceptableName`).
+        let name = try arguments["name"].map { typed throws(CommandError) in
+            guard let accepted = Visitor.acceptableName(typed) else {
+                throw .usage("--name must be 1-\(Visitor.maximumNameLength) characters without control or format characters "
+                             + "(tabs, line breaks, bidirectional or zero-width ones), as the visitor form asks")
             }
-            guard !name.unicodeScalars.contains(where: { $0.properties.generalCategory == .control }) else {
-                throw .usage("--name must not contain control characters (tabs, line breaks)")
-            }
+            return accepted
         }
         var phone: String?
         if let text = arguments["phone"] {
