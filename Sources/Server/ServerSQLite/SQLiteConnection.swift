@@ -37,7 +37,7 @@ final class SQLiteConnection: @unchecked Sendable {
         if !readOnly && sqlite3_db_readonly(handle, "main") == 1 {
             sqlite3_close_v2(handle)
             throw LedgerError(.readOnly, "database \(file.path) is read-only (\(Self.whyReadOnly(file.resolvedPath))): "
-                              + "every command but the read-only ones writes to it (check-ins, the audit log)")
+                              + "qrcheckin-server writes to it (check-ins, accounts, the audit log)")
         }
         self.handle = handle
         self.path = file.path
