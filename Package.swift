@@ -84,7 +84,7 @@ let package = Package(
         // Application: the commands and the composition root.
         .executableTarget(
             name: "qrcheckin",
-            dependencies: ["SharedCLI", "SharedDomain", "SharedJSON", "SharedText", "SharedSystem", "KioskCore", "KioskViews", "KioskAdapters"],
+            dependencies: ["SharedCLI", "SharedDomain", "SharedJSON", "SharedText", "SharedSystem", "KioskCore", "KioskViews", "KioskAdapters", "CLinux"],
             path: "Sources/Kiosk/qrcheckin"
         ),
 
@@ -105,7 +105,7 @@ let package = Package(
         // SharedSystem for the one monotonic clock, Rendezvous and ServiceGroup.
         target("ServerHTTP", "Server", ["ServerHTTPTypes", "SharedDomain", "SharedSystem", "CMicroHTTPD"]),
         // What operators read: exports (CSV, JSON lines), tables, counts, local times.
-        target("ServerReports", "Server", ["ServerDomain", "SharedDomain", "SharedText"]),
+        target("ServerReports", "Server", ["ServerDomain", "SharedDomain", "SharedJSON", "SharedText"]),
         // The site: routes, pages in Korean and English, cookies, rate limits, metrics;
         // a request in, a response out.
         target("ServerSite", "Server", ["ServerDomain", "ServerReports", "ServerHTTPTypes", "SharedDomain", "SharedText"]),
@@ -139,7 +139,7 @@ let package = Package(
         // The server executable's own logic (the commands' shared setup, their synopses), by @testable import.
         testTarget("qrcheckin-serverTests", "Server", ["qrcheckin-server", "SharedCLI", "ServerDomain", "ServerSQLite"]),
         testTarget("ServerConsoleTests", "Server",
-                   ["ServerConsole", "ServerDomain", "ServerLedgerContract", "ServerHTTPTypes", "SharedDomain", "SharedText"]),
+                   ["ServerConsole", "ServerDomain", "ServerLedgerContract", "ServerHTTPTypes", "ServerReports", "SharedDomain", "SharedText"]),
         testTarget("ServerSiteTests", "Server",
                    ["ServerSite", "ServerReports", "ServerDomain", "ServerLedgerContract", "ServerHTTPTypes", "SharedDomain", "SharedSystem", "SharedText", "SharedJSON"]),
     ],
