@@ -69,6 +69,9 @@ let package = Package(
         // The command-line framework both executables share: options, subcommands, help,
         // setting layers (file, environment, flags), exit codes and typed command errors.
         target("SharedCLI", "Shared", ["SharedDomain", "SharedSystem"]),
+        // For tests only (no executable depends on it): a clock tests move (`TestClock`), for
+        // deadlines and schedules on an injected `any Clock<Duration>`. Swift stdlib only.
+        target("SharedTesting", "Shared"),
 
         // MARK: The kiosk: qrcheckin
         // The daemon's decisions as values: the rotation model, the view model, the daemon's
@@ -123,7 +126,7 @@ let package = Package(
         // MARK: Tests
         testTarget("SharedDomainTests", "Shared", ["SharedDomain"]),
         testTarget("SharedJSONTests", "Shared", ["SharedJSON"]),
-        testTarget("SharedSystemTests", "Shared", ["SharedSystem", "SharedDomain", "SharedJSON"]),
+        testTarget("SharedSystemTests", "Shared", ["SharedSystem", "SharedDomain", "SharedJSON", "SharedTesting"]),
         testTarget("SharedCLITests", "Shared", ["SharedCLI"]),
         testTarget("SharedTextTests", "Shared", ["SharedText"]),
         testTarget("KioskCoreTests", "Kiosk", ["KioskCore", "KioskViews", "SharedDomain", "SharedJSON", "SharedText"]),

@@ -17,8 +17,9 @@ import Synchronization
 /// - Fairness: one FIFO queue; a free thread takes the oldest work. No priorities, no stealing.
 /// - Bound: never more than `threads` works at once (one per thread).
 /// - Shutdown: `shutdown()` refuses new work (`.closed`), lets the queued work finish, and
-///   returns when every thread has ended (joined). Dropping the pool without `shutdown()` does
-///   the same without waiting.
+///   returns when every thread has left its loop: the last one out joins the others and
+///   detaches itself (it is returning as `shutdown()` does), so no task ever blocks in
+///   `pthread_join`. Dropping the pool without `shutdown()` does the same without waiting.
 public final class BlockingPool: Sendable {
     /// The number of threads: the most works that run at once.
     public let threads: Int
@@ -104,7 +105,8 @@ public final class BlockingPool: Sendable {
     }
 
     /// Refuses new work, lets the queued work finish, and returns when every thread has
-    /// ended. Suspends (no thread waits). Calling it again, or from several tasks, is harmless.
+    /// finished its last work (all joined but the last, which frees itself as this returns).
+    /// Suspends (no thread waits). Calling it again, or from several tasks, is harmless.
     public func shutdown() async {
         let core = core
         await withCheckedContinuation { continuation in

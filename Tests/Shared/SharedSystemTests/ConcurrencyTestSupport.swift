@@ -38,15 +38,20 @@ final class Gate: Sendable {
 
 /// The names of this process's threads now (`/proc/self/task/*/comm`).
 func threadNames() -> [String] {
+    threads().map(\.name)
+}
+
+/// This process's threads now: each one's id and name (`/proc/self/task/*/comm`).
+func threads() -> [(id: Int32, name: String)] {
     guard let directory = opendir("/proc/self/task") else { return [] }
     defer { closedir(directory) }
-    var names: [String] = []
+    var names: [(id: Int32, name: String)] = []
     while let entry = readdir(directory) {
         let task = withUnsafeBytes(of: entry.pointee.d_name) { String(cString: $0.bindMemory(to: CChar.self).baseAddress!) }
         guard !task.hasPrefix("."), let file = fopen("/proc/self/task/\(task)/comm", "r") else { continue }
         var line = [CChar](repeating: 0, count: 64)
         if fgets(&line, Int32(line.count), file) != nil {
-            names.append(String(decoding: line.prefix { $0 != 0 && $0 != 10 }.map { UInt8(bitPattern: $0) }, as: UTF8.self))
+            names.append((Int32(task) ?? 0, String(decoding: line.prefix { $0 != 0 && $0 != 10 }.map { UInt8(bitPattern: $0) }, as: UTF8.self)))
         }
         fclose(file)
     }
@@ -77,5 +82,31 @@ final class Locked<Value: Sendable>: Sendable {
     @discardableResult
     func withLock<Result: Sendable>(_ body: (inout Value) -> Result) -> Result {
         mutex.withLock { body(&$0) }
+    }
+}
+
+/// A one-way door for tasks: `wait()` suspends until `open()` (at once after it).
+final class Latch: Sendable {
+    private let state = Mutex<(open: Bool, waiters: [CheckedContinuation<Void, Never>])>((false, []))
+
+    /// Suspends until the latch is open.
+    func wait() async {
+        await withCheckedContinuation { continuation in
+            let now = state.withLock { state in
+                if !state.open { state.waiters.append(continuation) }
+                return state.open
+            }
+            if now { continuation.resume() }
+        }
+    }
+
+    /// Opens the latch for every waiter and every later one.
+    func open() {
+        let waiters = state.withLock { state in
+            state.open = true
+            defer { state.waiters = [] }
+            return state.waiters
+        }
+        for waiter in waiters { waiter.resume() }
     }
 }
