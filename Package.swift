@@ -127,7 +127,7 @@ let package = Package(
         testTarget("SharedDomainTests", "Shared", ["SharedDomain"]),
         testTarget("SharedJSONTests", "Shared", ["SharedJSON"]),
         testTarget("SharedSystemTests", "Shared", ["SharedSystem", "SharedDomain", "SharedJSON", "SharedTesting"]),
-        testTarget("SharedCLITests", "Shared", ["SharedCLI"]),
+        testTarget("SharedCLITests", "Shared", ["SharedCLI", "SharedSystem"]),
         testTarget("SharedTextTests", "Shared", ["SharedText"]),
         testTarget("KioskCoreTests", "Kiosk", ["KioskCore", "KioskViews", "SharedDomain", "SharedJSON", "SharedText"]),
         testTarget("KioskViewsTests", "Kiosk", ["KioskViews", "KioskCore", "SharedDomain", "SharedJSON", "SharedText"]),
