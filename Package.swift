@@ -69,6 +69,11 @@ let package = Package(
         // The command-line framework both executables share: options, subcommands, help,
         // setting layers (file, environment, flags), exit codes and typed command errors.
         target("SharedCLI", "Shared", ["SharedDomain", "SharedSystem"]),
+        // The server's one concurrency model (async/await): a pool of threads for blocking work,
+        // services and the group that starts and stops them, signals as an async sequence, async
+        // commands and the bridge from a synchronous main. The kiosk (synchronous, one thread)
+        // never links it: Swift's concurrency runtime would cost its binary half a megabyte.
+        target("SharedAsync", "Shared", ["SharedCLI", "SharedDomain", "SharedSystem", "CLinux"]),
         // For tests only (no executable depends on it): a clock tests move (`TestClock`), for
         // deadlines and schedules on an injected `any Clock<Duration>`. Swift stdlib only.
         target("SharedTesting", "Shared"),
@@ -126,8 +131,9 @@ let package = Package(
         // MARK: Tests
         testTarget("SharedDomainTests", "Shared", ["SharedDomain"]),
         testTarget("SharedJSONTests", "Shared", ["SharedJSON"]),
-        testTarget("SharedSystemTests", "Shared", ["SharedSystem", "SharedDomain", "SharedJSON", "SharedTesting"]),
-        testTarget("SharedCLITests", "Shared", ["SharedCLI", "SharedSystem"]),
+        testTarget("SharedSystemTests", "Shared", ["SharedSystem", "SharedDomain", "SharedJSON"]),
+        testTarget("SharedCLITests", "Shared", ["SharedCLI"]),
+        testTarget("SharedAsyncTests", "Shared", ["SharedAsync", "SharedCLI", "SharedSystem", "SharedTesting"]),
         testTarget("SharedTextTests", "Shared", ["SharedText"]),
         testTarget("KioskCoreTests", "Kiosk", ["KioskCore", "KioskViews", "SharedDomain", "SharedJSON", "SharedText"]),
         testTarget("KioskViewsTests", "Kiosk", ["KioskViews", "KioskCore", "SharedDomain", "SharedJSON", "SharedText"]),

@@ -1,4 +1,4 @@
-// The cost of `await pool.run { }` (BlockingPool, SharedSystem) beside a bare call: wall time,
+// The cost of `await pool.run { }` (BlockingPool, SharedAsync) beside a bare call: wall time,
 // CPU time (the process's, all threads) and context switches per call, for one caller (each call
 // a round trip: the task suspends, a pool thread wakes, runs, resumes the task) and for several
 // callers at once (calls overlap: throughput); beside it, the same hand-off to a serial

@@ -60,6 +60,9 @@ def test_the_kiosk_package_ships_nothing_of_the_server():
     assert not {name for name in kiosk if name.startswith("Server")} | (kiosk & {"CMicroHTTPD", "CSQLite", "CPostgres"}), kiosk
     assert not {name for name in server if name.startswith("Kiosk")} | (server & {"CQRencode", "CPNG"}), server
     assert {"KioskCore", "KioskViews", "KioskAdapters", "SharedDomain"} <= kiosk
+    # The kiosk is synchronous: SharedAsync would link Swift's concurrency runtime into it
+    # (half a megabyte of code), and SharedTesting is for tests only.
+    assert not kiosk & {"SharedAsync", "SharedTesting"} and "SharedTesting" not in server, (kiosk, server)
     assert {"CMicroHTTPD", "CSQLite", "CPostgres", "ServerDomain", "ServerSite", "SharedDomain"} <= server
     for name in targets:
         half = next((half for half in ("Shared", "Kiosk", "Server") if name.startswith(half)), None)

@@ -41,7 +41,7 @@ public struct CommandLineTool: Sendable {
 
     /// The top-level `--help` of program `name` with commands `specs`: one layout for both
     /// kinds of program (`AsyncCommandLineTool`).
-    static func helpText(name: String, about: String, specs: [CommandSpec], examples: [String]) -> String {
+    package static func helpText(name: String, about: String, specs: [CommandSpec], examples: [String]) -> String {
         let width = (specs.map { $0.name.count }.max() ?? 0) + 2
         let list = specs.map { spec in
             "  " + spec.name + String(repeating: " ", count: width - spec.name.count) + spec.summary
@@ -67,7 +67,7 @@ public struct CommandLineTool: Sendable {
     }
 
     /// The usage line of program `name` with commands `specs`.
-    static func usageLine(name: String, specs: [CommandSpec]) -> String {
+    package static func usageLine(name: String, specs: [CommandSpec]) -> String {
         "usage: \(name) " + specs.map { $0.name }.joined(separator: "|") + " [OPTIONS]"
     }
 

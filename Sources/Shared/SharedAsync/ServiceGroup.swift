@@ -1,3 +1,4 @@
+import SharedSystem
 import Synchronization
 
 /// The one owner of a program's long-running services (swift-service-lifecycle's

@@ -1,7 +1,7 @@
 import Foundation
 import Glibc
 import SharedCLI
-import SharedSystem
+import SharedAsync
 import Synchronization
 import Testing
 

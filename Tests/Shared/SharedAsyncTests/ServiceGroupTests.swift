@@ -1,4 +1,4 @@
-import SharedSystem
+import SharedAsync
 import SharedTesting
 import Testing
 

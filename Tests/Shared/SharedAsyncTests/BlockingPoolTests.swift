@@ -1,5 +1,5 @@
 import Glibc
-@testable import SharedSystem
+@testable import SharedAsync
 import Testing
 
 /// The one pool for blocking work: its threads run the work, first come first served, never

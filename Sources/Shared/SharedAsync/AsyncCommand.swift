@@ -1,3 +1,4 @@
+import SharedCLI
 import SharedSystem
 
 /// A subcommand whose work is `async` (the server's): parsed and validated in `init`, as a

@@ -1,4 +1,5 @@
 import Glibc
+import SharedSystem
 
 /// What `BlockingPool`'s threads share with it: the queue, under one `ConditionLock`. The
 /// threads hold this, not the pool, so dropping the pool closes it.

@@ -1,5 +1,6 @@
 import Glibc
-@testable import SharedSystem
+import SharedSystem
+@testable import SharedAsync
 import Synchronization
 
 /// Waits until `condition` holds, checking every millisecond, and fails the test after

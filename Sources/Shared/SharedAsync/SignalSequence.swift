@@ -1,5 +1,6 @@
 import CLinux
 import Glibc
+import SharedSystem
 
 /// Signals as an `AsyncSequence` (swift-service-lifecycle's `UnixSignalsSequence`): a
 /// `SignalSource` (signalfd) read by a thread of its own that waits in `poll(2)` without a

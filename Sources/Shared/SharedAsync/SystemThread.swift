@@ -1,5 +1,6 @@
 import CLinux
 import Glibc
+import SharedSystem
 
 /// A thread of our own (pthreads), outside Swift's cooperative pool: where blocking calls may
 /// run (`BlockingPool`) and a program's signals may be waited for (`SignalSequence`).

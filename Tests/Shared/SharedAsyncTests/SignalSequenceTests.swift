@@ -1,5 +1,5 @@
 import Glibc
-import SharedSystem
+import SharedAsync
 import SharedTesting
 import Testing
 

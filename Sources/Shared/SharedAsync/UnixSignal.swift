@@ -1,4 +1,5 @@
 import Glibc
+import SharedSystem
 
 /// A signal's number as a value (swift-service-lifecycle's `UnixSignal`): what a
 /// `SignalSequence` delivers and a `ServiceGroup` stops on.

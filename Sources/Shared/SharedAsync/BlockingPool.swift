@@ -1,4 +1,5 @@
 import Glibc
+import SharedSystem
 import Synchronization
 
 /// A fixed set of threads of our own for blocking work (SQLite, libpq, Argon2id, a blocking

@@ -1,4 +1,4 @@
-import SharedSystem
+import SharedAsync
 import Testing
 
 /// Outside a `ServiceGroup` nobody asks for a graceful shutdown: the handler is never called,

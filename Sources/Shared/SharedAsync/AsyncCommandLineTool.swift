@@ -1,3 +1,4 @@
+import SharedCLI
 import SharedDomain
 import SharedSystem
 
