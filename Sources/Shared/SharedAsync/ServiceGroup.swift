@@ -149,6 +149,7 @@ public final class ServiceGroup: Sendable {
             }
             group.cancelAll()  // the signal listener and the deadline
             await group.waitForAll()
+            sink.finish()
             return run.withLock { $0.report() }
         }
     }
