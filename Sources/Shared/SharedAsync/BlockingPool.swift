@@ -60,7 +60,9 @@ public final class BlockingPool: Sendable {
     /// meanwhile (no thread waits). Throws `.failed` with the work's own error, `.closed` after
     /// `shutdown()`, `.cancelled` when the task was cancelled before the work began (the work
     /// then never runs). Costs two thread wake-ups when the pool is idle, less when it is busy
-    /// (`scripts/bench-pool`; docs/BENCHMARKS.md, "The blocking pool").
+    /// (`scripts/bench-pool`; docs/BENCHMARKS.md, "The blocking pool"). Spell the work's error
+    /// type (`{ () throws(LedgerError) in … }`): Swift 6.3 infers `any Error` for a throwing
+    /// closure otherwise.
     public func run<Value: Sendable, Failure: Error>(
         _ work: @escaping @Sendable () throws(Failure) -> Value
     ) async throws(BlockingPoolError<Failure>) -> Value {

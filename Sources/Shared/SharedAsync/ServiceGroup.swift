@@ -82,9 +82,10 @@ public final class ServiceGroup: Sendable {
                     } catch {
                         thrown = error
                     }
-                    // How it ended is decided by where the group was when it did: under the
-                    // lock the deadline's handling takes too.
-                    let kind = run.withLock { $0.end(index, name: service.name, error: thrown) }
+                    // Cancelled (at the deadline, a second signal, or with the task running the
+                    // group) or else, by where the group was when it ended: early or in time.
+                    let cancelled = Task.isCancelled
+                    let kind = run.withLock { $0.end(index, name: service.name, error: thrown, cancelled: cancelled) }
                     sink.yield(.ended(index, kind, thrown))
                 }
             }
@@ -206,13 +207,10 @@ private struct RunState {
 
     func hasEnded(_ index: Int) -> Bool { ended[index] }
 
-    /// Records that service `index` ended, of the kind the phase now says.
-    mutating func end(_ index: Int, name: String, error: (any Error)?) -> ServiceGroupReport.Ending.Kind {
-        let kind: ServiceGroupReport.Ending.Kind = switch phase {
-        case .running: .early
-        case .stopping: .stopped
-        case .cancelling: .cancelled
-        }
+    /// Records that service `index` ended: cancelled if its task was, else early or in time
+    /// by the phase now.
+    mutating func end(_ index: Int, name: String, error: (any Error)?, cancelled: Bool) -> ServiceGroupReport.Ending.Kind {
+        let kind: ServiceGroupReport.Ending.Kind = cancelled ? .cancelled : phase == .running ? .early : .stopped
         ended[index] = true
         endedCount += 1
         endings.append(.init(name: name, kind: kind, error: error))

@@ -30,7 +30,8 @@ public struct ServiceGroupReport: Sendable {
             case early
             /// After the group began stopping, before the deadline: in time.
             case stopped
-            /// Still running at the deadline (or at a second signal): cancelled, then ended.
+            /// Cancelled: still running at the deadline or at a second signal, or the task running
+            /// the group was cancelled.
             case cancelled
         }
 

@@ -14,7 +14,9 @@ import SharedSystem
 /// (`UnixSignal.block`; `AsyncCommandLineTool` does so for an async command's `signals`). They
 /// stay blocked when the sequence ends, as `SignalSource`'s do.
 public final class SignalSequence: AsyncSequence, Sendable {
+    /// Each element is a signal that arrived.
     public typealias Element = UnixSignal
+    /// Waiting for signals cannot fail once the sequence exists.
     public typealias Failure = Never
 
     private let stream: AsyncStream<UnixSignal>

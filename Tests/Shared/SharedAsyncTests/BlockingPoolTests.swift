@@ -13,7 +13,8 @@ import Testing
         let (value, thread) = try await pool.run { (21 * 2, currentThreadName()) }
         #expect(value == 42)
         #expect(thread.hasPrefix("bp-value-"))
-        #expect(threadNames().filter { $0.hasPrefix("bp-value-") }.count == 2)
+        // Each thread names itself as it starts: the second may not have yet.
+        try await waitUntil("both threads are named") { threadNames().filter { $0.hasPrefix("bp-value-") }.count == 2 }
         await pool.shutdown()
     }
 
