@@ -46,18 +46,28 @@ TTYPath=/dev/console
 """
 
 
-def built_deb():
-    """The .deb under test: the newest in $QRCHECKIN_DEB_DIR (`make test` builds it once), else
-    built here with `make deb`."""
+def built_deb(package="qrcheckin"):
+    """The .deb of `package` (the kiosk's, or qrcheckin-server) under test: the newest in
+    $QRCHECKIN_DEB_DIR (`make test` builds both once), else built here with `make deb`."""
     from daemonutil import ROOT, release_built
     release_built()
     directory = Path(os.environ.get("QRCHECKIN_DEB_DIR", ROOT / "build"))
     if "QRCHECKIN_DEB_DIR" not in os.environ:
-        result = subprocess.run(["make", "-s", "-C", str(ROOT), "deb"], capture_output=True, text=True, timeout=1800)
+        (ROOT / ".build").mkdir(exist_ok=True)
+        with open(ROOT / ".build" / "deb.lock", "w") as lock:
+            fcntl.flock(lock, fcntl.LOCK_EX)  # two package test files never run make deb at once
+            result = subprocess.run(["make", "-s", "-C", str(ROOT), "deb"], capture_output=True, text=True, timeout=1800)
         assert result.returncode == 0, result.stdout + result.stderr
-    debs = sorted(directory.glob("qrcheckin_*.deb"), key=lambda p: p.stat().st_mtime)
-    assert debs, f"no .deb in {directory}: run make deb"
+    debs = sorted(directory.glob(f"{package}_*.deb"), key=lambda p: p.stat().st_mtime)
+    assert debs, f"no {package} .deb in {directory}: run make deb"
     return debs[-1]
+
+
+def package_root():
+    """The cached root every package test boots: BASE_PACKAGES and the Depends of both packages,
+    so that either installs without the network. One list for every test file: the cache keeps
+    one tarball, and a file asking for another list would build it again and again."""
+    return cached_root([*deb_depends(built_deb()), *deb_depends(built_deb("qrcheckin-server"))])
 
 
 def deb_depends(deb):
@@ -270,6 +280,17 @@ class Container:
         assert result.returncode == 0, result.stderr.decode(errors="replace")
         status, _, body = result.stdout.partition(b"\n")
         return int(status), body
+
+    def python(self, script, *args, timeout=60):
+        """Runs `script` with this machine's Python in the container's network namespace (its own
+        127.0.0.1; the container needs no Python), Tests/e2e importable (serverutil's and
+        consoleutil's clients); returns its standard output, failing with its error output."""
+        assert self.leader, "boot first"
+        env = dict(os.environ, PYTHONPATH=str(Path(__file__).resolve().parent))
+        result = subprocess.run(["nsenter", "-t", str(self.leader), "-n", "--", sys.executable, "-c", script, *args],
+                                capture_output=True, text=True, timeout=timeout, env=env)
+        assert result.returncode == 0, result.stdout + result.stderr
+        return result.stdout
 
     def unit(self, name, prop):
         """One property of a unit (`systemctl show -p PROP --value`)."""

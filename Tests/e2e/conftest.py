@@ -57,6 +57,7 @@ def pytest_terminal_summary(terminalreporter):
 # and randomly named users.
 SERIAL_GROUPS = {
     "test_systemd_boot.py": "systemd-boot",
+    "test_server_boot.py": "server-boot",
     "test_readme.py": "readme",
     "test_web.py": "web",
     "test_server_web.py": "server-web",

@@ -199,7 +199,8 @@ def release_built(timeout=1800):
 
 def needs_release(item):
     """Whether a collected test needs the release build (the .deb, or the release binary)."""
-    if item.path.name in ("test_package.py", "test_systemd_boot.py", "test_readme.py", "test_server_units.py"):
+    if item.path.name in ("test_package.py", "test_systemd_boot.py", "test_server_boot.py", "test_readme.py",
+                          "test_server_units.py"):
         return True
     return item.path.name == "test_startup.py" and getattr(item, "callspec", None) is not None \
         and item.callspec.params.get("binary") == "release"

@@ -8,7 +8,7 @@ from pathlib import Path
 import pytest
 
 import readme
-from booted import KIOSK_ON_CONSOLE, built_deb, cached_root, container, deb_depends
+from booted import KIOSK_ON_CONSOLE, built_deb, container, package_root
 from conftest import zbar
 from daemonutil import wait_until
 from kiosk_screen import decode_screen
@@ -34,7 +34,7 @@ ELSEWHERE = {
 @pytest.fixture(scope="module")
 def box():
     deb = built_deb()
-    with container(cached_root(deb_depends(deb)), "qrcheckin-readme") as machine:
+    with container(package_root(), "qrcheckin-readme") as machine:
         machine.chroot(f"useradd -m -s /bin/sh -G sudo {USER} && "
                        f"echo '{USER} ALL=(ALL) NOPASSWD: ALL' > /etc/sudoers.d/{USER} && "
                        "mkdir -p /etc/systemd/system/qrcheckin-kiosk.service.d")

@@ -9,7 +9,7 @@ import shlex
 
 import pytest
 
-from booted import KIOSK_ON_CONSOLE, built_deb, cached_root, container, deb_depends
+from booted import KIOSK_ON_CONSOLE, built_deb, container, package_root
 from conftest import zbar
 from daemonutil import wait_until
 from kiosk_screen import decode_screen
@@ -28,7 +28,7 @@ def deb():
 
 @pytest.fixture(scope="module")
 def image(deb):
-    return cached_root(deb_depends(deb))
+    return package_root()
 
 
 def install(machine, deb, proc=True):

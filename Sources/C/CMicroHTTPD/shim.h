@@ -6,6 +6,8 @@
 #include <sys/types.h>
 #include <sys/select.h>
 #include <sys/socket.h>
+#include <fcntl.h>
+#include <unistd.h>
 #include <netinet/in.h>
 #include <arpa/inet.h>
 #include <microhttpd.h>
@@ -57,6 +59,29 @@ static inline struct MHD_Daemon *cmhd_start(const struct cmhd_settings *settings
     unsigned int flags = MHD_USE_INTERNAL_POLLING_THREAD | MHD_USE_EPOLL | MHD_ALLOW_SUSPEND_RESUME;
     return MHD_start_daemon(flags, 0, callbacks->accept, callbacks->context, callbacks->access, callbacks->context,
                             MHD_OPTION_ARRAY, options, MHD_OPTION_END);
+}
+
+/* Stops `daemon` without shutting down its listening socket, which may be systemd's (socket
+   activation: qrcheckin-server.socket keeps it for the next server). With a thread pool,
+   0.9.75's MHD_stop_daemon calls shutdown(2) on the listening socket to wake its workers, and
+   that ends the socket for every process holding it: systemd then fails the .socket unit ("Got
+   POLLHUP on a listening socket") and the next server exits 69, "not listening". So the
+   descriptor is first pointed at a new socket that listens on nothing (dup2 is atomic):
+   libmicrohttpd shuts that one down and closes it, and this process lets go of the listening
+   socket as a close would. A worker woken meanwhile by a new connection finds nothing to
+   accept (EINVAL) until the stop reaches it; the connection waits for the next server. */
+static inline void cmhd_stop(struct MHD_Daemon *daemon) {
+    const union MHD_DaemonInfo *info = MHD_get_daemon_info(daemon, MHD_DAEMON_INFO_LISTEN_FD);
+    if (info != NULL && info->listen_fd >= 0) {
+        int placeholder = socket(AF_UNIX, SOCK_STREAM | SOCK_CLOEXEC, 0);
+        if (placeholder >= 0) {
+            if (placeholder != info->listen_fd) {
+                if (dup2(placeholder, info->listen_fd) >= 0) (void) fcntl(info->listen_fd, F_SETFD, FD_CLOEXEC);
+                (void) close(placeholder);
+            }
+        }
+    }
+    MHD_stop_daemon(daemon);
 }
 
 /* The connection's socket (for shutdown by the deadline sweep); -1 when unknown. */

@@ -19,6 +19,9 @@ public struct LedgerError: Error, Hashable, Sendable, CustomStringConvertible {
         case cannotOpen
         /// Permission denied (exit 77).
         case permissionDenied
+        /// The database can only be read where it is: its file's mode or owner, an immutable
+        /// file or a read-only mount; a ledger is written by every command (exit 77).
+        case readOnly
         /// Anything else the database reported (exit 70).
         case failed
     }

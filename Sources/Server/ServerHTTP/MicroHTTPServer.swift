@@ -114,7 +114,7 @@ public final class MicroHTTPServer: Service, @unchecked Sendable {
             for state in sleepers.withLock({ Array($0.values) }) { _ = state.deliver(late) }
             _ = suspended.wait(timeout: .now() + .seconds(2))
         }
-        MHD_stop_daemon(daemon)
+        cmhd_stop(daemon)  // never shuts down the listening socket: it may be systemd's
         self.daemon = nil
     }
 

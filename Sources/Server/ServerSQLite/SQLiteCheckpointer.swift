@@ -22,10 +22,10 @@ final class SQLiteCheckpointer: Sendable {
     /// Whether a checkpoint is under way or queued (requests meanwhile are one).
     private let busy = Mutex(false)
 
-    /// A connection of its own to `path`, syncing as `durability` says (a checkpoint syncs the
+    /// A connection of its own to `file`, syncing as `durability` says (a checkpoint syncs the
     /// database file unless synchronous is OFF).
-    init(path: String, durability: SQLiteDurability) throws(LedgerError) {
-        connection = try SQLiteConnection(path: path, create: false)
+    init(file: SQLiteDatabaseFile, durability: SQLiteDurability) throws(LedgerError) {
+        connection = try SQLiteConnection(file: file, create: false)
         // It also vacuums after purges (`SQLiteLedger.compact`): freed pages are zeroed.
         try connection.execute("PRAGMA synchronous = \(durability.rawValue.uppercased()); PRAGMA secure_delete = ON")
     }

@@ -1,4 +1,5 @@
 import CSQLite
+import Glibc
 import ServerDomain
 
 /// One SQLite connection: opened in `init`, closed in `deinit`. Used by one thread at a time
@@ -13,24 +14,59 @@ final class SQLiteConnection: @unchecked Sendable {
     /// What runs after each commit (see `afterEachCommit`); kept alive as long as the handle.
     private var commitHook: CommitHook?
 
-    /// Opens (with `create`, creates) the database at `path`; a symbolic link is refused.
-    /// With `uri` (`file:…?mode=ro`), opens that URI instead; `path` is then for messages.
-    init(path: String, create: Bool, readOnly: Bool = false, uri: String? = nil) throws(LedgerError) {
+    /// Opens (with `create`, creates) the database `file` by its resolved path (no symbolic
+    /// link is followed there: the walk that resolved it judged the links on the way). With
+    /// `uri` (`file:…?mode=ro`, made of the resolved path), opens that URI instead. Opened for
+    /// writing, a file SQLite could open only for reading is refused (`readOnly`), rather than
+    /// failing at the first write with "attempt to write a readonly database" or, for the
+    /// write-ahead log, "unable to open database file".
+    init(file: SQLiteDatabaseFile, create: Bool, readOnly: Bool = false, uri: String? = nil) throws(LedgerError) {
         var handle: OpaquePointer?
         var flags = SQLITE_OPEN_NOMUTEX | SQLITE_OPEN_NOFOLLOW | SQLITE_OPEN_EXRESCODE
         flags |= readOnly ? SQLITE_OPEN_READONLY : SQLITE_OPEN_READWRITE
         if create && !readOnly { flags |= SQLITE_OPEN_CREATE }
         if uri != nil { flags |= SQLITE_OPEN_URI }
-        let status = sqlite3_open_v2(uri ?? path, &handle, flags, nil)
+        let status = sqlite3_open_v2(uri ?? file.resolvedPath, &handle, flags, nil)
         guard status == SQLITE_OK, let handle else {
-            let message = handle.map { String(cString: sqlite3_errmsg($0)) } ?? "out of memory"
+            let message = handle.map { Self.message($0, status) } ?? "out of memory"
             sqlite3_close_v2(handle)
-            throw SQLiteError.ledgerError(status, "cannot open database \(path): \(message)")
+            throw SQLiteError.ledgerError(status, "cannot open database \(file.path): \(message)")
+        }
+        // SQLite falls back to reading when the file cannot be opened for writing (EACCES,
+        // EPERM, EROFS), and says so only here.
+        if !readOnly && sqlite3_db_readonly(handle, "main") == 1 {
+            sqlite3_close_v2(handle)
+            throw LedgerError(.readOnly, "database \(file.path) is read-only (\(Self.whyReadOnly(file.resolvedPath))): "
+                              + "qrcheckin-server writes to it (check-ins, accounts, the audit log)")
         }
         self.handle = handle
-        self.path = path
+        self.path = file.path
         // Another connection's write lock is waited for (a checkpoint, a purge), not failed.
         sqlite3_busy_timeout(handle, 5000)
+    }
+
+    /// SQLite's message for `status` on `handle`, with what it refused (`SQLiteError.detail`).
+    private static func message(_ handle: OpaquePointer, _ status: Int32) -> String {
+        let text = String(cString: sqlite3_errmsg(handle))
+        guard let detail = SQLiteError.detail(status, systemErrno: sqlite3_system_errno(handle)) else { return text }
+        return "\(text) (\(detail))"
+    }
+
+    /// Why `path` cannot be written, as the kernel says it (`access(W_OK)`).
+    private static func whyReadOnly(_ path: String) -> String {
+        guard access(path, W_OK) != 0 else { return "SQLite could open it for reading only" }
+        let code = errno
+        switch code {
+        case EROFS: return "its file system is mounted read-only"
+        case EPERM: return "the file is immutable (chattr +i)"
+        case EACCES:
+            var status = stat()
+            guard stat(path, &status) == 0 else { return String(cString: strerror(code)) }
+            let mode = String(status.st_mode & 0o7777, radix: 8)
+            return "mode \(String(repeating: "0", count: max(0, 4 - mode.count)) + mode), owner uid \(status.st_uid): "
+                + "uid \(geteuid()) may not write it"
+        default: return String(cString: strerror(code))
+        }
     }
 
     deinit {
@@ -56,7 +92,8 @@ final class SQLiteConnection: @unchecked Sendable {
         guard status == SQLITE_OK else {
             let text = message.map { String(cString: $0) } ?? String(cString: sqlite3_errmsg(handle))
             sqlite3_free(message)
-            throw SQLiteError.ledgerError(status, "\(path): \(text)")
+            let detail = SQLiteError.detail(status, systemErrno: sqlite3_system_errno(handle)).map { " (\($0))" } ?? ""
+            throw SQLiteError.ledgerError(status, "\(path): \(text)\(detail)")
         }
     }
 
@@ -88,9 +125,10 @@ final class SQLiteConnection: @unchecked Sendable {
         return try statement.step() ? statement.text(0) : nil
     }
 
-    /// The ledger error for a failed call, with SQLite's message and what was being done.
+    /// The ledger error for a failed call, with SQLite's message, what it refused and what was
+    /// being done.
     func error(_ status: Int32, _ doing: String) -> LedgerError {
-        SQLiteError.ledgerError(status, "\(path): \(doing): \(String(cString: sqlite3_errmsg(handle)))")
+        SQLiteError.ledgerError(status, "\(path): \(doing): \(Self.message(handle, status))")
     }
 
     /// Rows the last statement changed.

@@ -20,17 +20,21 @@ public final class SQLiteLedger: CheckInLedger {
     let ids: CheckInIDCipher
 
     /// Opens the ledger at `path`, creating it (mode 0600: a visitor log is personal data)
-    /// when `create` is true, and brings its schema up to date. A symbolic link is refused.
-    /// `authenticator` computes the HMACs of the ids check-ins show.
-    public init(path: String, create: Bool, durability: SQLiteDurability = .full, clock: any WallClock,
-                authenticator: any MessageAuthenticator = HMACAuthenticator()) throws(LedgerError) {
+    /// when `create` is true, and brings its schema up to date. Its directory must pass the
+    /// directory-trust rule, which follows the links on the way it trusts (`SQLiteDatabaseFile`:
+    /// systemd's state directory); the file itself must not be a link. With `create` and
+    /// `directoryMode`, a missing directory is made. `authenticator` computes the HMACs of the
+    /// ids check-ins show.
+    public init(path: String, create: Bool, directoryMode: mode_t? = nil, durability: SQLiteDurability = .full,
+                clock: any WallClock, authenticator: any MessageAuthenticator = HMACAuthenticator()) throws(LedgerError) {
         self.path = path
+        let file = try SQLiteDatabaseFile(path, directoryMode: create ? directoryMode : nil)
         if create {
-            try Self.createFile(path)
-        } else if access(path, F_OK) != 0 && errno == ENOENT {
+            try Self.createFile(file)
+        } else if access(file.resolvedPath, F_OK) != 0 && errno == ENOENT {
             throw LedgerError(.missing, "database \(path) does not exist")
         }
-        let connection = try SQLiteConnection(path: path, create: false)
+        let connection = try SQLiteConnection(file: file, create: false)
         if try connection.integer("PRAGMA page_count") == 0 {
             // Before the first table: purges can hand pages back (issue 22's retention), and
             // small pages, because every commit writes each page it touched to the WAL whole:
@@ -45,11 +49,11 @@ public final class SQLiteLedger: CheckInLedger {
         try SQLiteSchema.migrate(connection, at: clock.now())
         ids = try CheckInIDCipher(storedKey: connection.text(LedgerSchema.selectCheckInIDKey), authenticator: authenticator, ledger: path)
         // Checkpoints run beside the writer, not inside a check-in's commit.
-        let checkpointer = try SQLiteCheckpointer(path: path, durability: durability)
+        let checkpointer = try SQLiteCheckpointer(file: file, durability: durability)
         connection.afterEachCommit { [unowned connection] pages in checkpointer.logGrew(to: pages, writer: connection) }
         self.checkpointer = checkpointer
         writer = SQLiteWriter(connection: connection)
-        readers = SQLiteReaders(path: path)
+        readers = SQLiteReaders(file: file)
     }
 
     /// Opens the ledger at `path` for reading only, changing nothing on disk, not even creating
@@ -60,15 +64,16 @@ public final class SQLiteLedger: CheckInLedger {
     /// shared memory; what only the log holds is not seen). The schema must be the newest.
     public init(readingOnly path: String, authenticator: any MessageAuthenticator = HMACAuthenticator()) throws(LedgerError) {
         self.path = path
-        guard access(path, F_OK) == 0 else { throw LedgerError(.missing, "database \(path) does not exist") }
+        let file = try SQLiteDatabaseFile(path)
+        guard access(file.resolvedPath, F_OK) == 0 else { throw LedgerError(.missing, "database \(path) does not exist") }
         var log = stat()
-        let logged = stat(path + "-wal", &log) == 0 && log.st_size > 0
-        let base = "file:" + Self.uriEscaped(path)
+        let logged = stat(file.resolvedPath + "-wal", &log) == 0 && log.st_size > 0
+        let base = "file:" + Self.uriEscaped(file.resolvedPath)
         var opened: (SQLiteConnection, String, Int64)?
         var failure: LedgerError?
         for uri in (logged ? [base + "?mode=ro", base + "?immutable=1"] : [base + "?immutable=1"]) {
             do throws(LedgerError) {
-                let connection = try SQLiteConnection(path: path, create: false, readOnly: true, uri: uri)
+                let connection = try SQLiteConnection(file: file, create: false, readOnly: true, uri: uri)
                 opened = (connection, uri, try connection.integer("PRAGMA application_id") ?? 0)
                 break
             } catch {
@@ -85,7 +90,7 @@ public final class SQLiteLedger: CheckInLedger {
         ids = try CheckInIDCipher(storedKey: connection.text(LedgerSchema.selectCheckInIDKey), authenticator: authenticator, ledger: path)
         checkpointer = SQLiteCheckpointer(readOnly: connection)
         writer = SQLiteWriter(connection: connection)
-        readers = SQLiteReaders(path: path, uri: uri)
+        readers = SQLiteReaders(file: file, uri: uri)
     }
 
     /// `path` as a `file:` URI's path: every byte but unreserved ones and `/` percent-encoded.
@@ -103,8 +108,9 @@ public final class SQLiteLedger: CheckInLedger {
     }
 
     /// Creates an empty file of mode 0600 unless one exists; never follows a symbolic link.
-    private static func createFile(_ path: String) throws(LedgerError) {
-        let descriptor = open(path, O_WRONLY | O_CREAT | O_EXCL | O_NOFOLLOW | O_CLOEXEC, 0o600)
+    private static func createFile(_ file: SQLiteDatabaseFile) throws(LedgerError) {
+        let path = file.path
+        let descriptor = open(file.resolvedPath, O_WRONLY | O_CREAT | O_EXCL | O_NOFOLLOW | O_CLOEXEC, 0o600)
         if descriptor >= 0 {
             close(descriptor)
             return

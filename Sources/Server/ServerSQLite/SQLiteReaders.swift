@@ -7,13 +7,13 @@ final class SQLiteReaders: Sendable {
     /// Idle connections kept for reuse at most.
     static let idleLimit = 8
 
-    private let path: String
-    /// The URI read connections open instead of `path` (a ledger opened read-only), if any.
+    private let file: SQLiteDatabaseFile
+    /// The URI read connections open instead of `file` (a ledger opened read-only), if any.
     private let uri: String?
     private let idle = Mutex<[SQLiteConnection]>([])
 
-    init(path: String, uri: String? = nil) {
-        self.path = path
+    init(file: SQLiteDatabaseFile, uri: String? = nil) {
+        self.file = file
         self.uri = uri
     }
 
@@ -28,7 +28,7 @@ final class SQLiteReaders: Sendable {
     }
 
     private func open() throws(LedgerError) -> SQLiteConnection {
-        let connection = try SQLiteConnection(path: path, create: false, readOnly: uri != nil, uri: uri)
+        let connection = try SQLiteConnection(file: file, create: false, readOnly: uri != nil, uri: uri)
         try connection.execute("PRAGMA query_only = ON")
         return connection
     }

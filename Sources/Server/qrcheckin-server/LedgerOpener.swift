@@ -21,17 +21,11 @@ enum LedgerOpener {
                 throw CommandError(error)
             }
         case .sqlite(let path, let isDefault):
-            if create && isDefault, let slash = path.lastIndex(of: "/") {
-                // Made 0700 if missing, and held to the directory-trust rules (docs/STATE.md)
-                // before a visitor log goes in it.
-                do {
-                    _ = try DirectoryTrust().open(String(path[..<slash]), for: .publishing, creating: 0o700)
-                } catch {
-                    throw CommandError(.cannotCreate, "cannot use the database's directory: \(error)")
-                }
-            }
             do throws(LedgerError) {
-                return try SQLiteLedger(path: path, create: create, durability: durability, clock: clock)
+                // The directory is held to the directory-trust rules (docs/STATE.md) before a
+                // visitor log goes in it; the default one is made 0700 if missing.
+                return try SQLiteLedger(path: path, create: create, directoryMode: isDefault ? 0o700 : nil,
+                                        durability: durability, clock: clock)
             } catch {
                 if error.kind == .missing, !create {
                     throw CommandError(.noInput, "\(error.message) (no check-ins recorded yet, or set --database)")

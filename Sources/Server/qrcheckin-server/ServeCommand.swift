@@ -50,9 +50,9 @@ struct ServeCommand: Command {
             EXIT STATUS: 0 stopped by SIGTERM or SIGINT; 64 bad command line; 65 a bad key file
             or a database that is not a ledger; 66 the secret file is missing; 69 the address is
             in use or cannot be listened on, or PostgreSQL cannot be reached at start; 73 the
-            database cannot be created; 77 permission denied (secret file, database, a
-            privileged port); 78 a bad setting in a config file or the environment, or a
-            ledger of a newer version.
+            database cannot be created, or its directory fails the trust check; 77 permission
+            denied (secret file, database, a privileged port), or the database is read-only; 78
+            a bad setting in a config file or the environment, or a ledger of a newer version.
             """
     )
 

@@ -143,7 +143,7 @@ extension DirectoryTrust {
         }
         var status = stat()
         _ = fstat(descriptor, &status)
-        return TrustedDirectory(path: path, descriptor: descriptor, status: status)
+        return TrustedDirectory(path: path, resolvedPath: level.path, descriptor: descriptor, status: status)
     }
 
     /// The names in `path`, without empty ones and `.`: split at the byte `/` as the kernel

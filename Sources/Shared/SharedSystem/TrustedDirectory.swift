@@ -7,6 +7,11 @@ import Glibc
 public final class TrustedDirectory {
     /// The path it was opened by (for messages).
     public let path: String
+    /// The same directory as the walk reached it: absolute, every symbolic link on the way
+    /// resolved, no `.` or `..` (`/var/lib/private/NAME` for systemd's `/var/lib/NAME` link).
+    /// For a library that can only open by path and refuses any link in it (SQLite's
+    /// `SQLITE_OPEN_NOFOLLOW`): the links were judged once, by the walk.
+    public let resolvedPath: String
     /// The directory's descriptor, owned: read-only, or `O_PATH` when it may only be searched.
     public let handle: FileDescriptor
     /// `handle`'s raw descriptor, for the `*at` calls.
@@ -30,9 +35,10 @@ public final class TrustedDirectory {
         }
     }
 
-    /// Takes ownership of `descriptor`, a directory `status` describes.
-    init(path: String, descriptor: Int32, status: stat) {
+    /// Takes ownership of `descriptor`, a directory `status` describes, reached at `resolvedPath`.
+    init(path: String, resolvedPath: String, descriptor: Int32, status: stat) {
         self.path = path
+        self.resolvedPath = resolvedPath
         handle = FileDescriptor(owning: descriptor)
         entry = DirectoryTrust.Entry(status)
         identity = Identity(status)

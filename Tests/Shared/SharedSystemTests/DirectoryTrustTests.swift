@@ -107,6 +107,7 @@ import Testing
         let held = try trust.open(base + "/link", for: .publishing)
         var status = stat()
         #expect(stat(base + "/target", &status) == 0 && TrustedDirectory.Identity(status) == held.identity)
+        #expect(held.path == base + "/link" && held.resolvedPath == base + "/target")
         make(base + "/loose", 0o777)
         #expect(symlink(base + "/loose", base + "/to-loose") == 0)
         #expect(refusal(base + "/to-loose") == "refusing to use \(base)/to-loose: anyone may write to \(base)/loose (mode 0777)")
@@ -150,6 +151,8 @@ import Testing
         let single = try trust.open(base + "/lib/qrcheckin", for: .publishing)
         var status = stat()
         #expect(stat(base + "/lib/private/qrcheckin", &status) == 0 && TrustedDirectory.Identity(status) == single.identity)
+        // Where the walk reached it, for SQLite's no-follow open (the server's ledger).
+        #expect(single.resolvedPath == base + "/lib/private/qrcheckin")
 
         make(base + "/lib/private/venues", 0o755)
         make(base + "/lib/private/venues/GATE-1", 0o700)
@@ -157,5 +160,6 @@ import Testing
         #expect(symlink("../private/venues/GATE-1", base + "/lib/venues/GATE-1") == 0)
         let venue = try trust.open(base + "/lib/venues/GATE-1", for: .publishing)
         #expect(stat(base + "/lib/private/venues/GATE-1", &status) == 0 && TrustedDirectory.Identity(status) == venue.identity)
+        #expect(venue.resolvedPath == base + "/lib/private/venues/GATE-1")
     }
 }
