@@ -45,7 +45,6 @@ struct CheckinCommand: Command {
     let configuration: ServerConfiguration
     let venue: VenueID
     let visitor: Visitor?
-    let operatorName: String
     /// Whether a venue no setting names and with no check-in yet may be checked in to.
     let newVenue: Bool
     let overCapacity: Bool
@@ -73,7 +72,6 @@ struct CheckinCommand: Command {
             phone = digits
         }
         visitor = name == nil && phone == nil ? nil : Visitor(name: name, phone: phone)
-        operatorName = OperatorIdentity.current(environment: context.environment)
         newVenue = arguments.has("new-venue")
         overCapacity = arguments.has("over-capacity")
     }
@@ -85,32 +83,19 @@ struct CheckinCommand: Command {
             throw CommandError(.dataError, "unknown venue \(venue): no setting names it and it has no check-in yet (a typo?); "
                                + "add --new-venue to record its first check-in")
         }
-        let staff = StaffCheckIn(ledger: ledger, clock: clock)
+        let trail = AuditTrail.shell(ledger, context, clock: clock)
         let profile = configuration.venues.profile(for: venue)
+        // The check-in and its audit entry (over-capacity when the venue was full) are one transaction.
         let admission = try ledgerCall { () throws(LedgerError) in
-            try Rendezvous.wait { staff.record(venue: venue, visitor: visitor, operatorName: operatorName, profile: overCapacity ? nil : profile,
-                                               completion: $0) }.get()
+            try StaffCheckIn(trail: trail).record(venue: venue, visitor: visitor, profile: profile, overCapacity: overCapacity)
         }
         guard case .admitted(let outcome) = admission else {
             let inside = if case .full(let inside) = admission { inside } else { 0 }
             throw CommandError(.tempFail, "\(venue) is full (\(inside) of \(profile?.presence.capacity ?? inside) inside); --over-capacity admits anyway")
         }
         let checkIn = outcome.checkIn
-        let capacity = profile?.presence.capacity
-        var over = false
-        if overCapacity, let capacity, let profile {
-            let inside = try ledgerCall { () throws(LedgerError) in
-                try ledger.occupancy(venue: venue, openSince: profile.openSince(at: checkIn.time))[venue] ?? 0
-            }
-            over = inside > capacity
-        }
-        _ = try ledgerCall { () throws(LedgerError) in
-            try ledger.appendAudit(AuditEntry(time: checkIn.time, actor: operatorName, action: over ? .overCapacity : .staffCheckIn,
-                                              subject: "check-in \(checkIn.id)", detail: "venue \(venue)" + (over ? " over capacity \(capacity!)" : ""),
-                                              rows: 1, source: "cli"))
-        }
         let local = LocalTime(checkIn.time, in: SystemZone())
-        try context.output("checked in at \(venue) (check-in \(checkIn.id), \(local.date) \(local.second) \(local.offset), by \(operatorName))\n")
+        try context.output("checked in at \(venue) (check-in \(checkIn.id), \(local.date) \(local.second) \(local.offset), by \(trail.actor.name))\n")
         return .success
     }
 

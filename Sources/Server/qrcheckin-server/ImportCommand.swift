@@ -23,7 +23,9 @@ struct ImportCommand: Command {
             repeated import is safe, and check-ins the servers recorded in PostgreSQL meanwhile
             are kept. Checks the counts: unless every check-in of the source is in PostgreSQL
             afterwards, nothing is committed. Stop the server writing to the SQLite file first
-            (a check-in recorded there during the copy makes the counts disagree). Refusals
+            (a check-in recorded there during the copy makes the counts disagree). The copy is
+            written to PostgreSQL's audit log in its own transaction (who, from where, how
+            many). Refusals
             (kept a week, no visitor data) are not copied. Check-ins keep their ids (a receipt's
             number still opens and erases its check-in) and their times.
 
@@ -55,7 +57,16 @@ struct ImportCommand: Command {
         let from = try LedgerOpener.open(source, create: false, clock: clock)
         let report: LedgerCopyReport
         do throws(LedgerError) {
-            report = try PostgresLedger(destination, poolSize: 1, clock: clock).copy(from: from, venue: venue)
+            // Every check-in of the source, visitor fields and all, moves: audited in the copy's
+            // own transaction (`import`), so a copy the log cannot take is not committed.
+            let ledger = try PostgresLedger(destination, poolSize: 1, clock: clock)
+            let trail = AuditTrail.shell(ledger, context, clock: clock)
+            let now = clock.now()
+            let origin = source.description
+            report = try ledger.copy(from: from, venue: venue) { report in
+                trail.entry(AuditNote(.import, subject: venue.map { "venue \($0)" }, detail: "from \(origin): source \(report.source), "
+                                      + "copied \(report.copied), already there \(report.alreadyThere)", rows: report.copied), at: now)
+            }
         } catch {
             throw CommandError(error)
         }
