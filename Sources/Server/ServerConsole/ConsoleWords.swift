@@ -43,6 +43,8 @@ public struct ConsoleWords: Sendable {
     var lastHour: String { ko ? "최근 1시간" : "Last hour" }
     var insideNow: String { ko ? "현재 입장" : "Inside now" }
     var capacity: String { ko ? "정원" : "Capacity" }
+    /// A venue without a capacity.
+    var noLimit: String { ko ? "제한 없음" : "no limit" }
     var refusals: String { ko ? "오늘 거절된 스캔" : "Refused scans today" }
     var reason: String { ko ? "사유" : "Reason" }
     var count: String { ko ? "건수" : "Count" }
@@ -54,8 +56,10 @@ public struct ConsoleWords: Sendable {
     var none: String { ko ? "없음" : "none" }
     var all: String { ko ? "전체" : "all" }
     var printRoll: String { ko ? "인쇄" : "Print" }
+    /// What the roll lists: open visits, as `inside` and the occupancy endpoint count them.
     var insideNote: String {
-        ko ? "체크인 후 중복 체크인 시간 안에 있는 방문자입니다 (퇴장 기록 없음)." : "Visitors within their venue's duplicate time since checking in (no exits are recorded)."
+        ko ? "입장한 뒤 아직 퇴장 기록이 없는 방문입니다. 최대 체류 시간이 지난 방문은 자동으로 퇴장 처리됩니다."
+            : "Every visit with an entry and no exit yet. A visit past its venue's longest stay has ended by itself."
     }
 
     var time: String { ko ? "시각" : "Time" }
