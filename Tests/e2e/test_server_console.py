@@ -170,3 +170,45 @@ def test_the_visitor_log_pages_by_keyset(console):
     second = supervisor.get(following)[2].decode()
     names = re.findall(r"visitor \d+", page) + re.findall(r"visitor \d+", second)
     assert sorted(names) == sorted(f"visitor {i}" for i in range(55)), names
+
+
+# The issue's five examples (issue 37): each exported the whole log while the form still
+# showed the filter, and the audit said "all". Three are unreadable: a 400 naming the field,
+# nothing exported, nothing audited. Two are ISO 8601 times with a zone, as `checkins --from`
+# takes them: read, they narrow the export to nothing (the log is of today).
+ISSUE_FILTERS = [
+    ("from", "2030-01-01T00:00:00Z", "from=1893456000000"),
+    ("from", "2030-01-01", None),
+    ("until", "2020-01-01T00:00Z", "until=1577836800000"),
+    ("venue", "HALL_2", None),
+    ("receipt", "12x", None),
+]
+
+
+@pytest.mark.parametrize("field,text,detail", ISSUE_FILTERS, ids=[f"{field}={text}" for field, text, _ in ISSUE_FILTERS])
+def test_a_filter_the_console_cannot_read_is_refused_and_one_it_can_read_narrows_the_export(console, field, text, detail):
+    import urllib.parse
+    steward = signed_in(console, "steward")
+    for name in ("Kim", "Lee"):
+        assert steward.post_form("/admin/checkin", {"venue": "HALL-1", "name": name})[0] == 303
+    supervisor = signed_in(console, "supervisor")
+    query = urllib.parse.urlencode({field: text})
+    exports_before = [entry for entry in audit(console) if entry["action"] == "export"]
+    for page in (f"/admin/export?format=csv&{query}", f"/admin/export?format=jsonl&{query}&lang=ko", f"/admin/log?{query}"):
+        status, headers, body = supervisor.get(page)
+        if detail is None:
+            assert status == 400 and headers["content-type"].startswith("text/html"), (page, status)
+            assert f"({field}={text})".encode() in body and b'role="alert"' in body, body
+            assert b"Kim" not in body and b"Lee" not in body and b"id,venue" not in body
+        else:
+            assert status == 200, (page, status, body)
+            assert b"Kim" not in body and b"Lee" not in body, body
+    if detail is None:
+        assert "검색 조건을 읽을 수 없습니다".encode() in supervisor.get(f"/admin/export?format=csv&{query}&lang=ko")[2]
+        assert [entry for entry in audit(console) if entry["action"] == "export"] == exports_before, "nothing exported, nothing audited"
+    else:
+        assert supervisor.get(f"/admin/export?format=csv&{query}")[2].decode().splitlines() == [
+            "id,venue,time,local_time,method,window_age,device,name,phone,operator,exit,exit_kind,stay_seconds"]
+        details = [entry["detail"] for entry in audit(console) if entry["action"] == "export"]
+        assert details and all(value.startswith(detail) for value in details), details
+

@@ -74,6 +74,30 @@ public struct ConsoleWords: Sendable {
     var next: String { ko ? "다음" : "Next" }
     var noRows: String { ko ? "해당하는 기록이 없습니다." : "Nothing matches." }
     var format: String { ko ? "형식" : "Format" }
+    var unreadableTitle: String { ko ? "검색 조건을 읽을 수 없습니다" : "The search could not be read" }
+    /// A query field's label, as the search form names it.
+    func fieldLabel(_ name: String) -> String {
+        switch name {
+        case "venue": venue
+        case "from": from
+        case "until": until
+        case "receipt": receipt
+        case "after", "before": next
+        default: ko ? "알 수 없는 항목" : "Unknown field"
+        }
+    }
+    /// What a query field takes.
+    func fieldTakes(_ name: String) -> String {
+        switch name {
+        case "venue": ko ? "장소 ID는 A-Z, 0-9, -, . 로 된 1-16자입니다." : "a venue id is 1-16 of A-Z, 0-9, - and ."
+        case "from", "until":
+            ko ? "날짜와 시각을 2026-12-03T14:00 (이 서버의 현지 시각) 또는 시간대를 붙여 2026-12-03T14:00:00+09:00 처럼 쓰세요."
+                : "a date and time, 2026-12-03T14:00 (this server's local time) or with a zone, 2026-12-03T14:00:00+09:00"
+        case "receipt": ko ? "영수증 번호는 숫자입니다." : "a receipt number is digits"
+        case "after", "before": ko ? "이 콘솔의 다음 페이지 링크가 아닙니다." : "not a next-page link of this console"
+        default: ko ? "이 페이지에서 쓰지 않는 항목입니다." : "this page takes no such field"
+        }
+    }
     var excel: String { ko ? "엑셀용 CSV" : "CSV for Excel" }
 
     var checkInButton: String { site.checkInButton }
