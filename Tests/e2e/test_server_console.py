@@ -212,3 +212,35 @@ def test_a_filter_the_console_cannot_read_is_refused_and_one_it_can_read_narrows
         details = [entry["detail"] for entry in audit(console) if entry["action"] == "export"]
         assert details and all(value.startswith(detail) for value in details), details
 
+
+CROSS_SITE = [{"Sec-Fetch-Site": "cross-site"}, {"Origin": "https://evil.example"}, {"Origin": "null"}]
+
+
+def test_a_post_from_another_site_is_refused_on_every_console_form_sign_in_included(console):
+    """Issue 37: the visitor pages refuse a form another site's page posted; the console's
+    POSTs did not look. Now each one, sign-in included, is 403 and changes nothing, as a
+    browser tells it (Sec-Fetch-Site, else Origin against Host); the same forms posted from
+    the console's own pages go through."""
+    for headers in CROSS_SITE:
+        client = Console(console.admin_port)
+        _, _, page = client.get("/admin/login")
+        status, _, body = client.request("POST", "/admin/login", form={**hidden_inputs(page), "user": "admin", "password": "password-admin"},
+                                         headers=headers)
+        assert status == 403 and b"another site" in body and "qrcheckin_console" not in client.cookies, (headers, status)
+    assert not [entry for entry in audit(console) if entry["action"] in ("sign-in", "sign-in-failed")]
+    admin = signed_in(console, "admin")
+    before = server_run("user", "list", "--database", f"sqlite:{console.database}").stdout
+    for headers in CROSS_SITE:
+        for path, (fields, page, _) in POSTS.items():
+            _, _, form = admin.get(page)
+            status, _, _ = admin.request("POST", path, form={**hidden_inputs(form), **fields}, headers=headers)
+            assert status == 403, (path, headers, status)
+        _, _, dashboard = admin.get("/admin/")
+        assert admin.request("POST", "/admin/logout", form=hidden_inputs(dashboard), headers=headers)[0] == 403
+    assert server_run("user", "list", "--database", f"sqlite:{console.database}").stdout == before
+    assert console.checkins().splitlines()[1:] == []
+    assert admin.get("/admin/")[0] == 200, "still signed in"
+    own = {"Origin": f"http://127.0.0.1:{console.admin_port}", "Sec-Fetch-Site": "same-origin"}
+    _, _, form = admin.get("/admin/checkin")
+    assert admin.request("POST", "/admin/checkin", form={**hidden_inputs(form), "venue": "HALL-1"}, headers=own)[0] == 303
+    assert Console(console.admin_port).request("GET", "/admin/login", headers=CROSS_SITE[0])[0] == 200, "a link from elsewhere still opens the form"
