@@ -42,9 +42,7 @@ public struct ConsoleWords: Sendable {
     var todayCheckIns: String { ko ? "오늘 체크인" : "Check-ins today" }
     var lastHour: String { ko ? "최근 1시간" : "Last hour" }
     var insideNow: String { ko ? "현재 입장" : "Inside now" }
-    var capacity: String { ko ? "정원" : "Capacity" }
-    /// A venue without a capacity.
-    var noLimit: String { ko ? "제한 없음" : "no limit" }
+    var capacity: String { ko ? "정원" : "capacity" }
     var refusals: String { ko ? "오늘 거절된 스캔" : "Refused scans today" }
     var reason: String { ko ? "사유" : "Reason" }
     var count: String { ko ? "건수" : "Count" }
@@ -81,7 +79,9 @@ public struct ConsoleWords: Sendable {
         case "venue": venue
         case "from": from
         case "until": until
-        case "receipt": receipt
+        case "receipt", "checkin": receipt
+        case "phone": phone
+        case "only": onlyThis
         case "after", "before": next
         default: ko ? "알 수 없는 항목" : "Unknown field"
         }
@@ -93,7 +93,11 @@ public struct ConsoleWords: Sendable {
         case "from", "until":
             ko ? "날짜와 시각을 2026-12-03T14:00 (이 서버의 현지 시각) 또는 시간대를 붙여 2026-12-03T14:00:00+09:00 처럼 쓰세요."
                 : "a date and time, 2026-12-03T14:00 (this server's local time) or with a zone, 2026-12-03T14:00:00+09:00"
-        case "receipt": ko ? "영수증 번호는 숫자입니다." : "a receipt number is digits"
+        case "receipt", "checkin": ko ? "영수증 번호는 숫자입니다." : "a receipt number is digits"
+        case "phone":
+            ko ? "전화번호는 7-15자리 숫자입니다 (010-1234-5678). 영수증 번호와 함께 쓰지 않습니다."
+                : "a phone number is 7-15 digits (010-1234-5678), and goes without a receipt number"
+        case "only": ko ? "영수증 번호와 함께 체크 표시만 합니다." : "a check box that goes with a receipt number"
         case "after", "before": ko ? "이 콘솔의 다음 페이지 링크가 아닙니다." : "not a next-page link of this console"
         default: ko ? "이 페이지에서 쓰지 않는 항목입니다." : "this page takes no such field"
         }

@@ -37,9 +37,9 @@ struct DashboardHandler {
         let rows = venues.sorted { $0.rawValue < $1.rawValue }.map { venue in
             let profile = parts.venues.profile(for: venue)
             let name = profile?.name(of: venue) ?? venue.rawValue
-            let capacity = profile?.presence.capacity.map(String.init) ?? HTML.escape(words.noLimit)
-            return "<tr><th scope=\"row\">\(HTML.escape(name))</th><td>\(insideByVenue[venue] ?? 0)</td><td>\(capacity)</td>"
-                + "<td>\(today[venue] ?? 0)</td><td>\(hour[venue] ?? 0)</td></tr>"
+            // "23 / 40", as a door sign shows it: one column, so the table fits a phone of 320 px.
+            let inside = "\(insideByVenue[venue] ?? 0)" + (profile?.presence.capacity.map { " / \($0)" } ?? "")
+            return "<tr><th scope=\"row\">\(HTML.escape(name))</th><td>\(inside)</td><td>\(today[venue] ?? 0)</td><td>\(hour[venue] ?? 0)</td></tr>"
         }.joined()
         var byReason: [RefusalReason: Int] = [:]
         for refusal in refusals { byReason[refusal.reason, default: 0] += refusal.count }
@@ -52,15 +52,15 @@ struct DashboardHandler {
             <div id="live" data-refresh="30">
             <p class="stamp">\(HTML.escape(request.local(request.now)))</p>
             <table><caption>\(HTML.escape(words.venue))</caption>
-            <thead><tr><th scope="col">\(HTML.escape(words.venue))</th><th scope="col">\(HTML.escape(words.insideNow))</th>
-            <th scope="col">\(HTML.escape(words.capacity))</th><th scope="col">\(HTML.escape(words.todayCheckIns))</th><th scope="col">\(HTML.escape(words.lastHour))</th></tr></thead>
+            <thead><tr><th scope="col">\(HTML.escape(words.venue))</th><th scope="col">\(HTML.escape(words.insideNow)) / \(HTML.escape(words.capacity))</th>
+            <th scope="col">\(HTML.escape(words.todayCheckIns))</th><th scope="col">\(HTML.escape(words.lastHour))</th></tr></thead>
             <tbody>\(rows)</tbody>
-            <tfoot><tr><th scope="row">\(HTML.escape(words.all))</th><td>\(insideByVenue.values.reduce(0, +))</td><td></td><td>\(today.values.reduce(0, +))</td><td>\(hour.values.reduce(0, +))</td></tr></tfoot>
+            <tfoot><tr><th scope="row">\(HTML.escape(words.all))</th><td>\(insideByVenue.values.reduce(0, +))</td><td>\(today.values.reduce(0, +))</td><td>\(hour.values.reduce(0, +))</td></tr></tfoot>
             </table>
             <h2>\(HTML.escape(words.byHour))</h2>
             \(HourChart(tallies: tallies, dayStart: dayStart, zone: parts.zone, label: words.byHour).svg)
             <h2>\(HTML.escape(words.refusals))</h2>
-            \(refusalRows.isEmpty ? "<p>\(HTML.escape(words.noLimit))</p>" : "<table><thead><tr><th scope=\"col\">\(HTML.escape(words.reason))</th><th scope=\"col\">\(HTML.escape(words.count))</th></tr></thead><tbody>\(refusalRows)</tbody></table>")
+            \(refusalRows.isEmpty ? "<p>\(HTML.escape(words.none))</p>" : "<table><thead><tr><th scope=\"col\">\(HTML.escape(words.reason))</th><th scope=\"col\">\(HTML.escape(words.count))</th></tr></thead><tbody>\(refusalRows)</tbody></table>")
             <h2>\(HTML.escape(words.ledgerHealth))</h2>
             <p class="\(healthy ? "ok" : "error")">\(HTML.escape(healthy ? words.healthy : words.outage))</p>
             </div>
