@@ -22,8 +22,10 @@ struct ExportHandler {
         do throws(UnreadableField) {
             filter = try LogFilter(request, also: ["format"])
         } catch {
-            // Refused whole: nothing read, nothing exported, so no export to audit.
-            return request.unreadable(error)
+            // Refused whole: nothing read, nothing exported, so no export to audit. The log
+            // page shows the same filter in its form, to be mended there.
+            let texts = LogFilter.queryString(LogFilter.texts(request))
+            return request.unreadable(error, back: (ConsolePage.log.path + (texts.isEmpty ? "" : "?" + texts), request.words.log))
         }
         let (type, suffix) = format == .jsonl ? ("application/x-ndjson; charset=utf-8", "jsonl") : ("text/csv; charset=utf-8", "csv")
         let name = "checkins-\(LocalTimeName.of(request.now, parts.zone)).\(suffix)"

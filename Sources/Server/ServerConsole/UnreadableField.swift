@@ -18,9 +18,11 @@ extension ConsoleRequest {
         return "\(words.fieldLabel(field.name)) (\(field.name)=\(shown)): \(words.fieldTakes(field.name))"
     }
 
-    /// 400: `field` could not be read; nothing was read, exported or audited.
-    func unreadable(_ field: UnreadableField) -> HTTPResponse {
+    /// 400: `field` could not be read; nothing was read, exported or audited. `back`: the
+    /// page whose form can mend it (the log page for an export).
+    func unreadable(_ field: UnreadableField, back: (path: String, title: String)? = nil) -> HTTPResponse {
         page(400, words.unreadableTitle, "<h1>\(HTML.escape(words.unreadableTitle))</h1>"
-            + "<p class=\"error\" role=\"alert\" id=\"problem\">\(HTML.escape(describe(field)))</p>")
+            + "<p class=\"error\" role=\"alert\" id=\"problem\">\(HTML.escape(describe(field)))</p>"
+            + (back.map { "<p><a href=\"\(HTML.escape(link($0.path)))\">\(HTML.escape($0.title))</a></p>" } ?? ""))
     }
 }

@@ -119,3 +119,29 @@ struct ConsoleFilterTests {
 enum LogFilterFields {
     static let names = ["venue", "from", "until", "receipt"]
 }
+
+/// The erase page's selection is read whole too: a field it cannot read is a 400 naming it,
+/// never dropped (a mistyped receipt beside a phone found the phone's visits; `only=1` every
+/// visit of the receipt's visitor instead of one).
+struct ConsoleEraseSelectionTests {
+    @Test(arguments: [
+        (["checkin": "12x"], "checkin"), (["phone": "call me"], "phone"), (["checkin": "1", "only": "1"], "only"),
+        (["phone": "010-1234-5678", "only": "yes"], "only"), (["checkin": "12x", "phone": "010-1234-5678"], "checkin"),
+        (["checkin": "1", "phone": "010-1234-5678"], "phone"),
+    ])
+    func anUnreadableSelectionIsA400NamingIt(query: [String: String], field: String) throws {
+        let (fixture, cookie, _) = try ConsoleFilterTests.fixture()
+        let answer = ConsoleFilterTests.get(fixture, cookie, "/admin/erase", query.merging(["lang": "en"]) { $1 })
+        #expect(answer.status == 400 && answer.body.contains("role=\"alert\"") && answer.body.contains("(\(field)="), "\(query): \(answer.body)")
+        #expect(!answer.body.contains("will be erased"))
+    }
+
+    @Test func aReadableSelectionIsPreviewed() throws {
+        let (fixture, cookie, ids) = try ConsoleFilterTests.fixture()
+        let all = ConsoleFilterTests.get(fixture, cookie, "/admin/erase", ["checkin": " \(ids[0]) ", "lang": "en"])
+        #expect(all.status == 200 && all.body.contains("1 check-ins will be erased"), "a staff check-in has no device: that one")
+        let only = ConsoleFilterTests.get(fixture, cookie, "/admin/erase", ["checkin": "\(ids[0])", "only": "yes", "lang": "en"])
+        #expect(only.status == 200 && only.body.contains("1 check-ins will be erased"))
+        #expect(ConsoleFilterTests.get(fixture, cookie, "/admin/erase", ["lang": "en"]).status == 200, "the empty form")
+    }
+}
