@@ -56,4 +56,21 @@ struct ConsoleDashboardTests {
         let page = fixture.send(HTTPRequest(method: "GET", path: "/admin/", query: ["lang": "en"], cookies: ["qrcheckin_console": cookie]))
         #expect(String(decoding: page.body, as: UTF8.self).contains("<h2>Refused scans today</h2>\n<p>none</p>"), "no refusals: none")
     }
+
+    /// A server that serves only its listed venues still counts the people inside a venue it
+    /// no longer lists (an old configuration's): the roll lists them, and so does `inside`,
+    /// with the default profile; the dashboard (and `status`) count them the same.
+    @Test func visitsAtAVenueNoLongerListedAreCountedAsTheRollListsThem() throws {
+        let venues = VenueDirectory(profiles: [Self.hall: .standard], servesUnlisted: false)
+        let fixture = ConsoleFixture(venues: venues)
+        let cookie = try #require(fixture.signIn("steward").cookie)
+        let old = try VenueID("OLD-HALL")
+        for index in 0..<2 {
+            _ = try fixture.ledger.record(NewCheckIn(venue: old, time: fixture.clock.now(), method: .qr, windowAge: 0,
+                                                     device: DeviceID("d\(index)"), visitor: nil, operatorName: nil), duplicateSeconds: 3600)
+        }
+        let roll = fixture.send(HTTPRequest(method: "GET", path: "/admin/inside", query: ["lang": "en"], cookies: ["qrcheckin_console": cookie]))
+        #expect(String(decoding: roll.body, as: UTF8.self).contains("<h2>OLD-HALL — 2</h2>"))
+        #expect(try Self.row(fixture, cookie, old) == ["2", "2", "2"])
+    }
 }
