@@ -5,9 +5,11 @@ import ServerDomain
 /// cannot read is never dropped: a mistyped receipt beside a phone number would have found the
 /// phone's visits, and `only=1` every visit of the receipt's visitor instead of one.
 struct EraseSelection: Equatable, Sendable {
+    /// The receipt's number (`checkin`).
     var receipt: Int64?
     /// The phone number's digits.
     var phone: String?
+    /// That check-in alone (`only=yes`, with a receipt).
     var only = false
 
     /// The selection `fields` (the query of a preview, the form of an erase) name; both empty:

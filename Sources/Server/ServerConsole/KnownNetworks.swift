@@ -6,9 +6,12 @@ import Synchronization
 /// in longest ago (only a right password adds one, so an attacker cannot flood it).
 final class KnownNetworks: Sendable {
     private let pairs = Mutex<[String: Int64]>([:])
+    /// Pairs kept at most.
     let capacity: Int
+    /// How long after its latest sign-in a pair is known (ms).
     let lifetime: Int64
 
+    /// An empty set of at most `capacity` pairs, each known for `lifetime` ms.
     init(capacity: Int, lifetime: Int64) {
         self.capacity = capacity
         self.lifetime = lifetime

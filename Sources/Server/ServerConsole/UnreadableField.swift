@@ -14,8 +14,9 @@ struct UnreadableField: Error, Equatable, Sendable {
 extension ConsoleRequest {
     /// The message naming `field`, what it was and what it takes (ko/en), for a page's alert.
     func describe(_ field: UnreadableField) -> String {
-        let shown = field.text.count > 64 ? String(field.text.prefix(64)) + "…" : field.text
-        return "\(words.fieldLabel(field.name)) (\(field.name)=\(shown)): \(words.fieldTakes(field.name))"
+        // What was sent, shortened: a query may hold kilobytes.
+        func shown(_ text: String) -> String { text.count > 64 ? String(text.prefix(64)) + "…" : text }
+        return "\(words.fieldLabel(field.name)) (\(shown(field.name))=\(shown(field.text))): \(words.fieldTakes(field.name))"
     }
 
     /// 400: `field` could not be read; nothing was read, exported or audited. `back`: the
