@@ -18,7 +18,15 @@ struct ExportHandler {
         case "jsonl": format = .jsonl
         default: return request.message(400, request.words.site.badRequestTitle, "format: csv, excel or jsonl")
         }
-        let filter = LogFilter(request)
+        let filter: LogFilter
+        do throws(UnreadableField) {
+            filter = try LogFilter(request, also: ["format"])
+        } catch {
+            // Refused whole: nothing read, nothing exported, so no export to audit. The log
+            // page shows the same filter in its form, to be mended there.
+            let texts = LogFilter.queryString(LogFilter.texts(request))
+            return request.unreadable(error, back: (ConsolePage.log.path + (texts.isEmpty ? "" : "?" + texts), request.words.log))
+        }
         let (type, suffix) = format == .jsonl ? ("application/x-ndjson; charset=utf-8", "jsonl") : ("text/csv; charset=utf-8", "csv")
         let name = "checkins-\(LocalTimeName.of(request.now, parts.zone)).\(suffix)"
         let headers = [("Content-Type", type), ("Content-Disposition", "attachment; filename=\"\(name)\"")] + ConsoleRequest.headers
@@ -45,7 +53,7 @@ struct ExportHandler {
             }
             do throws(LedgerError) {
                 if let receipt = filter.receipt {
-                    if let checkIn = try ledger.find(id: receipt) { _ = write(checkIn) }
+                    if let checkIn = try ledger.find(id: receipt), filter.admits(checkIn) { _ = write(checkIn) }
                 } else {
                     try ledger.export(filter.query, write)
                 }
