@@ -11,9 +11,17 @@ struct AuditHandler {
 
     func respond(to request: ConsoleRequest) -> HTTPResponse {
         let words = request.words
+        var before: Int64?
+        if let text = request.query("before") {
+            // A cursor it cannot read is refused, not taken for the first page.
+            guard text.utf8.allSatisfy({ (48...57).contains($0) }), let id = Int64(text) else {
+                return request.unreadable(UnreadableField(name: "before", text: text))
+            }
+            before = id
+        }
         var entries: [AuditEntry] = []
         do throws(LedgerError) {
-            try parts.ledger.audit(AuditQuery(before: request.query("before").flatMap(Int64.init), limit: Self.pageSize + 1)) {
+            try parts.ledger.audit(AuditQuery(before: before, limit: Self.pageSize + 1)) {
                 entries.append($0)
                 return true
             }

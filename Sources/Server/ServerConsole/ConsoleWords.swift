@@ -42,7 +42,7 @@ public struct ConsoleWords: Sendable {
     var todayCheckIns: String { ko ? "오늘 체크인" : "Check-ins today" }
     var lastHour: String { ko ? "최근 1시간" : "Last hour" }
     var insideNow: String { ko ? "현재 입장" : "Inside now" }
-    var capacity: String { ko ? "정원" : "Capacity" }
+    var capacity: String { ko ? "정원" : "capacity" }
     var refusals: String { ko ? "오늘 거절된 스캔" : "Refused scans today" }
     var reason: String { ko ? "사유" : "Reason" }
     var count: String { ko ? "건수" : "Count" }
@@ -54,8 +54,10 @@ public struct ConsoleWords: Sendable {
     var none: String { ko ? "없음" : "none" }
     var all: String { ko ? "전체" : "all" }
     var printRoll: String { ko ? "인쇄" : "Print" }
+    /// What the roll lists: open visits, as `inside` and the occupancy endpoint count them.
     var insideNote: String {
-        ko ? "체크인 후 중복 체크인 시간 안에 있는 방문자입니다 (퇴장 기록 없음)." : "Visitors within their venue's duplicate time since checking in (no exits are recorded)."
+        ko ? "입장한 뒤 아직 퇴장 기록이 없는 방문입니다. 최대 체류 시간이 지난 방문은 자동으로 퇴장 처리됩니다."
+            : "Every visit with an entry and no exit yet. A visit past its venue's longest stay has ended by itself."
     }
 
     var time: String { ko ? "시각" : "Time" }
@@ -70,6 +72,36 @@ public struct ConsoleWords: Sendable {
     var next: String { ko ? "다음" : "Next" }
     var noRows: String { ko ? "해당하는 기록이 없습니다." : "Nothing matches." }
     var format: String { ko ? "형식" : "Format" }
+    var unreadableTitle: String { ko ? "검색 조건을 읽을 수 없습니다" : "The search could not be read" }
+    /// A query field's label, as the search form names it.
+    func fieldLabel(_ name: String) -> String {
+        switch name {
+        case "venue": venue
+        case "from": from
+        case "until": until
+        case "receipt", "checkin": receipt
+        case "phone": phone
+        case "only": onlyThis
+        case "after", "before": next
+        default: ko ? "알 수 없는 항목" : "Unknown field"
+        }
+    }
+    /// What a query field takes.
+    func fieldTakes(_ name: String) -> String {
+        switch name {
+        case "venue": ko ? "장소 ID는 A-Z, 0-9, -, . 로 된 1-16자입니다." : "a venue id is 1-16 of A-Z, 0-9, - and ."
+        case "from", "until":
+            ko ? "날짜와 시각을 2026-12-03T14:00 (이 서버의 현지 시각) 또는 시간대를 붙여 2026-12-03T14:00:00+09:00 처럼 쓰세요."
+                : "a date and time, 2026-12-03T14:00 (this server's local time) or with a zone, 2026-12-03T14:00:00+09:00"
+        case "receipt", "checkin": ko ? "영수증 번호는 숫자입니다." : "a receipt number is digits"
+        case "phone":
+            ko ? "전화번호는 7-15자리 숫자입니다 (010-1234-5678). 영수증 번호와 함께 쓰지 않습니다."
+                : "a phone number is 7-15 digits (010-1234-5678), and goes without a receipt number"
+        case "only": ko ? "영수증 번호와 함께 체크 표시만 합니다." : "a check box that goes with a receipt number"
+        case "after", "before": ko ? "이 콘솔의 다음 페이지 링크가 아닙니다." : "not a next-page link of this console"
+        default: ko ? "이 페이지에서 쓰지 않는 항목입니다." : "this page takes no such field"
+        }
+    }
     var excel: String { ko ? "엑셀용 CSV" : "CSV for Excel" }
 
     var checkInButton: String { site.checkInButton }

@@ -4,7 +4,8 @@ import ServerReports
 import ServerSite
 import SharedDomain
 
-/// `/admin/`: per venue, who is inside, check-ins today and in the last hour, refused scans by
+/// `/admin/`: per venue, who is inside (open visits, as the roll, `status` and the occupancy
+/// endpoint count them) and the capacity, check-ins today and in the last hour, refused scans by
 /// reason, an hour-by-hour chart of today (SVG drawn here: no chart library, no script), the
 /// ledger's health. The script refreshes the `live` part every 30 s; without it, a reload does.
 struct DashboardHandler {
@@ -16,25 +17,29 @@ struct DashboardHandler {
         let tallies: [CheckInTally]
         let lastHour: [CheckInTally]
         let refusals: [RefusalCount]
-        let insideByVenue: [VenueID: Int]
+        let presence: [LiveCounts.Presence]
         do throws(LedgerError) {
             // Tallies only, each from the index on time: no count of the whole log (at a million
             // check-ins that alone cost 20-80 ms a page).
             tallies = try parts.ledger.tally(CheckInQuery(from: dayStart))
             lastHour = try parts.ledger.tally(CheckInQuery(from: WallTime(milliseconds: request.now.milliseconds - 3_600_000)))
             refusals = try parts.refusals?.refusalCounts(since: dayStart) ?? []
-            insideByVenue = try parts.visits.counts(at: request.now)
+            presence = try parts.visits.presence(at: request.now)
         } catch {
             return request.unavailable()
         }
-        var today: [VenueID: Int] = [:], hour: [VenueID: Int] = [:]
+        var today: [VenueID: Int] = [:], hour: [VenueID: Int] = [:], insideByVenue: [VenueID: Int] = [:]
         for tally in tallies { today[tally.venue, default: 0] += tally.count }
         for tally in lastHour { hour[tally.venue, default: 0] += tally.count }
+        for venue in presence { insideByVenue[venue.venue] = venue.inside }
         var venues = Set(today.keys).union(hour.keys).union(insideByVenue.keys).union(parts.venues.profiles.keys)
         for refusal in refusals { if let venue = refusal.venue { venues.insert(venue) } }
         let rows = venues.sorted { $0.rawValue < $1.rawValue }.map { venue in
-            let name = parts.venues.profile(for: venue)?.name(of: venue) ?? venue.rawValue
-            return "<tr><th scope=\"row\">\(HTML.escape(name))</th><td>\(insideByVenue[venue] ?? 0)</td><td>\(today[venue] ?? 0)</td><td>\(hour[venue] ?? 0)</td></tr>"
+            let profile = parts.venues.profile(for: venue)
+            let name = profile?.name(of: venue) ?? venue.rawValue
+            // "23 / 40", as a door sign shows it: one column, so the table fits a phone of 320 px.
+            let inside = "\(insideByVenue[venue] ?? 0)" + (profile?.presence.capacity.map { " / \($0)" } ?? "")
+            return "<tr><th scope=\"row\">\(HTML.escape(name))</th><td>\(inside)</td><td>\(today[venue] ?? 0)</td><td>\(hour[venue] ?? 0)</td></tr>"
         }.joined()
         var byReason: [RefusalReason: Int] = [:]
         for refusal in refusals { byReason[refusal.reason, default: 0] += refusal.count }
@@ -47,7 +52,7 @@ struct DashboardHandler {
             <div id="live" data-refresh="30">
             <p class="stamp">\(HTML.escape(request.local(request.now)))</p>
             <table><caption>\(HTML.escape(words.venue))</caption>
-            <thead><tr><th scope="col">\(HTML.escape(words.venue))</th><th scope="col">\(HTML.escape(words.insideNow))</th>
+            <thead><tr><th scope="col">\(HTML.escape(words.venue))</th><th scope="col">\(HTML.escape(words.insideNow)) / \(HTML.escape(words.capacity))</th>
             <th scope="col">\(HTML.escape(words.todayCheckIns))</th><th scope="col">\(HTML.escape(words.lastHour))</th></tr></thead>
             <tbody>\(rows)</tbody>
             <tfoot><tr><th scope="row">\(HTML.escape(words.all))</th><td>\(insideByVenue.values.reduce(0, +))</td><td>\(today.values.reduce(0, +))</td><td>\(hour.values.reduce(0, +))</td></tr></tfoot>

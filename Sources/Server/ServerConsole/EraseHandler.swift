@@ -15,10 +15,14 @@ struct EraseHandler {
     func respond(to request: ConsoleRequest) -> HTTPResponse {
         let words = request.words
         let fields = request.http.method == "POST" ? request.http.form : request.http.query
-        let receipt = fields["checkin"].flatMap { Int64($0.trimmingSpaces) }
-        let phone = fields["phone"].flatMap { Visitor.normalizedPhone($0) }
-        let only = fields["only"] == "yes"
-        guard receipt != nil || phone != nil else { return page(request, status: fields.isEmpty ? 200 : 400, result: "") }
+        let selection: EraseSelection
+        do throws(UnreadableField) {
+            selection = try EraseSelection(fields)
+        } catch {
+            return page(request, status: 400, result: "<p class=\"error\" role=\"alert\">\(HTML.escape(request.describe(error)))</p>")
+        }
+        let (receipt, phone, only) = (selection.receipt, selection.phone, selection.only)
+        guard receipt != nil || phone != nil else { return page(request, status: request.http.method == "POST" ? 400 : 200, result: "") }
         do throws(LedgerError) {
             let subject: ErasureSubject
             if let receipt {

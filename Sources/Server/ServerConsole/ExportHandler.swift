@@ -20,15 +20,25 @@ struct ExportHandler {
         case "jsonl": format = .jsonl
         default: return request.message(400, request.words.site.badRequestTitle, "format: csv, excel or jsonl")
         }
-        let filter = LogFilter(request)
+        let filter: LogFilter
+        do throws(UnreadableField) {
+            filter = try LogFilter(request, also: ["format"])
+        } catch {
+            // Refused whole: nothing read, nothing exported, so no export to audit. The log
+            // page shows the same filter in its form, to be mended there.
+            let texts = LogFilter.queryString(LogFilter.texts(request))
+            return request.unreadable(error, back: (ConsolePage.log.path + (texts.isEmpty ? "" : "?" + texts), request.words.log))
+        }
         let (type, suffix) = format == .jsonl ? ("application/x-ndjson; charset=utf-8", "jsonl") : ("text/csv; charset=utf-8", "csv")
         let name = "checkins-\(LocalTimeName.of(request.now, parts.zone)).\(suffix)"
         let headers = [("Content-Type", type), ("Content-Disposition", "attachment; filename=\"\(name)\"")] + ConsoleRequest.headers
         guard request.http.method != "HEAD" else { return HTTPResponse(status: 200, headers: headers) }
         let audited: AuditedExport
         do throws(LedgerError) {
-            audited = try VisitorLogExport(trail: request.trail(parts)).begin(filter.receipt.map { .receipt($0) } ?? .query(filter.query),
-                                                                            subject: "visitor log", detail: filter.detail + " format=\(formatName)")
+            // A receipt number is looked up alone, its check-in handed out only within the rest of the filter.
+            let selection: VisitorLogExport.Selection = filter.receipt.map { .receipt($0, within: filter.query) } ?? .query(filter.query)
+            audited = try VisitorLogExport(trail: request.trail(parts)).begin(selection, subject: "visitor log",
+                                                                             detail: filter.detail + " format=\(formatName)")
         } catch {
             return request.unavailable()
         }

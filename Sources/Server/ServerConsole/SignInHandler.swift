@@ -43,6 +43,7 @@ struct SignInHandler {
                                                      detail: reason, source: request.source))
             return form(request, status: 401, error: request.words.signInFailed)
         }
+        parts.throttle.succeeded(account: account.name, network: network, now: request.now.milliseconds)
         if parts.crypto.needsRehash(account.passwordHash), let rehashed = parts.crypto.hashPassword(password) {
             _ = try? parts.accounts.changeAccount(named: account.name, AccountChange(passwordHash: rehashed))
         }

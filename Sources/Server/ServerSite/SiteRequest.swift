@@ -73,17 +73,9 @@ struct SiteRequest: Sendable {
         http.query["lang"].flatMap { $0 == "ko" || $0 == "en" ? "lang=\($0)" : nil } ?? ""
     }
 
-    /// Whether a browser says this request comes from another site's page (a cross-site form
-    /// post): `Sec-Fetch-Site: cross-site`, or, from a browser without it, an `Origin` whose
-    /// host is not the one the request is for. A request without either (curl, a script) is
-    /// no browser's and carries no visitor's cookies.
-    var isCrossSite: Bool {
-        if let site = http.headers["sec-fetch-site"] { return site == "cross-site" }
-        guard let origin = http.headers["origin"] else { return false }
-        guard origin != "null", let host = http.headers["host"] else { return true }
-        let authority = origin.split(separator: "/", omittingEmptySubsequences: true).dropFirst().first.map(String.init)
-        return authority?.lowercased() != host.lowercased()
-    }
+    /// Whether a browser says this request comes from another site's page: the rule the
+    /// console's POSTs keep too (`HTTPRequest.isCrossSite`).
+    var isCrossSite: Bool { http.isCrossSite }
 
     /// 403 for a form posted from another site.
     func crossSite() -> HTTPResponse {

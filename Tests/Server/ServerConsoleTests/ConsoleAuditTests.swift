@@ -52,10 +52,10 @@ struct ConsoleAuditTests {
             Step(page: .checkin, method: "POST", form: ["venue": "HALL-1", "name": "Lee"], entries: [.staffCheckIn], status: 303, fullDisk: .refused),
             Step(page: .log, method: "GET", entries: [.export], status: 200, fullDisk: .refused),
             Step(page: .log, method: "HEAD", entries: [.export], status: 200, fullDisk: .refused),
-            Step(page: .log, method: "GET", query: ["checkin": String(receipt)], entries: [.export], status: 200, fullDisk: .refused),
+            Step(page: .log, method: "GET", query: ["receipt": String(receipt)], entries: [.export], status: 200, fullDisk: .refused),
             Step(page: .export, method: "GET", query: ["format": "csv"], entries: [.export], status: 200, fullDisk: .refused),
             Step(page: .export, method: "GET", query: ["format": "excel"], entries: [.export], status: 200, fullDisk: .refused),
-            Step(page: .export, method: "GET", query: ["format": "jsonl", "checkin": String(receipt)], entries: [.export], status: 200, fullDisk: .refused),
+            Step(page: .export, method: "GET", query: ["format": "jsonl", "receipt": String(receipt)], entries: [.export], status: 200, fullDisk: .refused),
             // HEAD of an export sends the headers only: no row is read.
             Step(page: .export, method: "HEAD", query: ["format": "csv"], entries: [], status: 200, fullDisk: .answers(200)),
             // The erase page's empty form; a receipt number that names nothing reads nobody.

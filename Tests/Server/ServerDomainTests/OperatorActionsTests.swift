@@ -48,10 +48,18 @@ struct OperatorActionsTests {
         #expect(names == ["Kim", "Lee", "Park"])
         let limited = try VisitorLogExport(trail: log.trail).begin(.query(CheckInQuery(limit: 1)), detail: "limit=1")
         #expect(limited.entry.rows == 1)
-        let receipt = try VisitorLogExport(trail: log.trail).begin(.receipt(12345), detail: "receipt")
+        let receipt = try VisitorLogExport(trail: log.trail).begin(.receipt(12345, within: CheckInQuery()), detail: "receipt")
         var none = 0
         try receipt.rows { _ in none += 1; return true }
         #expect(receipt.entry.rows == 0 && none == 0)
+        // A receipt's check-in outside the rest of the filter is not handed out.
+        let kim = try log.rows()[0]
+        let elsewhere = try VisitorLogExport(trail: log.trail).begin(.receipt(kim.id, within: CheckInQuery(venue: try VenueID("CAFE"))), detail: "receipt")
+        let here = try VisitorLogExport(trail: log.trail).begin(.receipt(kim.id, within: CheckInQuery(venue: Fixture.hall)), detail: "receipt")
+        var found: [Int64] = []
+        try elsewhere.rows { found.append($0.id); return true }
+        try here.rows { found.append($0.id); return true }
+        #expect(elsewhere.entry.rows == 0 && here.entry.rows == 1 && found == [kim.id])
     }
 
     @Test func onAFullDiskNoReadHandsAnythingOut() throws {

@@ -17,8 +17,9 @@ public struct VisitorLogExport: Sendable {
     public enum Selection: Hashable, Sendable {
         /// What the query selects (its limit included), oldest first.
         case query(CheckInQuery)
-        /// The one check-in of this receipt number, if it is recorded.
-        case receipt(Int64)
+        /// The one check-in of this receipt number, if it is recorded and the query's bounds
+        /// (venue, time) hold for it: a receipt number is looked up alone, within the rest of a filter.
+        case receipt(Int64, within: CheckInQuery)
     }
 
     /// Counts what `selection` selects now and commits the entry for that many rows (`subject`,
@@ -31,8 +32,8 @@ public struct VisitorLogExport: Sendable {
         case .query(let query):
             let selected = try ledger.count(query)
             rows = query.limit.map { min(selected, max(0, $0)) } ?? selected
-        case .receipt(let id):
-            rows = try ledger.find(id: id) == nil ? 0 : 1
+        case .receipt(let id, let bounds):
+            rows = try ledger.find(id: id).map { bounds.matches($0) ? 1 : 0 } ?? 0
         }
         let entry = try trail.record(AuditNote(.export, subject: subject, detail: detail, rows: rows))
         return AuditedExport(entry: entry, ledger: ledger, selection: selection)
@@ -63,8 +64,8 @@ public struct AuditedExport: Sendable {
             query.limit = bound
             guard bound > 0 else { return }
             try ledger.export(query, body)
-        case .receipt(let id):
-            if bound > 0, let checkIn = try ledger.find(id: id) { _ = body(checkIn) }
+        case .receipt(let id, let bounds):
+            if bound > 0, let checkIn = try ledger.find(id: id), bounds.matches(checkIn) { _ = body(checkIn) }
         }
     }
 }
