@@ -51,9 +51,10 @@ struct CheckinsCommand: Command {
             take the entry (a full disk), nothing is exported.
 
             EXIT STATUS: 0 listed; 64 bad command line; 65 --device names no device or several,
-            or the database is not a ledger or is damaged; 66 the database does not exist; 74 the output cannot be written,
-            or the audit log cannot take the export's entry (a full disk: nothing exported); 77
-            permission denied; 78 a bad setting, or a ledger of a newer version.
+            or the database is not a ledger or is damaged; 66 the database does not exist; 74
+            the output cannot be written, or the audit log cannot take the export's entry (a
+            full disk: nothing exported); 77 permission denied; 78 a bad setting, or a ledger
+            of a newer version.
             """
     )
 

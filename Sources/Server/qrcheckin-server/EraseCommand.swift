@@ -50,8 +50,8 @@ struct EraseCommand: Command {
             not given (nothing erased); 65 nothing matches (no check-in ID, no device with that
             id or prefix, no check-in with that phone number: never recorded, purged or erased
             already), a device prefix matches several devices, or the database is not a ledger; 66 the database does not exist;
-            74 the audit log cannot take the entry (a full disk: nothing shown or erased); 75 the database stayed locked;
-            77 permission denied; 78 a bad setting.
+            74 the audit log cannot take the entry (a full disk: nothing shown or erased); 75
+            the database stayed locked; 77 permission denied; 78 a bad setting.
             """
     )
 

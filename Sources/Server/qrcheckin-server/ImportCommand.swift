@@ -23,11 +23,10 @@ struct ImportCommand: Command {
             repeated import is safe, and check-ins the servers recorded in PostgreSQL meanwhile
             are kept. Checks the counts: unless every check-in of the source is in PostgreSQL
             afterwards, nothing is committed. Stop the server writing to the SQLite file first
-            (a check-in recorded there during the copy makes the counts disagree). The copy is
-            written to PostgreSQL's audit log in its own transaction (who, from where, how
-            many). Refusals
+            (a check-in recorded there during the copy makes the counts disagree). Refusals
             (kept a week, no visitor data) are not copied. Check-ins keep their ids (a receipt's
-            number still opens and erases its check-in) and their times.
+            number still opens and erases its check-in) and their times. The copy is written
+            to PostgreSQL's audit log in its own transaction (who, from where, how many).
 
             EXIT STATUS: 0 copied; 64 bad command line (--database not PostgreSQL, --from not
             SQLite); 65 a database is not a ledger; 66 the SQLite file does not exist; 69

@@ -22,6 +22,7 @@ struct PurgeCommand: Command {
             Deletion is real: SQLite overwrites the deleted rows (secure_delete), hands their
             pages back (incremental vacuum) and truncates its write-ahead log, so the file
             shrinks. --dry-run prints what would be deleted and changes nothing at all.
+
             Audit entries older than audit-retention go too, and the purge leaves an entry of
             its own in the audit log (what was due), written after them in the same
             transaction and before anything else is deleted: a purge the log cannot take (a
