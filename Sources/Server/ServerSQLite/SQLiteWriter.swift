@@ -107,7 +107,10 @@ private protocol WriteJob: AnyObject, Sendable {
 
 /// A write returning `T`: its value is released only after the commit.
 private final class Job<T: Sendable>: WriteJob, @unchecked Sendable {
-    private let work: @Sendable (SQLiteConnection) throws(LedgerError) -> T
+    /// Dropped once run: what it holds (an operator action's closure holds the ledger) goes
+    /// before the caller is told, so a command that returns at once leaves nothing behind that
+    /// keeps the ledger open (and its write-ahead log unmerged) at exit.
+    private var work: (@Sendable (SQLiteConnection) throws(LedgerError) -> T)?
     private let completion: @Sendable (Result<T, LedgerError>) -> Void
     let alone: Bool
     /// Written by the writer's thread, read after the commit by the completions' (the dispatch orders them).
@@ -121,6 +124,8 @@ private final class Job<T: Sendable>: WriteJob, @unchecked Sendable {
     }
 
     func execute(_ connection: SQLiteConnection) throws(LedgerError) {
+        guard let work else { throw LedgerError(.failed, "a write of the batch ran twice") }
+        self.work = nil
         value = try work(connection)
     }
 
