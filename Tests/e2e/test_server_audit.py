@@ -238,3 +238,23 @@ def test_on_a_full_disk_every_audited_command_refuses_and_hands_out_nothing(tmp_
         assert server_run("checkins", "--database", ledger, "--count").stdout == rows, (step.label, "no row changed")
     accounts = server_run("user", "list", "--database", ledger).stdout
     assert re.search(r"^mina\tadmin\tactive\t", accounts, re.M), accounts
+
+
+def test_a_count_of_one_device_is_audited_a_count_of_venues_is_not(tmp_path):
+    """`checkins --count --device D` tells when that visitor came (with --by day or hour): an
+    export of that device's check-ins, audited; counts per venue or day are numbers of nobody."""
+    database = tmp_path / "checkins.db"
+    assert server_run("checkin", "--database", f"sqlite:{database}", "--venue", "HALL-1", "--new-venue").returncode == 0
+    with sqlite3.connect(database) as db:
+        db.executemany("INSERT INTO checkins (venue, at_ms, method, window_age, device) VALUES ('HALL-1', ?, 'qr', 0, ?)",
+                       [(1_796_029_200_000 + index, "0193f2a1c0de" + "ab" * 16) for index in range(3)])
+    db.close()
+    ledger = f"sqlite:{database}"
+    before = audit(ledger)
+    for args in (["--count"], ["--count", "--by", "venue,day"]):
+        assert server_run("checkins", "--database", ledger, *args).returncode == 0
+    assert audit(ledger) == before
+    counted = server_run("checkins", "--database", ledger, "--count", "--by", "day", "--device", "0193f2a1c0deabab", "--format", "csv")
+    assert counted.returncode == 0, counted.stderr
+    added = audit(ledger)[len(before):]
+    assert [(entry["action"], entry["rows"], entry["detail"]) for entry in added] == [("export", 3, "device=… format=csv count")], added

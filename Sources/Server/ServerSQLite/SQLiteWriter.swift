@@ -15,6 +15,9 @@ final class SQLiteWriter: Sendable {
     private struct Pending: ~Copyable {
         var jobs: [any WriteJob] = []
         var draining = false
+        /// Jobs in `jobs` that run alone (operators' actions: rare), so a flood of check-ins
+        /// is batched without looking for one.
+        var alone = 0
     }
 
     private let connection: SQLiteConnection
@@ -48,6 +51,7 @@ final class SQLiteWriter: Sendable {
         let job = Job(work, alone: alone, completion: completion)
         let startsDrain = pending.withLock { pending in
             pending.jobs.append(job)
+            if alone { pending.alone += 1 }
             defer { pending.draining = true }
             return !pending.draining
         }
@@ -66,8 +70,15 @@ final class SQLiteWriter: Sendable {
         while true {
             let batch: [any WriteJob] = pending.withLock { pending in
                 // A job that runs alone is a batch of one; the batch before it ends where it waits.
-                let count = pending.jobs.first?.alone == true ? 1
-                    : min(pending.jobs.firstIndex { $0.alone } ?? pending.jobs.count, Self.batchLimit)
+                let count: Int
+                if pending.alone == 0 {
+                    count = min(pending.jobs.count, Self.batchLimit)
+                } else if pending.jobs.first?.alone == true {
+                    count = 1
+                    pending.alone -= 1
+                } else {
+                    count = min(pending.jobs.firstIndex { $0.alone } ?? pending.jobs.count, Self.batchLimit)
+                }
                 let batch = Array(pending.jobs.prefix(count))
                 pending.jobs.removeFirst(count)
                 if batch.isEmpty { pending.draining = false }
