@@ -1,5 +1,6 @@
 import ServerDomain
 import ServerHTTPTypes
+import ServerWeb
 import SharedDomain
 
 /// `POST B/VENUE/receipt/ID`: the receipt's "check out" button. The device cookie decides whose

@@ -1,5 +1,6 @@
 import ServerDomain
 import ServerHTTPTypes
+import ServerWeb
 import SharedDomain
 
 /// `GET B/VENUE/receipt/ID`: only the device that checked in sees its receipt.

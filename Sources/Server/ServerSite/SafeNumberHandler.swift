@@ -1,5 +1,6 @@
 import ServerDomain
 import ServerHTTPTypes
+import ServerWeb
 import SharedDomain
 
 /// `B/VENUE`: the safe-number form (GET) and a typed safe number (POST), limited fairly
@@ -52,7 +53,7 @@ struct SafeNumberHandler: Sendable {
     }
 
     /// The form page, with a token for the device that sees it.
-    private func page(_ request: SiteRequest, venue: VenueID, message: String?) -> String {
+    private func page(_ request: SiteRequest, venue: VenueID, message: String?) -> HTML {
         let token = parts.formTokens.issue(Self.formPurpose, venue: venue, device: request.existingDevice(parts.cookies), at: parts.clock.now())
         return request.pages.safeNumberForm(venue: venue, venueName: parts.useCase.displayName(of: venue), message: message, formToken: token)
     }

@@ -1,5 +1,6 @@
 import ServerDomain
 import ServerHTTPTypes
+import ServerWeb
 import SharedDomain
 
 /// `POST B/VENUE/visitor`: the visitor's fields for a scan the server verified moments ago
