@@ -49,11 +49,8 @@ struct LogFilter: Sendable {
             until = time
         }
         if let text = texts["receipt"] {
-            // Digits only: `Int64` alone would take `+12`.
-            guard text.utf8.count <= 18, text.utf8.allSatisfy({ (48...57).contains($0) }), let number = Int64(text) else {
-                throw UnreadableField(name: "receipt", text: text)
-            }
-            receipt = number
+            guard let number = ReceiptID(text) else { throw UnreadableField(name: "receipt", text: text) }
+            receipt = number.rawValue
         }
         if paged, let text = request.query("after") {
             guard let cursor = LogCursor(text) else { throw UnreadableField(name: "after", text: text) }
