@@ -21,6 +21,7 @@ public struct WebWords: Sendable {
 
     /// 안심번호 / Safe number (the kiosk's word).
     public var safeNumber: String { kiosk.safeNumberLabel }
+    /// 장소 / Venue: a table's column, a form's label.
     public var venue: String { ko ? "장소" : "Venue" }
     /// The full page's title: `만석 — 40명 중 40명 입장, 잠시 기다려 주세요` / `Full — 40 of 40 inside, please wait`.
     public func full(inside: Int, capacity: Int) -> String {
@@ -49,18 +50,24 @@ public struct WebWords: Sendable {
             ("Not a check-in code of this venue", "The address is cut short or wrong. Scan the code on the screen again, or type its \(safeNumber.lowercased()).")
         }
     }
+    /// The button that checks in (the safe-number form, the console's staff check-in).
     public var checkInButton: String { ko ? "체크인" : "Check in" }
     /// `30초 후에 다시 시도하세요` / `Try again in 30 s`.
     public func tryAgain(inSeconds seconds: Int64) -> String {
         let countdown = kiosk.countdown(seconds).seconds
         return ko ? "\(countdown) 후에 다시 시도하세요." : "Try again in \(countdown)."
     }
+    /// The title of a 503: the ledger does not answer.
     public var unavailableTitle: String { ko ? "잠시 후 다시 시도하세요" : "Please try again in a moment" }
+    /// The visitor log's fields, as the visitor form and the console label them.
     public var visitorName: String { ko ? "이름" : "Name" }
     public var visitorPhone: String { ko ? "전화번호" : "Phone number" }
+    /// A name or phone number that cannot be taken.
     public var visitorInvalid: String { ko ? "이름과 전화번호를 확인하세요." : "Please check your name and phone number." }
+    /// A form posted from another site's page (403): the title, then what to do.
     public var crossSiteTitle: String { ko ? "다른 사이트에서 보낸 요청입니다" : "This request came from another site" }
     public var crossSiteAdvice: String { ko ? "이 페이지의 양식에서 다시 보내세요." : "Send it again from this site's own form." }
+    /// The titles of 404, 400 and 405.
     public var notFoundTitle: String { ko ? "페이지를 찾을 수 없습니다" : "Page not found" }
     public var badRequestTitle: String { ko ? "요청을 처리할 수 없습니다" : "The request cannot be handled" }
     public var methodNotAllowed: String { ko ? "허용되지 않는 요청입니다" : "Method not allowed" }
