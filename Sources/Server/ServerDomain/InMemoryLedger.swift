@@ -79,18 +79,15 @@ public final class InMemoryLedger: CheckInLedger {
     static func record(_ checkIn: NewCheckIn, rules: AdmissionRules, ids: CheckInIDCipher,
                        _ state: inout State) throws(LedgerError) -> Admission {
         let recorded = CheckIn(id: try ids.shownID(row: state.nextRow), entry: checkIn)
-        var key: PresenceKey?
-        if let device = checkIn.device {
-            key = PresenceKey(venue: checkIn.venue, device: device)
-            if let earlier = state.presence[key!],
-               checkIn.time.milliseconds - earlier.time.milliseconds < rules.duplicateSeconds * 1000 {
-                return .admitted(.duplicate(of: state.checkIns.first { $0.id == earlier.id } ?? earlier))
-            }
-        }
-        if let capacity = rules.capacity {
+        let key = checkIn.device.map { PresenceKey(venue: checkIn.venue, device: $0) }
+        // The visit holding the device's key, as it is now (its exit, if any).
+        let earlier = key.flatMap { state.presence[$0] }.map { held in state.checkIns.first { $0.id == held.id } ?? held }
+        // The rules decide, as they do for the SQL engines (`AdmissionRules`).
+        if rules.capacity != nil {
             let inside = state.checkIns.filter { Self.isOpen($0, at: checkIn.venue, since: rules.openSince) }.count
-            if inside >= capacity { return .full(inside: inside) }
+            if let refused = rules.refusal(inside: inside, at: checkIn.time, earlier: earlier) { return refused }
         }
+        if let earlier, rules.isDuplicate(at: checkIn.time, of: earlier.time) { return .admitted(.duplicate(of: earlier)) }
         if let key { state.presence[key] = recorded }
         return .admitted(.recorded(Self.append(recorded, to: &state)))
     }

@@ -19,6 +19,26 @@ public struct AdmissionRules: Hashable, Sendable {
     }
 }
 
+extension AdmissionRules {
+    /// Whether a check-in at `time` is the visit its device began at `earlier` at the same
+    /// venue: the duplicate time's one rule. The SQL engines decide it where two servers agree,
+    /// in the database's claim of the device's key (`LedgerSchema.claimPresence` says the same:
+    /// a claim older than the duplicate time is taken over); the in-memory ledger asks here.
+    public func isDuplicate(at time: WallTime, of earlier: WallTime) -> Bool {
+        time.milliseconds - earlier.milliseconds < duplicateSeconds * 1000
+    }
+
+    /// What a venue holding `inside` open visits answers a check-in at `time`: nil when it
+    /// admits one more (no capacity, or room); else the device's `earlier` check-in when it is
+    /// within the duplicate time (a visitor already inside gets the receipt even when full), or
+    /// `.full`. Every ledger decides a capacity here, after counting in its own transaction.
+    public func refusal(inside: Int, at time: WallTime, earlier: CheckIn?) -> Admission? {
+        guard let capacity, inside >= capacity else { return nil }
+        if let earlier, isDuplicate(at: time, of: earlier.time) { return .admitted(.duplicate(of: earlier)) }
+        return .full(inside: inside)
+    }
+}
+
 /// Which open visits a check-out ends.
 public enum CheckOutTarget: Hashable, Sendable {
     /// The visit with this id (the id shown, as `find(id:)` takes it).

@@ -74,6 +74,9 @@ final class PostgresConnection: @unchecked Sendable {
         return poll(&socket, 1, 0) == 0
     }
 
+    /// Whether a transaction is open on the connection (a statement in it is undone by a savepoint).
+    var isInTransaction: Bool { PQtransactionStatus(handle) != PQTRANS_IDLE }
+
     /// Whether the connection broke or was abandoned (the pool then closes it).
     var isBroken: Bool { abandoned || PQstatus(handle) != CONNECTION_OK }
 

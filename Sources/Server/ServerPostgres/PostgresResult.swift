@@ -47,6 +47,13 @@ final class PostgresResult {
         }
     }
 
+    /// Column `column` of row `row`'s bytes, lent to `body` (nil when NULL).
+    func withBytes<T>(_ row: Int, _ column: Int, _ body: (UnsafeBufferPointer<UInt8>?) -> T) -> T {
+        guard PQgetisnull(handle, Int32(row), Int32(column)) == 0, let value = PQgetvalue(handle, Int32(row), Int32(column)) else { return body(nil) }
+        let length = Int(PQgetlength(handle, Int32(row), Int32(column)))
+        return value.withMemoryRebound(to: UInt8.self, capacity: length) { body(UnsafeBufferPointer(start: $0, count: length)) }
+    }
+
     /// Column `column` of row `row` as text; nil when NULL.
     func text(_ row: Int, _ column: Int) -> String? {
         guard PQgetisnull(handle, Int32(row), Int32(column)) == 0,

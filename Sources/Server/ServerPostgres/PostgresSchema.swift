@@ -22,8 +22,8 @@ enum PostgresSchema {
     /// before and after. Without `apply`, a schema behind this program is an error.
     static func migrate(_ connection: PostgresConnection, at now: WallTime, apply: Bool) throws(LedgerError) -> (from: Int, to: Int) {
         try connection.transaction { () throws(LedgerError) in
-            _ = try connection.query("SELECT pg_advisory_xact_lock($1)", [.int64(migrationLock)])
-            let encoding = try connection.query("SELECT current_setting('server_encoding'), current_schema()")
+            _ = try connection.query(LedgerSchema.lockLedger, [.int64(migrationLock)])
+            let encoding = try connection.query(LedgerSchema.selectEncodingAndSchema)
             guard encoding.text(0, 0) == "UTF8" else {
                 throw LedgerError(.failed, "\(connection.target) stores text as \(encoding.text(0, 0) ?? "?"), not UTF8: create the database with ENCODING 'UTF8'")
             }
@@ -44,7 +44,7 @@ enum PostgresSchema {
                 for statement in migration.newKeys(for: .postgresql) {
                     _ = try connection.query(statement, [.text(CheckInIDCipher.newStoredKey(SecureRandom.bytes))])
                 }
-                _ = try connection.query("INSERT INTO schema_migrations (version, name, applied_at_ms) VALUES ($1, $2, $3)",
+                _ = try connection.query(LedgerSchema.recordMigration,
                                          [.int64(Int64(migration.version)), .text(migration.name), .int64(now.milliseconds)])
             }
             return (current, LedgerSchema.latestVersion)
@@ -53,11 +53,7 @@ enum PostgresSchema {
 
     /// The version the schema is at (0: none yet, `schema_migrations` created when applying).
     private static func version(_ connection: PostgresConnection, schema: String, apply: Bool) throws(LedgerError) -> Int {
-        let found = try connection.query("""
-            SELECT c.relname, obj_description(c.oid, 'pg_class') FROM pg_class c
-            JOIN pg_namespace n ON n.oid = c.relnamespace
-            WHERE n.nspname = $1 AND c.relname IN ('schema_migrations', 'checkins', 'presence', 'refusals')
-            """, [.text(schema)])
+        let found = try connection.query(LedgerSchema.selectLedgerTables, [.text(schema)])
         var comments: [String: String?] = [:]
         for row in 0..<found.rowCount { comments[found.text(row, 0) ?? ""] = found.text(row, 1) }
         let notOurs = "\(connection.target): schema \(schema) is not a qrcheckin-server ledger (it has tables of another program); refusing to change it"
@@ -65,12 +61,12 @@ enum PostgresSchema {
             guard comments.isEmpty else { throw LedgerError(.corrupt, notOurs) }
             if apply {
                 try connection.execute(LedgerSchema.migrationsTable)
-                try connection.execute("COMMENT ON TABLE schema_migrations IS '\(marker)'")
+                try connection.execute(LedgerSchema.markMigrationsTable(marker))
             }
             return 0
         }
         guard comment == marker else { throw LedgerError(.corrupt, notOurs) }
-        let version = try connection.query("SELECT coalesce(max(version), 0)::bigint FROM schema_migrations")
+        let version = try connection.query(LedgerSchema.selectVersion)
         return Int(try version.int64(0, 0) ?? 0)
     }
 }

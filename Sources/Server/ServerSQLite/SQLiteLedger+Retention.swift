@@ -12,35 +12,23 @@ extension SQLiteLedger {
     public func purge(_ request: PurgeRequest) throws(LedgerError) -> PurgeReport {
         if request.dryRun {
             // A dry run reads: it takes no lock and cannot change a byte.
-            return try readers.read { connection throws(LedgerError) in
-                PurgeReport(checkIns: try Self.delete("checkins", before: request.checkInsBefore, dryRun: true, connection),
-                            refusals: try Self.delete("refusals", before: request.refusalsBefore, dryRun: true, connection))
-            }
+            return try read { session throws(LedgerError) in try sql.purgeDue(request, on: session) }
         }
         var checkIns = 0
         while true {
             // The oldest batch's rows, their counts kept in the transaction that deletes them.
-            let (deleted, done) = try writer.perform { connection throws(LedgerError) in
-                let bound = try Self.batchBound("checkins", before: request.checkInsBefore, connection)
-                let cutoff = bound ?? request.checkInsBefore
-                if request.keepsCounts {
-                    let keep = try connection.statement(Self.keepDailyCounts)
-                    try keep.bind(1, cutoff.milliseconds)
-                    try keep.bind(2, Int64(request.dayOffsetSeconds) * 1000)
-                    try keep.run()
-                }
-                let deleted = try Self.delete("checkins", before: cutoff, dryRun: false, connection)
-                _ = try Self.delete("presence", before: cutoff, dryRun: false, connection)
-                return (deleted, bound == nil)
+            let (deleted, done) = try write { sql, session throws(LedgerError) in
+                let bound = try sql.batchBound(.checkins, before: request.checkInsBefore, size: Self.purgeBatch, on: session)
+                return (try sql.deleteCheckIns(before: bound ?? request.checkInsBefore, request, on: session), bound == nil)
             }
             checkIns += deleted
             if done { break }
         }
         var refusals = 0
         while true {
-            let (deleted, done) = try writer.perform { connection throws(LedgerError) in
-                let bound = try Self.batchBound("refusals", before: request.refusalsBefore, connection)
-                return (try Self.delete("refusals", before: bound ?? request.refusalsBefore, dryRun: false, connection), bound == nil)
+            let (deleted, done) = try write { sql, session throws(LedgerError) in
+                let bound = try sql.batchBound(.refusals, before: request.refusalsBefore, size: Self.purgeBatch, on: session)
+                return (try sql.delete(.refusals, before: bound ?? request.refusalsBefore, dryRun: false, on: session), bound == nil)
             }
             refusals += deleted
             if done { break }
@@ -48,26 +36,10 @@ extension SQLiteLedger {
         if checkIns + refusals > 0 {
             // secure_delete has overwritten the deleted rows; hand their pages back to the file
             // system (the file shrinks at the checkpoint after the commit).
-            try writer.perform { connection throws(LedgerError) in
-                if try connection.integer("PRAGMA auto_vacuum") == Self.incrementalVacuum {
-                    try connection.execute("PRAGMA incremental_vacuum")
-                }
-            }
+            try write { _, session throws(LedgerError) in try session.freePages() }
             compact()
         }
         return PurgeReport(checkIns: checkIns, refusals: refusals)
-    }
-
-    /// Where this batch of `table`'s rows before `cutoff` ends: just after the time of the
-    /// `purgeBatch`-th oldest (rows of that very millisecond go too, so every batch progresses),
-    /// or nil when fewer are left (the batch is the last, up to `cutoff`).
-    private static func batchBound(_ table: String, before cutoff: WallTime, _ connection: SQLiteConnection) throws(LedgerError) -> WallTime? {
-        let select = try connection.statement("SELECT at_ms FROM \(table) WHERE at_ms < ?1 ORDER BY at_ms LIMIT 1 OFFSET ?2")
-        defer { select.reset() }
-        try select.bind(1, cutoff.milliseconds)
-        try select.bind(2, Int64(purgeBatch - 1))
-        guard try select.step(), let time = select.int64(0) else { return nil }
-        return WallTime(milliseconds: min(cutoff.milliseconds, time + 1))
     }
 
     /// After a purge's commit: copies the WAL into the database and truncates both, so the
@@ -87,41 +59,10 @@ extension SQLiteLedger {
     }
 
     public func tally(_ query: CheckInQuery) throws(LedgerError) -> [CheckInTally] {
-        var unlimited = query
-        unlimited.limit = nil
-        return try readers.read { connection throws(LedgerError) in
-            let (sql, bind) = Self.selection(unlimited, columns: "venue, \(LedgerSchema.quarterOfRow), count(*)", ordered: false)
-            let select = try connection.statement(sql + " GROUP BY 1, 2")
-            defer { select.reset() }
-            try bind(select)
-            var tallies: [CheckInTally] = []
-            while try select.step() {
-                guard let venue = select.text(0).flatMap({ try? VenueID($0) }), let quarter = select.int64(1) else {
-                    throw LedgerError(.corrupt, "\(path): a check-in has a venue no ledger writes")
-                }
-                tallies.append(CheckInTally(venue: venue, quarter: WallTime(milliseconds: quarter * CheckInTally.quarterMilliseconds),
-                                            count: Int(select.int64(2) ?? 0)))
-            }
-            return tallies
-        }
+        try read { session throws(LedgerError) in try sql.tally(query, on: session) }
     }
 
     public func keptCounts(venue: VenueID?) throws(LedgerError) -> [DailyCount] {
-        try readers.read { connection throws(LedgerError) in
-            let select = try connection.statement(Self.selectKeptCounts)
-            defer { select.reset() }
-            try select.bind(1, venue?.rawValue)
-            var counts: [DailyCount] = []
-            while try select.step() {
-                guard let venue = select.text(0).flatMap({ try? VenueID($0) }), let day = select.int64(1) else {
-                    throw LedgerError(.corrupt, "\(path): a kept count has a venue no ledger writes")
-                }
-                counts.append(DailyCount(venue: venue, day: CalendarDay(daysSince1970: day), count: Int(select.int64(2) ?? 0)))
-            }
-            return counts
-        }
+        try read { session throws(LedgerError) in try sql.keptCounts(venue: venue, on: session) }
     }
-
-    private static let keepDailyCounts = SQLDialect.sqlite.render(LedgerSchema.keepDailyCounts)
-    private static let selectKeptCounts = SQLDialect.sqlite.render(LedgerSchema.selectKeptCounts)
 }

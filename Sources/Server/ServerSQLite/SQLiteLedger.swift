@@ -16,8 +16,8 @@ public final class SQLiteLedger: CheckInLedger {
     let writer: SQLiteWriter
     let readers: SQLiteReaders
     let checkpointer: SQLiteCheckpointer
-    /// The ids check-ins show, under the key this ledger keeps.
-    let ids: CheckInIDCipher
+    /// The ledger's SQL, under the key of the ids its check-ins show.
+    let sql: SQLLedger
 
     /// Opens the ledger at `path`, creating it (mode 0600: a visitor log is personal data)
     /// when `create` is true, and brings its schema up to date. Its directory must pass the
@@ -47,7 +47,8 @@ public final class SQLiteLedger: CheckInLedger {
         }
         try connection.execute("PRAGMA synchronous = \(durability.rawValue.uppercased()); PRAGMA secure_delete = ON")
         try SQLiteSchema.migrate(connection, at: clock.now())
-        ids = try CheckInIDCipher(storedKey: connection.text(LedgerSchema.selectCheckInIDKey), authenticator: authenticator, ledger: path)
+        sql = SQLLedger(ids: try CheckInIDCipher(storedKey: connection.text(LedgerSchema.selectCheckInIDKey), authenticator: authenticator,
+                                                 ledger: path))
         // Checkpoints run beside the writer, not inside a check-in's commit.
         let checkpointer = try SQLiteCheckpointer(file: file, durability: durability)
         connection.afterEachCommit { [unowned connection] pages in checkpointer.logGrew(to: pages, writer: connection) }
@@ -82,12 +83,13 @@ public final class SQLiteLedger: CheckInLedger {
         }
         guard let (connection, uri, application) = opened else { throw failure ?? LedgerError(.cannotOpen, "\(path): cannot be read") }
         guard application == SQLiteSchema.applicationID else { throw LedgerError(.corrupt, "\(path): not a qrcheckin-server ledger") }
-        let version = Int(try connection.integer("SELECT coalesce(max(version), 0) FROM schema_migrations") ?? 0)
+        let version = Int(try connection.integer(LedgerSchema.selectVersion) ?? 0)
         guard version == LedgerSchema.latestVersion else {
             throw LedgerError(version > LedgerSchema.latestVersion ? .tooNew : .failed,
                               "\(path): the ledger's schema is version \(version), this qrcheckin-server reads \(LedgerSchema.latestVersion) read-only")
         }
-        ids = try CheckInIDCipher(storedKey: connection.text(LedgerSchema.selectCheckInIDKey), authenticator: authenticator, ledger: path)
+        sql = SQLLedger(ids: try CheckInIDCipher(storedKey: connection.text(LedgerSchema.selectCheckInIDKey), authenticator: authenticator,
+                                                 ledger: path))
         checkpointer = SQLiteCheckpointer(readOnly: connection)
         writer = SQLiteWriter(connection: connection)
         readers = SQLiteReaders(file: file, uri: uri)
@@ -124,7 +126,7 @@ public final class SQLiteLedger: CheckInLedger {
 
     public func record(_ checkIn: NewCheckIn, rules: AdmissionRules,
                        completion: @escaping @Sendable (Result<Admission, LedgerError>) -> Void) {
-        writer.submit({ [ids] connection throws(LedgerError) in try Self.record(checkIn, rules: rules, connection, ids) },
+        writer.submit({ [sql] connection throws(LedgerError) in try sql.record(checkIn, rules: rules, on: SQLiteSession(connection)) },
                       completion: completion)
     }
 
@@ -132,199 +134,56 @@ public final class SQLiteLedger: CheckInLedger {
         writer.finish()
     }
 
-    /// The statements of one check-in, inside the writer's transaction. With a capacity, the
-    /// open visits are counted first (the partial index of open visits: at most about the
-    /// capacity's rows); the one writer makes count and insert one step.
-    static func record(_ checkIn: NewCheckIn, rules: AdmissionRules, _ connection: SQLiteConnection,
-                               _ ids: CheckInIDCipher) throws(LedgerError) -> Admission {
-        if let capacity = rules.capacity {
-            let count = try connection.statement(Self.countOpenAtVenue)
-            try count.bind(1, checkIn.venue.rawValue)
-            try count.bind(2, rules.openSince?.milliseconds ?? Int64.min)
-            let inside = try count.step() ? Int(count.int64(0) ?? 0) : 0
-            count.reset()
-            if inside >= capacity {
-                // A device inside within its duplicate time gets its receipt even when full.
-                if let device = checkIn.device, let earlier = try earlier(venue: checkIn.venue, device: device, connection, ids),
-                   checkIn.time.milliseconds - earlier.time.milliseconds < rules.duplicateSeconds * 1000 {
-                    return .admitted(.duplicate(of: earlier))
-                }
-                return .full(inside: inside)
-            }
-        }
-        if let device = checkIn.device {
-            let claim = try connection.statement(Self.claimPresence)
-            try claim.bind(1, checkIn.venue.rawValue)
-            try claim.bind(2, device.rawValue)
-            try claim.bind(3, checkIn.time.milliseconds)
-            try claim.bind(4, rules.duplicateSeconds.multipliedReportingOverflow(by: 1000).partialValue)
-            let claimed = try claim.step()
-            claim.reset()
-            if !claimed {
-                guard let earlier = try earlier(venue: checkIn.venue, device: device, connection, ids) else {
-                    throw LedgerError(.corrupt, "\(connection.path): a duplicate key names no check-in")
-                }
-                return .admitted(.duplicate(of: earlier))
-            }
-        }
-        let insert = try connection.statement(Self.insertCheckIn)
-        defer { insert.reset() }
-        try SQLiteRows.bind(checkIn, to: insert)
-        guard try insert.step(), let row = insert.int64(0) else {
-            throw LedgerError(.failed, "\(connection.path): the insert returned no id")
-        }
-        return .admitted(.recorded(CheckIn(id: try ids.shownID(row: row), entry: checkIn)))
-    }
-
-    /// The check-in holding the duplicate key of `venue` and `device`, if any.
-    private static func earlier(venue: VenueID, device: DeviceID, _ connection: SQLiteConnection,
-                                _ ids: CheckInIDCipher) throws(LedgerError) -> CheckIn? {
-        let earlier = try connection.statement(Self.earlierCheckIn)
-        defer { earlier.reset() }
-        try earlier.bind(1, venue.rawValue)
-        try earlier.bind(2, device.rawValue)
-        return try earlier.step() ? try SQLiteRows.checkIn(earlier, ids: ids) : nil
-    }
-
     public func recordRefusal(_ refusal: Refusal) throws(LedgerError) {
-        try writer.perform { connection throws(LedgerError) in try Self.insert(refusal, connection) }
+        try writer.perform { [sql] connection throws(LedgerError) in try sql.recordRefusal(refusal, on: SQLiteSession(connection)) }
     }
 
     public func recordRefusalLater(_ refusal: Refusal) {
-        writer.submit({ connection throws(LedgerError) in try Self.insert(refusal, connection) }, completion: { _ in })
+        writer.submit({ [sql] connection throws(LedgerError) in try sql.recordRefusal(refusal, on: SQLiteSession(connection)) }, completion: { _ in })
     }
 
-    private static func insert(_ refusal: Refusal, _ connection: SQLiteConnection) throws(LedgerError) {
-        let insert = try connection.statement("INSERT INTO refusals (venue, at_ms, reason, method) VALUES (?1, ?2, ?3, ?4)")
-        try insert.bind(1, refusal.venue?.rawValue)
-        try insert.bind(2, refusal.time.milliseconds)
-        try insert.bind(3, refusal.reason.rawValue)
-        try insert.bind(4, refusal.method.rawValue)
-        try insert.run()
+    /// Runs `body` on a read connection's session.
+    func read<T>(_ body: (SQLiteSession) throws(LedgerError) -> T) throws(LedgerError) -> T {
+        try readers.read { connection throws(LedgerError) in try body(SQLiteSession(connection)) }
+    }
+
+    /// Runs `body` on a read connection inside one read transaction: one consistent snapshot
+    /// however long it runs (an export, the open visits).
+    func snapshot(_ body: (SQLiteSession) throws(LedgerError) -> Void) throws(LedgerError) {
+        try readers.read { connection throws(LedgerError) in
+            try connection.execute("BEGIN")
+            defer { try? connection.execute("COMMIT") }
+            try body(SQLiteSession(connection))
+        }
     }
 
     public func find(id: Int64) throws(LedgerError) -> CheckIn? {
-        guard let row = ids.rowID(shown: id) else { return nil }
-        return try readers.read { connection throws(LedgerError) in
-            let select = try connection.statement("SELECT \(LedgerSchema.checkInColumns) FROM checkins WHERE id = ?1")
-            defer { select.reset() }
-            try select.bind(1, row)
-            return try select.step() ? try SQLiteRows.checkIn(select, ids: ids) : nil
-        }
+        try read { session throws(LedgerError) in try sql.find(id: id, on: session) }
     }
 
     public func export(_ query: CheckInQuery, _ body: (CheckIn) -> Bool) throws(LedgerError) {
-        try readers.read { connection throws(LedgerError) in
-            // One read transaction: the export is one consistent snapshot however long it runs.
-            try connection.execute("BEGIN")
-            defer { try? connection.execute("COMMIT") }
-            let (sql, bind) = Self.selection(query, columns: LedgerSchema.checkInColumns, ordered: true)
-            let select = try connection.statement(sql)
-            defer { select.reset() }
-            try bind(select)
-            var venues = VenueCache()
-            while try select.step() {
-                guard body(try SQLiteRows.checkIn(select, ids: ids, venues: &venues)) else { break }
-            }
-        }
+        try snapshot { session throws(LedgerError) in try sql.export(query, on: session, body) }
     }
 
     public func count(_ query: CheckInQuery) throws(LedgerError) -> Int {
-        var unlimited = query
-        unlimited.limit = nil
-        return try readers.read { connection throws(LedgerError) in
-            let (sql, bind) = Self.selection(unlimited, columns: "count(*)", ordered: false)
-            let select = try connection.statement(sql)
-            defer { select.reset() }
-            try bind(select)
-            return try select.step() ? Int(select.int64(0) ?? 0) : 0
-        }
+        try read { session throws(LedgerError) in try sql.count(query, on: session) }
     }
 
     public func checkIns(of subject: ErasureSubject) throws(LedgerError) -> [CheckIn] {
-        guard let selection = ErasureSelection(subject, ids: ids) else { return [] }
-        return try readers.read { connection throws(LedgerError) in
-            let select = try selection.statement(selection.column.selectCheckIns, on: connection)
-            defer { select.reset() }
-            var rows: [CheckIn] = []
-            while try select.step() { rows.append(try SQLiteRows.checkIn(select, ids: ids)) }
-            return rows
-        }
+        try read { session throws(LedgerError) in try sql.checkIns(of: subject, on: session) }
     }
 
     public func devices(prefixed prefix: String, limit: Int) throws(LedgerError) -> [DeviceID] {
-        try readers.read { connection throws(LedgerError) in
-            let select = try connection.statement(Self.devicesPrefixed)
-            defer { select.reset() }
-            try select.bind(1, prefix)
-            try select.bind(2, Int64(limit))
-            var devices: [DeviceID] = []
-            while try select.step() {
-                guard let device = select.text(0).flatMap(DeviceID.init) else { throw LedgerError(.corrupt, "a check-in has a malformed device id") }
-                devices.append(device)
-            }
-            return devices
-        }
+        try read { session throws(LedgerError) in try sql.devices(prefixed: prefix, limit: limit, on: session) }
     }
 
     public func erase(_ subject: ErasureSubject) throws(LedgerError) -> Int {
-        let erased = try writer.perform { [ids] connection throws(LedgerError) in try Self.erase(subject, ids: ids, connection) }
+        let erased = try writer.perform { [sql] connection throws(LedgerError) in try sql.erase(subject, on: SQLiteSession(connection)) }
         // The visitor's rows must not linger in the write-ahead log either.
         if erased > 0 { compact() }
         return erased
     }
 
-    /// Deletes `subject`'s check-ins and duplicate keys inside the open transaction (their
-    /// pages handed back); returns how many. The caller compacts after the commit.
-    static func erase(_ subject: ErasureSubject, ids: CheckInIDCipher, _ connection: SQLiteConnection) throws(LedgerError) -> Int {
-        guard let selection = ErasureSelection(subject, ids: ids) else { return 0 }
-        try selection.statement(selection.column.deletePresence, on: connection).run()
-        try selection.statement(selection.column.deleteCheckIns, on: connection).run()
-        let erased = connection.changes
-        if erased > 0, try connection.integer("PRAGMA auto_vacuum") == Self.incrementalVacuum {
-            try connection.execute("PRAGMA incremental_vacuum")
-        }
-        return erased
-    }
-
-    static func delete(_ table: String, before cutoff: WallTime, dryRun: Bool, _ connection: SQLiteConnection) throws(LedgerError) -> Int {
-        let statement = try connection.statement(dryRun ? "SELECT count(*) FROM \(table) WHERE at_ms < ?1" : "DELETE FROM \(table) WHERE at_ms < ?1")
-        defer { statement.reset() }
-        try statement.bind(1, cutoff.milliseconds)
-        if dryRun { return try statement.step() ? Int(statement.int64(0) ?? 0) : 0 }
-        try statement.run()
-        return connection.changes
-    }
-
-    /// The SELECT for `query` and a function binding its parameters.
-    static func selection(_ query: CheckInQuery, columns: String, ordered: Bool)
-        -> (String, (SQLiteStatement) throws(LedgerError) -> Void) {
-        // Only the bounds the query has, with fixed parameter numbers: at most 16 statement texts
-        // (each prepared once and cached). One text with `?2 IS NULL OR at_ms >= ?2` for every
-        // combination cannot use `checkins_at` (SQLite plans it before the values are known), so
-        // a tally of today or a count of one venue scanned the whole table: at a million
-        // check-ins the console's dashboard took 450 ms, the same from the index 30 ms.
-        var conditions: [String] = []
-        if query.venue != nil { conditions.append("venue = ?1") }
-        if query.from != nil { conditions.append("at_ms >= ?2") }
-        if query.until != nil { conditions.append("at_ms < ?3") }
-        if query.device != nil { conditions.append("device = ?4") }
-        var sql = "SELECT \(columns) FROM checkins" + (conditions.isEmpty ? "" : " WHERE " + conditions.joined(separator: " AND "))
-        if ordered { sql += " ORDER BY at_ms, id LIMIT ?5" }
-        return (sql, { statement throws(LedgerError) in
-            if let venue = query.venue { try statement.bind(1, venue.rawValue) }
-            if let from = query.from { try statement.bind(2, from.milliseconds) }
-            if let until = query.until { try statement.bind(3, until.milliseconds) }
-            if let device = query.device { try statement.bind(4, device.rawValue) }
-            if ordered { try statement.bind(5, query.limit.map { Int64(max(0, $0)) } ?? -1) }
-        })
-    }
-
-    private static let claimPresence = SQLDialect.sqlite.render(LedgerSchema.claimPresence)
-    static let countOpenAtVenue = SQLDialect.sqlite.render(LedgerSchema.countOpenAtVenue)
-    private static let insertCheckIn = SQLDialect.sqlite.render(LedgerSchema.insertCheckIn)
-    private static let earlierCheckIn = SQLDialect.sqlite.render(LedgerSchema.earlierCheckIn)
-    private static let devicesPrefixed = SQLDialect.sqlite.render(LedgerSchema.devicesPrefixed)
     /// `PRAGMA auto_vacuum`'s value for INCREMENTAL.
     static let incrementalVacuum: Int64 = 2
 }

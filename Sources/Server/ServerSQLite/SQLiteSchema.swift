@@ -9,6 +9,8 @@ enum SQLiteSchema {
     /// `PRAGMA application_id` of a ledger ("QRCI"), so `file(1)` and we can tell it apart.
     static let applicationID: Int64 = 0x5152_4349
 
+    private static let recordMigration = SQLDialect.sqlite.render(LedgerSchema.recordMigration)
+
     /// Applies the missing migrations in one transaction; returns the version it is at.
     @discardableResult
     static func migrate(_ connection: SQLiteConnection, at now: WallTime) throws(LedgerError) -> Int {
@@ -25,7 +27,7 @@ enum SQLiteSchema {
 
     private static func migrateInTransaction(_ connection: SQLiteConnection, at now: WallTime) throws(LedgerError) -> Int {
         let application = try connection.integer("PRAGMA application_id") ?? 0
-        let tables = try connection.integer("SELECT count(*) FROM sqlite_schema WHERE type = 'table'") ?? 0
+        let tables = try connection.integer(LedgerSchema.countSQLiteTables) ?? 0
         if application != applicationID {
             guard application == 0, tables == 0 else {
                 throw LedgerError(.corrupt, "\(connection.path): not a qrcheckin-server ledger (a database of another program); refusing to change it")
@@ -33,7 +35,7 @@ enum SQLiteSchema {
             try connection.execute("PRAGMA application_id = \(applicationID)")
         }
         try connection.execute(LedgerSchema.migrationsTable)
-        let current = Int(try connection.integer("SELECT coalesce(max(version), 0) FROM schema_migrations") ?? 0)
+        let current = Int(try connection.integer(LedgerSchema.selectVersion) ?? 0)
         guard current <= LedgerSchema.latestVersion else {
             throw LedgerError(.tooNew, "\(connection.path): the ledger's schema is version \(current), newer than this qrcheckin-server knows (\(LedgerSchema.latestVersion)): upgrade qrcheckin-server")
         }
@@ -41,16 +43,11 @@ enum SQLiteSchema {
             for statement in migration.statements(for: .sqlite) {
                 try connection.execute(statement)
             }
+            let session = SQLiteSession(connection)
             for statement in migration.newKeys(for: .sqlite) {
-                let store = try connection.statement(statement)
-                try store.bind(1, CheckInIDCipher.newStoredKey(SecureRandom.bytes))
-                try store.run()
+                try session.run(statement, [.text(CheckInIDCipher.newStoredKey(SecureRandom.bytes))])
             }
-            let record = try connection.statement("INSERT INTO schema_migrations (version, name, applied_at_ms) VALUES (?1, ?2, ?3)")
-            try record.bind(1, Int64(migration.version))
-            try record.bind(2, migration.name)
-            try record.bind(3, now.milliseconds)
-            try record.run()
+            try session.run(recordMigration, [.integer(Int64(migration.version)), .text(migration.name), .integer(now.milliseconds)])
         }
         return LedgerSchema.latestVersion
     }

@@ -1,0 +1,53 @@
+import ServerDomain
+import SharedDomain
+
+/// The log as operators read it: exports, counts, tallies, kept counts, devices by prefix.
+extension SQLLedger {
+    /// Every check-in `query` selects, oldest first (by time, then id), handed to `body` while
+    /// the rows are read, until it returns false.
+    public func export(_ query: CheckInQuery, on session: any SQLSession, _ body: (CheckIn) -> Bool) throws(LedgerError) {
+        let selection = CheckInSelection(query, columns: LedgerSchema.checkInColumns, ordered: true, dialect: session.dialect)
+        var venues = VenueCache()
+        try session.stream(selection.sql, selection.values) { row throws(LedgerError) in
+            body(try LedgerRows.checkIn(row, ids: ids, venues: &venues))
+        }
+    }
+
+    /// How many check-ins `query` selects (its limit ignored).
+    public func count(_ query: CheckInQuery, on session: any SQLSession) throws(LedgerError) -> Int {
+        var unlimited = query
+        unlimited.limit = nil
+        let selection = CheckInSelection(unlimited, columns: "count(*)", ordered: false, dialect: session.dialect)
+        return try session.count(selection.sql, selection.values)
+    }
+
+    /// The check-ins `query` selects (its limit ignored), counted per venue and quarter hour.
+    public func tally(_ query: CheckInQuery, on session: any SQLSession) throws(LedgerError) -> [CheckInTally] {
+        var unlimited = query
+        unlimited.limit = nil
+        let selection = CheckInSelection(unlimited, columns: "venue, \(LedgerSchema.quarterOfRow), count(*)", ordered: false,
+                                         dialect: session.dialect, suffix: " GROUP BY 1, 2")
+        return try session.all(selection.sql, selection.values) { row throws(LedgerError) in
+            guard let quarter = try row.integer(1) else { throw LedgerError(.corrupt, "\(session.target): a check-in has no time") }
+            return CheckInTally(venue: try LedgerRows.venue(row, 0, session.target),
+                                quarter: WallTime(milliseconds: quarter * CheckInTally.quarterMilliseconds), count: Int(try row.integer(2) ?? 0))
+        }
+    }
+
+    /// The daily counts purges kept (of `venue`, or of every venue).
+    public func keptCounts(venue: VenueID?, on session: any SQLSession) throws(LedgerError) -> [DailyCount] {
+        try session.all(LedgerStatements.selectKeptCounts, [.text(venue?.rawValue)]) { row throws(LedgerError) in
+            guard let day = try row.integer(1) else { throw LedgerError(.corrupt, "\(session.target): a kept count has no day") }
+            return DailyCount(venue: try LedgerRows.venue(row, 0, session.target), day: CalendarDay(daysSince1970: day),
+                              count: Int(try row.integer(2) ?? 0))
+        }
+    }
+
+    /// The devices with check-ins whose id begins with `prefix`, at most `limit`.
+    public func devices(prefixed prefix: String, limit: Int, on session: any SQLSession) throws(LedgerError) -> [DeviceID] {
+        try session.all(LedgerStatements.devicesPrefixed, [.text(prefix), .integer(Int64(limit))]) { row throws(LedgerError) in
+            guard let device = row.text(0).flatMap(DeviceID.init) else { throw LedgerError(.corrupt, "a check-in has a malformed device id") }
+            return device
+        }
+    }
+}

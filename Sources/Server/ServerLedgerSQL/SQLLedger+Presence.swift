@@ -1,0 +1,81 @@
+import ServerDomain
+import SharedDomain
+
+/// Exits, open visits, occupancy and overlaps (issue 32). An exit is the visit's conditional
+/// update (`exit_ms IS NULL`: two servers ending one visit record one exit) and the release of
+/// its device's duplicate key, in one transaction the engine opened.
+extension SQLLedger {
+    /// Records the exits `request` selects (`CheckInLedger.checkOut`).
+    public func checkOut(_ request: CheckOutRequest, on session: any SQLSession) throws(LedgerError) -> CheckOutReport {
+        let row: Int64
+        switch request.target {
+        case .checkIn(let id):
+            guard let found = ids.rowID(shown: id) else { return CheckOutReport(closed: 0, visit: nil) }
+            row = found
+        case .device(let device, let venue):
+            guard let found = try session.first(LedgerStatements.latestVisit, [.text(device.rawValue), .text(venue.rawValue)],
+                                                { row throws(LedgerError) in try row.integer(0) }) ?? nil else {
+                return CheckOutReport(closed: 0, visit: nil)
+            }
+            row = found
+        case .venue(let venue):
+            return CheckOutReport(closed: try endOpen(venue, enteredBefore: Int64.max, at: request.time.milliseconds, stay: nil,
+                                                      kind: request.kind, on: session), visit: nil)
+        case .enteredBefore(let venue, let cutoff):
+            return CheckOutReport(closed: try endOpen(venue, enteredBefore: cutoff.milliseconds, at: request.time.milliseconds, stay: nil,
+                                                      kind: request.kind, on: session), visit: nil)
+        case .overstayed(let venue, let stay):
+            return CheckOutReport(closed: try endOpen(venue, enteredBefore: request.time.milliseconds - stay * 1000 + 1,
+                                                      at: request.time.milliseconds, stay: stay * 1000, kind: request.kind, on: session),
+                                  visit: nil)
+        }
+        let ended = try session.first(LedgerStatements.endVisit, [.integer(row), .integer(request.time.milliseconds), .text(request.kind.rawValue)]) {
+            row throws(LedgerError) in (venue: row.text(0), device: row.text(1), entered: try row.integer(2))
+        }
+        if let ended, let device = ended.device {
+            try session.run(LedgerStatements.releaseClaim, [.text(ended.venue), .text(device), .integer(ended.entered)])
+        }
+        return CheckOutReport(closed: ended == nil ? 0 : 1, visit: try find(row: row, on: session))
+    }
+
+    /// Ends the open visits at `venue` entered before `cutoff` (ms), releasing their duplicate
+    /// keys first. PostgreSQL holds the venue's admission lock meanwhile: two servers' automatic
+    /// passes over one venue take turns instead of locking the same rows in different orders.
+    private func endOpen(_ venue: VenueID, enteredBefore cutoff: Int64, at time: Int64, stay: Int64?, kind: ExitKind,
+                         on session: any SQLSession) throws(LedgerError) -> Int {
+        if session.dialect.locksVenues { try session.run(LedgerStatements.lockVenue, [.text(venue.rawValue)]) }
+        try session.run(LedgerStatements.releaseClaimsOfOpen, [.text(venue.rawValue), .integer(cutoff)])
+        return try session.run(LedgerStatements.endOpenVisits, [.text(venue.rawValue), .integer(cutoff), .integer(time), .integer(stay),
+                                                                 .text(kind.rawValue)])
+    }
+
+    /// Every open visit (of `venue`, or of every venue), oldest first, handed to `body` until it
+    /// returns false.
+    public func openVisits(venue: VenueID?, on session: any SQLSession, _ body: (CheckIn) -> Bool) throws(LedgerError) {
+        let (statement, values): (SQLStatement, [SQLValue]) = venue.map { (LedgerStatements.selectOpenAtVenue, [.text($0.rawValue)]) }
+            ?? (LedgerStatements.selectOpen, [])
+        var venues = VenueCache()
+        try session.stream(statement.text(for: session.dialect), values) { row throws(LedgerError) in
+            body(try LedgerRows.checkIn(row, ids: ids, venues: &venues))
+        }
+    }
+
+    /// Open visits per venue (of `venue` or every venue), entered at or after `openSince` when given.
+    public func occupancy(venue: VenueID?, openSince: WallTime?, on session: any SQLSession) throws(LedgerError) -> [VenueID: Int] {
+        var counts: [VenueID: Int] = [:]
+        try session.query(LedgerStatements.countOpen, [.text(venue?.rawValue), .integer(openSince?.milliseconds)]) { row throws(LedgerError) in
+            counts[try LedgerRows.venue(row, 0, session.target)] = Int(try row.integer(1) ?? 0)
+            return true
+        }
+        return counts
+    }
+
+    /// The visits `query` selects, oldest first.
+    public func visits(meeting query: MeetingQuery, on session: any SQLSession) throws(LedgerError) -> [CheckIn] {
+        var venues = VenueCache()
+        return try session.all(LedgerStatements.selectMeeting, [
+            .text(query.venue.rawValue), .integer(query.from.milliseconds), .integer(query.until.milliseconds),
+            .integer(query.now.milliseconds), .integer(query.longestStaySeconds * 1000),
+        ]) { row throws(LedgerError) in try LedgerRows.checkIn(row, ids: ids, venues: &venues) }
+    }
+}
