@@ -182,7 +182,8 @@ e2e-test: test-deps build deb
 	$(E2E_PYTEST)
 
 # The whole suite several times in a row (scripts/stress-test): STRESS_ARGS="--runs 10", "--hog"
-# (every core busy), "-- Tests/e2e/test_show.py" (a pytest selection), "--swift" (swift test).
+# (every core busy), "-- Tests/e2e/test_show.py" (a pytest selection), "--swift" (swift test),
+# "--server" (the server's e2e modules, Tests/e2e/test_server_*.py).
 STRESS_ARGS ?= --runs 3
 stress: test-deps build deb
 	QRCHECKIN_BIN=$(CURDIR)/$(BIN_DEBUG) QRCHECKIN_DEB_DIR=$(CURDIR)/$(DEB_DIR) scripts/stress-test $(STRESS_ARGS)

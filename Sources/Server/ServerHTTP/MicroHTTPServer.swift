@@ -366,6 +366,9 @@ public struct HTTPServerHooks: Sendable {
     public var suspended: (@Sendable () -> Void)?
     /// A suspended connection was resumed with its answer.
     public var resumed: (@Sendable () -> Void)?
+    /// The accept policy decided on a new connection, before libmicrohttpd makes it: true, it
+    /// may open (and is counted from now on); false, libmicrohttpd closes it at once.
+    public var admitted: (@Sendable (Bool) -> Void)?
     /// A connection was accepted and is tracked (its deadline runs).
     public var accepted: (@Sendable () -> Void)?
     /// A request completed (its answer sent, or it ended unanswered): a kept-alive
@@ -374,9 +377,11 @@ public struct HTTPServerHooks: Sendable {
 
     /// Hooks calling these closures.
     public init(suspended: (@Sendable () -> Void)? = nil, resumed: (@Sendable () -> Void)? = nil,
-                accepted: (@Sendable () -> Void)? = nil, completed: (@Sendable () -> Void)? = nil) {
+                admitted: (@Sendable (Bool) -> Void)? = nil, accepted: (@Sendable () -> Void)? = nil,
+                completed: (@Sendable () -> Void)? = nil) {
         self.suspended = suspended
         self.resumed = resumed
+        self.admitted = admitted
         self.accepted = accepted
         self.completed = completed
     }
@@ -424,7 +429,10 @@ private let completedHandler: MHD_RequestCompletedCallback = { server, _, contex
 
 private let acceptPolicy: MHD_AcceptPolicyCallback = { server, address, _ in
     guard let server else { return .NO }
-    return Unmanaged<MicroHTTPServer>.fromOpaque(server).takeUnretainedValue().tracker.admits(ClientNetwork(address)) ? .YES : .NO
+    let owner = Unmanaged<MicroHTTPServer>.fromOpaque(server).takeUnretainedValue()
+    let admitted = owner.tracker.admits(ClientNetwork(address))
+    owner.hooks.admitted?(admitted)
+    return admitted ? .YES : .NO
 }
 
 private let connectionHandler: MHD_NotifyConnectionCallback = { server, connection, socketContext, event in
