@@ -15,11 +15,30 @@ public enum ControlRequest: Equatable, Sendable {
     case refreshNow
 
     /// What the daemon accepts, for error replies and `ctl --help`.
-    public static let grammar = "get | shake | shake on|off|toggle | refresh auto|pause|now"
+    public static let grammar = "get | shake | shake on|off|toggle | refresh auto|pause|now, each may end with 'by local[:NAME]' or 'by console:NAME'"
 
-    /// Parses one request line (words separated by spaces, case-sensitive).
+    /// Parses one request line (words separated by spaces, case-sensitive), and who asked: a
+    /// request may end with `by local:alice` (`ctl`) or `by console:mina` (a console steer the
+    /// reporter applies). The daemon records who set a mode last (`ModeChange`).
+    public static func parse(_ line: String) throws(ControlRequestError) -> (request: ControlRequest, actor: ModeActor) {
+        var words = line.split(whereSeparator: { $0 == " " || $0 == "\t" || $0 == "\r" })
+        var actor = ModeActor.anonymous
+        if words.count >= 3, words[words.count - 2] == "by" {
+            guard let named = ModeActor(word: words[words.count - 1]) else {
+                throw ControlRequestError(message: "unknown actor \(Quoted(words[words.count - 1])) (expected local, local:NAME or console:NAME)")
+            }
+            actor = named
+            words.removeLast(2)
+        }
+        return (try ControlRequest(words: words.map(String.init), line: line), actor)
+    }
+
+    /// Parses one request line without an actor (see `parse(_:)` for one with it).
     public init(line: String) throws(ControlRequestError) {
-        let words = line.split(whereSeparator: { $0 == " " || $0 == "\t" || $0 == "\r" }).map(String.init)
+        self = try Self.parse(line).request
+    }
+
+    private init(words: [String], line: String) throws(ControlRequestError) {
         switch words {
         case ["get"]: self = .get
         case ["shake"]: self = .shake

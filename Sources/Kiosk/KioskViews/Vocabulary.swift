@@ -1,4 +1,5 @@
 import KioskCore
+import SharedDomain
 import SharedText
 
 /// Every human word qrcheckin shows, in one language: the one table `status`, the kiosk and
