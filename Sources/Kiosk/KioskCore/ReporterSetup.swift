@@ -34,6 +34,25 @@ public struct ReporterSetup: Sendable {
         self.pid = pid
     }
 
+    /// Why `text` cannot be `report-to`, or nil when it can: an `http://` or `https://` URL
+    /// (any case) with a host, no query, fragment, space or control character, at most 512 bytes.
+    public static func problem(withReportTo text: String) -> String? {
+        let lower = text.lowercased()
+        guard lower.hasPrefix("http://") || lower.hasPrefix("https://") else {
+            return "must be an http:// or https:// URL (the check-in server's base, e.g. HTTPS://CHECKIN.EXAMPLE.ORG/C), or off"
+        }
+        guard text.utf8.count <= 512 else { return "is longer than 512 bytes" }
+        guard !text.unicodeScalars.contains(where: { $0.value <= 0x20 || $0.value >= 0x7F }) else {
+            return "must be plain ASCII with no space or control character (percent-encode the rest)"
+        }
+        guard !text.contains("?"), !text.contains("#") else { return "must not have a query or a fragment: reports go to BASE/VENUE/kiosk" }
+        let rest = text.drop(while: { $0 != ":" }).dropFirst(3)
+        guard let host = rest.split(separator: "/", omittingEmptySubsequences: false).first, !host.isEmpty, host.first != "@" else {
+            return "has no host"
+        }
+        return nil
+    }
+
     /// How long the server is asked to hold each report's answer: the interval, at most 25 s.
     /// The next report follows the answer at once when something changed, else when the
     /// interval is due, so a console steer waits at most `interval - hold` seconds for a report
