@@ -39,7 +39,7 @@ struct DaemonProbe {
         // first, so the file is read and parsed only when the socket is not this user's (or
         // nobody answers): the reply is the same state, one parse instead of two.
         if let live = liveDocument(socketPath, peer: peer) {
-            report = StatusReport(document: live, now: now(), processAlive: true, socketRefused: false)
+            report = StatusReport(document: live, now: now(), processAlive: true, socketRefused: false, offsetSeconds: offset(now()))
         } else {
             let document: StateDocument
             do {
@@ -55,10 +55,21 @@ struct DaemonProbe {
             // A socket that refuses connections has no listener: the daemon died (kill -9) even
             // if its pid lingers as a zombie or was reused. A stopped daemon removed its socket.
             let refused = alive && document.phase != .stopped && ControlSocketProbe.refuses(socketPath)
-            report = StatusReport(document: document, now: now(), processAlive: alive, socketRefused: refused)
+            report = StatusReport(document: document, now: now(), processAlive: alive, socketRefused: refused, offsetSeconds: offset(now()))
         }
         let age = FileAge.seconds(of: pngPath, now: now())
         return .report(report, pngPath: pngPath, pngAgeSeconds: age)
+    }
+
+    /// The local time zone's offset at `time` (for "paused … at 14:02").
+    private func offset(_ time: WallTime) -> Int { SystemTimeZone.offsetSeconds(at: time.seconds) }
+
+    /// How reporting goes for the daemon writing to `directory` (`qrcheckin report`'s
+    /// `report.json`), if a reporter ever reported on it.
+    func reporting(_ directory: String, now: WallTime = SystemClock().now()) -> ReportingSummary? {
+        ReporterFiles.find(daemonOutput: directory).map {
+            ReportingSummary(status: $0, running: SignalProcessLiveness().isAlive(pid: $0.pid), now: now.seconds)
+        }
     }
 
     private func liveDocument(_ socketPath: String, peer: ExpectedPeer?) -> StateDocument? {

@@ -79,7 +79,9 @@ struct StatusCommand: Command {
         case .refused(let message):
             throw CommandError(.noPermission, message)
         case .report(let report, let pngPath, let age):
-            try context.output(json ? report.json(pngAgeSeconds: age).serialized + "\n" : report.text(language: language, pngPath: pngPath, pngAgeSeconds: age))
+            let reporting = DaemonProbe().reporting(options.outputDirectory)
+            try context.output(json ? report.json(pngAgeSeconds: age, reporting: reporting).serialized + "\n"
+                : report.text(language: language, pngPath: pngPath, pngAgeSeconds: age, reporting: reporting))
             return ExitCode(rawValue: report.verdict.exitStatus) ?? .failure
         }
     }
