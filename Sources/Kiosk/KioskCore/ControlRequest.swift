@@ -15,7 +15,8 @@ public enum ControlRequest: Equatable, Sendable {
     case refreshNow
 
     /// What the daemon accepts, for error replies and `ctl --help`.
-    public static let grammar = "get | shake | shake on|off|toggle | refresh auto|pause|now, each may end with 'by local[:NAME]' or 'by console:NAME'"
+    /// (Each may end with `by ACTOR`: `parse(_:)`.)
+    public static let grammar = "get | shake | shake on|off|toggle | refresh auto|pause|now"
 
     /// Parses one request line (words separated by spaces, case-sensitive), and who asked: a
     /// request may end with `by local:alice` (`ctl`) or `by console:mina` (a console steer the
@@ -25,7 +26,8 @@ public enum ControlRequest: Equatable, Sendable {
         var actor = ModeActor.anonymous
         if words.count >= 3, words[words.count - 2] == "by" {
             guard let named = ModeActor(word: words[words.count - 1]) else {
-                throw ControlRequestError(message: "unknown actor \(Quoted(words[words.count - 1])) (expected local, local:NAME or console:NAME)")
+                throw ControlRequestError(message: "unknown actor \(Quoted(words[words.count - 1])) (expected local, local:NAME or console:NAME; "
+                    + "NAME: 1-64 of A-Z a-z 0-9 . _ - @)")
             }
             actor = named
             words.removeLast(2)
