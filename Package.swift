@@ -130,7 +130,8 @@ let package = Package(
         testTarget("SharedSystemTests", "Shared", ["SharedSystem", "SharedDomain", "SharedJSON"]),
         testTarget("SharedCLITests", "Shared", ["SharedCLI"]),
         testTarget("SharedTextTests", "Shared", ["SharedText"]),
-        testTarget("KioskCoreTests", "Kiosk", ["KioskCore", "KioskViews", "SharedDomain", "SharedJSON", "SharedText"]),
+        // SharedSystem for the real HMAC the reporter's core signs with.
+        testTarget("KioskCoreTests", "Kiosk", ["KioskCore", "KioskViews", "SharedDomain", "SharedJSON", "SharedText", "SharedSystem"]),
         testTarget("KioskViewsTests", "Kiosk", ["KioskViews", "KioskCore", "SharedDomain", "SharedJSON", "SharedText"]),
         testTarget("KioskAdaptersTests", "Kiosk", ["KioskAdapters", "KioskCore", "SharedSystem", "SharedDomain", "SharedJSON"]),
         // The executable's own logic (settings, locations, argument parsing), by @testable import.
