@@ -164,8 +164,10 @@ public final class CurlTransport: HTTPTransport {
     /// The fields of the last response head in `bytes` (libcurl passes every head: a 1xx's too).
     static func headerFields(_ bytes: [UInt8]) -> [(name: String, value: String)] {
         var fields: [(name: String, value: String)] = []
-        for line in String(decoding: bytes, as: UTF8.self).split(separator: "\n", omittingEmptySubsequences: false) {
-            let text = line.hasSuffix("\r") ? line.dropLast() : line
+        // Lines split as bytes: as Characters, "\r\n" is one grapheme and no "\n" would be found.
+        for bytesOfLine in bytes.split(separator: UInt8(ascii: "\n"), omittingEmptySubsequences: false) {
+            let line = bytesOfLine.last == UInt8(ascii: "\r") ? bytesOfLine.dropLast() : bytesOfLine
+            let text = String(decoding: line, as: UTF8.self)[...]
             if text.hasPrefix("HTTP/") {
                 fields.removeAll()  // a new head: the earlier one was a 1xx
                 continue

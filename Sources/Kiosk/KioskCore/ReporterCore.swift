@@ -163,9 +163,11 @@ public struct ReporterCore: Sendable {
         case .failure(let reason, let retryAfter):
             failed(reason, retryAfterSeconds: retryAfter, now, &effects)
         case .answer(let answer):
-            if backingOff || status.phase != .reporting {
-                effects.append(.log(.notice, "reports reach \(setup.reportTo) again"
-                    + (status.failuresInARow > 0 ? " after \(status.failuresInARow) failed attempt\(status.failuresInARow == 1 ? "" : "s")" : "")))
+            if backingOff {
+                effects.append(.log(.notice, "reports reach \(setup.reportTo) again after \(status.failuresInARow) failed attempt"
+                    + (status.failuresInARow == 1 ? "" : "s")))
+            } else if status.phase == .starting {
+                effects.append(.log(.info, "the first report was answered (round trip \(roundTrip) ms)"))
             }
             backingOff = false
             nextDue = exchange.sentAt + Int64(setup.intervalSeconds) * 1000
