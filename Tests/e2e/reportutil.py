@@ -239,7 +239,10 @@ class ReportReceiver:
         if self.mode != "unsigned":
             handler.send_header("Qrcheckin-Answer", signature)
         handler.end_headers()
-        handler.wfile.write(answer)
+        try:
+            handler.wfile.write(answer)
+        except (BrokenPipeError, ConnectionResetError):
+            return  # the kiosk gave up waiting (its timeout), or replaced the report
         report.answered = time.monotonic()
 
 
