@@ -21,9 +21,11 @@ public enum ControlRequest: Equatable, Sendable {
     /// Parses one request line (words separated by spaces, case-sensitive), and who asked: a
     /// request may end with `by local:alice` (`ctl`) or `by console:mina` (a console steer the
     /// reporter applies). The daemon records who set a mode last (`ModeChange`).
-    public static func parse(_ line: String) throws(ControlRequestError) -> (request: ControlRequest, actor: ModeActor) {
+    /// `text` is the request without its actor, as the log quotes it.
+    public static func parse(_ line: String) throws(ControlRequestError) -> (request: ControlRequest, actor: ModeActor, text: String) {
         var words = line.split(whereSeparator: { $0 == " " || $0 == "\t" || $0 == "\r" })
         var actor = ModeActor.anonymous
+        var text = line
         if words.count >= 3, words[words.count - 2] == "by" {
             guard let named = ModeActor(word: words[words.count - 1]) else {
                 throw ControlRequestError(message: "unknown actor \(Quoted(words[words.count - 1])) (expected local, local:NAME or console:NAME; "
@@ -31,8 +33,9 @@ public enum ControlRequest: Equatable, Sendable {
             }
             actor = named
             words.removeLast(2)
+            text = words.joined(separator: " ")
         }
-        return (try ControlRequest(words: words.map(String.init), line: line), actor)
+        return (try ControlRequest(words: words.map(String.init), line: line), actor, text)
     }
 
     /// Parses one request line without an actor (see `parse(_:)` for one with it).

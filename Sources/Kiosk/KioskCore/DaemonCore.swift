@@ -139,7 +139,9 @@ public struct DaemonCore: Sendable {
         case .request(let line, let peer):
             counters.requests += 1
             do {
-                let (request, actor) = try ControlRequest.parse(line)
+                let (request, actor, text) = try ControlRequest.parse(line)
+                // Who asked, when the request says so: `'refresh pause' by console:mina`.
+                let asked = Quoted(text).description + (actor == .anonymous ? "" : " by \(actor)")
                 pendingReply = PendingControlReply(request: request)
                 if request == .shake && coalescesShake(at: step.now) {
                     // Answered with the code the last shake issued, less than a second ago.
@@ -150,9 +152,9 @@ public struct DaemonCore: Sendable {
                     writes.retrySave()
                     // A request turned down (paused, shake off) is logged as the refusal it is.
                     if let refusal = ControlReply.refusal(for: request, settings: model.state.settings) {
-                        step.log(.info, "control: refused \(Quoted(line)) from uid \(peer.uid): \(refusal.message)")
+                        step.log(.info, "control: refused \(asked) from uid \(peer.uid): \(refusal.message)")
                     } else {
-                        step.log(.info, "control: \(Quoted(line)) from uid \(peer.uid)")
+                        step.log(.info, "control: \(asked) from uid \(peer.uid)")
                     }
                     apply(input, by: actor, &step)
                 }

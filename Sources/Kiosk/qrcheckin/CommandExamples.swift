@@ -11,7 +11,7 @@ enum CommandExamples {
         "report": [
             "qrcheckin report --report-to HTTPS://CHECKIN.EXAMPLE.ORG/C --kiosk-name door-1   # beside 'qrcheckin run'",
             "qrcheckin report -c /etc/qrcheckin/qrcheckin.conf --secret-file hall-1.report-key",
-            "sudo systemctl enable --now qrcheckin-report    # the packaged unit (report-to in qrcheckin.conf)",
+            "qrcheckin status        # its Reporting row: to URL: last ok 12s ago, or why reports fail",
         ],
         "run": [
             "qrcheckin run                                  # venue DEMO on embedded defaults",

@@ -20,7 +20,7 @@ import Testing
         let change = ModeChange(source: .console, by: OperatorName("mina"), at: 1_800_000_000)
         #expect(shell.memoryStore.saved == OperatorSettings(shake: .on, refresh: .paused, change: change), "saved with the modes")
         #expect(shell.disk.document?.modeChange == change, "current.json says it")
-        #expect(shell.logs.contains("control: 'refresh pause by console:mina' from uid 0"))
+        #expect(shell.logs.contains("control: 'refresh pause' by console:mina from uid 0"))
         // Later, locally: the latest change wins.
         shell.clock.advance(milliseconds: 60_000)
         let resumed = parse(shell.request("refresh auto by local:alice", uid: 1000))
