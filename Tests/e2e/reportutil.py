@@ -83,7 +83,7 @@ class ReportReceiver:
     "unsigned" (no Qrcheckin-Answer header), "slow" (holds every answer `slow_seconds`).
     `hold_limit` caps the long poll (the report's `wait`); 0 answers at once."""
 
-    def __init__(self, key, venue="DEMO", hold_limit=25.0):
+    def __init__(self, key, venue="DEMO", hold_limit=25.0, port=0):
         self.key, self.venue, self.hold_limit = key, venue, hold_limit
         self.mode = "answer"
         self.slow_seconds = 10.0
@@ -108,7 +108,7 @@ class ReportReceiver:
             def do_POST(self):
                 receiver.handle(self)
 
-        self.server = http.server.ThreadingHTTPServer(("127.0.0.1", 0), Handler)
+        self.server = http.server.ThreadingHTTPServer(("127.0.0.1", port), Handler)
         self.server.daemon_threads = True
         self.thread = threading.Thread(target=self.server.serve_forever, daemon=True)
         self.thread.start()

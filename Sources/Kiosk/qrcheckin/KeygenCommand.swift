@@ -13,7 +13,7 @@ struct KeygenCommand: Command {
             OptionSpec("output", short: "o", value: "FILE", help: "Where to write (default: the state directory's secret)."),
             OptionSpec("force", help: "Replace an existing file (atomically)."),
             OptionSpec("venue", value: "VENUE", help: "Write VENUE's key instead of a new secret (needs --from and -o)."),
-            OptionSpec("report", help: "Write the venue's report key instead (for 'qrcheckin report'; needs --from and -o)."),
+            OptionSpec("report", help: "Write the venue's report key instead (for 'qrcheckin report'; needs -o)."),
             OptionSpec("from", value: "FILE", help: "The master secret (or, with --report, the venue key) to derive from."),
         ],
         discussion: """
@@ -35,7 +35,10 @@ struct KeygenCommand: Command {
             'QRCHECKIN-REPORT-KEY-1 VENUE HEX' (docs/TOKEN.md, Kiosk reports): what 'qrcheckin
             report' signs its reports with. It can neither issue nor verify codes. --from may be
             the master secret or the venue's key; the venue is --venue, else the configured
-            one ($QRCHECKIN_CONFIG's venue, $QRCHECKIN_VENUE, else DEMO).
+            one ($QRCHECKIN_CONFIG's venue, $QRCHECKIN_VENUE, else DEMO). On a packaged host
+            root may leave out --from: the installed service's key and (without --venue) its
+            config are used, so 'sudo qrcheckin keygen --report --force -o
+            /etc/qrcheckin/report-key' makes the key of the venue configured now.
 
             EXIT STATUS: 0 written; 64 bad command line; 65 --from is not a master secret
             (with --report: is a report key); 66 --from is missing; 73 the file exists (use
@@ -51,6 +54,8 @@ struct KeygenCommand: Command {
     let master: String?
     /// `--report`: the venue whose report key to write.
     let reportVenue: VenueID?
+    /// `--report`: the key file it is derived from (`--from`, else the installed service's).
+    let reportSource: String?
 
     init(_ arguments: ParsedArguments, context: CommandContext) throws(CommandError) {
         output = arguments["output"]
@@ -69,17 +74,28 @@ struct KeygenCommand: Command {
             venue = nil
         }
         if arguments.has("report") {
-            guard master != nil else { throw .usage("--report needs --from SECRET_FILE: the report key is derived from it") }
             guard output != nil else { throw .usage("--report needs -o FILE: a report key is written for a kiosk's reporter") }
-            // The configured venue, as `run` and `report` read it, unless --venue names one.
+            // On a packaged host, root's `keygen --report` with nothing named uses what the
+            // installed daemon uses, as `code` and `verify` do: its config's venue (unless
+            // --venue names one) and its key file, so the key fits the venue configured now.
+            let service = InstalledService.system
+            let installed = master == nil ? service.usableFiles(for: venue) : nil
+            let configured: VenueID
             if let venue {
-                reportVenue = venue
+                configured = venue
             } else {
-                reportVenue = try SettingLayers(flags: arguments, environment: context.environment).value(DaemonSetting.venue)
+                configured = try SettingLayers(flags: arguments, environment: context.environment,
+                                               installed: installed?.configFiles ?? []).value(DaemonSetting.venue)
             }
+            reportVenue = configured
+            guard let source = master ?? (venue == nil ? installed?.secretFile : service.usableFiles(for: configured)?.secretFile) else {
+                throw .usage("--report needs --from SECRET_FILE (the master secret or the venue's key): the report key is derived from it")
+            }
+            reportSource = source
             return
         }
         reportVenue = nil
+        reportSource = nil
         switch (venue, master, output) {
         case (nil, nil, _), (_?, _?, _?): break
         case (_?, nil, _): throw .usage("--venue needs --from MASTER_SECRET_FILE: the venue key is derived from it")
@@ -89,10 +105,10 @@ struct KeygenCommand: Command {
     }
 
     func run(_ context: CommandContext) throws(CommandError) -> ExitCode {
-        if let reportVenue, let master, let output {
+        if let reportVenue, let reportSource, let output {
             do {
                 let authenticator = HMACAuthenticator()
-                let key = try SecretFile.loadReportKey(from: master, venue: reportVenue, authenticator: authenticator)
+                let key = try SecretFile.loadReportKey(from: reportSource, venue: reportVenue, authenticator: authenticator)
                 try SecretFile.create(key, at: output, overwrite: force)
             } catch {
                 throw CommandError(error)
