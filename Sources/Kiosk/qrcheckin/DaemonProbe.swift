@@ -20,8 +20,11 @@ struct DaemonProbe {
     /// How long the live state is waited for (a busy daemon is then read from its file).
     var socketTimeoutMilliseconds: Int32 = 500
 
-    /// Judges the daemon writing to `directory` with its socket at `socketPath`.
-    func evaluate(_ directory: String, socketPath: String, now: () -> WallTime = { SystemClock().now() }) -> Evaluation {
+    /// Judges the daemon writing to `directory` with its socket at `socketPath`. `live` (what
+    /// `status` does) asks the daemon itself when this user may; without it only the files and
+    /// the process table are looked at, which costs the daemon nothing: the reporter looks once a
+    /// second so, and asks the daemon only before a report it sends on its interval.
+    func evaluate(_ directory: String, socketPath: String, live: Bool = true, now: () -> WallTime = { SystemClock().now() }) -> Evaluation {
         let jsonPath = directory + "/current.json"
         let pngPath = directory + "/current.png"
         let held: TrustedDirectory?
@@ -38,8 +41,8 @@ struct DaemonProbe {
         // write its files says it is degraded at once instead of seconds later. It is asked
         // first, so the file is read and parsed only when the socket is not this user's (or
         // nobody answers): the reply is the same state, one parse instead of two.
-        if let live = liveDocument(socketPath, peer: peer) {
-            report = StatusReport(document: live, now: now(), processAlive: true, socketRefused: false, offsetSeconds: offset(now()))
+        if live, let answer = liveDocument(socketPath, peer: peer) {
+            report = StatusReport(document: answer, now: now(), processAlive: true, socketRefused: false, offsetSeconds: offset(now()))
         } else {
             let document: StateDocument
             do {
@@ -54,7 +57,7 @@ struct DaemonProbe {
             let alive = SignalProcessLiveness().isAlive(pid: document.pid)
             // A socket that refuses connections has no listener: the daemon died (kill -9) even
             // if its pid lingers as a zombie or was reused. A stopped daemon removed its socket.
-            let refused = alive && document.phase != .stopped && ControlSocketProbe.refuses(socketPath)
+            let refused = live && alive && document.phase != .stopped && ControlSocketProbe.refuses(socketPath)
             report = StatusReport(document: document, now: now(), processAlive: alive, socketRefused: refused, offsetSeconds: offset(now()))
         }
         let age = FileAge.seconds(of: pngPath, now: now())

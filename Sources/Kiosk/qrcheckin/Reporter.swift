@@ -56,16 +56,20 @@ final class Reporter {
     /// Runs until SIGTERM or SIGINT; returns the exit status.
     func run() -> ExitCode {
         handle(.started(previous: ReporterFiles.read(configuration.reportDirectory)))
-        var nextObservation = monotonic.now().milliseconds
+        handle(.observed(observe(live: true)))
+        var nextObservation = monotonic.now().milliseconds + Self.observeEveryMilliseconds
         while running {
             let now = monotonic.now().milliseconds
-            if now >= nextObservation {
-                handle(.observed(observe()))
-                nextObservation = now + Self.observeEveryMilliseconds
-            }
             if let wake = wakeAt, wake <= monotonic.now().milliseconds {
+                // A report may be due: the daemon's own word first, as `status` asks it.
                 wakeAt = nil
+                handle(.observed(observe(live: true)))
                 handle(.tick)
+                nextObservation = monotonic.now().milliseconds + Self.observeEveryMilliseconds
+            } else if now >= nextObservation {
+                // The files alone: a look a second costs the daemon nothing.
+                handle(.observed(observe(live: false)))
+                nextObservation = now + Self.observeEveryMilliseconds
             }
             guard running else { break }
             let until = min(nextObservation, wakeAt ?? .max) - monotonic.now().milliseconds
@@ -105,7 +109,7 @@ final class Reporter {
             transport.cancel(id)
         case .apply(let steer):
             let outcome = apply(steer)
-            pending.append(.steerApplied(KioskReport.Applied(steer: steer.id, at: wall.now().seconds, outcome: outcome), observe()))
+            pending.append(.steerApplied(KioskReport.Applied(steer: steer.id, at: wall.now().seconds, outcome: outcome), observe(live: true)))
         case .record(let status):
             record(status)
         case .log(let level, let line):
@@ -142,8 +146,9 @@ final class Reporter {
         return outcome
     }
 
-    /// The daemon's state now, as `status` judges it, with the outputs' ages and the uptime.
-    private func observe() -> KioskObservation {
+    /// The daemon's state now, as `status` judges it (`live`: asking the daemon too, as `status`
+    /// does), with the outputs' ages and the uptime.
+    private func observe(live: Bool) -> KioskObservation {
         let directory = configuration.daemon.outputDirectory
         let now = wall.now()
         let ages = KioskReport.OutputAges(png: FileAge.seconds(of: directory + "/current.png", now: now),
@@ -151,7 +156,7 @@ final class Reporter {
                                           txt: FileAge.seconds(of: directory + "/current.txt", now: now))
         var boot = timespec()
         let uptime = clock_gettime(CLOCK_BOOTTIME, &boot) == 0 ? Int64(boot.tv_sec) : nil
-        switch DaemonProbe().evaluate(directory, socketPath: configuration.daemon.socketPath, now: { now }) {
+        switch DaemonProbe().evaluate(directory, socketPath: configuration.daemon.socketPath, live: live, now: { now }) {
         case .missing(let message), .refused(let message):
             return KioskObservation(status: .notRunning, summary: message, daemon: nil, outputAgeSeconds: ages, uptimeSeconds: uptime)
         case .report(let report, _, _):

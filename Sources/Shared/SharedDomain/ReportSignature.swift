@@ -113,9 +113,11 @@ enum ReportHeader {
 }
 
 extension Substring {
-    /// Without leading and trailing spaces and tabs.
+    /// Without leading and trailing spaces and tabs (trimmed in UTF-8, no Character walk).
     var trimmingSpaces: String {
-        let isSpace: (Character) -> Bool = { $0 == " " || $0 == "\t" }
-        return String(drop(while: isSpace).reversed().drop(while: isSpace).reversed())
+        var view = utf8[...]
+        while let first = view.first, first == UInt8(ascii: " ") || first == UInt8(ascii: "\t") { view = view.dropFirst() }
+        while let last = view.last, last == UInt8(ascii: " ") || last == UInt8(ascii: "\t") { view = view.dropLast() }
+        return String(Substring(view))
     }
 }
