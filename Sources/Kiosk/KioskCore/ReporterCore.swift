@@ -253,10 +253,16 @@ public struct ReporterCore: Sendable {
         effects.append(.wake(atMonotonic: nextDue!))
     }
 
-    /// Writes the status document when it changed (or `force`).
+    /// Writes the status document when it changed (or `force`). A report sent changes only the
+    /// counts and `lastAttemptAt`: they go with the write its answer (or failure) makes, so a
+    /// report costs one write of the files, not two.
     private mutating func record(_ now: ReporterTime, force: Bool, _ effects: inout [ReporterEffect]) {
         var current = status
         current.updatedAt = recorded?.updatedAt ?? now.wall.seconds
+        if let recorded, inFlight != nil {
+            current.sent = recorded.sent
+            current.lastAttemptAt = recorded.lastAttemptAt
+        }
         guard force || current != recorded else { return }
         status.updatedAt = now.wall.seconds
         recorded = status
