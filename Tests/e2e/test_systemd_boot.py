@@ -316,7 +316,11 @@ def test_the_reporter_unit_reports_and_applies_a_console_steer_beside_the_offlin
         daemon_pid, reporter_pid = service.unit("qrcheckin", "MainPID"), service.unit("qrcheckin-report", "MainPID")
         assert "libcurl" not in service.read(f"/proc/{daemon_pid}/maps").decode()
         assert "libcurl" in service.read(f"/proc/{reporter_pid}/maps").decode()
-        assert service.run("stat -c %U /run/qrcheckin-report/report.json").stdout.strip() == "qrcheckin-report"
+        # report.json is the reporter's own (its dynamic user), in its own runtime directory.
+        owner = service.run("stat -c %u /run/qrcheckin-report/report.json").stdout.strip()
+        reporter_uid = next(line.split()[1] for line in service.read(f"/proc/{reporter_pid}/status").decode().splitlines()
+                            if line.startswith("Uid:"))
+        assert owner == reporter_uid != service.run(f"stat -c %u /proc/{daemon_pid}").stdout.strip()
         # The server gone: reporting fails, said so; both units stay active, the daemon unmoved.
         receiver.terminate()
         receiver.wait(10)
