@@ -133,6 +133,13 @@ def test_a_forged_or_replayed_answer_changes_nothing(kiosk):
     assert "not signed with this venue's report key" in process.status()["lastError"]
     assert daemon.state_now()["refresh"] == "auto" and daemon.state_now()["modeSource"] is None
     assert "failing" in reporting_row(daemon) and "not signed" in reporting_row(daemon)
+    # The reporter's own metrics count it (report.prom beside report.json).
+    from prometheus_client.parser import text_string_to_metric_families
+    samples = {sample.name: sample for family in text_string_to_metric_families((daemon.out / "report.prom").read_text())
+               for sample in family.samples}
+    assert samples["qrcheckin_reports_failed_total"].value >= 1
+    assert samples["qrcheckin_reports_sent_total"].value >= samples["qrcheckin_reports_failed_total"].value
+    assert samples["qrcheckin_reports_sent_total"].labels == {"venue": "DEMO", "kiosk": "door-1"}
     # A genuine answer, but to another report (its nonce): replayed, it steers nothing either.
     receiver.pending = None
     receiver.mode = "answer"
