@@ -72,6 +72,14 @@ let package = Package(
         // The command-line framework both executables share: options, subcommands, help,
         // setting layers (file, environment, flags), exit codes and typed command errors.
         target("SharedCLI", "Shared", ["SharedDomain", "SharedSystem"]),
+        // The server's one concurrency model (async/await): a pool of threads for blocking work,
+        // services and the group that starts and stops them, signals as an async sequence, async
+        // commands and the bridge from a synchronous main. The kiosk (synchronous, one thread)
+        // never links it: Swift's concurrency runtime would cost its binary half a megabyte.
+        target("SharedAsync", "Shared", ["SharedCLI", "SharedDomain", "SharedSystem", "CLinux"]),
+        // For tests only (no executable depends on it): a clock tests move (`TestClock`), for
+        // deadlines and schedules on an injected `any Clock<Duration>`. Swift stdlib only.
+        target("SharedTesting", "Shared"),
 
         // MARK: The kiosk: qrcheckin
         // The daemon's decisions as values: the rotation model, the view model, the daemon's
@@ -88,7 +96,7 @@ let package = Package(
         // Application: the commands and the composition root.
         .executableTarget(
             name: "qrcheckin",
-            dependencies: ["SharedCLI", "SharedDomain", "SharedJSON", "SharedText", "SharedSystem", "KioskCore", "KioskViews", "KioskAdapters"],
+            dependencies: ["SharedCLI", "SharedDomain", "SharedJSON", "SharedText", "SharedSystem", "KioskCore", "KioskViews", "KioskAdapters", "CLinux"],
             path: "Sources/Kiosk/qrcheckin"
         ),
 
@@ -109,18 +117,22 @@ let package = Package(
         // SharedSystem for the one monotonic clock, Rendezvous and ServiceGroup.
         target("ServerHTTP", "Server", ["ServerHTTPTypes", "SharedDomain", "SharedSystem", "CMicroHTTPD"]),
         // What operators read: exports (CSV, JSON lines), tables, counts, local times.
-        target("ServerReports", "Server", ["ServerDomain", "SharedDomain", "SharedText"]),
+        target("ServerReports", "Server", ["ServerDomain", "SharedDomain", "SharedJSON", "SharedText"]),
+        // What both sites' pages are made of: the HTML value (escapes what it interpolates),
+        // languages and the words both say, form tokens, the cross-site check, security headers.
+        target("ServerWeb", "Server", ["ServerDomain", "ServerHTTPTypes", "SharedDomain", "SharedText"]),
         // The site: routes, pages in Korean and English, cookies, rate limits, metrics;
         // a request in, a response out.
-        target("ServerSite", "Server", ["ServerDomain", "ServerReports", "ServerHTTPTypes", "SharedDomain", "SharedText"]),
+        target("ServerSite", "Server", ["ServerDomain", "ServerReports", "ServerHTTPTypes", "ServerWeb", "SharedDomain", "SharedText"]),
         // The operator console: accounts, roles in one table, sessions, pages for staff (ko/en);
-        // a request in, a response out, on its own listener.
-        target("ServerConsole", "Server", ["ServerDomain", "ServerReports", "ServerHTTPTypes", "ServerSite", "SharedDomain", "SharedText"]),
+        // a request in, a response out, on its own listener. Not the visitor site: what both
+        // need is ServerWeb's.
+        target("ServerConsole", "Server", ["ServerDomain", "ServerReports", "ServerHTTPTypes", "ServerWeb", "SharedDomain", "SharedText"]),
         // Application: the commands and the composition root.
         .executableTarget(
             name: "qrcheckin-server",
             dependencies: ["SharedCLI", "SharedDomain", "SharedSystem", "SharedText", "ServerDomain", "ServerLedgerSQL", "ServerSQLite",
-                           "ServerPostgres", "ServerHTTP", "ServerHTTPTypes", "ServerReports", "ServerSite", "ServerConsole", "CLinux"],
+                           "ServerPostgres", "ServerHTTP", "ServerHTTPTypes", "ServerReports", "ServerWeb", "ServerSite", "ServerConsole", "CLinux"],
             path: "Sources/Server/qrcheckin-server"
         ),
 
@@ -129,6 +141,7 @@ let package = Package(
         testTarget("SharedJSONTests", "Shared", ["SharedJSON"]),
         testTarget("SharedSystemTests", "Shared", ["SharedSystem", "SharedDomain", "SharedJSON"]),
         testTarget("SharedCLITests", "Shared", ["SharedCLI"]),
+        testTarget("SharedAsyncTests", "Shared", ["SharedAsync", "SharedCLI", "SharedSystem", "SharedTesting"]),
         testTarget("SharedTextTests", "Shared", ["SharedText"]),
         // SharedSystem for the real HMAC the reporter's core signs with.
         testTarget("KioskCoreTests", "Kiosk", ["KioskCore", "KioskViews", "SharedDomain", "SharedJSON", "SharedText", "SharedSystem"]),
@@ -143,10 +156,12 @@ let package = Package(
         testTarget("ServerHTTPTests", "Server", ["ServerHTTP", "ServerHTTPTypes", "SharedDomain", "SharedSystem"]),
         // The server executable's own logic (the commands' shared setup, their synopses), by @testable import.
         testTarget("qrcheckin-serverTests", "Server", ["qrcheckin-server", "SharedCLI", "ServerDomain", "ServerSQLite"]),
+        testTarget("ServerWebTests", "Server", ["ServerWeb", "ServerDomain", "ServerHTTPTypes", "SharedDomain"]),
         testTarget("ServerConsoleTests", "Server",
-                   ["ServerConsole", "ServerDomain", "ServerLedgerContract", "ServerHTTPTypes", "SharedDomain", "SharedText"]),
+                   ["ServerConsole", "ServerDomain", "ServerLedgerContract", "ServerHTTPTypes", "ServerReports", "SharedDomain", "SharedText"]),
         testTarget("ServerSiteTests", "Server",
-                   ["ServerSite", "ServerReports", "ServerDomain", "ServerLedgerContract", "ServerHTTPTypes", "SharedDomain", "SharedSystem", "SharedText", "SharedJSON"]),
+                   ["ServerSite", "ServerReports", "ServerDomain", "ServerLedgerContract", "ServerHTTPTypes", "ServerWeb", "SharedDomain", "SharedSystem", "SharedText",
+                    "SharedJSON"]),
     ],
     swiftLanguageModes: [.v6]
 )

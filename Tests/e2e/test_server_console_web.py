@@ -14,7 +14,9 @@ from webutil import browser, resize
 
 DESKTOP = (1280, 900)
 PHONE = (360, 740)
-PAGES = ["/admin/", "/admin/inside", "/admin/checkin", "/admin/log", "/admin/erase", "/admin/users", "/admin/audit"]
+PAGES = ["/admin/", "/admin/inside", "/admin/checkin", "/admin/log", "/admin/erase", "/admin/users", "/admin/audit",
+         # A filter the console cannot read: the log page's form with the field marked, the export's 400.
+         "/admin/log?from=2030-01-01", "/admin/export?format=csv&venue=HALL_2"]
 
 
 @pytest.fixture(scope="module", autouse=True)
@@ -27,7 +29,7 @@ def web_tools():
 def console(tmp_path, secret, servers):
     tmp_path.chmod(0o755)
     config = tmp_path / "server.conf"
-    config.write_text("name.HALL-1 = 대강당\nname.CAFE = 카페\n")
+    config.write_text("name.HALL-1 = 대강당\nname.CAFE = 카페\ncapacity.HALL-1 = 40\n")
     server = servers(secret, tmp_path / "server", args=["-c", str(config)])
     add_user(server, "root-admin", "admin", password="admin-password", tmp=tmp_path)
     return server
@@ -140,7 +142,7 @@ def test_every_console_page_passes_axe_in_korean_and_english(console, chrome):
         resize(chrome, *size)
         for language in ("ko", "en"):
             for path in PAGES:
-                chrome.get(url(console, f"{path}?lang={language}"))
+                chrome.get(url(console, f"{path}{'&' if '?' in path else '?'}lang={language}"))
                 heading(chrome)
                 axe.inject()
                 results = axe.run()

@@ -1,5 +1,6 @@
 """The check-in server's systemd units: valid, hardened, socket activation wired, and the package
-split: the kiosk's files never mention the server's libraries."""
+split: the kiosk's files never mention the server's libraries, and every module a Swift file
+imports is a dependency Package.swift declares for its target."""
 import re
 import subprocess
 from pathlib import Path
@@ -59,13 +60,102 @@ def test_the_kiosk_package_ships_nothing_of_the_server():
     assert not {name for name in kiosk if name.startswith("Server")} | (kiosk & {"CMicroHTTPD", "CSQLite", "CPostgres"}), kiosk
     assert not {name for name in server if name.startswith("Kiosk")} | (server & {"CQRencode", "CPNG"}), server
     assert {"KioskCore", "KioskViews", "KioskAdapters", "SharedDomain"} <= kiosk
+    # The kiosk is synchronous: SharedAsync would link Swift's concurrency runtime into it
+    # (half a megabyte of code), and SharedTesting is for tests only.
+    assert not kiosk & {"SharedAsync", "SharedTesting"} and "SharedTesting" not in server, (kiosk, server)
     assert {"CMicroHTTPD", "CSQLite", "CPostgres", "ServerDomain", "ServerSite", "SharedDomain"} <= server
+    # Both sites' pages stand on ServerWeb (HTML, words, form tokens); the console reaches
+    # nothing of the visitor site (issue 38: it imported all of it for those).
+    assert "ServerWeb" in closure("ServerSite") and "ServerWeb" in closure("ServerConsole")
+    assert "ServerSite" not in closure("ServerConsole"), closure("ServerConsole")
     for name in targets:
         half = next((half for half in ("Shared", "Kiosk", "Server") if name.startswith(half)), None)
         if half and not name.endswith("Tests"):
             assert targets[name]["path"] == f"Sources/{half}/{name}", (name, targets[name]["path"])
             others = {"Shared": ("Kiosk", "Server"), "Kiosk": ("Server",), "Server": ("Kiosk",)}[half]
             assert not [d for d in closure(name) if d.startswith(others)], (name, closure(name))
+
+
+# The one door for raw markup, and why each use cannot be a literal (every other page markup
+# is an `HTML` literal, which interpolation fills escaped). Empty: none needs it today.
+RAW_MARKUP_USES = {}
+
+
+def test_only_the_html_type_escapes_and_raw_markup_has_one_door():
+    """Every page of both sites is ServerWeb's `HTML`, whose interpolation escapes what is not
+    markup already (issue 38). Escaping by hand anywhere else (`HTML.escape(…)`, any `escape(`)
+    would be a second rule beside it, and one forgotten call a stored XSS in a console that shows
+    what visitors typed; so `escape(` appears in HTML.swift alone. Raw markup enters only through
+    `HTML(unescaped:)`, each use listed in RAW_MARKUP_USES with its reason."""
+    html_type = ROOT / "Sources" / "Server" / "ServerWeb" / "HTML.swift"
+    assert "func escape(" in html_type.read_text()
+    escaping, doors = [], {}
+    for file in sorted((ROOT / "Sources" / "Server").rglob("*.swift")):
+        if file == html_type:
+            continue
+        for number, line in enumerate(file.read_text().splitlines(), 1):
+            code = line.split("//")[0]
+            if re.search(r"escape\(", code, re.I):
+                escaping.append(f"{file.relative_to(ROOT)}:{number}: {line.strip()}")
+            if "HTML(unescaped:" in code:
+                doors.setdefault(str(file.relative_to(ROOT)), []).append(number)
+    assert not escaping, "escaping outside the HTML type:\n" + "\n".join(escaping)
+    assert set(doors) == set(RAW_MARKUP_USES), f"HTML(unescaped:) used in {doors}; listed: {RAW_MARKUP_USES}"
+
+
+# `import X`, `@testable import X`, `import struct X.Y`: the module is the first name after the kind.
+IMPORT = re.compile(r"^\s*(?:@\w+(?:\([^)]*\))?\s+)*import\s+(?:(?:typealias|struct|class|enum|protocol|let|var|func)\s+)?(\w+)", re.M)
+
+
+def declared_imports():
+    """Each Swift target of Package.swift (`swift package dump-package`): its module name, its
+    folder, the targets it declares as dependencies, and the package's modules its files import."""
+    import json
+    dumped = subprocess.run(["swift", "package", "dump-package"], cwd=ROOT, capture_output=True, text=True, timeout=300)
+    assert dumped.returncode == 0, dumped.stderr
+    targets = json.loads(dumped.stdout)["targets"]
+    module = lambda name: name.replace("-", "_")  # SwiftPM's c99name: qrcheckin-server is qrcheckin_server
+    modules = {module(target["name"]): target["name"] for target in targets}
+    found = {}
+    for target in targets:
+        if target["type"] == "system":
+            continue
+        folder = ROOT / (target.get("path") or f"{'Tests' if target['type'] == 'test' else 'Sources'}/{target['name']}")
+        declared = {entry[0] for dependency in target["dependencies"] for kind, entry in dependency.items()
+                    if kind in ("byName", "target")}
+        imported = {}
+        for file in sorted(folder.rglob("*.swift")):
+            for name in IMPORT.findall(file.read_text()):
+                # Toolchain modules (Glibc, FoundationEssentials, Synchronization, Testing) are no target's.
+                if name in modules and modules[name] != target["name"]:
+                    imported.setdefault(modules[name], []).append(str(file.relative_to(ROOT)))
+        found[target["name"]] = (folder, declared, imported)
+    return found
+
+
+def half_of(name, folder):
+    """Shared, Kiosk or Server: the half a target lives in (its folder says), None for C modules."""
+    parts = folder.relative_to(ROOT).parts
+    return parts[1] if len(parts) > 2 and parts[1] in ("Shared", "Kiosk", "Server") else None
+
+
+def test_package_swift_declares_every_import_and_no_test_crosses_the_halves():
+    """A module imported without being declared builds only when SwiftPM happens to have built it
+    first (a clean `swift build --build-tests` failed on SharedDomainTests' `import KioskCore`):
+    each import must be a declared dependency. A test target keeps to its half as its sources
+    do: a Shared test imports Shared targets only, a Kiosk or Server test no target of the other
+    half (what both need belongs in a Shared target)."""
+    found = declared_imports()
+    undeclared = [f"{target} imports {name} ({', '.join(sorted(set(files)))})"
+                  for target, (_, declared, imported) in sorted(found.items())
+                  for name, files in sorted(imported.items()) if name not in declared]
+    halves = {name: half_of(name, folder) for name, (folder, _, _) in found.items()}
+    allowed = {"Shared": {"Shared"}, "Kiosk": {"Shared", "Kiosk"}, "Server": {"Shared", "Server"}}
+    crossing = [f"{target} ({halves[target]}) imports {name} ({halves[name]})"
+                for target, (_, _, imported) in sorted(found.items()) if halves[target]
+                for name in sorted(imported) if halves.get(name) and halves[name] not in allowed[halves[target]]]
+    assert not undeclared and not crossing, ("undeclared in Package.swift:\n" + "\n".join(undeclared)
+                                             + "\nimports across the halves:\n" + "\n".join(crossing))
 
 
 def test_the_server_package_builds_clean_and_depends_on_its_libraries(tmp_path):

@@ -70,6 +70,13 @@ static inline mode_t clinux_s_ifblk(void) { return S_IFBLK; }
 static inline mode_t clinux_s_iwoth(void) { return S_IWOTH; }
 static inline mode_t clinux_s_iwgrp(void) { return S_IWGRP; }
 static inline mode_t clinux_s_isvtx(void) { return S_ISVTX; }
+/* An eventfd that wakes a thread waiting in poll(2) (a signal reader asked to stop). */
+#include <sys/eventfd.h>
+static inline int clinux_eventfd(void) { return eventfd(0, EFD_CLOEXEC | EFD_NONBLOCK); }
+/* Names the calling thread (what `ps -L`, top and gdb show; the kernel keeps 15 bytes).
+   pthread_setname_np needs _GNU_SOURCE, which Glibc's Swift module is built without. */
+#include <sys/prctl.h>
+static inline int clinux_name_thread(const char *name) { return prctl(PR_SET_NAME, name, 0, 0, 0); }
 /* glibc's allocator settings (mallopt), which Glibc's Swift module leaves out. */
 #include <malloc.h>
 static inline int clinux_m_trim_threshold(void) { return M_TRIM_THRESHOLD; }

@@ -1,13 +1,14 @@
 import ServerDomain
 import ServerHTTPTypes
 import ServerReports
-import ServerSite
+import ServerWeb
 import SharedDomain
 
 /// The operator console on its own listener (`admin-listen`): a request in, a response out,
-/// as `CheckInSite`. The path is parsed once into a `ConsoleRoute`; the session is found; the
-/// one access table (`ConsoleAccess`) decides before any handler runs; every POST must carry
-/// the session's form token; then the page's handler answers.
+/// as `CheckInSite`. The path is parsed once into a `ConsoleRoute`; a POST from another site's
+/// page is refused; the session is found; the one access table (`ConsoleAccess`) decides before
+/// any handler runs; every POST must carry the session's form token; then the page's handler
+/// answers.
 public struct ConsoleSite: HTTPHandler {
     /// The hidden input of every form (the visitor pages' name for it).
     public static let formField = FormTokens.field
@@ -70,8 +71,13 @@ public struct ConsoleSite: HTTPHandler {
         case .asset(let name): return reply(ConsoleAssets.respond(to: anonymous, name: name))
         case .home: return reply(anonymous.redirect(anonymous.link(ConsolePage.dashboard.path)))
         case .notFound: return reply(anonymous.message(404, words.notFound))
-        case .methodNotAllowed(let allow): return reply(anonymous.message(405, words.site.methodNotAllowed, extra: [("Allow", allow)]))
+        case .methodNotAllowed(let allow): return reply(anonymous.message(405, words.web.methodNotAllowed, extra: [("Allow", allow)]))
         case .page(let found): page = found
+        }
+        // A form another site's page posted is refused before anything else, sign-in included:
+        // the visitor pages' rule (`isCrossSite`), beside the form token and SameSite=Strict.
+        if http.method == "POST", http.isCrossSite {
+            return reply(anonymous.message(403, words.web.crossSiteTitle, words.web.crossSiteAdvice))
         }
         let current: ConsoleSessions.Current?
         do throws(LedgerError) {

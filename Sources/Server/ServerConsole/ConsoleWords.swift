@@ -1,18 +1,18 @@
 import ServerDomain
-import ServerSite
+import ServerWeb
 import SharedText
 
 /// Every word the console shows, in Korean and English; where the visitor pages or the CLI say
-/// the same thing, theirs (`ServerWords`, the CLI's column and action names).
+/// the same thing, theirs (`WebWords`, the words both sites say; the CLI's column and action names).
 public struct ConsoleWords: Sendable {
     public let language: Language
-    /// The visitor pages' words, for what both say.
-    public let site: ServerWords
+    /// The words the visitor pages say too.
+    public let web: WebWords
 
     /// Words in `language`.
     public init(_ language: Language) {
         self.language = language
-        site = ServerWords(language)
+        web = WebWords(language)
     }
 
     private var ko: Bool { language == .ko }
@@ -23,11 +23,11 @@ public struct ConsoleWords: Sendable {
     var user: String { ko ? "사용자" : "User" }
     var password: String { ko ? "비밀번호" : "Password" }
     var signInFailed: String { ko ? "사용자 이름이나 비밀번호가 맞지 않습니다." : "The user name or password is wrong." }
-    func throttled(_ seconds: Int64) -> String { site.tryAgain(inSeconds: seconds) }
+    func throttled(_ seconds: Int64) -> String { web.tryAgain(inSeconds: seconds) }
     var busy: String { ko ? "로그인이 몰리고 있습니다. 잠시 후 다시 시도하세요." : "Many sign-ins at once. Try again in a moment." }
     var formStale: String { ko ? "양식이 만료되었습니다. 페이지를 새로 고친 후 다시 보내세요." : "This form has expired. Reload the page and send it again." }
     var forbidden: String { ko ? "이 역할로는 볼 수 없는 페이지입니다" : "Your role cannot open this page" }
-    var notFound: String { site.notFoundTitle }
+    var notFound: String { web.notFoundTitle }
 
     var dashboard: String { ko ? "현황" : "Dashboard" }
     var inside: String { ko ? "현재 입장객" : "Who is inside" }
@@ -38,11 +38,11 @@ public struct ConsoleWords: Sendable {
     var users: String { ko ? "계정" : "Accounts" }
     var audit: String { ko ? "감사 기록" : "Audit log" }
 
-    var venue: String { site.venue }
+    var venue: String { web.venue }
     var todayCheckIns: String { ko ? "오늘 체크인" : "Check-ins today" }
     var lastHour: String { ko ? "최근 1시간" : "Last hour" }
     var insideNow: String { ko ? "현재 입장" : "Inside now" }
-    var capacity: String { ko ? "정원" : "Capacity" }
+    var capacity: String { ko ? "정원" : "capacity" }
     var refusals: String { ko ? "오늘 거절된 스캔" : "Refused scans today" }
     var reason: String { ko ? "사유" : "Reason" }
     var count: String { ko ? "건수" : "Count" }
@@ -54,15 +54,17 @@ public struct ConsoleWords: Sendable {
     var none: String { ko ? "없음" : "none" }
     var all: String { ko ? "전체" : "all" }
     var printRoll: String { ko ? "인쇄" : "Print" }
+    /// What the roll lists: open visits, as `inside` and the occupancy endpoint count them.
     var insideNote: String {
-        ko ? "체크인 후 중복 체크인 시간 안에 있는 방문자입니다 (퇴장 기록 없음)." : "Visitors within their venue's duplicate time since checking in (no exits are recorded)."
+        ko ? "입장한 뒤 아직 퇴장 기록이 없는 방문입니다. 최대 체류 시간이 지난 방문은 자동으로 퇴장 처리됩니다."
+            : "Every visit with an entry and no exit yet. A visit past its venue's longest stay has ended by itself."
     }
 
     var time: String { ko ? "시각" : "Time" }
     var receipt: String { ko ? "영수증 번호" : "Receipt" }
     var method: String { ko ? "방법" : "Method" }
-    var name: String { site.visitorName }
-    var phone: String { site.visitorPhone }
+    var name: String { web.visitorName }
+    var phone: String { web.visitorPhone }
     var operatorWord: String { ko ? "처리자" : "Operator" }
     var from: String { ko ? "부터" : "From" }
     var until: String { ko ? "까지" : "Until" }
@@ -70,13 +72,43 @@ public struct ConsoleWords: Sendable {
     var next: String { ko ? "다음" : "Next" }
     var noRows: String { ko ? "해당하는 기록이 없습니다." : "Nothing matches." }
     var format: String { ko ? "형식" : "Format" }
+    var unreadableTitle: String { ko ? "검색 조건을 읽을 수 없습니다" : "The search could not be read" }
+    /// A query field's label, as the search form names it.
+    func fieldLabel(_ name: String) -> String {
+        switch name {
+        case "venue": venue
+        case "from": from
+        case "until": until
+        case "receipt", "checkin": receipt
+        case "phone": phone
+        case "only": onlyThis
+        case "after", "before": next
+        default: ko ? "알 수 없는 항목" : "Unknown field"
+        }
+    }
+    /// What a query field takes.
+    func fieldTakes(_ name: String) -> String {
+        switch name {
+        case "venue": ko ? "장소 ID는 A-Z, 0-9, -, . 로 된 1-16자입니다." : "a venue id is 1-16 of A-Z, 0-9, - and ."
+        case "from", "until":
+            ko ? "날짜와 시각을 2026-12-03T14:00 (이 서버의 현지 시각) 또는 시간대를 붙여 2026-12-03T14:00:00+09:00 처럼 쓰세요."
+                : "a date and time, 2026-12-03T14:00 (this server's local time) or with a zone, 2026-12-03T14:00:00+09:00"
+        case "receipt", "checkin": ko ? "영수증 번호는 숫자입니다." : "a receipt number is digits"
+        case "phone":
+            ko ? "전화번호는 7-15자리 숫자입니다 (010-1234-5678). 영수증 번호와 함께 쓰지 않습니다."
+                : "a phone number is 7-15 digits (010-1234-5678), and goes without a receipt number"
+        case "only": ko ? "영수증 번호와 함께 체크 표시만 합니다." : "a check box that goes with a receipt number"
+        case "after", "before": ko ? "이 콘솔의 다음 페이지 링크가 아닙니다." : "not a next-page link of this console"
+        default: ko ? "이 페이지에서 쓰지 않는 항목입니다." : "this page takes no such field"
+        }
+    }
     var excel: String { ko ? "엑셀용 CSV" : "CSV for Excel" }
 
-    var checkInButton: String { site.checkInButton }
+    var checkInButton: String { web.checkInButton }
     func checkedIn(_ id: Int64) -> String { ko ? "체크인했습니다 (영수증 번호 \(id))." : "Checked in (receipt \(id))." }
-    var badVisitor: String { site.visitorInvalid }
-    var unknownVenue: String { site.refusal(.unknownVenue).title }
-    func full(inside: Int, capacity: Int) -> String { site.full(inside: inside, capacity: capacity) }
+    var badVisitor: String { web.visitorInvalid }
+    var unknownVenue: String { web.refusal(.unknownVenue).title }
+    func full(inside: Int, capacity: Int) -> String { web.full(inside: inside, capacity: capacity) }
 
     var eraseHint: String {
         ko ? "영수증 번호(그 방문자의 모든 체크인) 또는 전화번호로 찾습니다. 삭제하기 전에 무엇이 지워지는지 보여 줍니다."

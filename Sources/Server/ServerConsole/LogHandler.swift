@@ -1,6 +1,6 @@
 import ServerDomain
 import ServerHTTPTypes
-import ServerSite
+import ServerWeb
 import SharedDomain
 
 /// `/admin/log`: the visitor log searched by venue, time range or receipt number, oldest first,
@@ -12,69 +12,78 @@ struct LogHandler {
     static let pageSize = 50
 
     func respond(to request: ConsoleRequest) -> HTTPResponse {
-        let words = request.words
-        let filter = LogFilter(request)
+        let filter: LogFilter
+        do throws(UnreadableField) {
+            filter = try LogFilter(request, paged: true)
+        } catch {
+            // Nothing read, nothing audited: the form again, the field named.
+            return page(request, texts: LogFilter.texts(request), problem: error, body: nil)
+        }
         var rows: [CheckIn] = []
         var next: String?
         do throws(LedgerError) {
-            if let receipt = filter.receipt {
-                rows = try parts.ledger.find(id: receipt).map { [$0] } ?? []
-            } else {
+            // The page's rows are audited as an export of them before they are shown.
+            rows = try VisitorLogExport(trail: request.trail(parts)).page(subject: "visitor log page", detail: filter.detail + " format=page") {
+                () throws(LedgerError) -> [CheckIn] in
+                if let receipt = filter.receipt { return try parts.ledger.find(id: receipt).map { [$0] }?.filter(filter.admits) ?? [] }
                 var query = filter.query
                 var skip = 0
-                if let after = request.query("after"), let (milliseconds, shown) = Self.cursor(after) {
-                    query.from = WallTime(milliseconds: max(milliseconds, query.from?.milliseconds ?? milliseconds))
-                    skip = query.from!.milliseconds == milliseconds ? shown : 0
+                if let after = filter.after {
+                    query.from = WallTime(milliseconds: max(after.milliseconds, query.from?.milliseconds ?? after.milliseconds))
+                    skip = query.from!.milliseconds == after.milliseconds ? after.shown : 0
                 }
                 query.limit = skip + Self.pageSize + 1
                 var read: [CheckIn] = []
                 try parts.ledger.export(query) { read.append($0); return true }
-                let page = Array(read.dropFirst(skip))
-                rows = Array(page.prefix(Self.pageSize))
-                if page.count > Self.pageSize, let last = rows.last {
+                let window = Array(read.dropFirst(skip))
+                let rows = Array(window.prefix(Self.pageSize))
+                if window.count > Self.pageSize, let last = rows.last {
                     // Rows at the last row's millisecond shown so far, on this page and before it.
                     let sameHere = rows.filter { $0.time == last.time }.count
                     let before = query.from == last.time ? skip : 0
                     next = "\(last.time.milliseconds).\(sameHere + before)"
                 }
+                return rows
             }
-            try parts.ledger.appendAudit(AuditEntry(time: request.now, actor: request.actor, action: .export, subject: "visitor log page",
-                                                    detail: filter.detail + " format=page", rows: rows.count, source: request.source))
         } catch {
             return request.unavailable()
         }
-        let body = rows.map { checkIn in
-            "<tr><td>\(checkIn.id)</td><td>\(HTML.escape(checkIn.venue.rawValue))</td><td>\(HTML.escape(request.local(checkIn.time)))</td>"
-                + "<td>\(checkIn.method.rawValue)</td><td>\(HTML.escape(checkIn.entry.visitor?.name ?? ""))</td>"
-                + "<td>\(HTML.escape(checkIn.entry.visitor?.phone ?? ""))</td><td>\(HTML.escape(checkIn.entry.operatorName ?? ""))</td></tr>"
+        let body = rows.map { checkIn -> HTML in
+            "<tr><td>\(checkIn.id)</td><td>\(checkIn.venue.rawValue)</td><td>\(request.local(checkIn.time))</td>"
+                + "<td>\(checkIn.method.rawValue)</td><td>\(checkIn.entry.visitor?.name ?? "")</td>"
+                + "<td>\(checkIn.entry.visitor?.phone ?? "")</td><td>\(checkIn.entry.operatorName ?? "")</td></tr>"
         }.joined()
+        let words = request.words
         let filterQuery = filter.queryString
-        let exports = ["csv", "excel", "jsonl"].map { format in
-            "<a class=\"button small\" href=\"\(HTML.escape(request.link(ConsolePage.export.path + "?format=" + format + (filterQuery.isEmpty ? "" : "&" + filterQuery))))\">\(HTML.escape(format == "excel" ? words.excel : format.uppercased()))</a>"
+        let exports = ["csv", "excel", "jsonl"].map { format -> HTML in
+            "<a class=\"button small\" href=\"\(request.link(ConsolePage.export.path + "?format=" + format + (filterQuery.isEmpty ? "" : "&" + filterQuery)))\">\(format == "excel" ? words.excel : format.uppercased())</a>"
         }.joined(separator: " ")
-        let nextLink = next.map { cursor in
-            "<p><a rel=\"next\" href=\"\(HTML.escape(request.link(ConsolePage.log.path + "?" + [filterQuery, "after=" + cursor].filter { !$0.isEmpty }.joined(separator: "&"))))\">\(HTML.escape(words.next)) →</a></p>"
+        let nextLink: HTML = next.map { cursor -> HTML in
+            "<p><a rel=\"next\" href=\"\(request.link(ConsolePage.log.path + "?" + [filterQuery, "after=" + cursor].filter { !$0.isEmpty }.joined(separator: "&")))\">\(words.next) →</a></p>"
         } ?? ""
-        let content = """
-            <h1>\(HTML.escape(words.log))</h1>
-            <form method="get" action="\(ConsolePage.log.path)" class="search">\(filter.fields(words))
-            \(request.languageQuery.isEmpty ? "" : "<input type=\"hidden\" name=\"lang\" value=\"\(request.words.language.rawValue)\">")
-            <button type="submit">\(HTML.escape(words.search))</button></form>
-            <p>\(HTML.escape(words.export)): \(exports)</p>
-            \(rows.isEmpty ? "<p>\(HTML.escape(words.noRows))</p>" : """
-            <div class="scroll" tabindex="0" role="region" aria-label="\(HTML.escape(words.log))"><table><thead><tr><th scope="col">\(HTML.escape(words.receipt))</th><th scope="col">\(HTML.escape(words.venue))</th>
-            <th scope="col">\(HTML.escape(words.time))</th><th scope="col">\(HTML.escape(words.method))</th><th scope="col">\(HTML.escape(words.name))</th>
-            <th scope="col">\(HTML.escape(words.phone))</th><th scope="col">\(HTML.escape(words.operatorWord))</th></tr></thead><tbody>\(body)</tbody></table></div>
-            """)
-            \(nextLink)
+        let table: HTML = rows.isEmpty ? "<p>\(words.noRows)</p>" : """
+            <div class="scroll" tabindex="0" role="region" aria-label="\(words.log)"><table><thead><tr><th scope="col">\(words.receipt)</th><th scope="col">\(words.venue)</th>
+            <th scope="col">\(words.time)</th><th scope="col">\(words.method)</th><th scope="col">\(words.name)</th>
+            <th scope="col">\(words.phone)</th><th scope="col">\(words.operatorWord)</th></tr></thead><tbody>\(body)</tbody></table></div>
             """
-        return request.page(200, words.log, content)
+        return page(request, texts: filter.formTexts(zone: request.zone), problem: nil,
+                    body: "<p>\(words.export): \(exports)</p>\n\(table)\n\(nextLink)")
     }
 
-    /// `MS.N` → (milliseconds, rows shown at that millisecond).
-    static func cursor(_ text: String) -> (Int64, Int)? {
-        let parts = text.split(separator: ".")
-        guard parts.count == 2, let milliseconds = Int64(parts[0]), let shown = Int(parts[1]), shown >= 0, shown < 1_000_000 else { return nil }
-        return (milliseconds, shown)
+    /// The page: the search form filled with `texts`, then `body` (the rows), or, when a field
+    /// could not be read, 400 with the form and the message naming it.
+    private func page(_ request: ConsoleRequest, texts: [String: String], problem: UnreadableField?, body: HTML?) -> HTTPResponse {
+        let words = request.words
+        let alert: HTML = problem.map { problem -> HTML in "<p class=\"error\" role=\"alert\" id=\"problem\">\(request.describe(problem))</p>" } ?? ""
+        let language: HTML = "<input type=\"hidden\" name=\"lang\" value=\"\(request.words.language.rawValue)\">"
+        let content: HTML = """
+            <h1>\(words.log)</h1>
+            \(alert)
+            <form method="get" action="\(ConsolePage.log.path)" class="search">\(LogFilter.fields(texts, words, problem: problem))
+            \(request.languageQuery.isEmpty ? "" : language)
+            <button type="submit">\(words.search)</button></form>
+            \(body ?? "")
+            """
+        return request.page(problem == nil ? 200 : 400, problem == nil ? words.log : words.unreadableTitle, content)
     }
 }

@@ -1,38 +1,82 @@
 import ServerDomain
 import Synchronization
 
-/// Sign-in throttling, per account and per network (an IPv4 address, an IPv6 /64), with a
-/// delay, never a lockout: an account may fail 10 times at once, then once every 10 seconds;
-/// a network 30 times, then once every 10 seconds. Only failures spend the budgets, and a try
-/// during the delay is refused without being tried or counted, so an attacker guessing an
-/// admin's password gets one guess per 10 s and cannot push the admin's wait past 10 s after
-/// his last guess. Budgets live in this process (`BoundedRateTable`: bounded memory a flood
-/// cannot flush); with several servers each keeps its own, so N servers allow N times as many
-/// guesses. Argon2id's cost (about 0.1 s and 64 MiB a try) is bounded by `gate`: at most two
-/// passwords are checked at once, others are answered 503 at once.
+/// Sign-in throttling: delays, never locks out, and never refuses the right password because
+/// of someone else's wrong ones. Only failures spend budgets, and only budgets of the try's own
+/// network (an IPv4 address, an IPv6 /64) refuse it, unchecked, with 429:
+///
+/// - the network's, all accounts: 30 failures at once, then one every 10 s (one address
+///   trying many names);
+/// - the network's on this account, `(account, network)`: 10 at once, then one every 10 s
+///   (the owner's own typos, and anyone guessing from the owner's network);
+/// - while the account is under attack (its failures from everywhere past 10 at once, then
+///   one a minute), a network that has not signed in to it before, a stranger: its first try
+///   is checked, then one try every 5 minutes after a failure.
+///
+/// Why so: the owner can be told from an attacker only by the network before the password is
+/// checked, so only a network's own failures may refuse a try; an account-wide budget that
+/// refuses (the design before issue 37) lets anyone keep the owner out, and one that queues
+/// keeps the owner behind the attacker's guesses. The account-wide count still slows many
+/// addresses: under attack, each stranger address gets a guess per 5 minutes (20 addresses:
+/// about 4 guesses a minute, as the old account budget's 6), while the owner's known networks
+/// keep the 10-then-one-every-10-s budget, and on a new network the owner's first try is
+/// checked at once. Known networks are the ones that signed in to the account within 30 days,
+/// kept in this process (`KnownNetworks`); budgets live in this process too
+/// (`BoundedRateTable`: bounded memory a flood cannot flush), so N servers allow N times as
+/// many guesses. Argon2id's cost (about 0.1 s and 64 MiB a try) is bounded by `gate`: at most
+/// two passwords are checked at once, others are answered 503 at once.
 public final class SignInThrottle: Sendable {
-    let accounts: BoundedRateTable
     let networks: BoundedRateTable
+    let pairs: BoundedRateTable
+    let accounts: BoundedRateTable
+    let strangers: BoundedRateTable
+    let known: KnownNetworks
     private let checking = Mutex(0)
     /// Password checks at once, at most.
     public static let concurrentChecks = 2
 
-    /// The standard budgets.
-    public init(account: RateBudget = RateBudget(burst: 10, intervalMilliseconds: 10_000),
-                network: RateBudget = RateBudget(burst: 30, intervalMilliseconds: 10_000)) {
-        accounts = BoundedRateTable(budget: account, capacity: 4096)
+    /// The standard budgets: per network, per (account, network), per account (the attack
+    /// signal), per stranger network under attack; networks stay known for `knownFor` ms.
+    public init(network: RateBudget = RateBudget(burst: 30, intervalMilliseconds: 10_000),
+                pair: RateBudget = RateBudget(burst: 10, intervalMilliseconds: 10_000),
+                account: RateBudget = RateBudget(burst: 10, intervalMilliseconds: 60_000),
+                stranger: RateBudget = RateBudget(burst: 1, intervalMilliseconds: 300_000),
+                knownFor: Int64 = 30 * 86_400_000) {
         networks = BoundedRateTable(budget: network, capacity: 16_384)
+        pairs = BoundedRateTable(budget: pair, capacity: 16_384)
+        accounts = BoundedRateTable(budget: account, capacity: 4096)
+        strangers = BoundedRateTable(budget: stranger, capacity: 16_384)
+        known = KnownNetworks(capacity: 4096, lifetime: knownFor)
     }
 
     /// Milliseconds until `account` may try from `network` at `now` (0: now).
     public func wait(account: String, network: String, now: Int64) -> Int64 {
-        max(accounts.wait(account, now: now), networks.wait(network, now: now))
+        let pair = Self.pair(account, network)
+        let own = max(networks.wait(network, now: now), pairs.wait(pair, now: now))
+        guard underAttack(account, now: now), !known.contains(pair, now: now) else { return own }
+        return max(own, strangers.wait(pair, now: now))
+    }
+
+    /// Whether `account`'s failures from everywhere are past its budget at `now`.
+    public func underAttack(_ account: String, now: Int64) -> Bool {
+        accounts.wait(account, now: now) > 0
     }
 
     /// A failed try of `account` from `network` at `now`.
     public func failed(account: String, network: String, now: Int64) {
-        accounts.spend(account, now: now)
+        let pair = Self.pair(account, network)
+        // Only a stranger's failure under attack spends its budget: such a try was admitted by
+        // it, so the budget never runs more than one interval ahead (failures before the attack
+        // would otherwise add up to hours for a network that mistyped).
+        if underAttack(account, now: now), !known.contains(pair, now: now) { strangers.spend(pair, now: now) }
         networks.spend(network, now: now)
+        pairs.spend(pair, now: now)
+        accounts.spend(account, now: now)
+    }
+
+    /// `account` signed in from `network` at `now`: the network is known to it from now on.
+    public func succeeded(account: String, network: String, now: Int64) {
+        known.insert(Self.pair(account, network), now: now)
     }
 
     /// Runs `body` (a password check) if fewer than `concurrentChecks` run; nil when busy.
@@ -46,4 +90,8 @@ public final class SignInThrottle: Sendable {
         defer { checking.withLock { $0 -= 1 } }
         return body()
     }
+
+    /// One key of an account and a network (a network never holds a NUL: no name typed into
+    /// the form makes another pair's key).
+    static func pair(_ account: String, _ network: String) -> String { account + "\u{0}" + network }
 }

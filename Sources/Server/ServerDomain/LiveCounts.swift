@@ -50,7 +50,9 @@ public struct LiveCounts: Hashable, Sendable {
         for (venue, profile) in directory.profiles where profile.presence.capacity != nil { names.insert(venue) }
         var rows: [Presence] = []
         for venue in names.sorted(by: { $0.rawValue < $1.rawValue }) {
-            guard let profile = directory.profile(for: venue) else { continue }
+            // A venue no longer served still has its people inside: counted with the default
+            // profile, as the evacuation roll (`inside`, the console's) lists them.
+            let profile = directory.profile(for: venue) ?? directory.defaults
             // Visits older than max-stay are over even before the server's next pass ends them.
             let inside = open[venue] == nil ? 0 : try ledger.occupancy(venue: venue, openSince: profile.openSince(at: now))[venue] ?? 0
             rows.append(Presence(venue: venue, inside: inside, capacity: profile.presence.capacity))

@@ -31,9 +31,20 @@ public struct CommandLineTool: Sendable {
 
     /// The text `PROGRAM --help` prints: usage, what it is, the commands, options, examples.
     public var helpText: String {
-        let width = (commands.map { $0.spec.name.count }.max() ?? 0) + 2
-        let list = commands.map { type in
-            "  " + type.spec.name + String(repeating: " ", count: width - type.spec.name.count) + type.spec.summary
+        Self.helpText(name: name, about: about, specs: commands.map { $0.spec }, examples: examples)
+    }
+
+    /// The line a usage error without a known command prints.
+    public var usageLine: String {
+        Self.usageLine(name: name, specs: commands.map { $0.spec })
+    }
+
+    /// The top-level `--help` of program `name` with commands `specs`: one layout for both
+    /// kinds of program (`AsyncCommandLineTool`).
+    package static func helpText(name: String, about: String, specs: [CommandSpec], examples: [String]) -> String {
+        let width = (specs.map { $0.name.count }.max() ?? 0) + 2
+        let list = specs.map { spec in
+            "  " + spec.name + String(repeating: " ", count: width - spec.name.count) + spec.summary
         }.joined(separator: "\n")
         return """
             USAGE: \(name) COMMAND [OPTIONS]
@@ -55,9 +66,9 @@ public struct CommandLineTool: Sendable {
             """
     }
 
-    /// The line a usage error without a known command prints.
-    public var usageLine: String {
-        "usage: \(name) " + commands.map { $0.spec.name }.joined(separator: "|") + " [OPTIONS]"
+    /// The usage line of program `name` with commands `specs`.
+    package static func usageLine(name: String, specs: [CommandSpec]) -> String {
+        "usage: \(name) " + specs.map { $0.name }.joined(separator: "|") + " [OPTIONS]"
     }
 
     /// Runs the command line (without the program name) and returns the exit status. A write

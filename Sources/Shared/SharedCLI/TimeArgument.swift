@@ -48,66 +48,9 @@ public enum TimeArgument {
 
     /// `YYYY-MM-DD[T ]HH:MM[:SS[.fraction]]` then `Z` or `±HH[:MM]`; years 0000-9999.
     /// The fraction is dropped (codes change on whole seconds; floor for times after 1970).
+    /// A zone is required: a local time would mean different codes on different hosts. The
+    /// grammar is `ISO8601DateTime`'s, which the console's search reads too.
     public static func iso8601(_ text: String) -> Int64? {
-        let bytes = Array(text.utf8)
-        var index = 0
-        func number(_ count: Int) -> Int64? {
-            guard index + count <= bytes.count else { return nil }
-            var value: Int64 = 0
-            for byte in bytes[index..<index + count] {
-                guard (48...57).contains(byte) else { return nil }
-                value = value * 10 + Int64(byte - 48)
-            }
-            index += count
-            return value
-        }
-        func expect(_ characters: String) -> Bool {
-            guard index < bytes.count, characters.utf8.contains(bytes[index]) else { return false }
-            index += 1
-            return true
-        }
-        guard let year = number(4), expect("-"), let month = number(2), expect("-"), let day = number(2),
-              expect("Tt "), let hour = number(2), expect(":"), let minute = number(2) else { return nil }
-        var second: Int64 = 0
-        if index < bytes.count, bytes[index] == UInt8(ascii: ":") {
-            index += 1
-            guard let value = number(2) else { return nil }
-            second = value
-            if index < bytes.count, bytes[index] == UInt8(ascii: ".") || bytes[index] == UInt8(ascii: ",") {
-                index += 1
-                let start = index
-                while index < bytes.count, (48...57).contains(bytes[index]) { index += 1 }
-                guard index > start else { return nil }
-            }
-        }
-        var offset: Int64 = 0
-        if expect("Zz") {
-            offset = 0
-        } else if index < bytes.count, bytes[index] == UInt8(ascii: "+") || bytes[index] == UInt8(ascii: "-") {
-            let sign: Int64 = bytes[index] == UInt8(ascii: "-") ? -1 : 1
-            index += 1
-            guard let hours = number(2) else { return nil }
-            var minutes: Int64 = 0
-            if index < bytes.count {
-                _ = expect(":")
-                guard let value = number(2) else { return nil }
-                minutes = value
-            }
-            guard hours <= 23, minutes <= 59 else { return nil }
-            offset = sign * (hours * 3600 + minutes * 60)
-        } else {
-            return nil  // a zone is required: a local time would mean different codes on different hosts
-        }
-        guard index == bytes.count, (1...12).contains(month), day >= 1, day <= daysIn(month: month, year: year),
-              hour <= 23, minute <= 59, second <= 60 else { return nil }
-        return CivilDate(year: year, month: month, day: day).daysSince1970 * 86_400 + hour * 3600 + minute * 60 + second - offset
-    }
-
-    private static func daysIn(month: Int64, year: Int64) -> Int64 {
-        switch month {
-        case 2: (year % 4 == 0 && year % 100 != 0) || year % 400 == 0 ? 29 : 28
-        case 4, 6, 9, 11: 30
-        default: 31
-        }
+        ISO8601DateTime(text)?.unixSeconds
     }
 }

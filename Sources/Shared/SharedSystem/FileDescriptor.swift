@@ -1,7 +1,8 @@
 import Glibc
 
 /// An open file descriptor that closes itself: it cannot be copied, so it is closed exactly once.
-public struct FileDescriptor: ~Copyable {
+/// Sendable: it is an immutable number, and only its one owner (wherever it moved) closes it.
+public struct FileDescriptor: ~Copyable, Sendable {
     /// The raw descriptor.
     public let rawValue: Int32
 

@@ -3,7 +3,7 @@ import Glibc
 
 /// Delivers signals as readable events on a signalfd, so the event loop handles them like any
 /// other input: no async-signal-safety traps, and tests can send real signals.
-public struct SignalSource: ~Copyable {
+public struct SignalSource: ~Copyable, Sendable {
     /// The descriptor to poll for readability.
     public let descriptor: FileDescriptor
 
