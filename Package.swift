@@ -39,10 +39,11 @@ let package = Package(
         // MARK: C libraries
         // Stubs that load a library on the first call into it (CLibraryLoader says why), so
         // commands that use none of them never map them. Headers only at build time
-        // (libqrencode-dev, libpng-dev, libsodium-dev, nettle-dev); nothing links them.
+        // (libqrencode-dev, libpng-dev, libsodium-dev, nettle-dev, libcurl4-openssl-dev); nothing links them.
         cTarget("CLibraryLoader"),
         cTarget("CQRencode", ["CLibraryLoader"]),   // the kiosk's: QR symbols
         cTarget("CPNG", ["CLibraryLoader"]),        // the kiosk's: PNG images (setjmp kept in C)
+        cTarget("CCurl", ["CLibraryLoader"]),       // the kiosk's reporter: outgoing HTTP(S) (libcurl4)
         cTarget("CSodium", ["CLibraryLoader"]),     // both: random bytes, compares, BLAKE2b, Argon2id
         cTarget("CHMAC", ["CSodium", "CLibraryLoader"]),  // both: HMAC-SHA256 from Nettle, else libsodium
         cSystemLibrary("CLinux"),
@@ -57,8 +58,10 @@ let package = Package(
         // The check-in code: venue ids, keys, tokens, safe numbers, issuing and verifying, the
         // wall clock port. Swift stdlib only.
         target("SharedDomain", "Shared"),
-        // JSON without Foundation (which costs the daemon megabytes). Swift stdlib only.
-        target("SharedJSON", "Shared"),
+        // JSON without Foundation (which costs the daemon megabytes), and the JSON of the values
+        // both halves exchange (a kiosk's report and the server's answer). Swift stdlib and the
+        // shared Domain only.
+        target("SharedJSON", "Shared", ["SharedDomain"]),
         // What both halves print: languages, the words they share, UTC times, terminal display
         // width, the Prometheus text format (one writer for metrics.prom and /metrics). Swift
         // stdlib, the shared Domain and SharedJSON's byte cursor only.
@@ -88,7 +91,8 @@ let package = Package(
         target("KioskViews", "Kiosk", ["KioskCore", "SharedDomain", "SharedJSON", "SharedText"]),
         // The kiosk's adapters behind KioskCore's ports: libqrencode, libpng, the output
         // directory's generations, the control socket, saved settings, the clock's sync.
-        target("KioskAdapters", "Kiosk", ["KioskCore", "SharedDomain", "SharedJSON", "SharedSystem", "CQRencode", "CPNG", "CLinux"]),
+        // libcurl for the reporter's HTTP (loaded only by `qrcheckin report`, never by the daemon).
+        target("KioskAdapters", "Kiosk", ["KioskCore", "SharedDomain", "SharedJSON", "SharedSystem", "CQRencode", "CPNG", "CCurl", "CLinux"]),
         // Application: the commands and the composition root.
         .executableTarget(
             name: "qrcheckin",
@@ -139,7 +143,8 @@ let package = Package(
         testTarget("SharedCLITests", "Shared", ["SharedCLI"]),
         testTarget("SharedAsyncTests", "Shared", ["SharedAsync", "SharedCLI", "SharedSystem", "SharedTesting"]),
         testTarget("SharedTextTests", "Shared", ["SharedText"]),
-        testTarget("KioskCoreTests", "Kiosk", ["KioskCore", "KioskViews", "SharedDomain", "SharedJSON", "SharedText"]),
+        // SharedSystem for the real HMAC the reporter's core signs with.
+        testTarget("KioskCoreTests", "Kiosk", ["KioskCore", "KioskViews", "SharedDomain", "SharedJSON", "SharedText", "SharedSystem"]),
         testTarget("KioskViewsTests", "Kiosk", ["KioskViews", "KioskCore", "SharedDomain", "SharedJSON", "SharedText"]),
         testTarget("KioskAdaptersTests", "Kiosk", ["KioskAdapters", "KioskCore", "SharedSystem", "SharedDomain", "SharedJSON"]),
         // The executable's own logic (settings, locations, argument parsing), by @testable import.

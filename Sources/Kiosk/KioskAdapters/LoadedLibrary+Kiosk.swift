@@ -1,3 +1,4 @@
+import CCurl
 import CPNG
 import CQRencode
 import SharedSystem
@@ -9,4 +10,9 @@ extension LoadedLibrary {
     public static let png = LoadedLibrary { cpng_load() }
     /// Every library the daemon draws and signs with.
     public static let kiosk: [LoadedLibrary] = [.qrencode, .png, .sodium]
+}
+
+extension LoadedLibrary {
+    /// libcurl: the reporter's HTTP (only `qrcheckin report` loads it; the daemon never does).
+    public static let curl = LoadedLibrary { ccurl_load() }
 }
