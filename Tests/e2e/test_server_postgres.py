@@ -357,3 +357,13 @@ def test_two_servers_share_console_sessions(tmp_path, secret, database):
     finally:
         for server in (one, two):
             server.stop()
+
+
+def test_every_operator_command_leaves_exactly_one_entry_on_postgresql(tmp_path, database):
+    """test_server_audit.py's walk on PostgreSQL, `import` included: each action and its entry one
+    transaction of the shared database, exactly one entry an action."""
+    from test_server_audit import walk
+    assert server_run("migrate", "--database", database).returncode == 0
+    source = tmp_path / "source.db"
+    assert server_run("checkin", "--database", f"sqlite:{source}", "--venue", "HALL-2", "--new-venue", "--name", "Lim").returncode == 0
+    walk(database, tmp_path, postgres=True, source=f"sqlite:{source}")

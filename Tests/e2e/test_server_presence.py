@@ -193,6 +193,60 @@ def test_checkins_count_peak_is_the_most_visits_open_at_once(servers, tmp_path, 
     assert usage.returncode == 64 and "--peak goes with --by" in usage.stderr
 
 
+def serve_until_exit_or_listening(args, deadline=30):
+    """Starts `serve` with `args`; returns (returncode, stderr) once it exits, or (None, stderr)
+    as soon as it says it is listening (then stopped): a start that should have been refused."""
+    import select
+    import subprocess
+    import time
+    from serverutil import SERVER_BIN, clean_env
+    process = subprocess.Popen([SERVER_BIN, "serve", *args], stdout=subprocess.DEVNULL, stderr=subprocess.PIPE, env=clean_env())
+    seen = b""
+    end = time.monotonic() + deadline
+    try:
+        while time.monotonic() < end:
+            ready, _, _ = select.select([process.stderr], [], [], max(0.0, end - time.monotonic()))
+            if not ready:
+                break
+            chunk = process.stderr.read1(4096)
+            if not chunk:
+                return process.wait(timeout=10), seen.decode()
+            seen += chunk
+            if b"listening on" in seen:
+                return None, seen.decode()
+        raise AssertionError(f"serve neither exited nor listened within {deadline} s: {seen!r}")
+    finally:
+        if process.poll() is None:
+            process.kill()
+            process.wait()
+
+
+def test_exits_in_a_circle_or_a_chain_are_refused_at_start(tmp_path, secret):
+    """An exit kiosk's codes end visits at a venue that checks visitors in: `exit.A = A`, a circle
+    (`exit.A = B`, `exit.B = A`; three round) or an exit of an exit ends nothing, so `serve`
+    refuses to start (78) naming the file, the line and the key, as for any bad setting."""
+    cases = {
+        "self": (["exit.HALL-1 = HALL-1"], 1, "exit.HALL-1", "its own exit"),
+        "two": (["exit.A-OUT = B-OUT", "exit.B-OUT = A-OUT"], 1, "exit.A-OUT", "A-OUT → B-OUT → A-OUT"),
+        "three": (["name.HALL-1 = Hall", "exit.A = B", "exit.B = C", "exit.C = A"], 2, "exit.A", "A → B → C → A"),
+        "chain": (["exit.HALL-1-OUT = HALL-1", "exit.DOOR = HALL-1-OUT"], 2, "exit.DOOR", "HALL-1-OUT is itself an exit"),
+    }
+    for name, (lines, line, key, words) in cases.items():
+        config = tmp_path / f"{name}.conf"
+        config.write_text("\n".join(lines) + "\n")
+        returncode, stderr = serve_until_exit_or_listening(
+            ["-c", str(config), "--secret-file", str(secret), "--listen", "127.0.0.1:0", "--admin-listen", "none",
+             "--database", f"sqlite:{tmp_path / (name + '.db')}"])
+        assert returncode == 78, (name, returncode, stderr)
+        assert f"{config}:{line}: {key}: " in stderr and words in stderr, (name, stderr)
+    fine = tmp_path / "fine.conf"
+    fine.write_text("exit.HALL-1-OUT = HALL-1\nexit.HALL-1-BACK = HALL-1\n")
+    returncode, stderr = serve_until_exit_or_listening(
+        ["-c", str(fine), "--secret-file", str(secret), "--listen", "127.0.0.1:0", "--admin-listen", "none",
+         "--database", f"sqlite:{tmp_path / 'fine.db'}"])
+    assert returncode is None, ("two exits of one venue start", stderr)
+
+
 def five_views(config, server, console, venue="HALL-1"):
     """Who is inside `venue` as each of the five places says it: the console's dashboard ("inside
     now", "3 / 10" with the capacity), the console's roll, `inside`, the occupancy endpoint and

@@ -388,6 +388,26 @@ def test_a_staff_check_in_shows_the_operator_in_the_export(tmp_path):
         assert [row["operator"] for row in export(database)] == [me, "nobody", me]
 
 
+def test_staff_names_are_checked_like_the_visitor_form(tmp_path):
+    """A name staff type is kept as a visitor's name is: trimmed, 1-64 characters, no control or
+    format character (a bidi override U+202E, an isolate U+2066, a zero-width space U+200B), by
+    the one rule the visitor form uses. Account names (`user add`) are plain ASCII already."""
+    database = tmp_path / "checkins.db"
+    for name in ("\u202egnp.exe", "a\u2066b\u2069", "zero\u200bwidth", "\u200b", "tab\there", " ", "x" * 65):
+        result = run_server("checkin", "--database", f"sqlite:{database}", "--venue", "HALL-1", "--new-venue", "--name", name)
+        assert result.returncode == 64 and "--name" in result.stderr, (name, result)
+    assert not database.exists() or export(database) == [], "nothing was recorded"
+    for typed in (" Kim", "Kim ", "\u3000Kim", "\tKim"):
+        result = run_server("checkin", "--database", f"sqlite:{database}", "--venue", "HALL-1", "--new-venue", "--name", typed)
+        assert result.returncode == 0, (typed, result)
+    assert [row["name"] for row in export(database)] == ["Kim"] * 4, "kept trimmed, as the form keeps it"
+    password = tmp_path / "password"
+    password.write_text("long enough password\n")
+    for name in ("\u202eadmin", " mina", "mi\u200bna"):
+        added = run_server("user", "add", name, "--role", "steward", "--database", f"sqlite:{database}", "--password-file", str(password))
+        assert added.returncode == 64, (name, added)
+
+
 def test_the_excel_csv_keeps_hangul_and_the_leading_zero_of_phone_numbers(tmp_path):
     database = tmp_path / "checkins.db"
     assert run_server("checkin", "--database", f"sqlite:{database}", "--venue", "HALL-1", "--new-venue",
@@ -536,7 +556,7 @@ def test_help_texts_of_the_operator_commands_match_their_golden_files():
 @pytest.mark.parametrize("args, env, status, message", [
     (["checkin"], {}, 64, "--venue is required"),
     (["checkin", "--venue", "hall"], {}, 64, "--venue: invalid venue id 'hall': use upper case"),
-    (["checkin", "--venue", "HALL-1", "--name", "a\nb"], {}, 64, "--name must not contain control characters"),
+    (["checkin", "--venue", "HALL-1", "--name", "a\nb"], {}, 64, "--name must be 1-64 characters without control or format characters"),
     (["checkin", "--venue", "HALL-1", "--phone", "12"], {}, 64, "--phone must be a phone number"),
     (["checkin", "--venue", "CAFE"], {"QRCHECKIN_SERVER_VENUES": "HALL-1"}, 64, "CAFE is not a venue this server serves"),
     (["erase"], {}, 64, "give exactly one of --checkin ID, --device ID and --phone NUMBER"),

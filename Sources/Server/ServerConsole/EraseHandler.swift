@@ -6,7 +6,9 @@ import SharedDomain
 
 /// `/admin/erase`: find a visitor by a receipt number (every check-in of its device, else of
 /// its phone; or that check-in alone) or a phone number, see what would be erased (per day
-/// and venue, as `erase` shows it), then erase it with a second, confirmed POST. Audited.
+/// and venue, as `erase` shows it), then erase it with a second, confirmed POST. The preview and
+/// the erasure are each audited (`Erasure`): the preview before it is shown, the erasure in its
+/// transaction.
 struct EraseHandler {
     let parts: ConsoleSite.Parts
 
@@ -31,13 +33,12 @@ struct EraseHandler {
                 subject = .phone(phone!)
             }
             let described = receipt.map { "receipt \($0)" + (only ? " only" : "") } ?? "phone …\(phone!.suffix(4))"
+            let erasure = Erasure(trail: request.trail(parts))
             if request.http.method == "POST" {
-                let erased = try parts.ledger.erase(subject)
-                try parts.ledger.appendAudit(AuditEntry(time: request.now, actor: request.actor, action: .erase, subject: described,
-                                                        rows: erased, source: request.source))
+                let erased = try erasure.erase(subject, described: described)
                 return page(request, status: 200, result: "<p class=\"ok\" role=\"status\">\(HTML.escape(words.erased(erased)))</p>")
             }
-            let checkIns = try parts.ledger.checkIns(of: subject)
+            let checkIns = try erasure.preview(subject, described: described)
             guard !checkIns.isEmpty else { return page(request, status: 200, result: "<p>\(HTML.escape(words.noRows))</p>") }
             var byDay: [String: Int] = [:]
             for checkIn in checkIns { byDay["\(LocalTime(checkIn.time, in: parts.zone).date) \(checkIn.venue.rawValue)", default: 0] += 1 }

@@ -6,7 +6,9 @@ import SharedDomain
 
 /// `/admin/export?format=csv|excel|jsonl`: the visitor log as `checkins` writes it (the same
 /// columns, the same escaping), filtered as the log page is; `excel` is CSV with a byte order
-/// mark and phone numbers as text. Streamed (constant memory); audited with its filter and row count.
+/// mark and phone numbers as text. Streamed (constant memory); audited with its filter, format and
+/// row count before the first row leaves (`VisitorLogExport`): an export that cannot be audited
+/// is a 503 and sends nothing.
 struct ExportHandler {
     let parts: ConsoleSite.Parts
 
@@ -31,41 +33,38 @@ struct ExportHandler {
         let name = "checkins-\(LocalTimeName.of(request.now, parts.zone)).\(suffix)"
         let headers = [("Content-Type", type), ("Content-Disposition", "attachment; filename=\"\(name)\"")] + ConsoleRequest.headers
         guard request.http.method != "HEAD" else { return HTTPResponse(status: 200, headers: headers) }
+        let audited: AuditedExport
+        do throws(LedgerError) {
+            // A receipt number is looked up alone, its check-in handed out only within the rest of the filter.
+            let selection: VisitorLogExport.Selection = filter.receipt.map { .receipt($0, within: filter.query) } ?? .query(filter.query)
+            audited = try VisitorLogExport(trail: request.trail(parts)).begin(selection, subject: "visitor log",
+                                                                             detail: filter.detail + " format=\(formatName)")
+        } catch {
+            return request.unavailable()
+        }
         // Streamed: the ledger is read on a thread of its own while the client takes the rows,
-        // never more than a few parts in memory; the audit entry, with the row count, follows
-        // the last row (or says where the export stopped).
+        // never more than a few parts in memory, no more rows than the entry counted.
         let stream = ExportStream()
-        let ledger = parts.ledger
         let zone = parts.zone
         DispatchQueue.global().async {
             var export = CheckInExport(format: format, excel: formatName == "excel", zone: zone)
             var part = Array(export.header.utf8)
-            var rows = 0
-            var failure: String?
+            // Stopped: the client left, or the ledger failed (the file ends short).
+            var stopped = false
             let write: (CheckIn) -> Bool = { checkIn in
                 export.write(checkIn, to: &part)
-                rows += 1
                 guard part.count >= ExportStream.partBytes else { return true }
                 defer { part.removeAll(keepingCapacity: true) }
-                if stream.send(part) { return true }
-                failure = "client left"
-                return false
+                stopped = !stream.send(part)
+                return !stopped
             }
             do throws(LedgerError) {
-                if let receipt = filter.receipt {
-                    if let checkIn = try ledger.find(id: receipt), filter.admits(checkIn) { _ = write(checkIn) }
-                } else {
-                    try ledger.export(filter.query, write)
-                }
+                try audited.rows(write)
             } catch {
-                failure = "ledger failed"
+                stopped = true
             }
-            if failure == nil, !part.isEmpty, !stream.send(part) { failure = "client left" }
+            if !stopped, !part.isEmpty { _ = stream.send(part) }
             stream.finish()
-            let ended = failure
-            _ = try? ledger.appendAudit(AuditEntry(time: request.now, actor: request.actor, action: .export, subject: "visitor log",
-                                                   detail: filter.detail + " format=\(formatName)" + (ended.map { " (incomplete: \($0))" } ?? ""),
-                                                   rows: rows, source: request.source))
         }
         return HTTPResponse(status: 200, headers: headers, stream: stream)
     }

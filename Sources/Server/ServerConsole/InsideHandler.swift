@@ -4,19 +4,23 @@ import ServerSite
 import SharedDomain
 
 /// `/admin/inside`: who is inside now, per venue (`OpenVisits`), printable as a roll (the
-/// print style sheet breaks a page every 40 names). Reading it is audited: it lists people.
+/// print style sheet breaks a page every 40 names). Reading it is audited before it is shown
+/// (`EvacuationRoll`): it lists people.
 struct InsideHandler {
     let parts: ConsoleSite.Parts
     /// Names a printed page holds.
     static let perPrintedPage = 40
+    /// Visits one page shows at most.
+    static let mostShown = 100_000
 
     func respond(to request: ConsoleRequest) -> HTTPResponse {
         let words = request.words
-        let visits: [CheckIn]
+        var visits: [CheckIn] = []
         do throws(LedgerError) {
-            visits = try parts.visits.open(at: request.now, limit: 100_000)
-            try parts.ledger.appendAudit(AuditEntry(time: request.now, actor: request.actor, action: .inside, detail: "venue all",
-                                                    rows: visits.count, source: request.source))
+            try EvacuationRoll(trail: request.trail(parts), venues: parts.venues).run(venue: nil, detail: "venue all") { visit in
+                visits.append(visit)
+                return visits.count < Self.mostShown
+            }
         } catch {
             return request.unavailable()
         }

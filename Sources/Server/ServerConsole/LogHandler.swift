@@ -22,9 +22,10 @@ struct LogHandler {
         var rows: [CheckIn] = []
         var next: String?
         do throws(LedgerError) {
-            if let receipt = filter.receipt {
-                rows = try parts.ledger.find(id: receipt).map { [$0] }?.filter(filter.admits) ?? []
-            } else {
+            // The page's rows are audited as an export of them before they are shown.
+            rows = try VisitorLogExport(trail: request.trail(parts)).page(subject: "visitor log page", detail: filter.detail + " format=page") {
+                () throws(LedgerError) -> [CheckIn] in
+                if let receipt = filter.receipt { return try parts.ledger.find(id: receipt).map { [$0] }?.filter(filter.admits) ?? [] }
                 var query = filter.query
                 var skip = 0
                 if let after = filter.after {
@@ -35,16 +36,15 @@ struct LogHandler {
                 var read: [CheckIn] = []
                 try parts.ledger.export(query) { read.append($0); return true }
                 let window = Array(read.dropFirst(skip))
-                rows = Array(window.prefix(Self.pageSize))
+                let rows = Array(window.prefix(Self.pageSize))
                 if window.count > Self.pageSize, let last = rows.last {
                     // Rows at the last row's millisecond shown so far, on this page and before it.
                     let sameHere = rows.filter { $0.time == last.time }.count
                     let before = query.from == last.time ? skip : 0
                     next = "\(last.time.milliseconds).\(sameHere + before)"
                 }
+                return rows
             }
-            try parts.ledger.appendAudit(AuditEntry(time: request.now, actor: request.actor, action: .export, subject: "visitor log page",
-                                                    detail: filter.detail + " format=page", rows: rows.count, source: request.source))
         } catch {
             return request.unavailable()
         }

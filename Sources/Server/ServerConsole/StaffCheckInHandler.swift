@@ -1,4 +1,3 @@
-import Dispatch
 import ServerDomain
 import ServerHTTPTypes
 import ServerSite
@@ -6,7 +5,7 @@ import SharedDomain
 
 /// `/admin/checkin`: staff check a visitor in at the door (no phone, a paper list), recorded
 /// as `qrcheckin-server checkin` records it: method `staff`, the account as the operator, and
-/// an audit entry. Answers after the commit.
+/// an audit entry in the same transaction (`StaffCheckIn`). Answers after the commit.
 struct StaffCheckInHandler {
     let parts: ConsoleSite.Parts
 
@@ -19,38 +18,33 @@ struct StaffCheckInHandler {
         guard let venueText = request.form("venue"), let venue = try? VenueID(venueText), parts.venues.profile(for: venue) != nil else {
             return reply(form(request, status: 400, notice: nil, error: words.unknownVenue))
         }
-        let name = request.form("name")
+        // A name staff type is kept as the visitor form keeps one (one rule: `acceptableName`).
+        var name: String?
+        if let typed = request.form("name") {
+            guard let accepted = Visitor.acceptableName(typed) else { return reply(form(request, status: 400, notice: nil, error: words.badVisitor)) }
+            name = accepted
+        }
         var phone: String?
         if let text = request.form("phone") {
             guard let digits = Visitor.normalizedPhone(text) else { return reply(form(request, status: 400, notice: nil, error: words.badVisitor)) }
             phone = digits
         }
-        if let name, name.count > Visitor.maximumNameLength || name.unicodeScalars.contains(where: { $0.properties.generalCategory == .control }) {
-            return reply(form(request, status: 400, notice: nil, error: words.badVisitor))
-        }
         let visitor = name == nil && phone == nil ? nil : Visitor(name: name, phone: phone)
-        let ledger = parts.ledger
         let profile = parts.venues.profile(for: venue)
-        StaffCheckIn(ledger: ledger, clock: parts.clock).record(venue: venue, visitor: visitor, operatorName: request.actor,
-                                                                profile: profile) { result in
-            // The completion may run on the ledger's writer thread, which the audit's append
-            // (a write that waits for that thread) must not block: it goes on another thread.
-            DispatchQueue.global().async {
-                switch result {
-                case .success(.full(let inside)):
-                    // The capacity holds at the door too; `checkin --over-capacity` (audited) is
-                    // the deliberate exception, from the shell.
-                    let capacity = profile?.presence.capacity ?? inside
-                    reply(form(request, status: 409, notice: nil, error: request.words.full(inside: inside, capacity: capacity)))
-                case .success(.admitted(let outcome)):
-                    let checkIn = outcome.checkIn
-                    _ = try? ledger.appendAudit(AuditEntry(time: checkIn.time, actor: request.actor, action: .staffCheckIn,
-                                                           subject: "check-in \(checkIn.id)", detail: "venue \(venue)", rows: 1, source: request.source))
-                    reply(request.redirect(request.link(ConsolePage.checkin.path, "done=\(checkIn.id)")))
-                case .failure:
-                    reply(request.unavailable())
-                }
-            }
+        let admission: Admission
+        do throws(LedgerError) {
+            admission = try StaffCheckIn(trail: request.trail(parts)).record(venue: venue, visitor: visitor, profile: profile)
+        } catch {
+            return reply(request.unavailable())
+        }
+        switch admission {
+        case .full(let inside):
+            // The capacity holds at the door too; `checkin --over-capacity` (audited) is the
+            // deliberate exception, from the shell.
+            let capacity = profile?.presence.capacity ?? inside
+            reply(form(request, status: 409, notice: nil, error: words.full(inside: inside, capacity: capacity)))
+        case .admitted(let outcome):
+            reply(request.redirect(request.link(ConsolePage.checkin.path, "done=\(outcome.checkIn.id)")))
         }
     }
 

@@ -15,9 +15,9 @@ struct UsersHandler {
         guard let name = request.form("name"), ConsoleAccount.isValidName(name) else { return page(request, status: 400, notice: words.badAccount) }
         let action = form["action"] ?? ""
         do throws(LedgerError) {
+            // Each change and its audit entry are one transaction (`AccountChanges`).
+            let changes = AccountChanges(trail: request.trail(parts))
             let done: Bool
-            let audit: AuditAction
-            var detail: String?
             switch action {
             case "add", "passwd":
                 let password = form["password"] ?? ""
@@ -26,28 +26,19 @@ struct UsersHandler {
                 }
                 if action == "add" {
                     guard let role = form["role"].flatMap(ConsoleRole.init(rawValue:)) else { return page(request, status: 400, notice: words.badAccount) }
-                    done = try parts.accounts.addAccount(ConsoleAccount(name: name, role: role, passwordHash: hash, created: request.now))
+                    done = try changes.add(ConsoleAccount(name: name, role: role, passwordHash: hash, created: request.now))
                     guard done else { return page(request, status: 409, notice: words.exists) }
-                    audit = .accountAdded
-                    detail = "role \(role.rawValue)"
                 } else {
-                    done = try parts.accounts.changeAccount(named: name, AccountChange(passwordHash: hash))
-                    audit = .accountChanged
-                    detail = "password"
+                    done = try changes.change(named: name, AccountChange(passwordHash: hash))
                 }
             case "disable", "enable":
-                done = try parts.accounts.changeAccount(named: name, AccountChange(disabled: action == "disable"))
-                audit = .accountChanged
-                detail = action == "disable" ? "disabled" : "enabled"
+                done = try changes.change(named: name, AccountChange(disabled: action == "disable"))
             case "remove":
-                done = try parts.accounts.removeAccount(named: name)
-                audit = .accountRemoved
+                done = try changes.remove(named: name)
             default:
                 return page(request, status: 400, notice: words.badAccount)
             }
             guard done else { return page(request, status: 404, notice: words.notFound) }
-            try parts.ledger.appendAudit(AuditEntry(time: request.now, actor: request.actor, action: audit, subject: "account \(name)",
-                                                    detail: detail, source: request.source))
         } catch {
             return request.unavailable()
         }

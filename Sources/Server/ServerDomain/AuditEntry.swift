@@ -65,6 +65,13 @@ public enum AuditAction: String, CaseIterable, Hashable, Sendable {
     case accountChanged = "account-changed"
     /// A console account removed.
     case accountRemoved = "account-removed"
+    /// What an erasure would delete, shown to an operator (`erase --dry-run`, its question, the
+    /// console's preview): a visitor's days and venues.
+    case erasePreview = "erase-preview"
+    /// A purge of what the retention settings say is due (check-ins, refusals, audit entries).
+    case purge
+    /// Check-ins copied into this ledger from another (`import`).
+    case `import`
 }
 
 /// Which audit entries a listing covers, newest first; every bound optional.

@@ -104,6 +104,15 @@ public protocol CheckInLedger: Sendable {
 
     /// Deletes the audit entries before `cutoff` (the audit log's own retention); returns how many.
     func purgeAudit(before cutoff: WallTime) throws(LedgerError) -> Int
+
+    /// Runs `body` in a transaction of its own and returns its value once that has committed:
+    /// everything `body` did through the transaction is committed together, or, when `body`
+    /// throws or the commit fails, nothing is. How operator actions write their work and their
+    /// audit entry as one (`AuditTrail`). SQLite runs it on its writer's thread alone, never
+    /// batched with visitors' check-ins (its failure fails none of theirs); PostgreSQL on one
+    /// connection; the in-memory ledger under its lock, so `body` must call only the
+    /// transaction, never the ledger.
+    func transaction<T: Sendable>(_ body: @escaping @Sendable (any LedgerTransaction) throws(LedgerError) -> T) throws(LedgerError) -> T
 }
 
 extension CheckInLedger {

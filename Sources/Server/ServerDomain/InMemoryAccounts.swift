@@ -4,7 +4,7 @@ import Synchronization
 /// The console's accounts and sessions in memory: `InMemoryLedger`'s, and the reference the
 /// database ledgers are held to by `AccountContract`.
 public final class InMemoryAccounts: AccountLedger {
-    private struct State {
+    struct State {
         var accounts: [String: ConsoleAccount] = [:]
         var sessions: [String: ConsoleSession] = [:]
     }
@@ -15,11 +15,26 @@ public final class InMemoryAccounts: AccountLedger {
     public init() {}
 
     public func addAccount(_ account: ConsoleAccount) throws(LedgerError) -> Bool {
-        state.withLock { state in
-            guard state.accounts[account.name] == nil else { return false }
-            state.accounts[account.name] = account
-            return true
+        state.withLock { Self.addAccount(account, &$0) }
+    }
+
+    /// Adds `account` to `state` unless its name is taken.
+    static func addAccount(_ account: ConsoleAccount, _ state: inout State) -> Bool {
+        guard state.accounts[account.name] == nil else { return false }
+        state.accounts[account.name] = account
+        return true
+    }
+
+    /// Runs `body` on the state under the lock; the state changes only as `body` leaves it.
+    func transact<T>(_ body: (inout State) throws(LedgerError) -> T) throws(LedgerError) -> T {
+        let result: Result<T, LedgerError> = state.withLock { state in
+            do throws(LedgerError) {
+                return .success(try body(&state))
+            } catch {
+                return .failure(error)
+            }
         }
+        return try result.get()
     }
 
     public func account(named name: String) throws(LedgerError) -> ConsoleAccount? {
@@ -31,23 +46,29 @@ public final class InMemoryAccounts: AccountLedger {
     }
 
     public func changeAccount(named name: String, _ change: AccountChange) throws(LedgerError) -> Bool {
-        state.withLock { state in
-            guard var account = state.accounts[name] else { return false }
-            if let role = change.role { account.role = role }
-            if let hash = change.passwordHash { account.passwordHash = hash }
-            if let disabled = change.disabled { account.disabled = disabled }
-            state.accounts[name] = account
-            if change.endsSessions { state.sessions = state.sessions.filter { $0.value.account != name } }
-            return true
-        }
+        state.withLock { Self.changeAccount(named: name, change, &$0) }
+    }
+
+    /// Applies `change` to `state`'s account `name`, ending its sessions when the change does.
+    static func changeAccount(named name: String, _ change: AccountChange, _ state: inout State) -> Bool {
+        guard var account = state.accounts[name] else { return false }
+        if let role = change.role { account.role = role }
+        if let hash = change.passwordHash { account.passwordHash = hash }
+        if let disabled = change.disabled { account.disabled = disabled }
+        state.accounts[name] = account
+        if change.endsSessions { state.sessions = state.sessions.filter { $0.value.account != name } }
+        return true
     }
 
     public func removeAccount(named name: String) throws(LedgerError) -> Bool {
-        state.withLock { state in
-            guard state.accounts.removeValue(forKey: name) != nil else { return false }
-            state.sessions = state.sessions.filter { $0.value.account != name }
-            return true
-        }
+        state.withLock { Self.removeAccount(named: name, &$0) }
+    }
+
+    /// Removes `state`'s account `name` and its sessions.
+    static func removeAccount(named name: String, _ state: inout State) -> Bool {
+        guard state.accounts.removeValue(forKey: name) != nil else { return false }
+        state.sessions = state.sessions.filter { $0.value.account != name }
+        return true
     }
 
     public func addSession(_ session: ConsoleSession) throws(LedgerError) {
@@ -80,19 +101,37 @@ extension AccountChange {
     public var endsSessions: Bool { passwordHash != nil || role != nil || disabled == true }
 }
 
+/// The ledger's accounts: every write fails as the ledger's writes do (`failWrites`).
 extension InMemoryLedger: AccountLedger {
-    public func addAccount(_ account: ConsoleAccount) throws(LedgerError) -> Bool { try consoleAccounts.addAccount(account) }
+    public func addAccount(_ account: ConsoleAccount) throws(LedgerError) -> Bool {
+        try checkWritable()
+        return try consoleAccounts.addAccount(account)
+    }
     public func account(named name: String) throws(LedgerError) -> ConsoleAccount? { try consoleAccounts.account(named: name) }
     public func accounts() throws(LedgerError) -> [ConsoleAccount] { try consoleAccounts.accounts() }
     public func changeAccount(named name: String, _ change: AccountChange) throws(LedgerError) -> Bool {
-        try consoleAccounts.changeAccount(named: name, change)
+        try checkWritable()
+        return try consoleAccounts.changeAccount(named: name, change)
     }
-    public func removeAccount(named name: String) throws(LedgerError) -> Bool { try consoleAccounts.removeAccount(named: name) }
-    public func addSession(_ session: ConsoleSession) throws(LedgerError) { try consoleAccounts.addSession(session) }
+    public func removeAccount(named name: String) throws(LedgerError) -> Bool {
+        try checkWritable()
+        return try consoleAccounts.removeAccount(named: name)
+    }
+    public func addSession(_ session: ConsoleSession) throws(LedgerError) {
+        try checkWritable()
+        try consoleAccounts.addSession(session)
+    }
     public func session(idHash: String) throws(LedgerError) -> ConsoleSession? { try consoleAccounts.session(idHash: idHash) }
-    public func touchSession(idHash: String, at time: WallTime) throws(LedgerError) { try consoleAccounts.touchSession(idHash: idHash, at: time) }
-    public func removeSession(idHash: String) throws(LedgerError) { try consoleAccounts.removeSession(idHash: idHash) }
+    public func touchSession(idHash: String, at time: WallTime) throws(LedgerError) {
+        try checkWritable()
+        try consoleAccounts.touchSession(idHash: idHash, at: time)
+    }
+    public func removeSession(idHash: String) throws(LedgerError) {
+        try checkWritable()
+        try consoleAccounts.removeSession(idHash: idHash)
+    }
     public func purgeSessions(idleBefore: WallTime, createdBefore: WallTime) throws(LedgerError) -> Int {
-        try consoleAccounts.purgeSessions(idleBefore: idleBefore, createdBefore: createdBefore)
+        try checkWritable()
+        return try consoleAccounts.purgeSessions(idleBefore: idleBefore, createdBefore: createdBefore)
     }
 }

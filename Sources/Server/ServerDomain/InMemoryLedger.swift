@@ -4,7 +4,7 @@ import Synchronization
 /// A ledger in memory: for tests of the use case and of everything above it, and the reference
 /// the database ledgers are held to (it passes `LedgerContract` too). Nothing survives the process.
 public final class InMemoryLedger: CheckInLedger {
-    private struct State {
+    struct State {
         /// In the order of recording.
         var checkIns: [CheckIn] = []
         var refusals: [Refusal] = []
@@ -16,23 +16,25 @@ public final class InMemoryLedger: CheckInLedger {
         var kept: [DayKey: Int] = [:]
         /// A failure every call throws while set (a database that went away).
         var failure: LedgerError?
+        /// A failure every write throws while set, reads going on (a full disk).
+        var writeFailure: LedgerError?
         /// The audit log, oldest first, and the id the next entry gets.
         var audit: [AuditEntry] = []
         var nextAuditID: Int64 = 1
     }
 
-    private struct PresenceKey: Hashable {
+    struct PresenceKey: Hashable {
         let venue: VenueID
         let device: DeviceID
     }
 
-    private struct DayKey: Hashable {
+    struct DayKey: Hashable {
         let venue: VenueID
         let day: CalendarDay
     }
 
     private let state = Mutex(State())
-    private let ids: CheckInIDCipher
+    let ids: CheckInIDCipher
     /// The console's accounts and sessions (`AccountLedger`), under a lock of their own.
     let consoleAccounts = InMemoryAccounts()
 
@@ -44,6 +46,18 @@ public final class InMemoryLedger: CheckInLedger {
     /// Makes every call throw `failure` until it is set back to nil (tests of 503 pages).
     public func fail(with failure: LedgerError?) {
         state.withLock { $0.failure = failure }
+    }
+
+    /// Makes every write (a check-in, an exit, an erasure, a purge, an audit entry, an account
+    /// or session change, a transaction) throw `failure` until it is set back to nil, while
+    /// reads go on: a full disk (tests of actions that must not happen unaudited).
+    public func failWrites(with failure: LedgerError?) {
+        state.withLock { $0.writeFailure = failure }
+    }
+
+    /// Throws the write failure, if one is set.
+    func checkWritable() throws(LedgerError) {
+        try locked(writing: true) { _ throws(LedgerError) in }
     }
 
     /// The refusals kept, oldest first.
@@ -58,36 +72,40 @@ public final class InMemoryLedger: CheckInLedger {
 
     /// Records at once: the whole ledger is one lock.
     private func recordNow(_ checkIn: NewCheckIn, rules: AdmissionRules) throws(LedgerError) -> Admission {
-        try locked { [ids] state throws(LedgerError) in
-            let recorded = CheckIn(id: try ids.shownID(row: state.nextRow), entry: checkIn)
-            var key: PresenceKey?
-            if let device = checkIn.device {
-                key = PresenceKey(venue: checkIn.venue, device: device)
-                if let earlier = state.presence[key!],
-                   checkIn.time.milliseconds - earlier.time.milliseconds < rules.duplicateSeconds * 1000 {
-                    return .admitted(.duplicate(of: state.checkIns.first { $0.id == earlier.id } ?? earlier))
-                }
-            }
-            if let capacity = rules.capacity {
-                let inside = state.checkIns.filter { Self.isOpen($0, at: checkIn.venue, since: rules.openSince) }.count
-                if inside >= capacity { return .full(inside: inside) }
-            }
-            if let key { state.presence[key] = recorded }
-            return .admitted(.recorded(Self.append(recorded, to: &state)))
-        }
+        try locked(writing: true) { [ids] state throws(LedgerError) in try Self.record(checkIn, rules: rules, ids: ids, &state) }
     }
 
-    private static func isOpen(_ visit: CheckIn, at venue: VenueID?, since: WallTime?) -> Bool {
+    /// Records `checkIn` into `state` by `rules`.
+    static func record(_ checkIn: NewCheckIn, rules: AdmissionRules, ids: CheckInIDCipher,
+                       _ state: inout State) throws(LedgerError) -> Admission {
+        let recorded = CheckIn(id: try ids.shownID(row: state.nextRow), entry: checkIn)
+        var key: PresenceKey?
+        if let device = checkIn.device {
+            key = PresenceKey(venue: checkIn.venue, device: device)
+            if let earlier = state.presence[key!],
+               checkIn.time.milliseconds - earlier.time.milliseconds < rules.duplicateSeconds * 1000 {
+                return .admitted(.duplicate(of: state.checkIns.first { $0.id == earlier.id } ?? earlier))
+            }
+        }
+        if let capacity = rules.capacity {
+            let inside = state.checkIns.filter { Self.isOpen($0, at: checkIn.venue, since: rules.openSince) }.count
+            if inside >= capacity { return .full(inside: inside) }
+        }
+        if let key { state.presence[key] = recorded }
+        return .admitted(.recorded(Self.append(recorded, to: &state)))
+    }
+
+    static func isOpen(_ visit: CheckIn, at venue: VenueID?, since: WallTime?) -> Bool {
         visit.exit == nil && (venue == nil || visit.venue == venue) && (since.map { visit.time >= $0 } ?? true)
     }
 
     public func checkOut(_ request: CheckOutRequest, completion: @escaping @Sendable (Result<CheckOutReport, LedgerError>) -> Void) {
         completion(Result { () throws(LedgerError) in
-            try locked { state throws(LedgerError) in Self.checkOut(request, &state) }
+            try locked(writing: true) { state throws(LedgerError) in Self.checkOut(request, &state) }
         })
     }
 
-    private static func checkOut(_ request: CheckOutRequest, _ state: inout State) -> CheckOutReport {
+    static func checkOut(_ request: CheckOutRequest, _ state: inout State) -> CheckOutReport {
         let exit = VisitExit(time: request.time, kind: request.kind)
         func end(_ index: Int, _ exit: VisitExit) {
             let visit = state.checkIns[index]
@@ -152,7 +170,7 @@ public final class InMemoryLedger: CheckInLedger {
     }
 
     public func recordRefusal(_ refusal: Refusal) throws(LedgerError) {
-        try locked { state throws(LedgerError) in state.refusals.append(refusal) }
+        try locked(writing: true) { state throws(LedgerError) in state.refusals.append(refusal) }
     }
 
     public func find(id: Int64) throws(LedgerError) -> CheckIn? {
@@ -170,10 +188,9 @@ public final class InMemoryLedger: CheckInLedger {
     }
 
     public func purge(_ request: PurgeRequest) throws(LedgerError) -> PurgeReport {
-        try locked { state throws(LedgerError) in
+        try locked(writing: !request.dryRun) { state throws(LedgerError) in
             let isOld: (CheckIn) -> Bool = { $0.time < request.checkInsBefore }
-            let report = PurgeReport(checkIns: state.checkIns.filter(isOld).count,
-                                     refusals: state.refusals.filter { $0.time < request.refusalsBefore }.count)
+            let report = Self.purgeDue(request, state)
             if !request.dryRun {
                 if request.keepsCounts {
                     for checkIn in state.checkIns where isOld(checkIn) {
@@ -186,6 +203,12 @@ public final class InMemoryLedger: CheckInLedger {
             }
             return report
         }
+    }
+
+    /// What a purge by `request` deletes from `state`, counted.
+    static func purgeDue(_ request: PurgeRequest, _ state: State) -> PurgeReport {
+        PurgeReport(checkIns: state.checkIns.filter { $0.time < request.checkInsBefore }.count,
+                    refusals: state.refusals.filter { $0.time < request.refusalsBefore }.count)
     }
 
     public func tally(_ query: CheckInQuery) throws(LedgerError) -> [CheckInTally] {
@@ -229,24 +252,30 @@ public final class InMemoryLedger: CheckInLedger {
     }
 
     public func erase(_ subject: ErasureSubject) throws(LedgerError) -> Int {
-        try locked { state throws(LedgerError) in
-            let isSubject = Self.isSubject(subject)
-            let count = state.checkIns.filter(isSubject).count
-            state.checkIns.removeAll(where: isSubject)
-            state.presence = state.presence.filter { !isSubject($0.value) }
-            return count
-        }
+        try locked(writing: true) { state throws(LedgerError) in Self.erase(subject, &state) }
+    }
+
+    /// Deletes `subject`'s check-ins and duplicate keys from `state`; returns how many.
+    static func erase(_ subject: ErasureSubject, _ state: inout State) -> Int {
+        let isSubject = Self.isSubject(subject)
+        let count = state.checkIns.filter(isSubject).count
+        state.checkIns.removeAll(where: isSubject)
+        state.presence = state.presence.filter { !isSubject($0.value) }
+        return count
     }
 
     @discardableResult
     public func appendAudit(_ entry: AuditEntry) throws(LedgerError) -> AuditEntry {
-        try locked { state in
-            defer { state.nextAuditID += 1 }
-            let appended = AuditEntry(id: state.nextAuditID, time: entry.time, actor: entry.actor, action: entry.action,
-                                      subject: entry.subject, detail: entry.detail, rows: entry.rows, source: entry.source)
-            state.audit.append(appended)
-            return appended
-        }
+        try locked(writing: true) { state in Self.appendAudit(entry, &state) }
+    }
+
+    /// Appends `entry` to `state`'s audit log under the next id.
+    static func appendAudit(_ entry: AuditEntry, _ state: inout State) -> AuditEntry {
+        defer { state.nextAuditID += 1 }
+        let appended = AuditEntry(id: state.nextAuditID, time: entry.time, actor: entry.actor, action: entry.action,
+                                  subject: entry.subject, detail: entry.detail, rows: entry.rows, source: entry.source)
+        state.audit.append(appended)
+        return appended
     }
 
     public func audit(_ query: AuditQuery, _ body: (AuditEntry) -> Bool) throws(LedgerError) {
@@ -260,10 +289,26 @@ public final class InMemoryLedger: CheckInLedger {
     }
 
     public func purgeAudit(before cutoff: WallTime) throws(LedgerError) -> Int {
-        try locked { state in
-            let before = state.audit.count
-            state.audit.removeAll { $0.time < cutoff }
-            return before - state.audit.count
+        try locked(writing: true) { state in Self.purgeAudit(before: cutoff, &state) }
+    }
+
+    /// Deletes `state`'s audit entries before `cutoff`; returns how many.
+    static func purgeAudit(before cutoff: WallTime, _ state: inout State) -> Int {
+        let before = state.audit.count
+        state.audit.removeAll { $0.time < cutoff }
+        return before - state.audit.count
+    }
+
+    public func transaction<T: Sendable>(_ body: @escaping @Sendable (any LedgerTransaction) throws(LedgerError) -> T) throws(LedgerError) -> T {
+        try locked(writing: true) { [ids, consoleAccounts] state throws(LedgerError) in
+            // Both states change only when the body returned: a throw leaves them as they were.
+            try consoleAccounts.transact { accounts throws(LedgerError) in
+                let transaction = InMemoryTransaction(state: state, accounts: accounts, ids: ids)
+                let value = try body(transaction)
+                state = transaction.state
+                accounts = transaction.accounts
+                return value
+            }
         }
     }
 
@@ -283,9 +328,9 @@ public final class InMemoryLedger: CheckInLedger {
         return query.limit.map { Array(sorted.prefix(max(0, $0))) } ?? sorted
     }
 
-    private func locked<T>(_ body: (inout State) throws(LedgerError) -> T) throws(LedgerError) -> T {
+    private func locked<T>(writing: Bool = false, _ body: (inout State) throws(LedgerError) -> T) throws(LedgerError) -> T {
         let result: Result<T, LedgerError> = state.withLock { state in
-            if let failure = state.failure { return .failure(failure) }
+            if let failure = state.failure ?? (writing ? state.writeFailure : nil) { return .failure(failure) }
             do throws(LedgerError) {
                 return .success(try body(&state))
             } catch {

@@ -2,7 +2,8 @@ import SharedDomain
 import Synchronization
 
 /// Enforces a `RetentionPolicy` while the server runs: a purge at start, then one a day (an
-/// hour after a failure), at the injected clock's times. Tests drive it with a test clock and a
+/// hour after a failure), at the injected clock's times; one that deletes anything leaves an
+/// audit entry by `server` (`LogPurge`). Tests drive it with a test clock and a
 /// `sleep` that moves that clock: a month of days runs in milliseconds.
 public final class RetentionService: Sendable {
     /// One purge the service ran: when, what it asked, and what the ledger answered.
@@ -73,9 +74,11 @@ public final class RetentionService: Sendable {
         state.withLock { $0 = .purging }
         let now = clock.now()
         let request = policy.purgeRequest(at: now, dayOffsetSeconds: dayOffset(now))
-        let result = Result { () throws(LedgerError) in try ledger.purge(request) }
-        let audit = Result { () throws(LedgerError) in try ledger.purgeAudit(before: policy.auditCutoff(at: now)) }
-        let purge = Purge(at: now, request: request, result: result, audit: audit)
+        // As an operator's purge, audited (`LogPurge`), by the server itself, when anything was due.
+        let purged = Result { () throws(LedgerError) in
+            try LogPurge(trail: AuditTrail(ledger: ledger, actor: .server, clock: clock), policy: policy).run(request, at: now, always: false)
+        }
+        let purge = Purge(at: now, request: request, result: purged.map(\.report), audit: purged.map(\.auditEntries))
         last.withLock { $0 = purge }
         report(purge)
         return purge

@@ -42,6 +42,18 @@ public struct Visitor: Hashable, Sendable {
         }
     }
 
+    /// `text` as a name is kept, by whoever typed it (the visitor form, its cookie, staff at the
+    /// console or the shell): without the white space around it (a phone keyboard's trailing
+    /// space, a full-width U+3000), then `isAcceptableName`; nil when that refuses it. The one
+    /// rule for every name the log keeps.
+    public static func acceptableName(_ text: String) -> String? {
+        var trimmed = Substring(text)
+        while trimmed.first?.isWhitespace == true { trimmed = trimmed.dropFirst() }
+        while trimmed.last?.isWhitespace == true { trimmed = trimmed.dropLast() }
+        let name = String(trimmed)
+        return isAcceptableName(name) ? name : nil
+    }
+
     /// Whether the visitor gave every field in `fields`.
     public func provides(_ fields: VisitorFields) -> Bool {
         (!fields.contains(.name) || name != nil) && (!fields.contains(.phone) || phone != nil)

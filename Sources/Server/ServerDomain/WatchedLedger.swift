@@ -75,6 +75,10 @@ public final class WatchedLedger: CheckInLedger {
         try watch { () throws(LedgerError) in try ledger.appendAudit(entry) }
     }
 
+    public func transaction<T: Sendable>(_ body: @escaping @Sendable (any LedgerTransaction) throws(LedgerError) -> T) throws(LedgerError) -> T {
+        try watch { () throws(LedgerError) in try ledger.transaction(body) }
+    }
+
     public func audit(_ query: AuditQuery, _ body: (AuditEntry) -> Bool) throws(LedgerError) {
         try watch { () throws(LedgerError) in try ledger.audit(query, body) }
     }

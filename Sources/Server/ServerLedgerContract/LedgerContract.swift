@@ -43,7 +43,7 @@ public enum LedgerContract {
     }
 
     /// Every rule, in the order they build on each other.
-    public static let cases: [Case] = recordingCases + retentionCases + auditCases + presenceCases
+    public static let cases: [Case] = recordingCases + retentionCases + auditCases + presenceCases + transactionCases
 
     /// The rules about a ledger's storage over time, which need it opened again.
     public static let storageCases: [StorageCase] = [

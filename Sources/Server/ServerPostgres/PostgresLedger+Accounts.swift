@@ -7,12 +7,15 @@ import SharedDomain
 /// on one ends it everywhere.
 extension PostgresLedger: AccountLedger {
     public func addAccount(_ account: ConsoleAccount) throws(LedgerError) -> Bool {
-        try pool.withConnection { connection throws(LedgerError) in
-            try connection.query(LedgerSchema.insertAccount, [
-                .text(account.name), .text(account.role.rawValue), .text(account.passwordHash), .int64(account.disabled ? 1 : 0),
-                .int64(account.created.milliseconds),
-            ]).rowCount == 1
-        }
+        try pool.withConnection { connection throws(LedgerError) in try Self.addAccount(account, connection) }
+    }
+
+    /// Inserts `account` unless its name is taken, on `connection`.
+    static func addAccount(_ account: ConsoleAccount, _ connection: PostgresConnection) throws(LedgerError) -> Bool {
+        try connection.query(LedgerSchema.insertAccount, [
+            .text(account.name), .text(account.role.rawValue), .text(account.passwordHash), .int64(account.disabled ? 1 : 0),
+            .int64(account.created.milliseconds),
+        ]).rowCount == 1
     }
 
     public func account(named name: String) throws(LedgerError) -> ConsoleAccount? {
@@ -33,24 +36,30 @@ extension PostgresLedger: AccountLedger {
 
     public func changeAccount(named name: String, _ change: AccountChange) throws(LedgerError) -> Bool {
         try pool.withConnection { connection throws(LedgerError) in
-            try connection.transaction { () throws(LedgerError) in
-                let changed = try connection.query(LedgerSchema.updateAccount, [
-                    .text(name), .text(change.role?.rawValue), .text(change.passwordHash), .int64(change.disabled.map { $0 ? 1 : 0 }),
-                ]).rowCount == 1
-                if changed && change.endsSessions { _ = try connection.query(LedgerSchema.deleteAccountSessions, [.text(name)]) }
-                return changed
-            }
+            try connection.transaction { () throws(LedgerError) in try Self.changeAccount(named: name, change, connection) }
         }
+    }
+
+    /// Applies `change` to account `name`, ending its sessions when the change does, inside the open transaction.
+    static func changeAccount(named name: String, _ change: AccountChange, _ connection: PostgresConnection) throws(LedgerError) -> Bool {
+        let changed = try connection.query(LedgerSchema.updateAccount, [
+            .text(name), .text(change.role?.rawValue), .text(change.passwordHash), .int64(change.disabled.map { $0 ? 1 : 0 }),
+        ]).rowCount == 1
+        if changed && change.endsSessions { _ = try connection.query(LedgerSchema.deleteAccountSessions, [.text(name)]) }
+        return changed
     }
 
     public func removeAccount(named name: String) throws(LedgerError) -> Bool {
         try pool.withConnection { connection throws(LedgerError) in
-            try connection.transaction { () throws(LedgerError) in
-                let removed = try connection.query(LedgerSchema.deleteAccount, [.text(name)]).rowCount == 1
-                if removed { _ = try connection.query(LedgerSchema.deleteAccountSessions, [.text(name)]) }
-                return removed
-            }
+            try connection.transaction { () throws(LedgerError) in try Self.removeAccount(named: name, connection) }
         }
+    }
+
+    /// Removes account `name` and its sessions, inside the open transaction.
+    static func removeAccount(named name: String, _ connection: PostgresConnection) throws(LedgerError) -> Bool {
+        let removed = try connection.query(LedgerSchema.deleteAccount, [.text(name)]).rowCount == 1
+        if removed { _ = try connection.query(LedgerSchema.deleteAccountSessions, [.text(name)]) }
+        return removed
     }
 
     public func addSession(_ session: ConsoleSession) throws(LedgerError) {

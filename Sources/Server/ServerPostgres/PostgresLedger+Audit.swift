@@ -5,17 +5,20 @@ import SharedDomain
 extension PostgresLedger {
     @discardableResult
     public func appendAudit(_ entry: AuditEntry) throws(LedgerError) -> AuditEntry {
-        try pool.withConnection { connection throws(LedgerError) in
-            let inserted = try connection.query(LedgerSchema.insertAudit, [
-                .int64(entry.time.milliseconds), .text(entry.actor), .text(entry.action.rawValue), .text(entry.subject),
-                .text(entry.detail), .int64(entry.rows.map(Int64.init)), .text(entry.source),
-            ])
-            guard inserted.rowCount == 1, let id = try inserted.int64(0, 0) else {
-                throw LedgerError(.failed, "\(connection.target): the audit insert returned no id")
-            }
-            return AuditEntry(id: id, time: entry.time, actor: entry.actor, action: entry.action, subject: entry.subject,
-                              detail: entry.detail, rows: entry.rows, source: entry.source)
+        try pool.withConnection { connection throws(LedgerError) in try Self.appendAudit(entry, connection) }
+    }
+
+    /// Inserts `entry` on `connection` (in its transaction, if one is open); returns it with its id.
+    static func appendAudit(_ entry: AuditEntry, _ connection: PostgresConnection) throws(LedgerError) -> AuditEntry {
+        let inserted = try connection.query(LedgerSchema.insertAudit, [
+            .int64(entry.time.milliseconds), .text(entry.actor), .text(entry.action.rawValue), .text(entry.subject),
+            .text(entry.detail), .int64(entry.rows.map(Int64.init)), .text(entry.source),
+        ])
+        guard inserted.rowCount == 1, let id = try inserted.int64(0, 0) else {
+            throw LedgerError(.failed, "\(connection.target): the audit insert returned no id")
         }
+        return AuditEntry(id: id, time: entry.time, actor: entry.actor, action: entry.action, subject: entry.subject,
+                          detail: entry.detail, rows: entry.rows, source: entry.source)
     }
 
     public func audit(_ query: AuditQuery, _ body: (AuditEntry) -> Bool) throws(LedgerError) {
@@ -33,8 +36,6 @@ extension PostgresLedger {
     }
 
     public func purgeAudit(before cutoff: WallTime) throws(LedgerError) -> Int {
-        try pool.withConnection { connection throws(LedgerError) in
-            try connection.query("DELETE FROM audit WHERE at_ms < $1", [.int64(cutoff.milliseconds)]).changedRows
-        }
+        try pool.withConnection { connection throws(LedgerError) in try Self.delete("audit", before: cutoff, dryRun: false, connection) }
     }
 }

@@ -40,7 +40,11 @@ extension PostgresLedger {
     /// erases it): its row id here is the one this ledger's key turns into that id, wherever
     /// in 1...2^48 that falls. The identity goes on giving small row ids; the rare one an
     /// imported row holds is skipped when recording (`recordTries`).
-    public func copy(from source: any CheckInLedger, venue: VenueID?) throws(LedgerError) -> LedgerCopyReport {
+    ///
+    /// `audit` makes the copy's audit entry of its report (an operator's `import`): appended in
+    /// the copy's transaction, so a copy the log cannot take is not committed either.
+    public func copy(from source: any CheckInLedger, venue: VenueID?,
+                     audit: ((LedgerCopyReport) -> AuditEntry)? = nil) throws(LedgerError) -> LedgerCopyReport {
         let selection = CheckInQuery(venue: venue)
         let expected = try source.count(selection)
         return try withConnection { connection throws(LedgerError) in
@@ -90,7 +94,9 @@ extension PostgresLedger {
                 guard total >= expected else {
                     throw LedgerError(.failed, "after the copy PostgreSQL holds \(total) check-ins, fewer than the source's \(expected); nothing was copied")
                 }
-                return LedgerCopyReport(source: expected, copied: copied, alreadyThere: alreadyThere, destination: total, renumbered: renumbered)
+                let report = LedgerCopyReport(source: expected, copied: copied, alreadyThere: alreadyThere, destination: total, renumbered: renumbered)
+                if let audit { _ = try Self.appendAudit(audit(report), connection) }
+                return report
             }
         }
     }

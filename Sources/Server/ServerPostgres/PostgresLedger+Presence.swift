@@ -16,7 +16,7 @@ extension PostgresLedger {
         }
     }
 
-    private func checkOut(_ request: CheckOutRequest, _ connection: PostgresConnection) throws(LedgerError) -> CheckOutReport {
+    func checkOut(_ request: CheckOutRequest, _ connection: PostgresConnection) throws(LedgerError) -> CheckOutReport {
         let row: Int64
         switch request.target {
         case .checkIn(let id):

@@ -76,7 +76,7 @@ public final class PostgresLedger: CheckInLedger {
     static let recordTries = 3
 
     /// One try at recording on `connection`, in one statement (autocommit).
-    private func recordOnce(_ checkIn: NewCheckIn, duplicateSeconds: Int64, _ connection: PostgresConnection) throws(LedgerError) -> RecordOutcome {
+    func recordOnce(_ checkIn: NewCheckIn, duplicateSeconds: Int64, _ connection: PostgresConnection) throws(LedgerError) -> RecordOutcome {
         guard let device = checkIn.device else {
             return .recorded(CheckIn(id: try shownID(of: connection.query(Self.insertCheckIn, PostgresRows.parameters(checkIn)), connection),
                                      entry: checkIn))
@@ -102,7 +102,7 @@ public final class PostgresLedger: CheckInLedger {
     /// (held until the commit) makes every server's count-and-insert for that venue one at a
     /// time, and the count after taking it sees every commit that released it (a commit is
     /// visible before its locks are released). Venues without a capacity never take it.
-    private func admit(_ checkIn: NewCheckIn, rules: AdmissionRules, capacity: Int,
+    func admit(_ checkIn: NewCheckIn, rules: AdmissionRules, capacity: Int,
                        _ connection: PostgresConnection) throws(LedgerError) -> Admission {
         _ = try connection.query(Self.lockVenue, [.text(checkIn.venue.rawValue)])
         let inside = Int(try connection.query(Self.countOpenAtVenue, [.text(checkIn.venue.rawValue),
@@ -264,13 +264,16 @@ public final class PostgresLedger: CheckInLedger {
     }
 
     public func erase(_ subject: ErasureSubject) throws(LedgerError) -> Int {
-        guard let (column, value) = erasure(subject) else { return 0 }
-        return try pool.withConnection { connection throws(LedgerError) in
-            try connection.transaction { () throws(LedgerError) in
-                _ = try connection.query(column.deletePresence, [value])
-                return try connection.query(column.deleteCheckIns, [value]).changedRows
-            }
+        try pool.withConnection { connection throws(LedgerError) in
+            try connection.transaction { () throws(LedgerError) in try erase(subject, connection) }
         }
+    }
+
+    /// Deletes `subject`'s check-ins and duplicate keys inside the open transaction; returns how many.
+    func erase(_ subject: ErasureSubject, _ connection: PostgresConnection) throws(LedgerError) -> Int {
+        guard let (column, value) = erasure(subject) else { return 0 }
+        _ = try connection.query(column.deletePresence, [value])
+        return try connection.query(column.deleteCheckIns, [value]).changedRows
     }
 
     /// The column an erasure of `subject` selects by and its value; nil when it names no row
@@ -283,7 +286,7 @@ public final class PostgresLedger: CheckInLedger {
         }
     }
 
-    private static func delete(_ table: String, before cutoff: WallTime, dryRun: Bool, _ connection: PostgresConnection) throws(LedgerError) -> Int {
+    static func delete(_ table: String, before cutoff: WallTime, dryRun: Bool, _ connection: PostgresConnection) throws(LedgerError) -> Int {
         let parameters: [PostgresParameter] = [.int64(cutoff.milliseconds)]
         if dryRun {
             return Int(try connection.query("SELECT count(*) FROM \(table) WHERE at_ms < $1", parameters).int64(0, 0) ?? 0)
@@ -303,7 +306,7 @@ public final class PostgresLedger: CheckInLedger {
         RETURNING id
         """
     private static let insertCheckIn = SQLDialect.postgresql.render(LedgerSchema.insertCheckIn)
-    private static let countOpenAtVenue = SQLDialect.postgresql.render(LedgerSchema.countOpenAtVenue)
+    static let countOpenAtVenue = SQLDialect.postgresql.render(LedgerSchema.countOpenAtVenue)
     /// A transaction's lock on one venue's admissions: the two-key form, 32 ("q") keeping it
     /// apart from other uses of advisory locks, and the venue's hash.
     static let lockVenue = "SELECT pg_advisory_xact_lock(32, hashtext($1))"

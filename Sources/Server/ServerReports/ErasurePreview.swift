@@ -14,6 +14,18 @@ public struct ErasurePreview: Sendable {
         case phone(String, ofCheckIn: Int64?)
         /// One check-in: asked for alone, or one that names neither a device nor a phone.
         case checkIn(Int64, namesNoVisitor: Bool)
+
+        /// The visitor as the audit log names them, as the operator did and as the console
+        /// does: `receipt 93812746501234` (`… only`), `phone …5678`, `device 019ad3c0f1e27a4b`;
+        /// never a phone number or a device id whole.
+        public var described: String {
+            switch self {
+            case .device(_, ofCheckIn: let id?), .phone(_, ofCheckIn: let id?), .checkIn(let id, namesNoVisitor: true): "receipt \(id)"
+            case .checkIn(let id, namesNoVisitor: false): "receipt \(id) only"
+            case .device(let device, ofCheckIn: nil): "device \(ErasurePreview.abbreviated(device))"
+            case .phone(let phone, ofCheckIn: nil): "phone \(ErasurePreview.masked(phone))"
+            }
+        }
     }
 
     /// Whose check-ins.

@@ -6,16 +6,19 @@ import SharedDomain
 /// by the read connections, as the visitor log is.
 extension SQLiteLedger: AccountLedger {
     public func addAccount(_ account: ConsoleAccount) throws(LedgerError) -> Bool {
-        try writer.perform { connection throws(LedgerError) in
-            let insert = try connection.statement(Self.sql(LedgerSchema.insertAccount))
-            defer { insert.reset() }
-            try insert.bind(1, account.name)
-            try insert.bind(2, account.role.rawValue)
-            try insert.bind(3, account.passwordHash)
-            try insert.bind(4, account.disabled ? 1 : 0)
-            try insert.bind(5, account.created.milliseconds)
-            return try insert.step()
-        }
+        try writer.perform { connection throws(LedgerError) in try Self.addAccount(account, connection) }
+    }
+
+    /// Inserts `account` unless its name is taken, inside the open transaction.
+    static func addAccount(_ account: ConsoleAccount, _ connection: SQLiteConnection) throws(LedgerError) -> Bool {
+        let insert = try connection.statement(Self.sql(LedgerSchema.insertAccount))
+        defer { insert.reset() }
+        try insert.bind(1, account.name)
+        try insert.bind(2, account.role.rawValue)
+        try insert.bind(3, account.passwordHash)
+        try insert.bind(4, account.disabled ? 1 : 0)
+        try insert.bind(5, account.created.milliseconds)
+        return try insert.step()
     }
 
     public func account(named name: String) throws(LedgerError) -> ConsoleAccount? {
@@ -38,28 +41,34 @@ extension SQLiteLedger: AccountLedger {
     }
 
     public func changeAccount(named name: String, _ change: AccountChange) throws(LedgerError) -> Bool {
-        try writer.perform { connection throws(LedgerError) in
-            let update = try connection.statement(Self.sql(LedgerSchema.updateAccount))
-            try update.bind(1, name)
-            try update.bind(2, change.role?.rawValue)
-            try update.bind(3, change.passwordHash)
-            try update.bind(4, change.disabled.map { $0 ? 1 : 0 })
-            let changed = try update.step()
-            update.reset()
-            if changed && change.endsSessions { try Self.endSessions(of: name, connection) }
-            return changed
-        }
+        try writer.perform { connection throws(LedgerError) in try Self.changeAccount(named: name, change, connection) }
+    }
+
+    /// Applies `change` to account `name`, ending its sessions when the change does, inside the open transaction.
+    static func changeAccount(named name: String, _ change: AccountChange, _ connection: SQLiteConnection) throws(LedgerError) -> Bool {
+        let update = try connection.statement(Self.sql(LedgerSchema.updateAccount))
+        try update.bind(1, name)
+        try update.bind(2, change.role?.rawValue)
+        try update.bind(3, change.passwordHash)
+        try update.bind(4, change.disabled.map { $0 ? 1 : 0 })
+        let changed = try update.step()
+        update.reset()
+        if changed && change.endsSessions { try Self.endSessions(of: name, connection) }
+        return changed
     }
 
     public func removeAccount(named name: String) throws(LedgerError) -> Bool {
-        try writer.perform { connection throws(LedgerError) in
-            let delete = try connection.statement(Self.sql(LedgerSchema.deleteAccount))
-            try delete.bind(1, name)
-            let removed = try delete.step()
-            delete.reset()
-            if removed { try Self.endSessions(of: name, connection) }
-            return removed
-        }
+        try writer.perform { connection throws(LedgerError) in try Self.removeAccount(named: name, connection) }
+    }
+
+    /// Removes account `name` and its sessions, inside the open transaction.
+    static func removeAccount(named name: String, _ connection: SQLiteConnection) throws(LedgerError) -> Bool {
+        let delete = try connection.statement(Self.sql(LedgerSchema.deleteAccount))
+        try delete.bind(1, name)
+        let removed = try delete.step()
+        delete.reset()
+        if removed { try Self.endSessions(of: name, connection) }
+        return removed
     }
 
     private static func endSessions(of name: String, _ connection: SQLiteConnection) throws(LedgerError) {

@@ -5,20 +5,23 @@ import SharedDomain
 extension SQLiteLedger {
     @discardableResult
     public func appendAudit(_ entry: AuditEntry) throws(LedgerError) -> AuditEntry {
-        try writer.perform { connection throws(LedgerError) in
-            let insert = try connection.statement(Self.insertAudit)
-            defer { insert.reset() }
-            try insert.bind(1, entry.time.milliseconds)
-            try insert.bind(2, entry.actor)
-            try insert.bind(3, entry.action.rawValue)
-            try insert.bind(4, entry.subject)
-            try insert.bind(5, entry.detail)
-            try insert.bind(6, entry.rows.map(Int64.init))
-            try insert.bind(7, entry.source)
-            guard try insert.step(), let id = insert.int64(0) else { throw LedgerError(.failed, "\(connection.path): the audit insert returned no id") }
-            return AuditEntry(id: id, time: entry.time, actor: entry.actor, action: entry.action, subject: entry.subject,
-                              detail: entry.detail, rows: entry.rows, source: entry.source)
-        }
+        try writer.perform { connection throws(LedgerError) in try Self.appendAudit(entry, connection) }
+    }
+
+    /// Inserts `entry` inside the open transaction; returns it with its id.
+    static func appendAudit(_ entry: AuditEntry, _ connection: SQLiteConnection) throws(LedgerError) -> AuditEntry {
+        let insert = try connection.statement(Self.insertAudit)
+        defer { insert.reset() }
+        try insert.bind(1, entry.time.milliseconds)
+        try insert.bind(2, entry.actor)
+        try insert.bind(3, entry.action.rawValue)
+        try insert.bind(4, entry.subject)
+        try insert.bind(5, entry.detail)
+        try insert.bind(6, entry.rows.map(Int64.init))
+        try insert.bind(7, entry.source)
+        guard try insert.step(), let id = insert.int64(0) else { throw LedgerError(.failed, "\(connection.path): the audit insert returned no id") }
+        return AuditEntry(id: id, time: entry.time, actor: entry.actor, action: entry.action, subject: entry.subject,
+                          detail: entry.detail, rows: entry.rows, source: entry.source)
     }
 
     public func audit(_ query: AuditQuery, _ body: (AuditEntry) -> Bool) throws(LedgerError) {

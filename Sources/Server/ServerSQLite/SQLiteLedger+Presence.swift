@@ -9,7 +9,7 @@ extension SQLiteLedger {
         writer.submit({ [ids] connection throws(LedgerError) in try Self.checkOut(request, connection, ids) }, completion: completion)
     }
 
-    private static func checkOut(_ request: CheckOutRequest, _ connection: SQLiteConnection,
+    static func checkOut(_ request: CheckOutRequest, _ connection: SQLiteConnection,
                                  _ ids: CheckInIDCipher) throws(LedgerError) -> CheckOutReport {
         let row: Int64
         switch request.target {

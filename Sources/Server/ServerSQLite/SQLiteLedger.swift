@@ -135,7 +135,7 @@ public final class SQLiteLedger: CheckInLedger {
     /// The statements of one check-in, inside the writer's transaction. With a capacity, the
     /// open visits are counted first (the partial index of open visits: at most about the
     /// capacity's rows); the one writer makes count and insert one step.
-    private static func record(_ checkIn: NewCheckIn, rules: AdmissionRules, _ connection: SQLiteConnection,
+    static func record(_ checkIn: NewCheckIn, rules: AdmissionRules, _ connection: SQLiteConnection,
                                _ ids: CheckInIDCipher) throws(LedgerError) -> Admission {
         if let capacity = rules.capacity {
             let count = try connection.statement(Self.countOpenAtVenue)
@@ -268,18 +268,22 @@ public final class SQLiteLedger: CheckInLedger {
     }
 
     public func erase(_ subject: ErasureSubject) throws(LedgerError) -> Int {
-        guard let selection = ErasureSelection(subject, ids: ids) else { return 0 }
-        let erased = try writer.perform { connection throws(LedgerError) in
-            try selection.statement(selection.column.deletePresence, on: connection).run()
-            try selection.statement(selection.column.deleteCheckIns, on: connection).run()
-            let erased = connection.changes
-            if erased > 0, try connection.integer("PRAGMA auto_vacuum") == Self.incrementalVacuum {
-                try connection.execute("PRAGMA incremental_vacuum")
-            }
-            return erased
-        }
+        let erased = try writer.perform { [ids] connection throws(LedgerError) in try Self.erase(subject, ids: ids, connection) }
         // The visitor's rows must not linger in the write-ahead log either.
         if erased > 0 { compact() }
+        return erased
+    }
+
+    /// Deletes `subject`'s check-ins and duplicate keys inside the open transaction (their
+    /// pages handed back); returns how many. The caller compacts after the commit.
+    static func erase(_ subject: ErasureSubject, ids: CheckInIDCipher, _ connection: SQLiteConnection) throws(LedgerError) -> Int {
+        guard let selection = ErasureSelection(subject, ids: ids) else { return 0 }
+        try selection.statement(selection.column.deletePresence, on: connection).run()
+        try selection.statement(selection.column.deleteCheckIns, on: connection).run()
+        let erased = connection.changes
+        if erased > 0, try connection.integer("PRAGMA auto_vacuum") == Self.incrementalVacuum {
+            try connection.execute("PRAGMA incremental_vacuum")
+        }
         return erased
     }
 
@@ -317,7 +321,7 @@ public final class SQLiteLedger: CheckInLedger {
     }
 
     private static let claimPresence = SQLDialect.sqlite.render(LedgerSchema.claimPresence)
-    private static let countOpenAtVenue = SQLDialect.sqlite.render(LedgerSchema.countOpenAtVenue)
+    static let countOpenAtVenue = SQLDialect.sqlite.render(LedgerSchema.countOpenAtVenue)
     private static let insertCheckIn = SQLDialect.sqlite.render(LedgerSchema.insertCheckIn)
     private static let earlierCheckIn = SQLDialect.sqlite.render(LedgerSchema.earlierCheckIn)
     private static let devicesPrefixed = SQLDialect.sqlite.render(LedgerSchema.devicesPrefixed)

@@ -15,6 +15,9 @@ final class SQLiteWriter: Sendable {
     private struct Pending: ~Copyable {
         var jobs: [any WriteJob] = []
         var draining = false
+        /// Jobs in `jobs` that run alone (operators' actions: rare), so a flood of check-ins
+        /// is batched without looking for one.
+        var alone = 0
     }
 
     private let connection: SQLiteConnection
@@ -33,13 +36,22 @@ final class SQLiteWriter: Sendable {
         try Rendezvous.wait { submit(work, completion: $0) }.get()
     }
 
+    /// Runs `work` inside a write transaction of its own, batched with no other write, and
+    /// returns its value once that has committed: an operator's action and its audit entry,
+    /// whose failure (a full disk, a body that throws) must fail no visitor's check-in, and
+    /// whose commit no visitor's failure may undo.
+    func performAlone<T: Sendable>(_ work: @escaping @Sendable (SQLiteConnection) throws(LedgerError) -> T) throws(LedgerError) -> T {
+        try Rendezvous.wait { submit(work, alone: true, completion: $0) }.get()
+    }
+
     /// Runs `work` inside a write transaction and hands its value (or the failure) to
     /// `completion` once that transaction has committed (or failed), on the completions' thread.
-    func submit<T: Sendable>(_ work: @escaping @Sendable (SQLiteConnection) throws(LedgerError) -> T,
+    func submit<T: Sendable>(_ work: @escaping @Sendable (SQLiteConnection) throws(LedgerError) -> T, alone: Bool = false,
                              completion: @escaping @Sendable (Result<T, LedgerError>) -> Void) {
-        let job = Job(work, completion: completion)
+        let job = Job(work, alone: alone, completion: completion)
         let startsDrain = pending.withLock { pending in
             pending.jobs.append(job)
+            if alone { pending.alone += 1 }
             defer { pending.draining = true }
             return !pending.draining
         }
@@ -57,7 +69,16 @@ final class SQLiteWriter: Sendable {
     private func drain() {
         while true {
             let batch: [any WriteJob] = pending.withLock { pending in
-                let count = min(pending.jobs.count, Self.batchLimit)
+                // A job that runs alone is a batch of one; the batch before it ends where it waits.
+                let count: Int
+                if pending.alone == 0 {
+                    count = min(pending.jobs.count, Self.batchLimit)
+                } else if pending.jobs.first?.alone == true {
+                    count = 1
+                    pending.alone -= 1
+                } else {
+                    count = min(pending.jobs.firstIndex { $0.alone } ?? pending.jobs.count, Self.batchLimit)
+                }
                 let batch = Array(pending.jobs.prefix(count))
                 pending.jobs.removeFirst(count)
                 if batch.isEmpty { pending.draining = false }
@@ -87,6 +108,8 @@ final class SQLiteWriter: Sendable {
 
 /// One write waiting for its transaction.
 private protocol WriteJob: AnyObject, Sendable {
+    /// Whether the job commits in a transaction of its own (`performAlone`).
+    var alone: Bool { get }
     /// Does the write inside the open transaction.
     func execute(_ connection: SQLiteConnection) throws(LedgerError)
     /// The transaction committed (nil) or failed: wakes the caller.
@@ -95,18 +118,25 @@ private protocol WriteJob: AnyObject, Sendable {
 
 /// A write returning `T`: its value is released only after the commit.
 private final class Job<T: Sendable>: WriteJob, @unchecked Sendable {
-    private let work: @Sendable (SQLiteConnection) throws(LedgerError) -> T
+    /// Dropped once run: what it holds (an operator action's closure holds the ledger) goes
+    /// before the caller is told, so a command that returns at once leaves nothing behind that
+    /// keeps the ledger open (and its write-ahead log unmerged) at exit.
+    private var work: (@Sendable (SQLiteConnection) throws(LedgerError) -> T)?
     private let completion: @Sendable (Result<T, LedgerError>) -> Void
+    let alone: Bool
     /// Written by the writer's thread, read after the commit by the completions' (the dispatch orders them).
     private var value: T?
 
-    init(_ work: @escaping @Sendable (SQLiteConnection) throws(LedgerError) -> T,
+    init(_ work: @escaping @Sendable (SQLiteConnection) throws(LedgerError) -> T, alone: Bool,
          completion: @escaping @Sendable (Result<T, LedgerError>) -> Void) {
         self.work = work
+        self.alone = alone
         self.completion = completion
     }
 
     func execute(_ connection: SQLiteConnection) throws(LedgerError) {
+        guard let work else { throw LedgerError(.failed, "a write of the batch ran twice") }
+        self.work = nil
         value = try work(connection)
     }
 

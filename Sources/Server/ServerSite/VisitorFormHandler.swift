@@ -27,9 +27,9 @@ struct VisitorFormHandler: Sendable {
         guard let device = request.existingDevice(parts.cookies) else {
             return reply(request.page(400, request.pages.message(request.words.badRequestTitle, request.words.formOtherDevice)))
         }
-        let name = form["name"].map { $0.trimmingCharacters() }
+        let name = form["name"].flatMap(Visitor.acceptableName)
         let visitor = Visitor(name: name, phone: form["phone"])
-        let nameOK = !profile.visitorFields.contains(.name) || (name.map(Visitor.isAcceptableName) ?? false)
+        let nameOK = !profile.visitorFields.contains(.name) || name != nil
         guard nameOK, visitor.provides(profile.visitorFields) else {
             // Checked before the ticket is used: a typo costs the visitor nothing.
             let html = request.pages.visitorForm(venue: venue, venueName: parts.useCase.displayName(of: venue), fields: profile.visitorFields,
@@ -55,15 +55,5 @@ struct VisitorFormHandler: Sendable {
             reply(CheckInAnswers(parts: parts).response(to: outcome, code: pending.code, device: .known(device), newCookie: nil, for: request,
                                                         extra: [("Set-Cookie", cookie)]))
         }
-    }
-}
-
-extension String {
-    /// The text without white space around it.
-    func trimmingCharacters() -> String {
-        var text = Substring(self)
-        while text.first?.isWhitespace == true { text = text.dropFirst() }
-        while text.last?.isWhitespace == true { text = text.dropLast() }
-        return String(text)
     }
 }

@@ -104,8 +104,9 @@ public enum VisitorCookie {
         guard value.utf8.count <= 1024, let bytes = Hex.decode(value), let text = String(validating: bytes, as: UTF8.self) else { return nil }
         let parts = text.split(separator: "\n", omittingEmptySubsequences: false)
         guard parts.count == 2 else { return nil }
-        let name = String(parts[0]).trimmingCharacters(), phone = String(parts[1])
-        guard name.isEmpty || Visitor.isAcceptableName(name), phone.isEmpty || Visitor.normalizedPhone(phone) != nil else { return nil }
+        let typed = String(parts[0]), phone = String(parts[1])
+        let name = Visitor.acceptableName(typed)
+        guard name != nil || typed.allSatisfy(\.isWhitespace), phone.isEmpty || Visitor.normalizedPhone(phone) != nil else { return nil }
         return Visitor(name: name, phone: phone)
     }
 }

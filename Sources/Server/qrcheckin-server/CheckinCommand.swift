@@ -32,8 +32,9 @@ struct CheckinCommand: Command {
             capacity (capacity.VENUE) admits nobody more (exit 75) unless --over-capacity says
             so; such an admission is recorded in the audit log as over-capacity.
 
-            EXIT STATUS: 0 recorded; 64 bad command line (no --venue, a name over 64
-            characters or with control characters, a phone that is not 7-15 digits); 65 the
+            EXIT STATUS: 0 recorded; 64 bad command line (no --venue, a name the visitor form
+            would refuse: over 64 characters, or with control or format characters; a phone
+            that is not 7-15 digits); 65 the
             venue is unknown (no setting names it, no check-in there, no --new-venue), or the
             database is not a ledger; 73 the database cannot be created; 74 the disk is
             full; 75 the database stayed locked, or the venue is full; 77 permission denied; 78 a bad setting, or
@@ -44,7 +45,6 @@ struct CheckinCommand: Command {
     let configuration: ServerConfiguration
     let venue: VenueID
     let visitor: Visitor?
-    let operatorName: String
     /// Whether a venue no setting names and with no check-in yet may be checked in to.
     let newVenue: Bool
     let overCapacity: Bool
@@ -56,14 +56,13 @@ struct CheckinCommand: Command {
         guard configuration.venues.profile(for: venue) != nil else {
             throw .usage("--venue: \(venue) is not a venue this server serves (see the venues setting)")
         }
-        let name = arguments["name"]
-        if let name {
-            guard !name.isEmpty, name.count <= Visitor.maximumNameLength else {
-                throw .usage("--name must be 1-\(Visitor.maximumNameLength) characters")
+        // Kept as the visitor form keeps a name (one rule: `Visitor.acceptableName`).
+        let name = try arguments["name"].map { typed throws(CommandError) in
+            guard let accepted = Visitor.acceptableName(typed) else {
+                throw .usage("--name must be 1-\(Visitor.maximumNameLength) characters without control or format characters "
+                             + "(tabs, line breaks, bidirectional or zero-width ones), as the visitor form asks")
             }
-            guard !name.unicodeScalars.contains(where: { $0.properties.generalCategory == .control }) else {
-                throw .usage("--name must not contain control characters (tabs, line breaks)")
-            }
+            return accepted
         }
         var phone: String?
         if let text = arguments["phone"] {
@@ -73,7 +72,6 @@ struct CheckinCommand: Command {
             phone = digits
         }
         visitor = name == nil && phone == nil ? nil : Visitor(name: name, phone: phone)
-        operatorName = OperatorIdentity.current(environment: context.environment)
         newVenue = arguments.has("new-venue")
         overCapacity = arguments.has("over-capacity")
     }
@@ -85,32 +83,19 @@ struct CheckinCommand: Command {
             throw CommandError(.dataError, "unknown venue \(venue): no setting names it and it has no check-in yet (a typo?); "
                                + "add --new-venue to record its first check-in")
         }
-        let staff = StaffCheckIn(ledger: ledger, clock: clock)
+        let trail = AuditTrail.shell(ledger, context, clock: clock)
         let profile = configuration.venues.profile(for: venue)
+        // The check-in and its audit entry (over-capacity when the venue was full) are one transaction.
         let admission = try ledgerCall { () throws(LedgerError) in
-            try Rendezvous.wait { staff.record(venue: venue, visitor: visitor, operatorName: operatorName, profile: overCapacity ? nil : profile,
-                                               completion: $0) }.get()
+            try StaffCheckIn(trail: trail).record(venue: venue, visitor: visitor, profile: profile, overCapacity: overCapacity)
         }
         guard case .admitted(let outcome) = admission else {
             let inside = if case .full(let inside) = admission { inside } else { 0 }
             throw CommandError(.tempFail, "\(venue) is full (\(inside) of \(profile?.presence.capacity ?? inside) inside); --over-capacity admits anyway")
         }
         let checkIn = outcome.checkIn
-        let capacity = profile?.presence.capacity
-        var over = false
-        if overCapacity, let capacity, let profile {
-            let inside = try ledgerCall { () throws(LedgerError) in
-                try ledger.occupancy(venue: venue, openSince: profile.openSince(at: checkIn.time))[venue] ?? 0
-            }
-            over = inside > capacity
-        }
-        _ = try ledgerCall { () throws(LedgerError) in
-            try ledger.appendAudit(AuditEntry(time: checkIn.time, actor: operatorName, action: over ? .overCapacity : .staffCheckIn,
-                                              subject: "check-in \(checkIn.id)", detail: "venue \(venue)" + (over ? " over capacity \(capacity!)" : ""),
-                                              rows: 1, source: "cli"))
-        }
         let local = LocalTime(checkIn.time, in: SystemZone())
-        try context.output("checked in at \(venue) (check-in \(checkIn.id), \(local.date) \(local.second) \(local.offset), by \(operatorName))\n")
+        try context.output("checked in at \(venue) (check-in \(checkIn.id), \(local.date) \(local.second) \(local.offset), by \(trail.actor.name))\n")
         return .success
     }
 

@@ -46,9 +46,15 @@ struct CheckinsCommand: Command {
             and/or local day, the most visits open at once among those selected (a visit from
             its entry to its exit, else to now but never past its venue's max-stay).
 
+            Every export (and a count of one --device) is written to the audit log first: who,
+            when, the filter and how many rows ('qrcheckin-server audit'). When the log cannot
+            take the entry (a full disk), nothing is exported.
+
             EXIT STATUS: 0 listed; 64 bad command line; 65 --device names no device or several,
-            or the database is not a ledger or is damaged; 66 the database does not exist; 74 the output cannot be written; 77
-            permission denied; 78 a bad setting, or a ledger of a newer version.
+            or the database is not a ledger or is damaged; 66 the database does not exist; 74
+            the output cannot be written, or the audit log cannot take the export's entry (a
+            full disk: nothing exported); 77 permission denied; 78 a bad setting, or a ledger
+            of a newer version.
             """
     )
 
@@ -109,17 +115,21 @@ struct CheckinsCommand: Command {
         var query = query
         if let device = query.device { query.device = try DeviceLookup.device(prefixed: device, in: ledger) }
         let chosen = format ?? (context.standardOutputIsTerminal ? .table : .csv)
-        if let countKeys { return try count(ledger, query: query, keys: countKeys, format: chosen, context) }
+        let trail = AuditTrail.shell(ledger, context)
+        if let countKeys { return try count(ledger, trail: trail, query: query, keys: countKeys, format: chosen, context) }
+        // Who exported what, the filter and how many rows, is committed before the first row
+        // leaves: a log that cannot take the entry (a full disk) exports nothing (exit 74).
+        let audited = try ledgerCall { () throws(LedgerError) in
+            try VisitorLogExport(trail: trail).begin(.query(query), detail: Self.describe(query, format: chosen, excel: excel))
+        }
         var export = CheckInExport(format: chosen, excel: excel, zone: SystemZone())
         var output = CheckedOutput()
         var failure: CommandError?
-        var rows = 0
         try output.append(export.header)
         do throws(LedgerError) {
-            try ledger.export(query) { checkIn in
+            try audited.rows { checkIn in
                 do throws(CommandError) {
                     try output.append { export.write(checkIn, to: &$0) }
-                    rows += 1
                     return true
                 } catch {
                     failure = error
@@ -131,15 +141,6 @@ struct CheckinsCommand: Command {
         }
         if let failure { throw failure }
         try output.flush()
-        // Who exported what: the filter and how many rows. The rows are out; a log that cannot
-        // take the entry (a full disk) is said on stderr, not made the export's failure.
-        let entry = AuditEntry(time: SystemClock().now(), actor: OperatorIdentity.current(environment: context.environment), action: .export,
-                               detail: Self.describe(query, format: chosen, excel: excel), rows: rows, source: "cli")
-        do throws(LedgerError) {
-            try ledger.appendAudit(entry)
-        } catch {
-            context.logger.warning("could not record the export in the audit log: \(error.message)")
-        }
         return .success
     }
 
@@ -154,8 +155,15 @@ struct CheckinsCommand: Command {
         return (parts + ["format=\(format.rawValue)"] + (excel ? ["excel"] : [])).joined(separator: " ")
     }
 
-    private func count(_ ledger: any CheckInLedger, query: CheckInQuery, keys: [CountReport.Key], format: CheckInExport.Format,
+    private func count(_ ledger: any CheckInLedger, trail: AuditTrail, query: CheckInQuery, keys: [CountReport.Key], format: CheckInExport.Format,
                        _ context: CommandContext) throws(CommandError) -> ExitCode {
+        // Counts of venues, days and hours are numbers of nobody; counted for one device they
+        // tell when that visitor came: audited as an export of that device's check-ins.
+        if query.device != nil {
+            _ = try ledgerCall { () throws(LedgerError) in
+                try VisitorLogExport(trail: trail).begin(.query(query), detail: Self.describe(query, format: format) + " count")
+            }
+        }
         let kept = includesKept ? try ledgerCall { () throws(LedgerError) in try keptCounts(ledger) } : []
         guard !keys.isEmpty else {
             let total = try ledgerCall { () throws(LedgerError) in try ledger.count(query) }

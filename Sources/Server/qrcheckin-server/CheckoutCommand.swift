@@ -32,11 +32,9 @@ struct CheckoutCommand: Command {
 
     let ledgerOptions: LedgerCommandOptions
     let target: CheckOutTarget
-    let operatorName: String
 
     init(_ arguments: ParsedArguments, context: CommandContext) throws(CommandError) {
         ledgerOptions = try LedgerCommandOptions(arguments, environment: context.environment)
-        operatorName = OperatorIdentity.current(environment: context.environment)
         switch (arguments["checkin"], arguments["venue"]) {
         case (let id?, nil):
             guard !arguments.has("all") else { throw .usage("--all goes with --venue, not --checkin") }
@@ -53,21 +51,9 @@ struct CheckoutCommand: Command {
     func run(_ context: CommandContext) throws(CommandError) -> ExitCode {
         let clock = SystemClock()
         let ledger = try ledgerOptions.openLedger(clock: clock)
-        let now = clock.now()
-        let report = try ledgerCall { () throws(LedgerError) in
-            try Rendezvous.wait { ledger.checkOut(CheckOutRequest(target, at: now, kind: .staff), completion: $0) }.get()
-        }
-        let subject: String
-        switch target {
-        case .checkIn(let id): subject = "check-in \(id)"
-        case .venue(let venue): subject = "venue \(venue)"
-        default: subject = "-"
-        }
+        // The exits and their audit entry are one transaction (`StaffCheckOut`).
+        let report = try ledgerCall { () throws(LedgerError) in try StaffCheckOut(trail: AuditTrail.shell(ledger, context, clock: clock)).run(target) }
         if case .checkIn(let id) = target, report.visit == nil { throw CommandError(.dataError, "no check-in \(id) in the log") }
-        _ = try ledgerCall { () throws(LedgerError) in
-            try ledger.appendAudit(AuditEntry(time: now, actor: operatorName, action: .staffCheckOut, subject: subject,
-                                              detail: nil, rows: report.closed, source: "cli"))
-        }
         let zone = SystemZone()
         if let visit = report.visit, let exit = visit.exit {
             let local = LocalTime(exit.time, in: zone)
@@ -75,7 +61,8 @@ struct CheckoutCommand: Command {
             let said = report.closed == 0 ? "already checked out" : "checked out"
             try context.output("\(said): check-in \(visit.id) at \(visit.venue), \(local.date) \(local.minute) \(local.offset) (\(exit.kind.rawValue)), stayed \(minutes) min\n")
         } else {
-            try context.output("checked out \(report.closed) visit\(report.closed == 1 ? "" : "s") at \(subject.dropFirst(6))\n")
+            let venue = if case .venue(let venue) = target { venue.rawValue } else { "-" }
+            try context.output("checked out \(report.closed) visit\(report.closed == 1 ? "" : "s") at \(venue)\n")
         }
         return .success
     }

@@ -39,13 +39,19 @@ struct EraseCommand: Command {
             as with purge (secure_delete, the write-ahead log truncated). Kept daily counts
             are numbers only and stay.
 
+            Each erasure is written to the audit log in its own transaction (who, when, which
+            visitor as this command names it, how many), and so is each preview shown
+            (--dry-run, and the one before the question): an erasure or a preview the log
+            cannot take (a full disk) does not happen (exit 74).
+
             EXIT STATUS: 0 erased, or --dry-run shown; 1 the answer was not yes (nothing erased); 64 bad command line (not
             exactly one of --checkin, --device and --phone, a malformed one, --only without
             --checkin, --dry-run with --yes), or standard input is not a terminal and --yes was
             not given (nothing erased); 65 nothing matches (no check-in ID, no device with that
             id or prefix, no check-in with that phone number: never recorded, purged or erased
             already), a device prefix matches several devices, or the database is not a ledger; 66 the database does not exist;
-            75 the database stayed locked; 77 permission denied; 78 a bad setting.
+            74 the audit log cannot take the entry (a full disk: nothing shown or erased); 75
+            the database stayed locked; 77 permission denied; 78 a bad setting.
             """
     )
 
@@ -102,29 +108,41 @@ struct EraseCommand: Command {
     func run(_ context: CommandContext) throws(CommandError) -> ExitCode {
         let ledger = try ledgerOptions.openLedger()
         let (subject, scope) = try chosen(ledger)
-        let checkIns = try ledgerCall { () throws(LedgerError) in try ledger.checkIns(of: subject) }
+        let erasure = Erasure(trail: AuditTrail.shell(ledger, context))
+        let described = scope.described
+        if mode == .confirmed {
+            // One action: what goes is shown once it is gone, the erasure and its entry one
+            // transaction. Counted first, so that nothing matching erases (and audits) nothing.
+            let checkIns = try ledgerCall { () throws(LedgerError) in try ledger.checkIns(of: subject) }
+            let preview = ErasurePreview(scope: scope, checkIns: checkIns, zone: SystemZone())
+            guard preview.count > 0 else {
+                throw CommandError(.dataError, "\(preview.nothing) (never recorded, purged or erased already): nothing erased")
+            }
+            let erased = try ledgerCall { () throws(LedgerError) in try erasure.erase(subject, described: described) }
+            try context.output(preview.text + preview.erased(erased) + "\n")
+            return .success
+        }
+        // What would go is shown to the operator: audited as a preview before it is shown
+        // (on a full disk nothing is shown, exit 74). Erasing then is a second action.
+        let checkIns = try ledgerCall { () throws(LedgerError) in try erasure.preview(subject, described: described) }
         let preview = ErasurePreview(scope: scope, checkIns: checkIns, zone: SystemZone())
         guard preview.count > 0 else {
             throw CommandError(.dataError, "\(preview.nothing) (never recorded, purged or erased already): nothing erased")
         }
         try context.output(preview.text)
-        switch mode {
-        case .dryRun:
+        if mode == .dryRun {
             try context.output("nothing erased (--dry-run)\n")
             return .success
-        case .ask:
-            guard context.standardInputIsTerminal else {
-                throw CommandError(.usage, "nothing erased: answer on a terminal, or add --yes to erase without asking")
-            }
-            let answer = context.ask(preview.question)?.trimmed().lowercased()
-            guard answer == "y" || answer == "yes" else {
-                try context.output("nothing erased\n")
-                return .failure
-            }
-        case .confirmed:
-            break
         }
-        let erased = try ledgerCall { () throws(LedgerError) in try ledger.erase(subject) }
+        guard context.standardInputIsTerminal else {
+            throw CommandError(.usage, "nothing erased: answer on a terminal, or add --yes to erase without asking")
+        }
+        let answer = context.ask(preview.question)?.trimmed().lowercased()
+        guard answer == "y" || answer == "yes" else {
+            try context.output("nothing erased\n")
+            return .failure
+        }
+        let erased = try ledgerCall { () throws(LedgerError) in try erasure.erase(subject, described: described) }
         try context.output(preview.erased(erased) + "\n")
         return .success
     }

@@ -25,7 +25,8 @@ struct ImportCommand: Command {
             afterwards, nothing is committed. Stop the server writing to the SQLite file first
             (a check-in recorded there during the copy makes the counts disagree). Refusals
             (kept a week, no visitor data) are not copied. Check-ins keep their ids (a receipt's
-            number still opens and erases its check-in) and their times.
+            number still opens and erases its check-in) and their times. The copy is written
+            to PostgreSQL's audit log in its own transaction (who, from where, how many).
 
             EXIT STATUS: 0 copied; 64 bad command line (--database not PostgreSQL, --from not
             SQLite); 65 a database is not a ledger; 66 the SQLite file does not exist; 69
@@ -55,7 +56,16 @@ struct ImportCommand: Command {
         let from = try LedgerOpener.open(source, create: false, clock: clock)
         let report: LedgerCopyReport
         do throws(LedgerError) {
-            report = try PostgresLedger(destination, poolSize: 1, clock: clock).copy(from: from, venue: venue)
+            // Every check-in of the source, visitor fields and all, moves: audited in the copy's
+            // own transaction (`import`), so a copy the log cannot take is not committed.
+            let ledger = try PostgresLedger(destination, poolSize: 1, clock: clock)
+            let trail = AuditTrail.shell(ledger, context, clock: clock)
+            let now = clock.now()
+            let origin = source.description
+            report = try ledger.copy(from: from, venue: venue) { report in
+                trail.entry(AuditNote(.import, subject: venue.map { "venue \($0)" }, detail: "from \(origin): source \(report.source), "
+                                      + "copied \(report.copied), already there \(report.alreadyThere)", rows: report.copied), at: now)
+            }
         } catch {
             throw CommandError(error)
         }

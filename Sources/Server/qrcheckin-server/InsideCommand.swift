@@ -23,8 +23,10 @@ struct InsideCommand: Command {
             A visit older than its venue's max-stay (default: duplicate-time) has ended and is
             not listed, even before the server's next pass records its automatic exit. json is
             one array of objects with the CSV's keys. The database is opened, never created,
-            and only read: it works on a full disk. The run is noted in the audit log when the
-            log can take it (otherwise a warning on stderr, and the list all the same).
+            and only read: it works on a full disk. The run is noted in the audit log before the
+            first visit is listed; when the log cannot take the entry (a full disk, a read-only
+            ledger), a warning says so on stderr and the roll is listed all the same: the one
+            exception to the audit rule, for an evacuation.
 
             EXIT STATUS: 0 listed (also when nobody is inside); 64 bad command line; 65 the
             database is not a ledger; 66 the database does not exist; 74 the output cannot be
@@ -55,15 +57,18 @@ struct InsideCommand: Command {
         var report = VisitReport(format: chosen, overlaps: false, zone: SystemZone(), now: now)
         var output = CheckedOutput()
         var failure: CommandError?
-        var rows = 0
         try output.append(report.header)
-        try ledgerCall { () throws(LedgerError) in
-            try ledger.openVisits(venue: venue) { visit in
-                let profile = venues.profile(for: visit.venue) ?? venues.defaults
-                guard visit.time >= profile.openSince(at: now) else { return true }
+        // Audited before the first name leaves. An evacuation is not the time for an error: on a
+        // ledger that cannot take the entry (a full disk, a read-only mount) the roll is listed
+        // all the same, and the missing entry said on stderr (docs/PRIVACY.md).
+        let logger = context.logger
+        let roll = EvacuationRoll(trail: AuditTrail.shell(ledger, context, clock: clock), venues: venues)
+        _ = try ledgerCall { () throws(LedgerError) in
+            try roll.run(venue: venue, detail: "format=\(chosen.rawValue)", unaudited: .listAnyway(warn: { error in
+                logger.warning("could not record the roll in the audit log (\(error.message)); listing it all the same")
+            })) { visit in
                 do throws(CommandError) {
                     try output.append { report.write(VisitReport.Row(visit: visit), to: &$0) }
-                    rows += 1
                     return true
                 } catch {
                     failure = error
@@ -74,13 +79,6 @@ struct InsideCommand: Command {
         if let failure { throw failure }
         try output.append(report.footer)
         try output.flush()
-        let entry = AuditEntry(time: now, actor: OperatorIdentity.current(environment: context.environment), action: .inside,
-                               subject: venue.map { "venue \($0)" }, detail: "format=\(chosen.rawValue)", rows: rows, source: "cli")
-        do throws(LedgerError) {
-            try ledger.appendAudit(entry)
-        } catch {
-            context.logger.warning("could not record the roll in the audit log: \(error.message)")
-        }
         return .success
     }
 }

@@ -31,7 +31,8 @@ struct OverlapsCommand: Command {
 
             EXIT STATUS: 0 listed (also when nothing overlapped); 64 bad command line; 65 no
             such check-in, or the database is not a ledger; 66 the database does not exist;
-            74 the output cannot be written; 77 permission denied; 78 a bad setting.
+            74 the output cannot be written, or the audit log cannot take the run's entry (a
+            full disk: nothing listed); 77 permission denied; 78 a bad setting.
             """
     )
 
@@ -63,29 +64,22 @@ struct OverlapsCommand: Command {
     func run(_ context: CommandContext) throws(CommandError) -> ExitCode {
         let clock = SystemClock()
         let ledger = try ledgerOptions.openLedger(clock: clock)
-        let overlaps = OverlapQuery(ledger: ledger, venues: venues, clock: clock)
+        // Audited before the answer is returned (`OverlapsLookup`): who met whom is not read without a trace.
+        let overlaps = OverlapsLookup(trail: AuditTrail.shell(ledger, context, clock: clock), venues: venues)
         let now = clock.now()
+        let chosen = format ?? (context.standardOutputIsTerminal ? .table : .csv)
+        let detail = "format=\(chosen.rawValue)"
         var rows: [VisitReport.Row] = []
-        let subject: String
         if let checkIn {
-            guard let found = try ledgerCall({ () throws(LedgerError) in try overlaps.overlaps(of: checkIn, marginSeconds: marginSeconds) }) else {
+            guard let found = try ledgerCall({ () throws(LedgerError) in try overlaps.overlaps(of: checkIn, marginSeconds: marginSeconds, detail: detail) }) else {
                 throw CommandError(.dataError, "no check-in \(checkIn) in the log")
             }
             rows = found.others.map { VisitReport.Row(visit: $0, meets: found.visit.id) }
-            subject = "check-in \(checkIn)"
         } else {
             let found = try ledgerCall { () throws(LedgerError) in
-                try overlaps.overlaps(ofDevice: query.device!, from: query.from, until: query.until, marginSeconds: marginSeconds)
+                try overlaps.overlaps(ofDevice: query.device!, from: query.from, until: query.until, marginSeconds: marginSeconds, detail: detail)
             }
             for answer in found { rows += answer.others.map { VisitReport.Row(visit: $0, meets: answer.visit.id) } }
-            subject = "device \(query.device!.rawValue)"
-        }
-        let chosen = format ?? (context.standardOutputIsTerminal ? .table : .csv)
-        // Audited before the answer is shown: who met whom is not read without a trace.
-        _ = try ledgerCall { () throws(LedgerError) in
-            try ledger.appendAudit(AuditEntry(time: now, actor: OperatorIdentity.current(environment: context.environment), action: .overlaps,
-                                              subject: subject, detail: "margin=\(marginSeconds)s format=\(chosen.rawValue)", rows: rows.count,
-                                              source: "cli"))
         }
         try context.output(VisitReport(format: chosen, overlaps: true, zone: SystemZone(), now: now).text(rows))
         return .success

@@ -23,8 +23,14 @@ struct PurgeCommand: Command {
             pages back (incremental vacuum) and truncates its write-ahead log, so the file
             shrinks. --dry-run prints what would be deleted and changes nothing at all.
 
+            Audit entries older than audit-retention go too, and the purge leaves an entry of
+            its own in the audit log (what was due), written after them in the same
+            transaction and before anything else is deleted: a purge the log cannot take (a
+            full disk) deletes nothing.
+
             EXIT STATUS: 0 done (also when nothing was due); 64 bad command line; 65 the
-            database is not a ledger; 66 the database does not exist; 74 the disk is full; 75
+            database is not a ledger; 66 the database does not exist; 74 the disk is full (the
+            audit log cannot take the purge's entry: nothing deleted); 75
             the database stayed locked; 77 permission denied; 78 a bad setting, or a ledger
             of a newer version.
             """
@@ -46,12 +52,21 @@ struct PurgeCommand: Command {
         let ledger = try ledgerOptions.openLedger(clock: clock)
         let now = clock.now()
         let request = policy.purgeRequest(at: now, dayOffsetSeconds: zone.offsetSeconds(at: now), dryRun: dryRun)
-        let report = try ledgerCall { () throws(LedgerError) in try ledger.purge(request) }
-        var summary = PurgeSummary(request: request, report: report, policy: policy, zone: zone).text
-        if !dryRun {
-            let audit = try ledgerCall { () throws(LedgerError) in try ledger.purgeAudit(before: policy.auditCutoff(at: now)) }
-            if audit > 0 { summary += "; deleted \(audit) audit entr\(audit == 1 ? "y" : "ies") older than \(PeriodText.of(policy.auditSeconds))" }
+        guard !dryRun else {
+            // Counts only: it changes nothing and hands out nobody's data, so it is not audited.
+            let report = try ledgerCall { () throws(LedgerError) in try ledger.purge(request) }
+            try context.output(PurgeSummary(request: request, report: report, policy: policy, zone: zone).text + "\n")
+            return .success
         }
+        // The audit log's old entries go with this purge's own entry after them, in one
+        // transaction, before anything else is deleted (`LogPurge`): no purge empties the log
+        // of its own trace, and one the log cannot take (a full disk) deletes nothing.
+        let purged = try ledgerCall { () throws(LedgerError) in
+            try LogPurge(trail: AuditTrail.shell(ledger, context, clock: clock), policy: policy).run(request, at: now, always: true)
+        }
+        var summary = PurgeSummary(request: request, report: purged.report, policy: policy, zone: zone).text
+        let audit = purged.auditEntries
+        if audit > 0 { summary += "; deleted \(audit) audit entr\(audit == 1 ? "y" : "ies") older than \(PeriodText.of(policy.auditSeconds))" }
         try context.output(summary + "\n")
         return .success
     }

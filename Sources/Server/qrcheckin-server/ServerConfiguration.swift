@@ -109,10 +109,35 @@ struct ServerConfiguration {
             }
         }
         for venue in listed ?? [] where profiles[venue] == nil { profiles[venue] = defaults }
-        for (venue, profile) in profiles where profile.presence.exitOf == venue {
-            throw CommandError(.config, "exit.\(venue.rawValue): a venue cannot be its own exit")
-        }
+        try checkExits(profiles, layers)
         return VenueDirectory(defaults: defaults, profiles: profiles, servesUnlisted: listed == nil)
+    }
+
+    /// Refuses exits that can end no visit, blaming the `exit.VENUE` line: a venue's own exit
+    /// (`exit.A = A`), a circle (`exit.A = B`, `exit.B = A`, or longer), or an exit of an exit
+    /// (`exit.DOOR = HALL-OUT` where HALL-OUT is itself an exit kiosk). A scan at an exit venue
+    /// records an exit, never a check-in, so visits at it never exist for another exit to end.
+    private static func checkExits(_ profiles: [VenueID: VenueProfile], _ layers: SettingLayers) throws(CommandError) {
+        for venue in profiles.keys.sorted(by: { $0.rawValue < $1.rawValue }) {
+            guard let target = profiles[venue]?.presence.exitOf else { continue }
+            let message: String
+            if target == venue {
+                message = "a venue cannot be its own exit"
+            } else if let next = profiles[target]?.presence.exitOf {
+                // Follow the exits from `venue`: back to it is a circle, anywhere else a chain.
+                var path = [venue, target]
+                while let further = profiles[path.last!]?.presence.exitOf, !path.contains(further) { path.append(further) }
+                if profiles[path.last!]?.presence.exitOf == venue { path.append(venue) }
+                message = path.last == venue
+                    ? "exits go round in a circle (\(path.map(\.rawValue).joined(separator: " → "))): an exit ends visits at a venue that checks visitors in"
+                    : "\(target) is itself an exit (exit.\(target) = \(next)), so nobody checks in there: name the venue visitors check in to"
+            } else {
+                continue
+            }
+            // The line that set it (the scope is known to hold a value).
+            let source = try layers.value("exit", scope: venue.rawValue) { _, source throws(CommandError) in source }
+            throw source?.error(message) ?? CommandError(.config, "exit.\(venue.rawValue): \(message)")
+        }
     }
 
     /// An origin a browser sends (`https://kiosk.example.org`, `http://127.0.0.1:8081`).

@@ -87,36 +87,26 @@ struct UserCommand: Command {
         } else {
             hash = nil
         }
+        // Each change and its audit entry are one transaction (`AccountChanges`).
+        let changes = AccountChanges(trail: AuditTrail(ledger: ledger, actor: .shell(operatorName), clock: clock))
         let done: Bool
-        let audit: AuditAction
-        var detail: String?
         switch action {
         case .add:
             done = try ledgerCall { () throws(LedgerError) in
-                try accounts.addAccount(ConsoleAccount(name: name, role: role!, passwordHash: hash!, created: clock.now()))
+                try changes.add(ConsoleAccount(name: name, role: role!, passwordHash: hash!, created: clock.now()))
             }
-            audit = .accountAdded
-            detail = "role \(role!.rawValue)"
         case .passwd:
-            done = try ledgerCall { () throws(LedgerError) in try accounts.changeAccount(named: name, AccountChange(role: role, passwordHash: hash)) }
-            audit = .accountChanged
-            detail = "password" + (role.map { ", role \($0.rawValue)" } ?? "")
+            done = try ledgerCall { () throws(LedgerError) in try changes.change(named: name, AccountChange(role: role, passwordHash: hash)) }
         case .disable, .enable:
-            done = try ledgerCall { () throws(LedgerError) in try accounts.changeAccount(named: name, AccountChange(disabled: action == .disable)) }
-            audit = .accountChanged
-            detail = action == .disable ? "disabled" : "enabled"
+            done = try ledgerCall { () throws(LedgerError) in try changes.change(named: name, AccountChange(disabled: action == .disable)) }
         case .remove:
-            done = try ledgerCall { () throws(LedgerError) in try accounts.removeAccount(named: name) }
-            audit = .accountRemoved
+            done = try ledgerCall { () throws(LedgerError) in try changes.remove(named: name) }
         case .list:
             return .success
         }
         guard done else {
             context.error(action == .add ? "an account \(name) exists already; nothing changed" : "no account \(name)")
             return .failure
-        }
-        try ledgerCall { () throws(LedgerError) in
-            try ledger.appendAudit(AuditEntry(time: clock.now(), actor: operatorName, action: audit, subject: "account \(name)", detail: detail, source: "cli"))
         }
         let said: String = switch action {
         case .add: "added \(name) (\(role!.rawValue))"

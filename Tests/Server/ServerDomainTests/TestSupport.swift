@@ -45,10 +45,17 @@ extension CheckInUseCase {
 }
 
 extension StaffCheckIn {
-    /// The staff check-in, waited for through the one bridge.
+    /// Staff check-ins into `ledger` at `clock`'s times, by whoever each `record` names.
+    init(ledger: any CheckInLedger, clock: any WallClock) {
+        self.init(trail: AuditTrail(ledger: ledger, actor: .shell("staff"), clock: clock))
+    }
+
+    /// The staff check-in of `operatorName` (from a shell), with its audit entry.
     func record(venue: VenueID, visitor: Visitor?, operatorName: String) throws(LedgerError) -> CheckIn {
-        let admission = try Rendezvous.wait { record(venue: venue, visitor: visitor, operatorName: operatorName, completion: $0) }.get()
-        guard case .admitted(let outcome) = admission else { throw LedgerError(.failed, "a staff check-in without a capacity was refused") }
+        let staff = StaffCheckIn(trail: AuditTrail(ledger: trail.ledger, actor: .shell(operatorName), clock: trail.clock))
+        guard case .admitted(let outcome) = try staff.record(venue: venue, visitor: visitor, profile: nil) else {
+            throw LedgerError(.failed, "a staff check-in without a capacity was refused")
+        }
         return outcome.checkIn
     }
 }

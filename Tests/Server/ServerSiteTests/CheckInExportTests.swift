@@ -63,6 +63,34 @@ struct CheckInExportTests {
         #expect(export.line(venue).contains(",qr,-1,"), "numbers are numbers: a window age of -1 stays -1")
     }
 
+    /// Full-width and small forms of = + - @ (what an East Asian keyboard types, and what
+    /// spreadsheets fold to ASCII) are formula starts too: each gets the leading `'`, in the
+    /// plain CSV and in Excel's, in every CSV an operator exports (the log, the roll, the audit log).
+    @Test(arguments: ["\u{FF1D}HYPERLINK(\"x\")", "\u{FF0D}2", "\u{FF20}SUM(A1)", "\u{FF0B}1", "\u{FE66}1", "\u{FE62}1", "\u{FE63}1", "\u{FE6B}A1"])
+    func unicodeFormulaStartsAreDefusedToo(_ name: String) {
+        for excel in [false, true] {
+            var export = CheckInExport(format: .csv, excel: excel, zone: FixedZone(seconds: 0))
+            let line = export.line(Self.checkIn(name: name, phone: nil, operatorName: name))
+            let field = name.contains("\"") ? "\"'" + name.replacing("\"", with: "\"\"") + "\"" : "'" + name
+            #expect(line.contains(",\(field),,\(field),") && !line.contains(",\(name)"), "\(Quoted(name)) excel \(excel): \(Quoted(line))")
+        }
+        var roll = VisitReport(format: .csv, overlaps: false, zone: FixedZone(seconds: 0), now: Self.time)
+        var rows: [UInt8] = []
+        roll.write(VisitReport.Row(visit: Self.checkIn(name: name, phone: nil)), to: &rows)
+        let rollLine = String(decoding: rows, as: UTF8.self)
+        #expect(rollLine.contains(",'") || rollLine.contains(",\"'"), "the roll's CSV: \(Quoted(rollLine))")
+        var audit = AuditExport(format: .csv, zone: FixedZone(seconds: 0))
+        var entry: [UInt8] = []
+        audit.write(AuditEntry(id: 1, time: Self.time, actor: name, action: .export), to: &entry)
+        #expect(!String(decoding: entry, as: UTF8.self).contains(",\(name)"), "the audit log's CSV")
+    }
+
+    @Test func aFullWidthCharacterInsideANameIsNoFormula() {
+        var export = CheckInExport(format: .csv, zone: FixedZone(seconds: 0))
+        #expect(export.line(Self.checkIn(name: "김\u{FF1D}민지", phone: nil)).contains(",김\u{FF1D}민지,"))
+        #expect(export.line(Self.checkIn(name: "Ｌｅｅ", phone: nil)).contains(",Ｌｅｅ,"), "full-width letters start no formula")
+    }
+
     /// Stored text an attacker chose (the visitor cookie was not checked before issue 30):
     /// escape sequences, NUL, BEL, CR, C1 controls and bidirectional overrides. No format
     /// writes one raw; JSON keeps the exact text, escaped.

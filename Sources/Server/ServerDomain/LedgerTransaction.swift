@@ -1,0 +1,42 @@
+import SharedDomain
+
+/// One transaction of the ledger, as `CheckInLedger.transaction` hands it to an operator action:
+/// the writes the action does and its audit entry, committed together when the action's body
+/// returns and undone together when it throws. An audit entry that cannot be written (a full
+/// disk) so undoes the action: the rule "an action and its audit entry are one" is kept by
+/// the database, not by each caller's order of calls (`AuditTrail`).
+///
+/// Each method does what the ledger's method of the same name does, inside the transaction.
+/// A transaction lives only as long as the body it was given: neither keep nor share it.
+public protocol LedgerTransaction {
+    /// Records `checkIn` by `rules` (duplicates, capacity), as `CheckInLedger.record` does.
+    func record(_ checkIn: NewCheckIn, rules: AdmissionRules) throws(LedgerError) -> Admission
+
+    /// Open visits at `venue` entered at or after `openSince` (nil: every open visit).
+    func occupancy(venue: VenueID, openSince: WallTime?) throws(LedgerError) -> Int
+
+    /// Records the exits `request` selects, as `CheckInLedger.checkOut` does.
+    func checkOut(_ request: CheckOutRequest) throws(LedgerError) -> CheckOutReport
+
+    /// Deletes the check-ins of `subject` and their duplicate keys, for real; returns how many.
+    func erase(_ subject: ErasureSubject) throws(LedgerError) -> Int
+
+    /// What `CheckInLedger.purge(request)` would delete now (its dry run), counted here.
+    func purgeDue(_ request: PurgeRequest) throws(LedgerError) -> PurgeReport
+
+    /// Deletes the audit entries before `cutoff`; returns how many.
+    func purgeAudit(before cutoff: WallTime) throws(LedgerError) -> Int
+
+    /// Adds `account` (false, nothing changed: the name is taken), as `AccountLedger` does.
+    func addAccount(_ account: ConsoleAccount) throws(LedgerError) -> Bool
+
+    /// Changes the account named `name` (false: none), ending its sessions when the change does.
+    func changeAccount(named name: String, _ change: AccountChange) throws(LedgerError) -> Bool
+
+    /// Removes the account named `name` and its sessions (false: none).
+    func removeAccount(named name: String) throws(LedgerError) -> Bool
+
+    /// Appends `entry` to the audit log; returns it with the log's id.
+    @discardableResult
+    func appendAudit(_ entry: AuditEntry) throws(LedgerError) -> AuditEntry
+}
