@@ -135,7 +135,7 @@ struct ServerConfiguration {
                 continue
             }
             // The line that set it (the scope is known to hold a value).
-            let source = try layers.value("exit", scope: venue.rawValue) { _, source throws(CommandError) in source }
+            let source = layers.sources(of: ServerSetting.exit.key, scope: venue.rawValue).last
             throw source?.error(message) ?? CommandError(.config, "exit.\(venue.rawValue): \(message)")
         }
     }
