@@ -77,15 +77,15 @@ public protocol SettingDeclaration: Sendable {
     var key: SettingKey { get }
     /// The default as written in a config file, when it is a value one could write.
     var defaultText: String? { get }
-    /// Whether `defaultText`, parsed as a line of a config file is, gives the default; nil
-    /// when there is no written default. Throws the parser's error for a text it refuses.
-    func parsesDefaultText() throws(CommandError) -> Bool?
+    /// Parses `text` as a config file's line (`key` of `file`, line `line`) is parsed: whether
+    /// it is the default; throws the setting's error for a text it refuses. Documentation and
+    /// examples are checked with it, and `defaultText` must give true.
+    func isDefault(_ text: String, file: String, line: Int, key: String) throws(CommandError) -> Bool
 }
 
 extension Setting: SettingDeclaration where Value: Equatable {
-    public func parsesDefaultText() throws(CommandError) -> Bool? {
-        guard let defaultText else { return nil }
-        return try parse(defaultText, .file(path: "(default)", line: 0, key: name)) == defaultValue
+    public func isDefault(_ text: String, file: String, line: Int, key: String) throws(CommandError) -> Bool {
+        try parse(text, .file(path: file, line: line, key: key)) == defaultValue
     }
 }
 

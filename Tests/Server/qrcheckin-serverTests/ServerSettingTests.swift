@@ -50,7 +50,7 @@ import Testing
         for setting in ServerSetting.all {
             guard let text = setting.defaultText else { continue }
             written += 1
-            #expect(try setting.parsesDefaultText() == true, "\(setting.key.name): \(Quoted(text)) parses to its default")
+            #expect(try setting.isDefault(text, file: "(default)", line: 0, key: setting.key.name), "\(setting.key.name): \(Quoted(text)) parses to its default")
             #expect(setting.key.help.contains(text), "\(setting.key.name)'s help names its default \(Quoted(text))")
         }
         #expect(written >= 20, "the defaults one can write are written")
