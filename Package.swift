@@ -114,17 +114,21 @@ let package = Package(
         target("ServerHTTP", "Server", ["ServerHTTPTypes", "SharedDomain", "SharedSystem", "CMicroHTTPD"]),
         // What operators read: exports (CSV, JSON lines), tables, counts, local times.
         target("ServerReports", "Server", ["ServerDomain", "SharedDomain", "SharedJSON", "SharedText"]),
+        // What both sites' pages are made of: the HTML value (escapes what it interpolates),
+        // languages and the words both say, form tokens, the cross-site check, security headers.
+        target("ServerWeb", "Server", ["ServerDomain", "ServerHTTPTypes", "SharedDomain", "SharedText"]),
         // The site: routes, pages in Korean and English, cookies, rate limits, metrics;
         // a request in, a response out.
-        target("ServerSite", "Server", ["ServerDomain", "ServerReports", "ServerHTTPTypes", "SharedDomain", "SharedText"]),
+        target("ServerSite", "Server", ["ServerDomain", "ServerReports", "ServerHTTPTypes", "ServerWeb", "SharedDomain", "SharedText"]),
         // The operator console: accounts, roles in one table, sessions, pages for staff (ko/en);
-        // a request in, a response out, on its own listener.
-        target("ServerConsole", "Server", ["ServerDomain", "ServerReports", "ServerHTTPTypes", "ServerSite", "SharedDomain", "SharedText"]),
+        // a request in, a response out, on its own listener. Not the visitor site: what both
+        // need is ServerWeb's.
+        target("ServerConsole", "Server", ["ServerDomain", "ServerReports", "ServerHTTPTypes", "ServerWeb", "SharedDomain", "SharedText"]),
         // Application: the commands and the composition root.
         .executableTarget(
             name: "qrcheckin-server",
             dependencies: ["SharedCLI", "SharedDomain", "SharedSystem", "SharedText", "ServerDomain", "ServerLedgerSQL", "ServerSQLite",
-                           "ServerPostgres", "ServerHTTP", "ServerHTTPTypes", "ServerReports", "ServerSite", "ServerConsole", "CLinux"],
+                           "ServerPostgres", "ServerHTTP", "ServerHTTPTypes", "ServerReports", "ServerWeb", "ServerSite", "ServerConsole", "CLinux"],
             path: "Sources/Server/qrcheckin-server"
         ),
 
@@ -147,10 +151,12 @@ let package = Package(
         testTarget("ServerHTTPTests", "Server", ["ServerHTTP", "ServerHTTPTypes", "SharedDomain", "SharedSystem"]),
         // The server executable's own logic (the commands' shared setup, their synopses, the settings), by @testable import.
         testTarget("qrcheckin-serverTests", "Server", ["qrcheckin-server", "SharedCLI", "ServerDomain", "ServerSQLite", "ServerHTTP", "ServerReports", "SharedDomain"]),
+        testTarget("ServerWebTests", "Server", ["ServerWeb", "ServerDomain", "ServerHTTPTypes", "SharedDomain"]),
         testTarget("ServerConsoleTests", "Server",
                    ["ServerConsole", "ServerDomain", "ServerLedgerContract", "ServerHTTPTypes", "ServerReports", "SharedDomain", "SharedText"]),
         testTarget("ServerSiteTests", "Server",
-                   ["ServerSite", "ServerReports", "ServerDomain", "ServerLedgerContract", "ServerHTTPTypes", "SharedDomain", "SharedSystem", "SharedText", "SharedJSON"]),
+                   ["ServerSite", "ServerReports", "ServerDomain", "ServerLedgerContract", "ServerHTTPTypes", "ServerWeb", "SharedDomain", "SharedSystem", "SharedText",
+                    "SharedJSON"]),
     ],
     swiftLanguageModes: [.v6]
 )

@@ -180,8 +180,8 @@ def test_systemd_measures_the_hardening_the_unit_file_promises(host):
 
 def test_a_read_only_visitor_log_is_refused_with_its_own_status_and_message(host):
     """The database file made read-only for the service's user (mode 0400): the server does not
-    start, exit 77 with "read-only" in its journal (not 73, "cannot be created"); writable
-    again, it starts on the same log."""
+    start, exit 77 with "read-only" in its journal (not 73, "cannot be created"), and systemd
+    does not restart it in a loop; writable again, it starts on the same log."""
     before = checkins(host)
     host.run(f"systemctl stop {SOCKET} {SERVICE} && chmod 0400 {STATE}/checkins.db")
     try:
@@ -190,6 +190,8 @@ def test_a_read_only_visitor_log_is_refused_with_its_own_status_and_message(host
                    message="exit 77\n" + journal(host))
         log = host.run(f"journalctl --no-pager -o cat -u {SERVICE} -n 20").stdout
         assert f"database /var/lib/qrcheckin-server/checkins.db is read-only" in log, log
+        # Not retried: a restart cannot mend it (RestartPreventExitStatus), so it waits failed.
+        assert host.unit(SERVICE, "ActiveState") == "failed" and host.unit(SERVICE, "NRestarts") == "0", journal(host)
     finally:
         host.run(f"systemctl stop {SERVICE}; chmod 0600 {STATE}/checkins.db; systemctl reset-failed {SERVICE}", check=False)
     host.run(f"systemctl start {SERVICE}")

@@ -1,6 +1,6 @@
 import ServerDomain
 import ServerHTTPTypes
-import ServerSite
+import ServerWeb
 import SharedDomain
 
 /// `/admin/audit`: the audit log, newest first, 100 entries a page, paged by id (keyset).
@@ -30,17 +30,19 @@ struct AuditHandler {
         }
         let more = entries.count > Self.pageSize
         entries = Array(entries.prefix(Self.pageSize))
-        let rows = entries.map { entry in
-            "<tr><td>\(entry.id ?? 0)</td><td>\(HTML.escape(request.local(entry.time)))</td><td>\(HTML.escape(entry.actor))</td><td>\(entry.action.rawValue)</td>"
-                + "<td>\(HTML.escape(entry.subject ?? ""))</td><td>\(HTML.escape(entry.detail ?? ""))</td><td>\(entry.rows.map(String.init) ?? "")</td>"
-                + "<td>\(HTML.escape(entry.source ?? ""))</td></tr>"
+        let rows = entries.map { entry -> HTML in
+            "<tr><td>\(entry.id ?? 0)</td><td>\(request.local(entry.time))</td><td>\(entry.actor)</td><td>\(entry.action.rawValue)</td>"
+                + "<td>\(entry.subject ?? "")</td><td>\(entry.detail ?? "")</td><td>\(entry.rows.map(String.init) ?? "")</td>"
+                + "<td>\(entry.source ?? "")</td></tr>"
         }.joined()
-        let next = more ? entries.last?.id.map { "<p><a rel=\"next\" href=\"\(HTML.escape(request.link(ConsolePage.audit.path, "before=\($0)")))\">\(HTML.escape(words.next)) →</a></p>" } ?? "" : ""
-        let content = """
-            <h1>\(HTML.escape(words.audit))</h1>
-            <div class="scroll" tabindex="0" role="region" aria-label="\(HTML.escape(words.audit))"><table><thead><tr><th scope="col">id</th><th scope="col">\(HTML.escape(words.time))</th><th scope="col">\(HTML.escape(words.actor))</th>
-            <th scope="col">\(HTML.escape(words.action))</th><th scope="col">\(HTML.escape(words.subject))</th><th scope="col">\(HTML.escape(words.detail))</th>
-            <th scope="col">\(HTML.escape(words.rows))</th><th scope="col">\(HTML.escape(words.source))</th></tr></thead><tbody>\(rows)</tbody></table></div>
+        let next: HTML = more ? entries.last?.id.map { id -> HTML in
+            "<p><a rel=\"next\" href=\"\(request.link(ConsolePage.audit.path, "before=\(id)"))\">\(words.next) →</a></p>"
+        } ?? "" : ""
+        let content: HTML = """
+            <h1>\(words.audit)</h1>
+            <div class="scroll" tabindex="0" role="region" aria-label="\(words.audit)"><table><thead><tr><th scope="col">id</th><th scope="col">\(words.time)</th><th scope="col">\(words.actor)</th>
+            <th scope="col">\(words.action)</th><th scope="col">\(words.subject)</th><th scope="col">\(words.detail)</th>
+            <th scope="col">\(words.rows)</th><th scope="col">\(words.source)</th></tr></thead><tbody>\(rows)</tbody></table></div>
             \(next)
             """
         return request.page(200, words.audit, content)

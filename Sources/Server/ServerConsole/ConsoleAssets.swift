@@ -12,7 +12,7 @@ enum ConsoleAssets {
         default: return request.message(404, request.words.notFound)
         }
         guard request.http.method == "GET" || request.http.method == "HEAD" else {
-            return request.message(405, request.words.site.methodNotAllowed, extra: [("Allow", "GET, HEAD")])
+            return request.message(405, request.words.web.methodNotAllowed, extra: [("Allow", "GET, HEAD")])
         }
         return HTTPResponse(status: 200, headers: [("Content-Type", type), ("X-Content-Type-Options", "nosniff"), ("Cache-Control", "public, max-age=3600")],
                             body: Array(body.utf8))

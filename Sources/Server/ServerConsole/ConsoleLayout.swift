@@ -1,4 +1,4 @@
-import ServerSite
+import ServerWeb
 
 /// The frame of every console page: the head (style sheet, the one script), a bar with the
 /// pages the account's role may open, who is signed in and the sign-out form, the language
@@ -6,21 +6,21 @@ import ServerSite
 struct ConsoleLayout {
     let request: ConsoleRequest
 
-    func render(title: String, content: String) -> String {
+    func render(title: String, content: HTML) -> HTML {
         let words = request.words
-        var bar = ""
+        var bar: HTML = ""
         if let current = request.current {
-            let links = ConsoleAccess.pages(for: current.account.role).map { page in
-                "<a href=\"\(HTML.escape(request.link(page.path)))\">\(HTML.escape(Self.name(page, words)))</a>"
+            let links = ConsoleAccess.pages(for: current.account.role).map { page -> HTML in
+                "<a href=\"\(request.link(page.path))\">\(Self.name(page, words))</a>"
             }.joined(separator: " ")
             bar = """
-                <header><nav aria-label="\(HTML.escape(words.console))">\(links)</nav>
-                <form method="post" action="\(HTML.escape(request.link(ConsolePage.logout.path)))" class="signout">\(request.hiddenToken)
-                <span class="who">\(HTML.escape(current.account.name)) · \(HTML.escape(words.role(current.account.role)))</span>
-                <button type="submit">\(HTML.escape(words.signOut))</button></form></header>
+                <header><nav aria-label="\(words.console)">\(links)</nav>
+                <form method="post" action="\(request.link(ConsolePage.logout.path))" class="signout">\(request.hiddenToken)
+                <span class="who">\(current.account.name) · \(words.role(current.account.role))</span>
+                <button type="submit">\(words.signOut)</button></form></header>
                 """
         }
-        let (label, target) = words.site.languageSwitch
+        let (label, target) = words.web.languageSwitch
         let switchLink = "\(request.http.path)?lang=\(target.rawValue)"
         return """
             <!doctype html>
@@ -29,7 +29,7 @@ struct ConsoleLayout {
             <meta charset="utf-8">
             <meta name="viewport" content="width=device-width, initial-scale=1">
             <meta name="referrer" content="no-referrer">
-            <title>\(HTML.escape(title)) · \(HTML.escape(words.console))</title>
+            <title>\(title) · \(words.console)</title>
             <link rel="stylesheet" href="\(ConsoleRoute.prefix)/_/console.css">
             <script src="\(ConsoleRoute.prefix)/_/console.js" defer></script>
             </head>
@@ -38,7 +38,7 @@ struct ConsoleLayout {
             <main>
             \(content)
             </main>
-            <footer><a href="\(HTML.escape(switchLink))" lang="\(target.rawValue)">\(HTML.escape(label))</a></footer>
+            <footer><a href="\(switchLink)" lang="\(target.rawValue)">\(label)</a></footer>
             </body>
             </html>
 

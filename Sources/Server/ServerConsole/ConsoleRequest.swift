@@ -1,7 +1,7 @@
 import ServerDomain
 import ServerHTTPTypes
 import ServerReports
-import ServerSite
+import ServerWeb
 import SharedDomain
 
 /// One console request as its handler sees it: the HTTP request, its words, the signed-in
@@ -34,8 +34,8 @@ struct ConsoleRequest: Sendable {
     }
 
     /// The hidden input every form carries.
-    var hiddenToken: String {
-        "<input type=\"hidden\" name=\"\(ConsoleSite.formField)\" value=\"\(HTML.escape(formToken))\">"
+    var hiddenToken: HTML {
+        "<input type=\"hidden\" name=\"\(ConsoleSite.formField)\" value=\"\(formToken)\">"
     }
 
     /// A time as the visitor pages and the CLI show it: `2026-12-03 14:03:07`.
@@ -44,34 +44,29 @@ struct ConsoleRequest: Sendable {
         return "\(local.date) \(local.second)"
     }
 
-    /// The strict headers of every console answer: the site's, and `connect-src 'self'` for
-    /// the dashboard's refresh (its script fetches the page itself).
-    static let headers: [(name: String, value: String)] = HTTPResponse.securityHeaders.map { header in
-        header.name == "Content-Security-Policy" ? (header.name, header.value + "; connect-src 'self'") : header
-    }
+    /// The strict headers of every console answer (`SecurityHeaders.console`).
+    static let headers = SecurityHeaders.console
 
     /// An HTML page of the console.
-    func page(_ status: Int, _ title: String, _ content: String, extra: [(name: String, value: String)] = []) -> HTTPResponse {
-        let html = ConsoleLayout(request: self).render(title: title, content: content)
-        return HTTPResponse(status: status, headers: [("Content-Type", "text/html; charset=utf-8")] + Self.headers + extra,
-                            body: http.method == "HEAD" ? [] : Array(html.utf8))
+    func page(_ status: Int, _ title: String, _ content: HTML, extra: [(name: String, value: String)] = []) -> HTTPResponse {
+        HTTPResponse(status: status, page: ConsoleLayout(request: self).render(title: title, content: content), security: Self.headers, extra: extra,
+                     bodyless: http.method == "HEAD")
     }
 
     /// 303 See Other to `location` (console paths and escaped queries only).
     func redirect(_ location: String, extra: [(name: String, value: String)] = []) -> HTTPResponse {
-        let body = "<!doctype html><title>303</title><a href=\"\(HTML.escape(location))\">\(HTML.escape(location))</a>\n"
-        return HTTPResponse(status: 303, headers: [("Content-Type", "text/html; charset=utf-8")] + Self.headers + [("Location", location)] + extra,
-                            body: Array(body.utf8))
+        HTTPResponse(status: 303, page: "<!doctype html><title>303</title><a href=\"\(location)\">\(location)</a>\n", security: Self.headers,
+                     extra: [("Location", location)] + extra)
     }
 
     /// A page with one message (refusals: 403, 404, 405, 503).
     func message(_ status: Int, _ title: String, _ text: String = "", extra: [(name: String, value: String)] = []) -> HTTPResponse {
-        page(status, title, "<h1>\(HTML.escape(title))</h1>" + (text.isEmpty ? "" : "<p class=\"advice\">\(HTML.escape(text))</p>"), extra: extra)
+        page(status, title, "<h1>\(title)</h1>" + (text.isEmpty ? "" : "<p class=\"advice\">\(text)</p>"), extra: extra)
     }
 
     /// 503 while the ledger cannot answer.
     func unavailable() -> HTTPResponse {
-        message(503, words.site.unavailableTitle, "", extra: [("Retry-After", "5")])
+        message(503, words.web.unavailableTitle, "", extra: [("Retry-After", "5")])
     }
 
     /// A query argument, trimmed; nil when empty.

@@ -1,7 +1,7 @@
 import ServerDomain
 import ServerHTTPTypes
 import ServerReports
-import ServerSite
+import ServerWeb
 import SharedDomain
 
 /// The operator console on its own listener (`admin-listen`): a request in, a response out,
@@ -71,13 +71,13 @@ public struct ConsoleSite: HTTPHandler {
         case .asset(let name): return reply(ConsoleAssets.respond(to: anonymous, name: name))
         case .home: return reply(anonymous.redirect(anonymous.link(ConsolePage.dashboard.path)))
         case .notFound: return reply(anonymous.message(404, words.notFound))
-        case .methodNotAllowed(let allow): return reply(anonymous.message(405, words.site.methodNotAllowed, extra: [("Allow", allow)]))
+        case .methodNotAllowed(let allow): return reply(anonymous.message(405, words.web.methodNotAllowed, extra: [("Allow", allow)]))
         case .page(let found): page = found
         }
         // A form another site's page posted is refused before anything else, sign-in included:
         // the visitor pages' rule (`isCrossSite`), beside the form token and SameSite=Strict.
         if http.method == "POST", http.isCrossSite {
-            return reply(anonymous.message(403, words.site.crossSiteTitle, words.site.crossSiteAdvice))
+            return reply(anonymous.message(403, words.web.crossSiteTitle, words.web.crossSiteAdvice))
         }
         let current: ConsoleSessions.Current?
         do throws(LedgerError) {

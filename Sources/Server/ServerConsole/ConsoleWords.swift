@@ -1,18 +1,18 @@
 import ServerDomain
-import ServerSite
+import ServerWeb
 import SharedText
 
 /// Every word the console shows, in Korean and English; where the visitor pages or the CLI say
-/// the same thing, theirs (`ServerWords`, the CLI's column and action names).
+/// the same thing, theirs (`WebWords`, the words both sites say; the CLI's column and action names).
 public struct ConsoleWords: Sendable {
     public let language: Language
-    /// The visitor pages' words, for what both say.
-    public let site: ServerWords
+    /// The words the visitor pages say too.
+    public let web: WebWords
 
     /// Words in `language`.
     public init(_ language: Language) {
         self.language = language
-        site = ServerWords(language)
+        web = WebWords(language)
     }
 
     private var ko: Bool { language == .ko }
@@ -23,11 +23,11 @@ public struct ConsoleWords: Sendable {
     var user: String { ko ? "사용자" : "User" }
     var password: String { ko ? "비밀번호" : "Password" }
     var signInFailed: String { ko ? "사용자 이름이나 비밀번호가 맞지 않습니다." : "The user name or password is wrong." }
-    func throttled(_ seconds: Int64) -> String { site.tryAgain(inSeconds: seconds) }
+    func throttled(_ seconds: Int64) -> String { web.tryAgain(inSeconds: seconds) }
     var busy: String { ko ? "로그인이 몰리고 있습니다. 잠시 후 다시 시도하세요." : "Many sign-ins at once. Try again in a moment." }
     var formStale: String { ko ? "양식이 만료되었습니다. 페이지를 새로 고친 후 다시 보내세요." : "This form has expired. Reload the page and send it again." }
     var forbidden: String { ko ? "이 역할로는 볼 수 없는 페이지입니다" : "Your role cannot open this page" }
-    var notFound: String { site.notFoundTitle }
+    var notFound: String { web.notFoundTitle }
 
     var dashboard: String { ko ? "현황" : "Dashboard" }
     var inside: String { ko ? "현재 입장객" : "Who is inside" }
@@ -38,7 +38,7 @@ public struct ConsoleWords: Sendable {
     var users: String { ko ? "계정" : "Accounts" }
     var audit: String { ko ? "감사 기록" : "Audit log" }
 
-    var venue: String { site.venue }
+    var venue: String { web.venue }
     var todayCheckIns: String { ko ? "오늘 체크인" : "Check-ins today" }
     var lastHour: String { ko ? "최근 1시간" : "Last hour" }
     var insideNow: String { ko ? "현재 입장" : "Inside now" }
@@ -63,8 +63,8 @@ public struct ConsoleWords: Sendable {
     var time: String { ko ? "시각" : "Time" }
     var receipt: String { ko ? "영수증 번호" : "Receipt" }
     var method: String { ko ? "방법" : "Method" }
-    var name: String { site.visitorName }
-    var phone: String { site.visitorPhone }
+    var name: String { web.visitorName }
+    var phone: String { web.visitorPhone }
     var operatorWord: String { ko ? "처리자" : "Operator" }
     var from: String { ko ? "부터" : "From" }
     var until: String { ko ? "까지" : "Until" }
@@ -104,11 +104,11 @@ public struct ConsoleWords: Sendable {
     }
     var excel: String { ko ? "엑셀용 CSV" : "CSV for Excel" }
 
-    var checkInButton: String { site.checkInButton }
+    var checkInButton: String { web.checkInButton }
     func checkedIn(_ id: Int64) -> String { ko ? "체크인했습니다 (영수증 번호 \(id))." : "Checked in (receipt \(id))." }
-    var badVisitor: String { site.visitorInvalid }
-    var unknownVenue: String { site.refusal(.unknownVenue).title }
-    func full(inside: Int, capacity: Int) -> String { site.full(inside: inside, capacity: capacity) }
+    var badVisitor: String { web.visitorInvalid }
+    var unknownVenue: String { web.refusal(.unknownVenue).title }
+    func full(inside: Int, capacity: Int) -> String { web.full(inside: inside, capacity: capacity) }
 
     var eraseHint: String {
         ko ? "영수증 번호(그 방문자의 모든 체크인) 또는 전화번호로 찾습니다. 삭제하기 전에 무엇이 지워지는지 보여 줍니다."

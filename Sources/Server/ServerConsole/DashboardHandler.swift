@@ -1,7 +1,7 @@
 import ServerDomain
 import ServerHTTPTypes
 import ServerReports
-import ServerSite
+import ServerWeb
 import SharedDomain
 
 /// `/admin/`: per venue, who is inside (open visits, as the roll, `status` and the occupancy
@@ -34,35 +34,37 @@ struct DashboardHandler {
         for venue in presence { insideByVenue[venue.venue] = venue.inside }
         var venues = Set(today.keys).union(hour.keys).union(insideByVenue.keys).union(parts.venues.profiles.keys)
         for refusal in refusals { if let venue = refusal.venue { venues.insert(venue) } }
-        let rows = venues.sorted { $0.rawValue < $1.rawValue }.map { venue in
+        let rows = venues.sorted { $0.rawValue < $1.rawValue }.map { venue -> HTML in
             let profile = parts.venues.profile(for: venue)
             let name = profile?.name(of: venue) ?? venue.rawValue
             // "23 / 40", as a door sign shows it: one column, so the table fits a phone of 320 px.
             let inside = "\(insideByVenue[venue] ?? 0)" + (profile?.presence.capacity.map { " / \($0)" } ?? "")
-            return "<tr><th scope=\"row\">\(HTML.escape(name))</th><td>\(inside)</td><td>\(today[venue] ?? 0)</td><td>\(hour[venue] ?? 0)</td></tr>"
+            return "<tr><th scope=\"row\">\(name)</th><td>\(inside)</td><td>\(today[venue] ?? 0)</td><td>\(hour[venue] ?? 0)</td></tr>"
         }.joined()
         var byReason: [RefusalReason: Int] = [:]
         for refusal in refusals { byReason[refusal.reason, default: 0] += refusal.count }
         let refusalRows = RefusalReason.allCases.compactMap { reason in
-            byReason[reason].map { "<tr><th scope=\"row\">\(HTML.escape(words.site.refusal(reason).title)) <code>\(reason.rawValue)</code></th><td>\($0)</td></tr>" }
+            byReason[reason].map { count -> HTML in "<tr><th scope=\"row\">\(words.web.refusal(reason).title) <code>\(reason.rawValue)</code></th><td>\(count)</td></tr>" }
         }.joined()
         let healthy = parts.ledgerAnswers()
-        let content = """
-            <h1>\(HTML.escape(words.dashboard))</h1>
+        let empty: HTML = "<p>\(words.none)</p>"
+        let table: HTML = "<table><thead><tr><th scope=\"col\">\(words.reason)</th><th scope=\"col\">\(words.count)</th></tr></thead><tbody>\(refusalRows)</tbody></table>"
+        let content: HTML = """
+            <h1>\(words.dashboard)</h1>
             <div id="live" data-refresh="30">
-            <p class="stamp">\(HTML.escape(request.local(request.now)))</p>
-            <table><caption>\(HTML.escape(words.venue))</caption>
-            <thead><tr><th scope="col">\(HTML.escape(words.venue))</th><th scope="col">\(HTML.escape(words.insideNow)) / \(HTML.escape(words.capacity))</th>
-            <th scope="col">\(HTML.escape(words.todayCheckIns))</th><th scope="col">\(HTML.escape(words.lastHour))</th></tr></thead>
+            <p class="stamp">\(request.local(request.now))</p>
+            <table><caption>\(words.venue)</caption>
+            <thead><tr><th scope="col">\(words.venue)</th><th scope="col">\(words.insideNow) / \(words.capacity)</th>
+            <th scope="col">\(words.todayCheckIns)</th><th scope="col">\(words.lastHour)</th></tr></thead>
             <tbody>\(rows)</tbody>
-            <tfoot><tr><th scope="row">\(HTML.escape(words.all))</th><td>\(insideByVenue.values.reduce(0, +))</td><td>\(today.values.reduce(0, +))</td><td>\(hour.values.reduce(0, +))</td></tr></tfoot>
+            <tfoot><tr><th scope="row">\(words.all)</th><td>\(insideByVenue.values.reduce(0, +))</td><td>\(today.values.reduce(0, +))</td><td>\(hour.values.reduce(0, +))</td></tr></tfoot>
             </table>
-            <h2>\(HTML.escape(words.byHour))</h2>
+            <h2>\(words.byHour)</h2>
             \(HourChart(tallies: tallies, dayStart: dayStart, zone: parts.zone, label: words.byHour).svg)
-            <h2>\(HTML.escape(words.refusals))</h2>
-            \(refusalRows.isEmpty ? "<p>\(HTML.escape(words.none))</p>" : "<table><thead><tr><th scope=\"col\">\(HTML.escape(words.reason))</th><th scope=\"col\">\(HTML.escape(words.count))</th></tr></thead><tbody>\(refusalRows)</tbody></table>")
-            <h2>\(HTML.escape(words.ledgerHealth))</h2>
-            <p class="\(healthy ? "ok" : "error")">\(HTML.escape(healthy ? words.healthy : words.outage))</p>
+            <h2>\(words.refusals)</h2>
+            \(refusalRows.isEmpty ? empty : table)
+            <h2>\(words.ledgerHealth)</h2>
+            <p class="\(healthy ? "ok" : "error")">\(healthy ? words.healthy : words.outage)</p>
             </div>
             """
         return request.page(200, words.dashboard, content)
@@ -77,19 +79,19 @@ struct HourChart {
     let zone: any LocalTimeZone
     let label: String
 
-    var svg: String {
+    var svg: HTML {
         var hours = [Int](repeating: 0, count: 24)
         for tally in tallies {
             let hour = Int((tally.quarter.milliseconds - dayStart.milliseconds) / 3_600_000)
             if (0..<24).contains(hour) { hours[hour] += tally.count }
         }
         let top = max(1, hours.max() ?? 1)
-        let bars = hours.enumerated().map { hour, count in
+        let bars = hours.enumerated().map { hour, count -> HTML in
             let height = count == 0 ? 0 : max(2, count * 100 / top)
             return "<rect x=\"\(hour * 12 + 1)\" y=\"\(110 - height)\" width=\"10\" height=\"\(height)\" class=\"bar\"><title>\(hour):00 \(count)</title></rect>"
         }.joined()
-        let ticks = stride(from: 0, to: 24, by: 6).map { "<text x=\"\($0 * 12 + 1)\" y=\"124\" class=\"tick\">\($0)</text>" }.joined()
-        return "<svg class=\"chart\" viewBox=\"0 0 288 128\" role=\"img\" aria-label=\"\(HTML.escape(label)), max \(hours.max() ?? 0)\">"
+        let ticks = stride(from: 0, to: 24, by: 6).map { hour -> HTML in "<text x=\"\(hour * 12 + 1)\" y=\"124\" class=\"tick\">\(hour)</text>" }.joined()
+        return "<svg class=\"chart\" viewBox=\"0 0 288 128\" role=\"img\" aria-label=\"\(label), max \(hours.max() ?? 0)\">"
             + "<line x1=\"0\" y1=\"110\" x2=\"288\" y2=\"110\" class=\"axis\"/>\(bars)\(ticks)</svg>"
     }
 }

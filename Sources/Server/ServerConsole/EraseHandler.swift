@@ -1,7 +1,7 @@
 import ServerDomain
 import ServerHTTPTypes
 import ServerReports
-import ServerSite
+import ServerWeb
 import SharedDomain
 
 /// `/admin/erase`: find a visitor by a receipt number (every check-in of its device, else of
@@ -19,14 +19,14 @@ struct EraseHandler {
         do throws(UnreadableField) {
             selection = try EraseSelection(fields)
         } catch {
-            return page(request, status: 400, result: "<p class=\"error\" role=\"alert\">\(HTML.escape(request.describe(error)))</p>")
+            return page(request, status: 400, result: "<p class=\"error\" role=\"alert\">\(request.describe(error))</p>")
         }
         let (receipt, phone, only) = (selection.receipt, selection.phone, selection.only)
         guard receipt != nil || phone != nil else { return page(request, status: request.http.method == "POST" ? 400 : 200, result: "") }
         do throws(LedgerError) {
             let subject: ErasureSubject
             if let receipt {
-                guard let checkIn = try parts.ledger.find(id: receipt) else { return page(request, status: 404, result: "<p>\(HTML.escape(words.noRows))</p>") }
+                guard let checkIn = try parts.ledger.find(id: receipt) else { return page(request, status: 404, result: "<p>\(words.noRows)</p>") }
                 if only { subject = .checkIn(receipt) } else if let device = checkIn.device { subject = .device(device) }
                 else if let digits = checkIn.entry.visitor?.phone { subject = .phone(digits) } else { subject = .checkIn(receipt) }
             } else {
@@ -36,19 +36,20 @@ struct EraseHandler {
             let erasure = Erasure(trail: request.trail(parts))
             if request.http.method == "POST" {
                 let erased = try erasure.erase(subject, described: described)
-                return page(request, status: 200, result: "<p class=\"ok\" role=\"status\">\(HTML.escape(words.erased(erased)))</p>")
+                return page(request, status: 200, result: "<p class=\"ok\" role=\"status\">\(words.erased(erased))</p>")
             }
             let checkIns = try erasure.preview(subject, described: described)
-            guard !checkIns.isEmpty else { return page(request, status: 200, result: "<p>\(HTML.escape(words.noRows))</p>") }
+            guard !checkIns.isEmpty else { return page(request, status: 200, result: "<p>\(words.noRows)</p>") }
             var byDay: [String: Int] = [:]
             for checkIn in checkIns { byDay["\(LocalTime(checkIn.time, in: parts.zone).date) \(checkIn.venue.rawValue)", default: 0] += 1 }
-            let lines = byDay.sorted { $0.key < $1.key }.map { "<li>\(HTML.escape($0.key)): \($0.value)</li>" }.joined()
-            let hidden = (receipt.map { "<input type=\"hidden\" name=\"checkin\" value=\"\($0)\">" } ?? "<input type=\"hidden\" name=\"phone\" value=\"\(phone!)\">")
+            let lines = byDay.sorted { $0.key < $1.key }.map { day -> HTML in "<li>\(day.key): \(day.value)</li>" }.joined()
+            let hidden: HTML = (receipt.map { receipt -> HTML in "<input type=\"hidden\" name=\"checkin\" value=\"\(receipt)\">" }
+                ?? "<input type=\"hidden\" name=\"phone\" value=\"\(phone!)\">")
                 + (only ? "<input type=\"hidden\" name=\"only\" value=\"yes\">" : "")
-            let result = """
-                <h2>\(HTML.escape(words.preview))</h2><p>\(HTML.escape(words.willErase(checkIns.count)))</p><ul>\(lines)</ul>
-                <form method="post" action="\(HTML.escape(request.link(ConsolePage.erase.path)))">\(request.hiddenToken)\(hidden)
-                <button type="submit" class="danger">\(HTML.escape(words.confirmErase))</button></form>
+            let result: HTML = """
+                <h2>\(words.preview)</h2><p>\(words.willErase(checkIns.count))</p><ul>\(lines)</ul>
+                <form method="post" action="\(request.link(ConsolePage.erase.path))">\(request.hiddenToken)\(hidden)
+                <button type="submit" class="danger">\(words.confirmErase)</button></form>
                 """
             return page(request, status: 200, result: result)
         } catch {
@@ -56,16 +57,16 @@ struct EraseHandler {
         }
     }
 
-    private func page(_ request: ConsoleRequest, status: Int, result: String) -> HTTPResponse {
+    private func page(_ request: ConsoleRequest, status: Int, result: HTML) -> HTTPResponse {
         let words = request.words
-        let content = """
-            <h1>\(HTML.escape(words.erase))</h1>
-            <p class="note">\(HTML.escape(words.eraseHint))</p>
+        let content: HTML = """
+            <h1>\(words.erase)</h1>
+            <p class="note">\(words.eraseHint)</p>
             <form method="get" action="\(ConsolePage.erase.path)">
-            <label for="checkin">\(HTML.escape(words.receipt))</label><input id="checkin" name="checkin" inputmode="numeric">
-            <label class="check"><input type="checkbox" name="only" value="yes"> \(HTML.escape(words.onlyThis))</label>
-            <label for="phone">\(HTML.escape(words.phone))</label><input id="phone" name="phone" type="tel">
-            <button type="submit">\(HTML.escape(words.preview))</button></form>
+            <label for="checkin">\(words.receipt)</label><input id="checkin" name="checkin" inputmode="numeric">
+            <label class="check"><input type="checkbox" name="only" value="yes"> \(words.onlyThis)</label>
+            <label for="phone">\(words.phone)</label><input id="phone" name="phone" type="tel">
+            <button type="submit">\(words.preview)</button></form>
             \(result)
             """
         return request.page(status, words.erase, content)

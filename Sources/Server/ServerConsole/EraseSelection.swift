@@ -18,10 +18,8 @@ struct EraseSelection: Equatable, Sendable {
         let receiptText = fields["checkin"]?.trimmingSpaces ?? ""
         let phoneText = fields["phone"]?.trimmingSpaces ?? ""
         if !receiptText.isEmpty {
-            guard receiptText.utf8.count <= 18, receiptText.utf8.allSatisfy({ (48...57).contains($0) }), let number = Int64(receiptText) else {
-                throw UnreadableField(name: "checkin", text: receiptText)
-            }
-            receipt = number
+            guard let number = ReceiptID(receiptText) else { throw UnreadableField(name: "checkin", text: receiptText) }
+            receipt = number.rawValue
         }
         if !phoneText.isEmpty {
             guard receipt == nil else { throw UnreadableField(name: "phone", text: phoneText) }

@@ -18,7 +18,7 @@ struct ExportHandler {
         switch formatName {
         case "csv", "excel": format = .csv
         case "jsonl": format = .jsonl
-        default: return request.message(400, request.words.site.badRequestTitle, "format: csv, excel or jsonl")
+        default: return request.message(400, request.words.web.badRequestTitle, "format: csv, excel or jsonl")
         }
         let filter: LogFilter
         do throws(UnreadableField) {

@@ -1,6 +1,6 @@
 import ServerDomain
 import ServerHTTPTypes
-import ServerSite
+import ServerWeb
 import SharedDomain
 
 /// `/admin/inside`: who is inside now, per venue (`OpenVisits`), printable as a roll (the
@@ -25,28 +25,29 @@ struct InsideHandler {
             return request.unavailable()
         }
         let byVenue = Dictionary(grouping: visits, by: \.venue)
-        var sections = ""
+        var sections: HTML = ""
         for venue in byVenue.keys.sorted(by: { $0.rawValue < $1.rawValue }) {
             let name = parts.venues.profile(for: venue)?.name(of: venue) ?? venue.rawValue
             let people = byVenue[venue]!
-            var rows = ""
+            var rows: HTML = ""
             for (index, visit) in people.enumerated() {
-                let breaks = index > 0 && index % Self.perPrintedPage == 0 ? " class=\"page-break\"" : ""
-                rows += "<tr\(breaks)><td>\(index + 1)</td><td>\(HTML.escape(request.local(visit.time)))</td>"
-                    + "<td>\(HTML.escape(visit.entry.visitor?.name ?? "-"))</td><td>\(HTML.escape(visit.entry.visitor?.phone.map(Self.masked) ?? "-"))</td>"
+                let breaks: HTML = index > 0 && index % Self.perPrintedPage == 0 ? " class=\"page-break\"" : ""
+                rows += "<tr\(breaks)><td>\(index + 1)</td><td>\(request.local(visit.time))</td>"
+                    + "<td>\(visit.entry.visitor?.name ?? "-")</td><td>\(visit.entry.visitor?.phone.map(Self.masked) ?? "-")</td>"
                     + "<td>\(visit.method.rawValue)</td><td>\(visit.id)</td></tr>"
             }
             sections += """
-                <section class="roll"><h2>\(HTML.escape(name)) — \(people.count)</h2>
-                <table><thead><tr><th scope="col">#</th><th scope="col">\(HTML.escape(words.time))</th><th scope="col">\(HTML.escape(words.name))</th>
-                <th scope="col">\(HTML.escape(words.phone))</th><th scope="col">\(HTML.escape(words.method))</th><th scope="col">\(HTML.escape(words.receipt))</th></tr></thead>
+                <section class="roll"><h2>\(name) — \(people.count)</h2>
+                <table><thead><tr><th scope="col">#</th><th scope="col">\(words.time)</th><th scope="col">\(words.name)</th>
+                <th scope="col">\(words.phone)</th><th scope="col">\(words.method)</th><th scope="col">\(words.receipt)</th></tr></thead>
                 <tbody>\(rows)</tbody></table></section>
                 """
         }
-        let content = """
-            <h1>\(HTML.escape(words.inside)) — \(visits.count)</h1>
-            <p class="note">\(HTML.escape(request.local(request.now))) · \(HTML.escape(words.insideNote))</p>
-            \(sections.isEmpty ? "<p>\(HTML.escape(words.none))</p>" : sections)
+        let none: HTML = "<p>\(words.none)</p>"
+        let content: HTML = """
+            <h1>\(words.inside) — \(visits.count)</h1>
+            <p class="note">\(request.local(request.now)) · \(words.insideNote)</p>
+            \(sections.isEmpty ? none : sections)
             """
         return request.page(200, words.inside, content)
     }

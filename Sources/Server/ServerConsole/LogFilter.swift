@@ -1,6 +1,6 @@
 import ServerDomain
 import ServerReports
-import ServerSite
+import ServerWeb
 import SharedDomain
 
 /// The visitor log's search, as the log page and the export read it from the query: a venue,
@@ -49,11 +49,8 @@ struct LogFilter: Sendable {
             until = time
         }
         if let text = texts["receipt"] {
-            // Digits only: `Int64` alone would take `+12`.
-            guard text.utf8.count <= 18, text.utf8.allSatisfy({ (48...57).contains($0) }), let number = Int64(text) else {
-                throw UnreadableField(name: "receipt", text: text)
-            }
-            receipt = number
+            guard let number = ReceiptID(text) else { throw UnreadableField(name: "receipt", text: text) }
+            receipt = number.rawValue
         }
         if paged, let text = request.query("after") {
             guard let cursor = LogCursor(text) else { throw UnreadableField(name: "after", text: text) }
@@ -110,13 +107,13 @@ struct LogFilter: Sendable {
 
     /// The search form's fields, filled with `texts`; the one named by `problem` is marked
     /// invalid and described by the message with the id `problem`.
-    static func fields(_ texts: [String: String], _ words: ConsoleWords, problem: UnreadableField? = nil) -> String {
-        func input(_ name: String, _ label: String, _ type: String) -> String {
-            let invalid = problem?.name == name ? " aria-invalid=\"true\" aria-describedby=\"problem\"" : ""
+    static func fields(_ texts: [String: String], _ words: ConsoleWords, problem: UnreadableField? = nil) -> HTML {
+        func input(_ name: String, _ label: String, _ type: String) -> HTML {
+            let invalid: HTML = problem?.name == name ? " aria-invalid=\"true\" aria-describedby=\"problem\"" : ""
             // `step="1"`: a time with seconds (from a link, or the form filled again) is valid.
-            let step = type == "datetime-local" ? " step=\"1\"" : ""
-            return "<label for=\"\(name)\">\(HTML.escape(label))</label><input id=\"\(name)\" name=\"\(name)\" type=\"\(type)\"\(step)\(invalid)"
-                + " value=\"\(HTML.escape(texts[name] ?? ""))\">"
+            let step: HTML = type == "datetime-local" ? " step=\"1\"" : ""
+            return "<label for=\"\(name)\">\(label)</label><input id=\"\(name)\" name=\"\(name)\" type=\"\(type)\"\(step)\(invalid)"
+                + " value=\"\(texts[name] ?? "")\">"
         }
         return input("venue", words.venue, "text") + input("from", words.from, "datetime-local") + input("until", words.until, "datetime-local")
             + input("receipt", words.receipt, "text")

@@ -1,6 +1,6 @@
 import ServerDomain
 import ServerHTTPTypes
-import ServerSite
+import ServerWeb
 import SharedDomain
 
 /// `/admin/log`: the visitor log searched by venue, time range or receipt number, oldest first,
@@ -48,39 +48,40 @@ struct LogHandler {
         } catch {
             return request.unavailable()
         }
-        let body = rows.map { checkIn in
-            "<tr><td>\(checkIn.id)</td><td>\(HTML.escape(checkIn.venue.rawValue))</td><td>\(HTML.escape(request.local(checkIn.time)))</td>"
-                + "<td>\(checkIn.method.rawValue)</td><td>\(HTML.escape(checkIn.entry.visitor?.name ?? ""))</td>"
-                + "<td>\(HTML.escape(checkIn.entry.visitor?.phone ?? ""))</td><td>\(HTML.escape(checkIn.entry.operatorName ?? ""))</td></tr>"
+        let body = rows.map { checkIn -> HTML in
+            "<tr><td>\(checkIn.id)</td><td>\(checkIn.venue.rawValue)</td><td>\(request.local(checkIn.time))</td>"
+                + "<td>\(checkIn.method.rawValue)</td><td>\(checkIn.entry.visitor?.name ?? "")</td>"
+                + "<td>\(checkIn.entry.visitor?.phone ?? "")</td><td>\(checkIn.entry.operatorName ?? "")</td></tr>"
         }.joined()
         let words = request.words
         let filterQuery = filter.queryString
-        let exports = ["csv", "excel", "jsonl"].map { format in
-            "<a class=\"button small\" href=\"\(HTML.escape(request.link(ConsolePage.export.path + "?format=" + format + (filterQuery.isEmpty ? "" : "&" + filterQuery))))\">\(HTML.escape(format == "excel" ? words.excel : format.uppercased()))</a>"
+        let exports = ["csv", "excel", "jsonl"].map { format -> HTML in
+            "<a class=\"button small\" href=\"\(request.link(ConsolePage.export.path + "?format=" + format + (filterQuery.isEmpty ? "" : "&" + filterQuery)))\">\(format == "excel" ? words.excel : format.uppercased())</a>"
         }.joined(separator: " ")
-        let nextLink = next.map { cursor in
-            "<p><a rel=\"next\" href=\"\(HTML.escape(request.link(ConsolePage.log.path + "?" + [filterQuery, "after=" + cursor].filter { !$0.isEmpty }.joined(separator: "&"))))\">\(HTML.escape(words.next)) →</a></p>"
+        let nextLink: HTML = next.map { cursor -> HTML in
+            "<p><a rel=\"next\" href=\"\(request.link(ConsolePage.log.path + "?" + [filterQuery, "after=" + cursor].filter { !$0.isEmpty }.joined(separator: "&")))\">\(words.next) →</a></p>"
         } ?? ""
-        let table = rows.isEmpty ? "<p>\(HTML.escape(words.noRows))</p>" : """
-            <div class="scroll" tabindex="0" role="region" aria-label="\(HTML.escape(words.log))"><table><thead><tr><th scope="col">\(HTML.escape(words.receipt))</th><th scope="col">\(HTML.escape(words.venue))</th>
-            <th scope="col">\(HTML.escape(words.time))</th><th scope="col">\(HTML.escape(words.method))</th><th scope="col">\(HTML.escape(words.name))</th>
-            <th scope="col">\(HTML.escape(words.phone))</th><th scope="col">\(HTML.escape(words.operatorWord))</th></tr></thead><tbody>\(body)</tbody></table></div>
+        let table: HTML = rows.isEmpty ? "<p>\(words.noRows)</p>" : """
+            <div class="scroll" tabindex="0" role="region" aria-label="\(words.log)"><table><thead><tr><th scope="col">\(words.receipt)</th><th scope="col">\(words.venue)</th>
+            <th scope="col">\(words.time)</th><th scope="col">\(words.method)</th><th scope="col">\(words.name)</th>
+            <th scope="col">\(words.phone)</th><th scope="col">\(words.operatorWord)</th></tr></thead><tbody>\(body)</tbody></table></div>
             """
         return page(request, texts: filter.formTexts(zone: request.zone), problem: nil,
-                    body: "<p>\(HTML.escape(words.export)): \(exports)</p>\n\(table)\n\(nextLink)")
+                    body: "<p>\(words.export): \(exports)</p>\n\(table)\n\(nextLink)")
     }
 
     /// The page: the search form filled with `texts`, then `body` (the rows), or, when a field
     /// could not be read, 400 with the form and the message naming it.
-    private func page(_ request: ConsoleRequest, texts: [String: String], problem: UnreadableField?, body: String?) -> HTTPResponse {
+    private func page(_ request: ConsoleRequest, texts: [String: String], problem: UnreadableField?, body: HTML?) -> HTTPResponse {
         let words = request.words
-        let alert = problem.map { "<p class=\"error\" role=\"alert\" id=\"problem\">\(HTML.escape(request.describe($0)))</p>" } ?? ""
-        let content = """
-            <h1>\(HTML.escape(words.log))</h1>
+        let alert: HTML = problem.map { problem -> HTML in "<p class=\"error\" role=\"alert\" id=\"problem\">\(request.describe(problem))</p>" } ?? ""
+        let language: HTML = "<input type=\"hidden\" name=\"lang\" value=\"\(request.words.language.rawValue)\">"
+        let content: HTML = """
+            <h1>\(words.log)</h1>
             \(alert)
             <form method="get" action="\(ConsolePage.log.path)" class="search">\(LogFilter.fields(texts, words, problem: problem))
-            \(request.languageQuery.isEmpty ? "" : "<input type=\"hidden\" name=\"lang\" value=\"\(request.words.language.rawValue)\">")
-            <button type="submit">\(HTML.escape(words.search))</button></form>
+            \(request.languageQuery.isEmpty ? "" : language)
+            <button type="submit">\(words.search)</button></form>
             \(body ?? "")
             """
         return request.page(problem == nil ? 200 : 400, problem == nil ? words.log : words.unreadableTitle, content)

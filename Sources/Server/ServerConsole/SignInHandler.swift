@@ -1,6 +1,6 @@
 import ServerDomain
 import ServerHTTPTypes
-import ServerSite
+import ServerWeb
 import SharedDomain
 
 /// `/admin/login` and `/admin/logout`: the sign-in form, the sign-in (throttled, audited, a new
@@ -75,17 +75,18 @@ struct SignInHandler {
     private func form(_ request: ConsoleRequest, status: Int, error: String?, extra: [(name: String, value: String)] = []) -> HTTPResponse {
         let words = request.words
         let token = parts.crypto.randomHex(16)
-        let user = HTML.escape(request.http.form["user"] ?? "")
-        let content = """
-            <h1>\(HTML.escape(words.console))</h1>
-            \(error.map { "<p class=\"error\" role=\"alert\">\(HTML.escape($0))</p>" } ?? "")
-            <form method="post" action="\(HTML.escape(request.link(ConsolePage.login.path)))">
+        let user = request.http.form["user"] ?? ""
+        let alert: HTML = error.map { error -> HTML in "<p class=\"error\" role=\"alert\">\(error)</p>" } ?? ""
+        let content: HTML = """
+            <h1>\(words.console)</h1>
+            \(alert)
+            <form method="post" action="\(request.link(ConsolePage.login.path))">
             <input type="hidden" name="\(ConsoleSite.formField)" value="\(token)">
-            <label for="user">\(HTML.escape(words.user))</label>
+            <label for="user">\(words.user)</label>
             <input id="user" name="user" autocomplete="username" autocapitalize="none" spellcheck="false" required value="\(user)">
-            <label for="password">\(HTML.escape(words.password))</label>
+            <label for="password">\(words.password)</label>
             <input id="password" name="password" type="password" autocomplete="current-password" required>
-            <button type="submit">\(HTML.escape(words.signIn))</button>
+            <button type="submit">\(words.signIn)</button>
             </form>
             """
         return request.page(status, words.signIn, content, extra: extra + [ConsoleSite.cookie(ConsoleSite.loginCookie, token, secure: request.http.secure)])

@@ -1,6 +1,6 @@
 import ServerDomain
 import ServerHTTPTypes
-import ServerSite
+import ServerWeb
 import SharedDomain
 
 /// `/admin/checkin`: staff check a visitor in at the door (no phone, a paper list), recorded
@@ -51,20 +51,22 @@ struct StaffCheckInHandler {
     private func form(_ request: ConsoleRequest, status: Int, notice: String?, error: String?) -> HTTPResponse {
         let words = request.words
         let known = parts.venues.profiles.keys.sorted { $0.rawValue < $1.rawValue }
-        let venueInput = known.isEmpty
+        let venueInput: HTML = known.isEmpty
             ? "<input id=\"venue\" name=\"venue\" required autocapitalize=\"characters\" spellcheck=\"false\">"
-            : "<select id=\"venue\" name=\"venue\">" + known.map { venue in
-                "<option value=\"\(HTML.escape(venue.rawValue))\">\(HTML.escape(parts.venues.profile(for: venue)?.name(of: venue) ?? venue.rawValue))</option>"
+            : "<select id=\"venue\" name=\"venue\">" + known.map { venue -> HTML in
+                "<option value=\"\(venue.rawValue)\">\(parts.venues.profile(for: venue)?.name(of: venue) ?? venue.rawValue)</option>"
             }.joined() + "</select>"
-        let content = """
-            <h1>\(HTML.escape(words.staffCheckIn))</h1>
-            \(notice.map { "<p class=\"ok\" role=\"status\">\(HTML.escape($0))</p>" } ?? "")
-            \(error.map { "<p class=\"error\" role=\"alert\">\(HTML.escape($0))</p>" } ?? "")
-            <form method="post" action="\(HTML.escape(request.link(ConsolePage.checkin.path)))">\(request.hiddenToken)
-            <label for="venue">\(HTML.escape(words.venue))</label>\(venueInput)
-            <label for="name">\(HTML.escape(words.name))</label><input id="name" name="name" autocomplete="off" maxlength="\(Visitor.maximumNameLength)">
-            <label for="phone">\(HTML.escape(words.phone))</label><input id="phone" name="phone" type="tel" autocomplete="off" inputmode="tel">
-            <button type="submit">\(HTML.escape(words.checkInButton))</button>
+        let saved: HTML = notice.map { notice -> HTML in "<p class=\"ok\" role=\"status\">\(notice)</p>" } ?? ""
+        let alert: HTML = error.map { error -> HTML in "<p class=\"error\" role=\"alert\">\(error)</p>" } ?? ""
+        let content: HTML = """
+            <h1>\(words.staffCheckIn)</h1>
+            \(saved)
+            \(alert)
+            <form method="post" action="\(request.link(ConsolePage.checkin.path))">\(request.hiddenToken)
+            <label for="venue">\(words.venue)</label>\(venueInput)
+            <label for="name">\(words.name)</label><input id="name" name="name" autocomplete="off" maxlength="\(Visitor.maximumNameLength)">
+            <label for="phone">\(words.phone)</label><input id="phone" name="phone" type="tel" autocomplete="off" inputmode="tel">
+            <button type="submit">\(words.checkInButton)</button>
             </form>
             """
         return request.page(status, words.staffCheckIn, content)

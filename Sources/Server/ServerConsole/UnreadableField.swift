@@ -1,5 +1,5 @@
 import ServerHTTPTypes
-import ServerSite
+import ServerWeb
 
 /// A query field a console page could not read (a filter, a page cursor, a name the page does
 /// not take): the page answers 400 naming it and does nothing else, never reads the rest as if
@@ -22,8 +22,8 @@ extension ConsoleRequest {
     /// 400: `field` could not be read; nothing was read, exported or audited. `back`: the
     /// page whose form can mend it (the log page for an export).
     func unreadable(_ field: UnreadableField, back: (path: String, title: String)? = nil) -> HTTPResponse {
-        page(400, words.unreadableTitle, "<h1>\(HTML.escape(words.unreadableTitle))</h1>"
-            + "<p class=\"error\" role=\"alert\" id=\"problem\">\(HTML.escape(describe(field)))</p>"
-            + (back.map { "<p><a href=\"\(HTML.escape(link($0.path)))\">\(HTML.escape($0.title))</a></p>" } ?? ""))
+        page(400, words.unreadableTitle, "<h1>\(words.unreadableTitle)</h1>"
+            + "<p class=\"error\" role=\"alert\" id=\"problem\">\(describe(field))</p>"
+            + (back.map { back -> HTML in "<p><a href=\"\(link(back.path))\">\(back.title)</a></p>" } ?? ""))
     }
 }

@@ -1,6 +1,6 @@
 import ServerDomain
 import ServerHTTPTypes
-import ServerSite
+import ServerWeb
 import SharedDomain
 
 /// `/admin/users`: the accounts, and forms to add one and to set a password, disable, enable
@@ -54,35 +54,36 @@ struct UsersHandler {
         } catch {
             return request.unavailable()
         }
-        let action = HTML.escape(request.link(ConsolePage.users.path))
-        func button(_ name: String, _ verb: String, _ label: String, extra: String = "") -> String {
-            "<form method=\"post\" action=\"\(action)\" class=\"inline\">\(request.hiddenToken)<input type=\"hidden\" name=\"name\" value=\"\(HTML.escape(name))\">"
-                + "<input type=\"hidden\" name=\"action\" value=\"\(verb)\">\(extra)<button type=\"submit\">\(HTML.escape(label))</button></form>"
+        let action = request.link(ConsolePage.users.path)
+        func button(_ name: String, _ verb: String, _ label: String, extra: HTML = "") -> HTML {
+            "<form method=\"post\" action=\"\(action)\" class=\"inline\">\(request.hiddenToken)<input type=\"hidden\" name=\"name\" value=\"\(name)\">"
+                + "<input type=\"hidden\" name=\"action\" value=\"\(verb)\">\(extra)<button type=\"submit\">\(label)</button></form>"
         }
-        let rows = accounts.enumerated().map { index, account in
+        let rows = accounts.enumerated().map { index, account -> HTML in
             let toggle = account.disabled ? button(account.name, "enable", words.enable) : button(account.name, "disable", words.disable)
             let passwordID = "password-\(index)"
             let passwd = button(account.name, "passwd", words.setPassword,
-                                extra: "<label for=\"\(passwordID)\" class=\"hidden-label\">\(HTML.escape(words.newPassword)) (\(HTML.escape(account.name)))</label>"
+                                extra: "<label for=\"\(passwordID)\" class=\"hidden-label\">\(words.newPassword) (\(account.name))</label>"
                                     + "<input id=\"\(passwordID)\" name=\"password\" type=\"password\" autocomplete=\"new-password\" minlength=\"8\" required>")
-            return "<tr><th scope=\"row\">\(HTML.escape(account.name))</th><td>\(HTML.escape(words.role(account.role)))</td>"
-                + "<td>\(HTML.escape(account.disabled ? words.disabledWord : words.active))</td><td>\(HTML.escape(request.local(account.created)))</td>"
+            return "<tr><th scope=\"row\">\(account.name)</th><td>\(words.role(account.role))</td>"
+                + "<td>\(account.disabled ? words.disabledWord : words.active)</td><td>\(request.local(account.created))</td>"
                 + "<td>\(toggle) \(button(account.name, "remove", words.remove)) \(passwd)</td></tr>"
         }.joined()
-        let roles = ConsoleRole.allCases.map { "<option value=\"\($0.rawValue)\">\(HTML.escape(words.role($0)))</option>" }.joined()
-        let saved = request.query("done") != nil ? "<p class=\"ok\" role=\"status\">\(HTML.escape(words.done))</p>" : ""
-        let content = """
-            <h1>\(HTML.escape(words.users))</h1>
-            \(saved)\(notice.map { "<p class=\"error\" role=\"alert\">\(HTML.escape($0))</p>" } ?? "")
-            <div class="scroll" tabindex="0" role="region" aria-label="\(HTML.escape(words.users))"><table><thead><tr><th scope="col">\(HTML.escape(words.user))</th><th scope="col">\(HTML.escape(words.role))</th>
-            <th scope="col">\(HTML.escape(words.state))</th><th scope="col">\(HTML.escape(words.created))</th><th scope="col">\(HTML.escape(words.changes))</th></tr></thead>
+        let roles = ConsoleRole.allCases.map { role -> HTML in "<option value=\"\(role.rawValue)\">\(words.role(role))</option>" }.joined()
+        let saved: HTML = request.query("done") != nil ? "<p class=\"ok\" role=\"status\">\(words.done)</p>" : ""
+        let alert: HTML = notice.map { notice -> HTML in "<p class=\"error\" role=\"alert\">\(notice)</p>" } ?? ""
+        let content: HTML = """
+            <h1>\(words.users)</h1>
+            \(saved)\(alert)
+            <div class="scroll" tabindex="0" role="region" aria-label="\(words.users)"><table><thead><tr><th scope="col">\(words.user)</th><th scope="col">\(words.role)</th>
+            <th scope="col">\(words.state)</th><th scope="col">\(words.created)</th><th scope="col">\(words.changes)</th></tr></thead>
             <tbody>\(rows)</tbody></table></div>
-            <h2>\(HTML.escape(words.addUser))</h2>
+            <h2>\(words.addUser)</h2>
             <form method="post" action="\(action)">\(request.hiddenToken)<input type="hidden" name="action" value="add">
-            <label for="new-name">\(HTML.escape(words.user))</label><input id="new-name" name="name" autocomplete="off" autocapitalize="none" required>
-            <label for="new-role">\(HTML.escape(words.role))</label><select id="new-role" name="role">\(roles)</select>
-            <label for="new-password">\(HTML.escape(words.password))</label><input id="new-password" name="password" type="password" autocomplete="new-password" minlength="8" required>
-            <button type="submit">\(HTML.escape(words.add))</button></form>
+            <label for="new-name">\(words.user)</label><input id="new-name" name="name" autocomplete="off" autocapitalize="none" required>
+            <label for="new-role">\(words.role)</label><select id="new-role" name="role">\(roles)</select>
+            <label for="new-password">\(words.password)</label><input id="new-password" name="password" type="password" autocomplete="new-password" minlength="8" required>
+            <button type="submit">\(words.add)</button></form>
             """
         return request.page(status, words.users, content)
     }

@@ -79,7 +79,7 @@ public struct CheckInUseCase: Sendable {
     private func decide(_ scan: Scan, verifiedAt: WallTime?) -> Decision {
         let now = clock.now()
         let method = scan.code.method
-        guard let venue = try? VenueID(scan.venue) else { return .answer(refuse(.malformed, venue: nil, method, now)) }
+        guard let venue = scan.venue else { return .answer(refuse(.malformed, venue: nil, method, now)) }
         guard let profile = venues.profile(for: venue) else { return .answer(refuse(.unknownVenue, venue: venue, method, now)) }
         let verifier = CheckInCodeVerifier(keys: venueKeys.keys(for: venue), period: profile.period, skew: profile.skew,
                                            authenticator: authenticator)

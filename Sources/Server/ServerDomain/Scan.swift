@@ -1,5 +1,7 @@
-/// What a visitor's phone brought: the venue the URL names (as text: it may not be a valid id),
-/// the code, the device, and visitor fields when the venue asks for them.
+import SharedDomain
+
+/// What a visitor's phone brought: the venue the URL names (nil when its segment is no venue
+/// id: refused as malformed), the code, the device, and visitor fields when the venue asks for them.
 public struct Scan: Hashable, Sendable {
     /// A scanned token or a typed safe number.
     public enum Code: Hashable, Sendable {
@@ -33,8 +35,9 @@ public struct Scan: Hashable, Sendable {
         }
     }
 
-    /// The venue segment of the path, as received.
-    public let venue: String
+    /// The venue the path names, parsed once by the site's route; nil when its segment is no
+    /// venue id (the use case refuses such a scan as malformed and counts the refusal).
+    public let venue: VenueID?
     /// The code.
     public let code: Code
     /// The device.
@@ -43,10 +46,15 @@ public struct Scan: Hashable, Sendable {
     public let visitor: Visitor?
 
     /// A scan with these parts.
-    public init(venue: String, code: Code, device: Device, visitor: Visitor? = nil) {
+    public init(venue: VenueID?, code: Code, device: Device, visitor: Visitor? = nil) {
         self.venue = venue
         self.code = code
         self.device = device
         self.visitor = visitor
+    }
+
+    /// A scan of the venue `text` names (nil when it is no venue id).
+    public init(venue text: String, code: Code, device: Device, visitor: Visitor? = nil) {
+        self.init(venue: try? VenueID(text), code: code, device: device, visitor: visitor)
     }
 }

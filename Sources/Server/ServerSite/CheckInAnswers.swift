@@ -1,5 +1,6 @@
 import ServerDomain
 import ServerHTTPTypes
+import ServerWeb
 import SharedDomain
 
 /// A check-in's outcome as the visitor sees it, whichever way the code came (scanned, typed,

@@ -1,10 +1,11 @@
 import ServerDomain
 import ServerHTTPTypes
+import ServerWeb
 import ServerReports
 import SharedDomain
 
-/// The check-in site: a request in, a response out. The path is parsed once into a `Route`;
-/// each route has one handler, which asks the use case (it decides) and picks the page and
+/// The check-in site: a request in, a response out. The path is parsed once into a `Route`
+/// (its venue and receipt ids typed, an unreadable one answered at once); each route has one handler, which asks the use case (it decides) and picks the page and
 /// status. Check-ins answer after the ledger's commit, every other page at once.
 public struct CheckInSite: HTTPHandler {
     /// The parts the site works with.
@@ -64,6 +65,7 @@ public struct CheckInSite: HTTPHandler {
         case .occupancy(let venue): reply(OccupancyHandler(parts: parts).respond(to: request, venue: venue))
         case .asset(let name): reply(AssetHandler.respond(to: request, name: name, look: parts.look))
         case .metrics: reply(MetricsHandler(metrics: parts.metrics).respond(to: request))
+        case .unreadable(let page): reply(UnreadableRouteHandler(parts: parts).respond(to: request, page))
         case .methodNotAllowed(let allowed): reply(request.methodNotAllowed(allowed))
         case .notFound: reply(request.notFound())
         }

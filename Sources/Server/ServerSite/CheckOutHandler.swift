@@ -1,5 +1,6 @@
 import ServerDomain
 import ServerHTTPTypes
+import ServerWeb
 import SharedDomain
 
 /// `POST B/VENUE/receipt/ID`: the receipt's "check out" button. The device cookie decides whose
@@ -11,15 +12,14 @@ struct CheckOutHandler: Sendable {
     /// The form's purpose in its token.
     static let formPurpose = "check-out"
 
-    func post(_ request: SiteRequest, venue venueText: String, id idText: String, reply: @escaping @Sendable (HTTPResponse) -> Void) {
+    func post(_ request: SiteRequest, venue: VenueID, id: ReceiptID, reply: @escaping @Sendable (HTTPResponse) -> Void) {
         guard !request.http.bodyTooLarge else { return reply(request.tooLarge()) }
         guard !request.isCrossSite else { return reply(request.crossSite()) }
-        guard let venue = try? VenueID(venueText), let id = Int64(idText), id > 0, idText.first != "+",
-              let device = request.existingDevice(parts.cookies) else { return reply(request.notFound(request.words.receiptMissing)) }
+        guard let device = request.existingDevice(parts.cookies) else { return reply(request.notFound(request.words.receiptMissing)) }
         guard parts.formTokens.isValid(request.http.form[FormTokens.field], Self.formPurpose, venue: venue, device: device, at: parts.clock.now()) else {
             return reply(request.page(400, request.pages.message(request.words.formExpired, request.words.notFoundAdvice)))
         }
-        parts.useCase.checkOut(id: id, venue: venue, device: device) { result in
+        parts.useCase.checkOut(id: id.rawValue, venue: venue, device: device) { result in
             switch result {
             case .success(let found?):
                 reply(request.page(200, request.pages.checkedOut(found.visit, venueName: parts.useCase.displayName(of: venue), again: found.again,

@@ -10,8 +10,7 @@ import SharedText
 struct OccupancyHandler: Sendable {
     let parts: CheckInSite.Parts
 
-    func respond(to request: SiteRequest, venue venueText: String) -> HTTPResponse {
-        guard let venue = try? VenueID(venueText) else { return json(404, #"{"error":"unknown venue"}"#, request) }
+    func respond(to request: SiteRequest, venue: VenueID) -> HTTPResponse {
         let found: (inside: Int, capacity: Int?, at: WallTime)?
         do throws(LedgerError) {
             found = try parts.useCase.occupancy(of: venue)
@@ -20,10 +19,15 @@ struct OccupancyHandler: Sendable {
             parts.ledgerFailed(error)
             return json(503, #"{"error":"unavailable"}"#, request, extra: [("Retry-After", "5")])
         }
-        guard let found else { return json(404, #"{"error":"unknown venue"}"#, request) }
+        guard let found else { return unknownVenue(request) }
         // A venue id is letters, digits and hyphens (VenueID): nothing in it to escape.
         let body = #"{"venue":"\#(venue.rawValue)","inside":\#(found.inside),"capacity":\#(found.capacity.map(String.init) ?? "null"),"at":"\#(UTCTime.iso8601(found.at.seconds))"}"#
         return json(200, body, request, cache: "max-age=1")
+    }
+
+    /// 404 for a venue this server does not serve, or a path whose venue is no id (`Route`).
+    func unknownVenue(_ request: SiteRequest) -> HTTPResponse {
+        json(404, #"{"error":"unknown venue"}"#, request)
     }
 
     private func json(_ status: Int, _ body: String, _ request: SiteRequest, cache: String = "no-store",

@@ -1,3 +1,5 @@
+import ServerWeb
+
 
 /// One HTML page of the site, in the one scaffold every visitor page shares: a card like a
 /// pass, its top band the venue (logo, display name, accent), then the outcome's icon and the
@@ -8,8 +10,8 @@ struct Page {
     /// The `<title>` and the class of `<body>` (receipt, refusal, form…).
     let title: String
     let kind: String
-    /// The page's body under the heading, already escaped HTML.
-    let content: String
+    /// The page's body under the heading.
+    let content: HTML
     /// Where the language switch leads (a GET path, without `lang`): nil for none.
     let switchTarget: String?
     /// The venue the page is about, shown in the card's band (nil: the site's name).
@@ -20,8 +22,8 @@ struct Page {
     var icon: PageIcon = .form
     /// The page's one `<h1>` (nil: the title).
     var heading: String? = nil
-    /// A language switch that is not a link (the visitor form re-posts its ticket): HTML.
-    var switchHTML: String? = nil
+    /// A language switch that is not a link (the visitor form re-posts its ticket).
+    var switchHTML: HTML? = nil
 
     /// The colour of a page's outcome.
     enum Tone: String {
@@ -38,25 +40,25 @@ struct Page {
     }
 
     /// The whole document.
-    func render(words: ServerWords, assets: String) -> String {
-        var footer = ""
+    func render(words: ServerWords, assets: String) -> HTML {
+        var footer: HTML = ""
         if let switchHTML {
             footer = "<footer class=\"switch\">\(switchHTML)</footer>"
         } else if let switchTarget {
             let (label, target) = words.languageSwitch
             let separator = switchTarget.contains("?") ? "&" : "?"
-            footer = "<footer class=\"switch\"><a href=\"\(HTML.escape(switchTarget + separator + "lang=" + target.rawValue))\" "
-                + "lang=\"\(target.rawValue)\" hreflang=\"\(target.rawValue)\">\(Self.globe)\(HTML.escape(label))</a></footer>"
+            footer = "<footer class=\"switch\"><a href=\"\(switchTarget + separator + "lang=" + target.rawValue)\" "
+                + "lang=\"\(target.rawValue)\" hreflang=\"\(target.rawValue)\">\(Self.globe)\(label)</a></footer>"
         }
-        let band: String
+        let band: HTML
         if let venue {
-            let logo = venue.logo.map { "<img class=\"logo\" src=\"\(HTML.escape($0))\" alt=\"\">" } ?? ""
-            let id = venue.name == venue.id ? "" : "<span class=\"venue-id\">\(HTML.escape(venue.id))</span>"
-            band = "<div class=\"band\">\(logo)<p class=\"venue\"><span class=\"venue-name\">\(HTML.escape(venue.name))</span>\(id)</p></div>"
+            let logo: HTML = venue.logo.map { "<img class=\"logo\" src=\"\($0)\" alt=\"\">" } ?? ""
+            let id: HTML = venue.name == venue.id ? "" : "<span class=\"venue-id\">\(venue.id)</span>"
+            band = "<div class=\"band\">\(logo)<p class=\"venue\"><span class=\"venue-name\">\(venue.name)</span>\(id)</p></div>"
         } else {
-            band = "<div class=\"band\"><p class=\"venue\"><span class=\"venue-name\">\(HTML.escape(words.siteName))</span></p></div>"
+            band = "<div class=\"band\"><p class=\"venue\"><span class=\"venue-name\">\(words.siteName)</span></p></div>"
         }
-        let venueAttribute = venue.map { " data-venue=\"\(HTML.escape($0.id))\"" } ?? ""
+        let venueAttribute: HTML = venue.map { " data-venue=\"\($0.id)\"" } ?? ""
         return """
             <!doctype html>
             <html lang="\(words.language.rawValue)">
@@ -65,14 +67,14 @@ struct Page {
             <meta name="viewport" content="width=device-width, initial-scale=1">
             <meta name="color-scheme" content="light dark">
             <meta name="referrer" content="no-referrer">
-            <title>\(HTML.escape(title))</title>
-            <link rel="stylesheet" href="\(HTML.escape(assets))/server.css">
-            <script src="\(HTML.escape(assets))/receipt.js" defer></script>
+            <title>\(title)</title>
+            <link rel="stylesheet" href="\(assets)/server.css">
+            <script src="\(assets)/receipt.js" defer></script>
             </head>
             <body class="\(kind) tone-\(tone.rawValue)"\(venueAttribute)>
             <main class="card">
             \(band)
-            <div class="outcome">\(icon.svg)<h1>\(HTML.escape(heading ?? title))</h1></div>
+            <div class="outcome">\(icon.svg)<h1>\(heading ?? title)</h1></div>
             <div class="body">
             \(content)
             </div>
@@ -85,7 +87,7 @@ struct Page {
     }
 
     /// A small globe before the language switch's label.
-    static let globe = "<svg class=\"globe\" viewBox=\"0 0 24 24\" aria-hidden=\"true\" focusable=\"false\"><circle cx=\"12\" cy=\"12\" r=\"9\" "
+    static let globe: HTML = "<svg class=\"globe\" viewBox=\"0 0 24 24\" aria-hidden=\"true\" focusable=\"false\"><circle cx=\"12\" cy=\"12\" r=\"9\" "
         + "fill=\"none\" stroke=\"currentColor\" stroke-width=\"2\"/><path d=\"M3 12h18M12 3c3 3 3 15 0 18M12 3c-3 3-3 15 0 18\" fill=\"none\" "
         + "stroke=\"currentColor\" stroke-width=\"2\"/></svg>"
 }

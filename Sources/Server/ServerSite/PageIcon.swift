@@ -1,3 +1,5 @@
+import ServerWeb
+
 /// The icon at the top of a page's card, one per kind of outcome: inline SVG (a text glyph
 /// like ✓ depends on the phone's fonts and reads as text to a screen reader). Decorative: the
 /// heading beside it says the same in words, so each is `aria-hidden`.
@@ -20,14 +22,14 @@ public enum PageIcon: String, Sendable {
     case full
 
     /// The `<svg>` element, sized by CSS (`.icon`).
-    public var svg: String {
+    public var svg: HTML {
         "<svg class=\"icon\" viewBox=\"0 0 48 48\" aria-hidden=\"true\" focusable=\"false\">\(shape)</svg>"
     }
 
-    private var shape: String {
-        let ring = "<circle cx=\"24\" cy=\"24\" r=\"21\" fill=\"currentColor\"/>"
+    private var shape: HTML {
+        let ring: HTML = "<circle cx=\"24\" cy=\"24\" r=\"21\" fill=\"currentColor\"/>"
         // The marks take their colour from the style sheet (`.icon .mark`): white on light pages, dark on dark ones.
-        let stroke = "class=\"mark\" fill=\"none\" stroke-width=\"4.5\" stroke-linecap=\"round\" stroke-linejoin=\"round\""
+        let stroke: HTML = "class=\"mark\" fill=\"none\" stroke-width=\"4.5\" stroke-linecap=\"round\" stroke-linejoin=\"round\""
         switch self {
         case .admitted:
             return ring + "<path d=\"M14 25l7 7 13-15\" \(stroke)/>"

@@ -1,5 +1,6 @@
 import ServerDomain
 import ServerHTTPTypes
+import ServerWeb
 import SharedDomain
 
 /// `GET B/VENUE/receipt/ID`: only the device that checked in sees its receipt.
@@ -9,12 +10,11 @@ struct ReceiptHandler: Sendable {
     /// found the check-in again keeps its receipt fresh, without trusting the address.
     static let seenPurpose = "seen"
 
-    func respond(to request: SiteRequest, venue venueText: String, id idText: String) -> HTTPResponse {
-        guard let venue = try? VenueID(venueText), let id = Int64(idText), id > 0, idText.first != "+",
-              let device = request.existingDevice(parts.cookies) else { return request.notFound(request.words.receiptMissing) }
+    func respond(to request: SiteRequest, venue: VenueID, id: ReceiptID) -> HTTPResponse {
+        guard let device = request.existingDevice(parts.cookies) else { return request.notFound(request.words.receiptMissing) }
         let found: CheckIn?
         do throws(LedgerError) {
-            found = try parts.useCase.receipt(id: id, venue: venue, device: device)
+            found = try parts.useCase.receipt(id: id.rawValue, venue: venue, device: device)
         } catch {
             parts.metrics.countFailure(error)
             parts.ledgerFailed(error)

@@ -1,3 +1,6 @@
+import ServerDomain
+import SharedDomain
+
 /// Where a request goes, decided once from its method and path: every path the site answers
 /// is one case here (docs/SERVER.md, "Pages"). Paths are under the base path `B` (`/C`):
 ///
@@ -11,30 +14,47 @@
 /// | `B/_/NAME` | the style sheet and the script | — |
 /// | `/metrics` | Prometheus text, to local scrapers only | — |
 enum Route: Equatable, Sendable {
-    /// A scanned code.
-    case scan(venue: String, token: String)
+    /// A scanned code. `venue` is nil when its segment is no venue id: the use case refuses
+    /// such a scan as malformed and counts the refusal, as it does a bad token.
+    case scan(venue: VenueID?, token: String)
     /// The safe-number form.
-    case safeNumberForm(venue: String)
+    case safeNumberForm(venue: VenueID)
     /// A typed safe number.
-    case safeNumber(venue: String)
+    case safeNumber(venue: VenueID)
     /// The visitor-log form's answer.
-    case visitor(venue: String)
+    case visitor(venue: VenueID)
     /// A receipt.
-    case receipt(venue: String, id: String)
+    case receipt(venue: VenueID, id: ReceiptID)
     /// The receipt's check-out button.
-    case checkOut(venue: String, id: String)
+    case checkOut(venue: VenueID, id: ReceiptID)
     /// The venue's occupancy, as JSON.
-    case occupancy(venue: String)
+    case occupancy(venue: VenueID)
     /// A static asset.
     case asset(String)
     /// The metrics.
     case metrics
     /// A path the site knows, with a method it does not take: 405 with `Allow`.
     case methodNotAllowed(allow: String)
+    /// A venue's page whose venue or receipt segment is no id: answered here, as that page
+    /// answers an id it does not know (a malformed id and an unknown one look alike).
+    case unreadable(Unreadable)
     /// Nothing here.
     case notFound
 
-    /// The route of `method` and `path` (percent-decoded, without the query) under `basePath`.
+    /// The page whose path held an unreadable id.
+    enum Unreadable: Equatable, Sendable {
+        /// `B/VENUE`, GET or POST: 404, the unknown venue's refusal.
+        case safeNumber
+        /// `B/VENUE/visitor`: 400, the form has expired.
+        case visitor
+        /// `B/VENUE/receipt/ID`, GET or POST: 404, not a check-in of this device.
+        case receipt
+        /// `B/VENUE/occupancy`: 404 in JSON.
+        case occupancy
+    }
+
+    /// The route of `method` and `path` (percent-decoded, without the query) under `basePath`:
+    /// the method decides first (405), then the ids are read, once.
     init(method: String, path: String, basePath: String) {
         let reads = method == "GET" || method == "HEAD"
         if path == "/metrics" {
@@ -47,28 +67,42 @@ enum Route: Equatable, Sendable {
             return
         }
         let segments = path.dropFirst(prefix.count).split(separator: "/", omittingEmptySubsequences: false).map(String.init)
+        // Read only where a venue's page is asked for (not for an asset), and once.
+        var venue: VenueID? { try? VenueID(segments[0]) }
         switch segments.count {
         case 1 where !segments[0].isEmpty:
             switch method {
-            case "POST": self = .safeNumber(venue: segments[0])
-            case _ where reads: self = .safeNumberForm(venue: segments[0])
+            case "POST": self = venue.map { .safeNumber(venue: $0) } ?? .unreadable(.safeNumber)
+            case _ where reads: self = venue.map { .safeNumberForm(venue: $0) } ?? .unreadable(.safeNumber)
             default: self = .methodNotAllowed(allow: "GET, HEAD, POST")
             }
         case 2 where segments[0] == "_":
             self = .asset(segments[1])
         case 2 where segments[1] == "occupancy":
-            self = reads ? .occupancy(venue: segments[0]) : .methodNotAllowed(allow: "GET, HEAD")
+            guard reads else {
+                self = .methodNotAllowed(allow: "GET, HEAD")
+                return
+            }
+            self = venue.map { .occupancy(venue: $0) } ?? .unreadable(.occupancy)
         case 2 where segments[1] == "visitor":
-            self = method == "POST" ? .visitor(venue: segments[0]) : .methodNotAllowed(allow: "POST")
+            guard method == "POST" else {
+                self = .methodNotAllowed(allow: "POST")
+                return
+            }
+            self = venue.map { .visitor(venue: $0) } ?? .unreadable(.visitor)
         case 2:
             // Only GET checks in: HEAD (link checkers, previews) must not.
-            self = method == "GET" ? .scan(venue: segments[0], token: segments[1]) : .methodNotAllowed(allow: "GET")
+            self = method == "GET" ? .scan(venue: venue, token: segments[1]) : .methodNotAllowed(allow: "GET")
         case 3 where segments[1] == "receipt":
-            switch method {
-            case "POST": self = .checkOut(venue: segments[0], id: segments[2])
-            case _ where reads: self = .receipt(venue: segments[0], id: segments[2])
-            default: self = .methodNotAllowed(allow: "GET, HEAD, POST")
+            guard method == "POST" || reads else {
+                self = .methodNotAllowed(allow: "GET, HEAD, POST")
+                return
             }
+            guard let venue, let id = ReceiptID(segments[2]) else {
+                self = .unreadable(.receipt)
+                return
+            }
+            self = method == "POST" ? .checkOut(venue: venue, id: id) : .receipt(venue: venue, id: id)
         default:
             self = .notFound
         }

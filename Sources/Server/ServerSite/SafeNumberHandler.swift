@@ -1,5 +1,6 @@
 import ServerDomain
 import ServerHTTPTypes
+import ServerWeb
 import SharedDomain
 
 /// `B/VENUE`: the safe-number form (GET) and a typed safe number (POST), limited fairly
@@ -10,21 +11,22 @@ struct SafeNumberHandler: Sendable {
     static let formPurpose = "safe-number"
 
     /// `GET B/VENUE`: the form, for a venue this server serves.
-    func form(for request: SiteRequest, venue venueText: String) -> HTTPResponse {
-        guard let venue = try? VenueID(venueText), parts.useCase.profile(of: venue) != nil else {
-            return request.page(404, request.pages.refusal(.unknownVenue, venue: nil))
-        }
+    func form(for request: SiteRequest, venue: VenueID) -> HTTPResponse {
+        guard parts.useCase.profile(of: venue) != nil else { return Self.unknownVenue(request) }
         return request.page(200, page(request, venue: venue, message: nil))
+    }
+
+    /// 404 for a venue this server does not serve, or a path whose venue is no id (`Route`).
+    static func unknownVenue(_ request: SiteRequest) -> HTTPResponse {
+        request.page(404, request.pages.refusal(.unknownVenue, venue: nil))
     }
 
     /// `POST B/VENUE`: the typed number checks in; a wrong one counts against the phone and
     /// its network, a malformed one (not the shape of a safe number) against nobody.
-    func post(_ request: SiteRequest, venue venueText: String, reply: @escaping @Sendable (HTTPResponse) -> Void) {
+    func post(_ request: SiteRequest, venue: VenueID, reply: @escaping @Sendable (HTTPResponse) -> Void) {
         guard !request.http.bodyTooLarge else { return reply(request.tooLarge()) }
         guard !request.isCrossSite else { return reply(request.crossSite()) }
-        guard let venue = try? VenueID(venueText), parts.useCase.profile(of: venue) != nil else {
-            return reply(request.page(404, request.pages.refusal(.unknownVenue, venue: nil)))
-        }
+        guard parts.useCase.profile(of: venue) != nil else { return reply(Self.unknownVenue(request)) }
         let known = request.existingDevice(parts.cookies)
         let network = request.http.clientKey
         if let wait = parts.limiter.wait(device: known, network: network) {
@@ -40,7 +42,7 @@ struct SafeNumberHandler: Sendable {
         }
         let (device, newCookie) = request.scanDevice(parts.cookies)
         let code = Scan.Code.safeNumber(number)
-        parts.useCase.checkIn(Scan(venue: venue.rawValue, code: code, device: device, visitor: request.visitorCookie)) { outcome in
+        parts.useCase.checkIn(Scan(venue: venue, code: code, device: device, visitor: request.visitorCookie)) { outcome in
             parts.metrics.count(outcome, method: .safeNumber)
             if case .refused(let reason, _) = outcome, reason == .badMAC || reason == .malformed {
                 // A wrong number: the form again, and one try less for this phone and network.
@@ -52,7 +54,7 @@ struct SafeNumberHandler: Sendable {
     }
 
     /// The form page, with a token for the device that sees it.
-    private func page(_ request: SiteRequest, venue: VenueID, message: String?) -> String {
+    private func page(_ request: SiteRequest, venue: VenueID, message: String?) -> HTML {
         let token = parts.formTokens.issue(Self.formPurpose, venue: venue, device: request.existingDevice(parts.cookies), at: parts.clock.now())
         return request.pages.safeNumberForm(venue: venue, venueName: parts.useCase.displayName(of: venue), message: message, formToken: token)
     }

@@ -1,11 +1,12 @@
 import ServerDomain
 import ServerHTTPTypes
+import SharedDomain
 
 /// `GET B/VENUE/TOKEN`: a scanned code checks in, and the answer waits for the commit.
 struct ScanHandler: Sendable {
     let parts: CheckInSite.Parts
 
-    func respond(to request: SiteRequest, venue: String, token: String, reply: @escaping @Sendable (HTTPResponse) -> Void) {
+    func respond(to request: SiteRequest, venue: VenueID?, token: String, reply: @escaping @Sendable (HTTPResponse) -> Void) {
         let (device, newCookie) = request.scanDevice(parts.cookies)
         let code = Scan.Code.token(token)
         parts.useCase.checkIn(Scan(venue: venue, code: code, device: device, visitor: request.visitorCookie)) { outcome in

@@ -1,36 +1,52 @@
 import ServerDomain
+import ServerWeb
 import SharedText
 
-/// Every word the check-in pages show, in Korean and English. Where the kiosk says the same
-/// thing, the words are the kiosk's (`Vocabulary`): the safe number is 안심번호 on the
-/// screen and on the phone.
+/// Every word the check-in pages show, in Korean and English: their own, and those the console
+/// says too (`WebWords`, below). Where the kiosk says the same thing, the words are the kiosk's
+/// (`SharedWords`): the safe number is 안심번호 on the screen and on the phone.
 public struct ServerWords: Sendable {
     /// The language of the words.
     public let language: Language
+    /// The words the console says too.
+    public let web: WebWords
     private let kiosk: SharedWords
 
     /// Words in `language`.
     public init(_ language: Language) {
         self.language = language
+        web = WebWords(language)
         kiosk = SharedWords(language)
     }
 
     private var ko: Bool { language == .ko }
+
+    // The words both sites say, by the names the pages use.
+    public var venue: String { web.venue }
+    public func full(inside: Int, capacity: Int) -> String { web.full(inside: inside, capacity: capacity) }
+    public func refusal(_ reason: RefusalReason) -> (title: String, advice: String) { web.refusal(reason) }
+    public var checkInButton: String { web.checkInButton }
+    public func tryAgain(inSeconds seconds: Int64) -> String { web.tryAgain(inSeconds: seconds) }
+    public var unavailableTitle: String { web.unavailableTitle }
+    public var visitorName: String { web.visitorName }
+    public var visitorPhone: String { web.visitorPhone }
+    public var visitorInvalid: String { web.visitorInvalid }
+    public var crossSiteTitle: String { web.crossSiteTitle }
+    public var crossSiteAdvice: String { web.crossSiteAdvice }
+    public var notFoundTitle: String { web.notFoundTitle }
+    public var badRequestTitle: String { web.badRequestTitle }
+    public var methodNotAllowed: String { web.methodNotAllowed }
+    public var languageSwitch: (label: String, target: Language) { web.languageSwitch }
 
     /// 안심번호 / Safe number (the kiosk's word).
     public var safeNumber: String { kiosk.safeNumberLabel }
     public var checkedIn: String { ko ? "체크인 완료" : "Checked in" }
     /// The repeat receipt: `이미 14:03에 체크인했습니다` / `Already checked in at 14:03`.
     public func alreadyCheckedIn(at time: String) -> String { ko ? "이미 \(time)에 체크인했습니다" : "Already checked in at \(time)" }
-    public var venue: String { ko ? "장소" : "Venue" }
     public var time: String { ko ? "체크인 시각" : "Checked in at" }
     public var now: String { ko ? "현재 시각" : "Time now" }
     public var showStaff: String { ko ? "입구에서 이 화면을 보여 주세요. 시계가 움직이면 실시간 화면입니다." : "Show this screen at the door. A moving clock means it is live." }
 
-    /// The full page's title: `만석 — 40명 중 40명 입장, 잠시 기다려 주세요` / `Full — 40 of 40 inside, please wait`.
-    public func full(inside: Int, capacity: Int) -> String {
-        ko ? "만석 — \(capacity)명 중 \(inside)명 입장, 잠시 기다려 주세요" : "Full — \(inside) of \(capacity) inside, please wait"
-    }
     public var fullAdvice: String { ko ? "정원이 찼습니다. 누군가 나가면 화면의 코드를 다시 스캔하세요." : "The venue is full. Scan the code on the screen again when someone has left." }
     /// The receipt's check-out button: 나가기 (퇴장) / Check out.
     public var checkOutButton: String { ko ? "퇴장하기 (나가기)" : "Check out" }
@@ -51,29 +67,6 @@ public struct ServerWords: Sendable {
     public var noVisitTitle: String { ko ? "이 기기의 방문 기록이 없습니다" : "No visit of this phone here" }
     public var noVisitAdvice: String { ko ? "이 코드는 나가는 곳의 코드입니다. 들어올 때 입구의 코드를 스캔했는지 확인하세요." : "This is an exit code. Check in with the code at the entrance first." }
 
-    /// A refusal's title and what happened, in words a visitor at the door understands.
-    public func refusal(_ reason: RefusalReason) -> (title: String, advice: String) {
-        switch (language, reason) {
-        case (.ko, .expired): ("코드가 만료되었습니다", "QR 코드는 몇 초마다 바뀝니다. 화면의 코드를 다시 스캔하세요.")
-        case (.en, .expired): ("This code has expired", "The QR code changes every few seconds. Scan the code on the screen again.")
-        case (.ko, .notYetValid): ("아직 유효하지 않은 코드입니다", "키오스크의 시계가 빠릅니다. 직원에게 알려 주세요.")
-        case (.en, .notYetValid): ("This code is not valid yet", "The kiosk's clock is ahead: please tell the staff.")
-        case (.ko, .unknownVenue): ("알 수 없는 장소입니다", "이 서버는 이 장소의 체크인을 받지 않습니다. 직원에게 문의하세요.")
-        case (.en, .unknownVenue): ("Unknown venue", "This server does not take check-ins for this venue. Please ask the staff.")
-        case (.ko, .tooManyNewDevices): ("지금은 체크인이 너무 많습니다", "15초 후 화면의 코드를 다시 스캔하거나 직원에게 체크인을 요청하세요.")
-        case (.en, .tooManyNewDevices): ("Too many check-ins right now", "Scan the code on the screen again in 15 seconds, or ask the staff to check you in.")
-        case (.ko, .full): ("만석입니다", "잠시 기다렸다가 누군가 나가면 다시 스캔하세요.")
-        case (.en, .full): ("Full", "The venue is full: please wait, and scan again when someone has left.")
-        case (.ko, .badMAC):
-            ("이 장소의 체크인 코드가 아닙니다", "다른 장소의 코드이거나 코드가 바뀌었습니다. 화면의 코드를 다시 스캔하거나 \(safeNumber)를 입력하세요.")
-        case (.en, .badMAC):
-            ("Not a check-in code of this venue", "It is another venue's code, or it was altered. Scan the code on the screen again, or type its \(safeNumber.lowercased()).")
-        case (.ko, .malformed), (.ko, .unknownVersion):
-            ("이 장소의 체크인 코드가 아닙니다", "주소가 잘렸거나 잘못되었습니다. 화면의 코드를 다시 스캔하거나 \(safeNumber)를 입력하세요.")
-        case (.en, .malformed), (.en, .unknownVersion):
-            ("Not a check-in code of this venue", "The address is cut short or wrong. Scan the code on the screen again, or type its \(safeNumber.lowercased()).")
-        }
-    }
 
     /// The line under every refusal's buttons.
     public var askStaff: String { ko ? "도움이 필요하면 입구의 직원에게 문의하세요." : "If you need help, ask the staff at the entrance." }
@@ -104,15 +97,9 @@ public struct ServerWords: Sendable {
 
     public var formTitle: String { ko ? "\(safeNumber)로 체크인" : "Check in with the safe number" }
     public var formHint: String { ko ? "코드 아래에 표시된 \(safeNumber)를 입력하세요 (예: 12가34나)." : "Type the safe number shown under the code (like 12가34나)." }
-    public var checkInButton: String { ko ? "체크인" : "Check in" }
     public var wrongSafeNumber: String { ko ? "\(safeNumber)가 맞지 않습니다. 화면을 확인하고 다시 입력하세요." : "That safe number does not match. Check the screen and type it again." }
 
     public var tooManyTitle: String { ko ? "시도 횟수가 너무 많습니다" : "Too many tries" }
-    /// `30초 후에 다시 시도하세요` / `Try again in 30 s`.
-    public func tryAgain(inSeconds seconds: Int64) -> String {
-        let countdown = kiosk.countdown(seconds).seconds
-        return ko ? "\(countdown) 후에 다시 시도하세요." : "Try again in \(countdown)."
-    }
     /// `15:42:10 이후에 다시 시도하세요.` / `Try again after 15:42:10.`: true without a script.
     public func tryAgain(after time: String) -> String { ko ? "\(time) 이후에 다시 시도하세요." : "Try again after \(time)." }
     /// The live countdown after it (the script fills in the seconds and shows it).
@@ -120,7 +107,6 @@ public struct ServerWords: Sendable {
     /// What the countdown says once it reaches zero.
     public var tryNow: String { ko ? "지금 다시 시도할 수 있습니다." : "You can try again now." }
 
-    public var unavailableTitle: String { ko ? "잠시 후 다시 시도하세요" : "Please try again in a moment" }
     public func unavailable(at time: String) -> String {
         ko ? "체크인을 저장할 수 없어 기록하지 않았습니다 (\(time)). 잠시 후 코드를 다시 스캔하세요." : "The check-in could not be stored, so none was recorded (\(time)). Scan the code again in a moment."
     }
@@ -164,9 +150,6 @@ public struct ServerWords: Sendable {
     }
     public var privacyAgree: String { ko ? "위 내용에 동의하고 체크인" : "Agree and check in" }
 
-    public var visitorName: String { ko ? "이름" : "Name" }
-    public var visitorPhone: String { ko ? "전화번호" : "Phone number" }
-    public var visitorInvalid: String { ko ? "이름과 전화번호를 확인하세요." : "Please check your name and phone number." }
     public var formExpired: String { ko ? "시간이 지났습니다. 화면의 코드를 다시 스캔하세요." : "This form has expired. Scan the code on the screen again." }
     public var formUsed: String { ko ? "이 양식은 이미 제출되었습니다. 화면의 코드를 다시 스캔하세요." : "This form was already sent. Scan the code on the screen again." }
     public var formOtherDevice: String {
@@ -175,14 +158,8 @@ public struct ServerWords: Sendable {
     public var notSafeNumberShape: String {
         ko ? "\(safeNumber)는 숫자 두 자리, 글자, 숫자 두 자리, 글자입니다 (예: 12가34나)." : "A safe number is two digits, a letter, two digits, a letter (like 12가34나)."
     }
-    public var crossSiteTitle: String { ko ? "다른 사이트에서 보낸 요청입니다" : "This request came from another site" }
-    public var crossSiteAdvice: String { ko ? "이 페이지의 양식에서 다시 보내세요." : "Send it again from this site's own form." }
 
-    public var notFoundTitle: String { ko ? "페이지를 찾을 수 없습니다" : "Page not found" }
     public var notFoundAdvice: String { ko ? "키오스크 화면의 코드를 스캔하세요." : "Scan the code on the kiosk's screen." }
     public var receiptMissing: String { ko ? "이 기기의 체크인 기록이 아닙니다." : "This is not a check-in of this device." }
-    public var badRequestTitle: String { ko ? "요청을 처리할 수 없습니다" : "The request cannot be handled" }
-    public var methodNotAllowed: String { ko ? "허용되지 않는 요청입니다" : "Method not allowed" }
     public var tooLarge: String { ko ? "입력이 너무 깁니다" : "The form is too large" }
-    public var languageSwitch: (label: String, target: Language) { ko ? ("English", .en) : ("한국어", .ko) }
 }

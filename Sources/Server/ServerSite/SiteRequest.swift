@@ -1,6 +1,7 @@
 import ServerDomain
 import ServerHTTPTypes
 import ServerReports
+import ServerWeb
 import SharedDomain
 
 /// One request as the site answers it: the HTTP request, its language and its pages, and the
@@ -65,9 +66,6 @@ struct SiteRequest: Sendable {
     }
     private static let hexDigits = Array("0123456789ABCDEF".utf8)
 
-    /// The strict headers every page carries (shared with the HTTP adapter's own answers).
-    static let securityHeaders = HTTPResponse.securityHeaders
-
     /// `?lang=xx` when the request chose its language that way (kept across redirects).
     var languageQuery: String {
         http.query["lang"].flatMap { $0 == "ko" || $0 == "en" ? "lang=\($0)" : nil } ?? ""
@@ -90,15 +88,14 @@ struct SiteRequest: Sendable {
 
     // MARK: responses
 
-    /// An HTML page response.
-    func page(_ status: Int, _ html: String, extra: [(name: String, value: String)] = []) -> HTTPResponse {
-        HTTPResponse(status: status, headers: [("Content-Type", "text/html; charset=utf-8")] + Self.securityHeaders + extra, body: Array(html.utf8))
+    /// An HTML page response, with the site's security headers.
+    func page(_ status: Int, _ html: HTML, extra: [(name: String, value: String)] = []) -> HTTPResponse {
+        HTTPResponse(status: status, page: html, security: SecurityHeaders.site, extra: extra)
     }
 
     /// 303 See Other: the token leaves the address bar, and a reload shows the receipt again.
-    /// `location` is made of the base path, a venue id, digits and `lang`/`again`: nothing to escape.
     func redirect(to location: String, extra: [(name: String, value: String)]) -> HTTPResponse {
-        let html = "<!doctype html><html lang=\"\(words.language.rawValue)\"><title>303</title><a href=\"" + location + "\">" + location + "</a>\n"
+        let html: HTML = "<!doctype html><html lang=\"\(words.language.rawValue)\"><title>303</title><a href=\"\(location)\">\(location)</a>\n"
         return page(303, html, extra: [("Location", location)] + extra)
     }
 

@@ -1,5 +1,6 @@
 import ServerDomain
 import ServerHTTPTypes
+import ServerWeb
 import SharedDomain
 
 /// `POST B/VENUE/visitor`: the visitor's fields for a scan the server verified moments ago
@@ -7,14 +8,11 @@ import SharedDomain
 struct VisitorFormHandler: Sendable {
     let parts: CheckInSite.Parts
 
-    func post(_ request: SiteRequest, venue venueText: String, reply: @escaping @Sendable (HTTPResponse) -> Void) {
+    func post(_ request: SiteRequest, venue: VenueID, reply: @escaping @Sendable (HTTPResponse) -> Void) {
         guard !request.http.bodyTooLarge else { return reply(request.tooLarge()) }
         guard !request.isCrossSite else { return reply(request.crossSite()) }
         let form = request.http.form
-        let expired = request.page(400, request.pages.message(request.words.badRequestTitle, request.words.formExpired))
-        guard let venue = try? VenueID(venueText), let profile = parts.useCase.profile(of: venue), let ticket = form["ticket"] else {
-            return reply(expired)
-        }
+        guard let profile = parts.useCase.profile(of: venue), let ticket = form["ticket"] else { return reply(Self.expired(request)) }
         if form["switch"] == "1" {
             // The language switch: the same form in the other language, the ticket untouched
             // (it is checked when the form is sent).
@@ -49,11 +47,17 @@ struct VisitorFormHandler: Sendable {
         }
         let cookie = "\(VisitorCookie.name)=\(VisitorCookie.value(visitor)); Path=\(request.cookiePath); "
             + "Max-Age=\(DeviceCookies.maxAgeSeconds); HttpOnly; SameSite=Lax" + (request.http.secure ? "; Secure" : "")
-        let scan = Scan(venue: venue.rawValue, code: pending.code, device: .known(device), visitor: visitor)
+        let scan = Scan(venue: venue, code: pending.code, device: .known(device), visitor: visitor)
         parts.useCase.checkIn(scan, verifiedAt: pending.verifiedAt) { outcome in
             parts.metrics.count(outcome, method: pending.code.method)
             reply(CheckInAnswers(parts: parts).response(to: outcome, code: pending.code, device: .known(device), newCookie: nil, for: request,
                                                         extra: [("Set-Cookie", cookie)]))
         }
+    }
+
+    /// 400 for a form that cannot be taken: not of a venue served, without its ticket, or at a
+    /// path whose venue is no id (`Route`).
+    static func expired(_ request: SiteRequest) -> HTTPResponse {
+        request.page(400, request.pages.message(request.words.badRequestTitle, request.words.formExpired))
     }
 }

@@ -4,6 +4,7 @@ import ServerDomain
 import ServerHTTP
 import ServerReports
 import ServerSite
+import ServerWeb
 import SharedCLI
 import SharedDomain
 import SharedSystem

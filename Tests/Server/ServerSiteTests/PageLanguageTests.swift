@@ -1,5 +1,6 @@
 import ServerHTTPTypes
 import ServerSite
+import ServerWeb
 import SharedText
 import Testing
 

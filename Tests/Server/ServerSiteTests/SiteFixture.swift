@@ -2,6 +2,7 @@ import ServerDomain
 import ServerHTTPTypes
 import ServerReports
 import ServerSite
+import ServerWeb
 import SharedDomain
 import SharedSystem
 import Synchronization

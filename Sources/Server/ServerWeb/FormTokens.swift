@@ -1,11 +1,12 @@
 import ServerDomain
 import SharedDomain
 
-/// The hidden token of the pages' forms (CSRF): the form's purpose and venue, the device it
+/// The hidden token of the visitor pages' forms (CSRF): the form's purpose and venue, the device it
 /// was shown to and when, signed with the form key (`SiteKeys`). A post is taken only with a
 /// token of this server, for this form, from the same device (or from none, for a phone
-/// without a cookie), at most an hour old. With the cross-site check (`SiteRequest.isCrossSite`)
-/// a page on another site cannot post the form in a visitor's name.
+/// without a cookie), at most an hour old. With the cross-site check (`HTTPRequest.isCrossSite`)
+/// a page on another site cannot post the form in a visitor's name. The console's forms carry
+/// their session's token in the same field (`field`).
 public struct FormTokens: Sendable {
     /// The hidden input's name.
     public static let field = "form-token"

@@ -1,3 +1,5 @@
+import ServerHTTPTypes
+
 extension HTTPRequest {
     /// Whether a browser says this request comes from another site's page (a cross-site form
     /// post): `Sec-Fetch-Site: cross-site`, or, from a browser without it, an `Origin` whose
