@@ -154,8 +154,8 @@ let package = Package(
         testTarget("ServerPostgresTests", "Server",
                    ["ServerPostgres", "ServerLedgerContract", "ServerLedgerSQL", "ServerDomain", "SharedDomain", "SharedSystem", "ServerSQLite", "CPostgres"]),
         testTarget("ServerHTTPTests", "Server", ["ServerHTTP", "ServerHTTPTypes", "SharedDomain", "SharedSystem"]),
-        // The server executable's own logic (the commands' shared setup, their synopses), by @testable import.
-        testTarget("qrcheckin-serverTests", "Server", ["qrcheckin-server", "SharedCLI", "ServerDomain", "ServerSQLite"]),
+        // The server executable's own logic (the commands' shared setup, their synopses, the settings), by @testable import.
+        testTarget("qrcheckin-serverTests", "Server", ["qrcheckin-server", "SharedCLI", "ServerDomain", "ServerSQLite", "ServerHTTP", "ServerReports", "SharedDomain"]),
         testTarget("ServerWebTests", "Server", ["ServerWeb", "ServerDomain", "ServerHTTPTypes", "SharedDomain"]),
         testTarget("ServerConsoleTests", "Server",
                    ["ServerConsole", "ServerDomain", "ServerLedgerContract", "ServerHTTPTypes", "ServerReports", "SharedDomain", "SharedText"]),

@@ -42,10 +42,11 @@ public final class MicroHTTPServer: Service, @unchecked Sendable {
     /// only, so another version skips that one check rather than refuse every request.
     static let checksHeadLayout = String(cString: MHD_get_version()) == "0.9.75"
 
-    /// Starts serving on `listener`, a bound, listening socket (which the server then owns).
+    /// Starts serving on `listener`, a bound, listening socket, which libmicrohttpd takes over:
+    /// it closes it when it stops (see `cmhd_stop`), and it is closed if the start fails.
     /// `hooks` are told of the connection's moments (tests drive the suspended path with them);
     /// request deadlines are counted on `clock` (monotonic).
-    public init(listener: Int32, handler: any HTTPHandler, limits: HTTPServerLimits, resolver: ClientResolver,
+    public init(listener: consuming FileDescriptor, handler: any HTTPHandler, limits: HTTPServerLimits, resolver: ClientResolver,
                 observer: (any HTTPObserver)? = nil, hooks: HTTPServerHooks = HTTPServerHooks(),
                 clock: any WallClock = MonotonicClock()) throws(HTTPServerError) {
         self.handler = handler
@@ -56,7 +57,7 @@ public final class MicroHTTPServer: Service, @unchecked Sendable {
         self.clock = clock
         tracker = ConnectionTracker(limits: limits)
         var settings = cmhd_settings(
-            listen_fd: listener, connection_limit: UInt32(limits.connections), timeout_seconds: UInt32(limits.idleSeconds),
+            listen_fd: listener.release(), connection_limit: UInt32(limits.connections), timeout_seconds: UInt32(limits.idleSeconds),
             memory_limit: limits.connectionMemory, stack_size: 512 * 1024, threads: UInt32(max(1, limits.threads)))
         var callbacks = cmhd_callbacks(access: accessHandler, completed: completedHandler, accept: acceptPolicy,
                                        connection: connectionHandler, target: targetHandler,
