@@ -1,6 +1,6 @@
 // swift-tools-version:6.0
 // qrcheckin is two products over one shared base, and the folders say so:
-//   Sources/Shared  the token format, OS primitives, JSON, words and the command-line framework
+//   Sources/Shared  the token format, OS primitives, JSON, words, QR codes and the command-line framework
 //   Sources/Kiosk   qrcheckin: the daemon, its core, its renderers and its output adapters
 //   Sources/Server  qrcheckin-server: the check-in use case, the ledgers, HTTP and the site
 //   Sources/C       one module per C library
@@ -41,7 +41,7 @@ let package = Package(
         // commands that use none of them never map them. Headers only at build time
         // (libqrencode-dev, libpng-dev, libsodium-dev, nettle-dev); nothing links them.
         cTarget("CLibraryLoader"),
-        cTarget("CQRencode", ["CLibraryLoader"]),   // the kiosk's: QR symbols
+        cTarget("CQRencode", ["CLibraryLoader"]),   // both: QR symbols (the server's only for TOTP enrolments)
         cTarget("CPNG", ["CLibraryLoader"]),        // the kiosk's: PNG images (setjmp kept in C)
         cTarget("CSodium", ["CLibraryLoader"]),     // both: random bytes, compares, BLAKE2b, Argon2id
         cTarget("CHMAC", ["CSodium", "CLibraryLoader"]),  // both: HMAC-SHA256 from Nettle, else libsodium
@@ -74,6 +74,12 @@ let package = Package(
         // commands and the bridge from a synchronous main. The kiosk (synchronous, one thread)
         // never links it: Swift's concurrency runtime would cost its binary half a megabyte.
         target("SharedAsync", "Shared", ["SharedCLI", "SharedDomain", "SharedSystem", "CLinux"]),
+        // QR symbols as values and their drawings: the matrix, the error correction levels, the
+        // encoder port, terminal text and SVG. One implementation for both halves: the kiosk's
+        // screens and files, the server's TOTP enrolments (issue 41). Swift stdlib only.
+        target("SharedQR", "Shared"),
+        // libqrencode behind SharedQR's encoder port, loaded on the first symbol drawn.
+        target("SharedQREncoder", "Shared", ["SharedQR", "SharedSystem", "CQRencode", "CLinux"]),
         // For tests only (no executable depends on it): a clock tests move (`TestClock`), for
         // deadlines and schedules on an injected `any Clock<Duration>`. Swift stdlib only.
         target("SharedTesting", "Shared"),
@@ -82,17 +88,18 @@ let package = Package(
         // The daemon's decisions as values: the rotation model, the view model, the daemon's
         // state machine (events in, effects out), its ports, the control protocol and the
         // documents it writes (current.json, STATUS=). Swift stdlib and shared values only.
-        target("KioskCore", "Kiosk", ["SharedDomain", "SharedJSON", "SharedText"]),
-        // The kiosk's renderers: terminal and SVG QR, the output files, metrics.prom, the
-        // full-screen kiosk (`show`) and `status`.
-        target("KioskViews", "Kiosk", ["KioskCore", "SharedDomain", "SharedJSON", "SharedText"]),
-        // The kiosk's adapters behind KioskCore's ports: libqrencode, libpng, the output
-        // directory's generations, the control socket, saved settings, the clock's sync.
-        target("KioskAdapters", "Kiosk", ["KioskCore", "SharedDomain", "SharedJSON", "SharedSystem", "CQRencode", "CPNG", "CLinux"]),
+        target("KioskCore", "Kiosk", ["SharedDomain", "SharedJSON", "SharedText", "SharedQR"]),
+        // The kiosk's renderers: the output files, metrics.prom, the full-screen kiosk (`show`)
+        // and `status`, drawing QR codes with SharedQR's.
+        target("KioskViews", "Kiosk", ["KioskCore", "SharedDomain", "SharedJSON", "SharedText", "SharedQR"]),
+        // The kiosk's adapters behind KioskCore's ports: libpng, the output directory's
+        // generations, the control socket, saved settings, the clock's sync.
+        target("KioskAdapters", "Kiosk", ["KioskCore", "SharedDomain", "SharedJSON", "SharedSystem", "SharedQR", "SharedQREncoder", "CPNG", "CLinux"]),
         // Application: the commands and the composition root.
         .executableTarget(
             name: "qrcheckin",
-            dependencies: ["SharedCLI", "SharedDomain", "SharedJSON", "SharedText", "SharedSystem", "KioskCore", "KioskViews", "KioskAdapters", "CLinux"],
+            dependencies: ["SharedCLI", "SharedDomain", "SharedJSON", "SharedText", "SharedSystem", "SharedQR", "SharedQREncoder", "KioskCore", "KioskViews",
+                           "KioskAdapters", "CLinux"],
             path: "Sources/Kiosk/qrcheckin"
         ),
 
@@ -128,7 +135,8 @@ let package = Package(
         .executableTarget(
             name: "qrcheckin-server",
             dependencies: ["SharedCLI", "SharedDomain", "SharedSystem", "SharedText", "ServerDomain", "ServerLedgerSQL", "ServerSQLite",
-                           "ServerPostgres", "ServerHTTP", "ServerHTTPTypes", "ServerReports", "ServerWeb", "ServerSite", "ServerConsole", "CLinux"],
+                           "ServerPostgres", "ServerHTTP", "ServerHTTPTypes", "ServerReports", "ServerWeb", "ServerSite", "ServerConsole",
+                           "CLinux"],
             path: "Sources/Server/qrcheckin-server"
         ),
 
@@ -139,9 +147,11 @@ let package = Package(
         testTarget("SharedCLITests", "Shared", ["SharedCLI"]),
         testTarget("SharedAsyncTests", "Shared", ["SharedAsync", "SharedCLI", "SharedSystem", "SharedTesting"]),
         testTarget("SharedTextTests", "Shared", ["SharedText"]),
-        testTarget("KioskCoreTests", "Kiosk", ["KioskCore", "KioskViews", "SharedDomain", "SharedJSON", "SharedText"]),
-        testTarget("KioskViewsTests", "Kiosk", ["KioskViews", "KioskCore", "SharedDomain", "SharedJSON", "SharedText"]),
-        testTarget("KioskAdaptersTests", "Kiosk", ["KioskAdapters", "KioskCore", "SharedSystem", "SharedDomain", "SharedJSON"]),
+        testTarget("SharedQRTests", "Shared", ["SharedQR"]),
+        testTarget("SharedQREncoderTests", "Shared", ["SharedQREncoder", "SharedQR"]),
+        testTarget("KioskCoreTests", "Kiosk", ["KioskCore", "KioskViews", "SharedDomain", "SharedJSON", "SharedText", "SharedQR"]),
+        testTarget("KioskViewsTests", "Kiosk", ["KioskViews", "KioskCore", "SharedDomain", "SharedJSON", "SharedText", "SharedQR"]),
+        testTarget("KioskAdaptersTests", "Kiosk", ["KioskAdapters", "KioskCore", "SharedSystem", "SharedDomain", "SharedJSON", "SharedQR", "SharedQREncoder"]),
         // The executable's own logic (settings, locations, argument parsing), by @testable import.
         testTarget("qrcheckinTests", "Kiosk", ["qrcheckin", "SharedCLI", "SharedSystem", "SharedDomain", "KioskAdapters"]),
         testTarget("ServerDomainTests", "Server", ["ServerDomain", "ServerLedgerContract", "ServerLedgerSQL", "SharedDomain", "SharedSystem"]),
