@@ -52,6 +52,7 @@ let package = Package(
         cSystemLibrary("CSQLite", pkgConfig: "sqlite3", apt: ["libsqlite3-dev"]),
         cSystemLibrary("CMicroHTTPD", pkgConfig: "libmicrohttpd", apt: ["libmicrohttpd-dev"]),
         cSystemLibrary("CPostgres", pkgConfig: "libpq", apt: ["libpq-dev"]),
+        cSystemLibrary("COath", pkgConfig: "liboath", apt: ["liboath-dev"]),  // TOTP (RFC 6238) and base32
 
         // MARK: Shared by both executables
         // The check-in code: venue ids, keys, tokens, safe numbers, issuing and verifying, the
@@ -131,12 +132,17 @@ let package = Package(
         // a request in, a response out, on its own listener. Not the visitor site: what both
         // need is ServerWeb's.
         target("ServerConsole", "Server", ["ServerDomain", "ServerReports", "ServerHTTPTypes", "ServerWeb", "SharedDomain", "SharedText"]),
+        // The console's second factor (issue 41): TOTP through liboath with replay refusal, the
+        // otpauth URI and its QR code (SharedQR's renderers), single-use recovery codes kept as
+        // keyed hashes, and TOTP secrets sealed (libsodium's secretbox) under a key derived
+        // from the server's secret. No ledger: the sign-in keeps what this makes.
+        target("ServerSecondFactor", "Server", ["SharedDomain", "SharedSystem", "SharedQR", "SharedQREncoder", "COath"]),
         // Application: the commands and the composition root.
         .executableTarget(
             name: "qrcheckin-server",
             dependencies: ["SharedCLI", "SharedDomain", "SharedSystem", "SharedText", "ServerDomain", "ServerLedgerSQL", "ServerSQLite",
                            "ServerPostgres", "ServerHTTP", "ServerHTTPTypes", "ServerReports", "ServerWeb", "ServerSite", "ServerConsole",
-                           "CLinux"],
+                           "ServerSecondFactor", "CLinux"],
             path: "Sources/Server/qrcheckin-server"
         ),
 
@@ -162,6 +168,7 @@ let package = Package(
         // The server executable's own logic (the commands' shared setup, their synopses), by @testable import.
         testTarget("qrcheckin-serverTests", "Server", ["qrcheckin-server", "SharedCLI", "ServerDomain", "ServerSQLite"]),
         testTarget("ServerWebTests", "Server", ["ServerWeb", "ServerDomain", "ServerHTTPTypes", "SharedDomain"]),
+        testTarget("ServerSecondFactorTests", "Server", ["ServerSecondFactor", "SharedDomain", "SharedSystem", "SharedQR", "SharedQREncoder", "COath"]),
         testTarget("ServerConsoleTests", "Server",
                    ["ServerConsole", "ServerDomain", "ServerLedgerContract", "ServerHTTPTypes", "ServerReports", "SharedDomain", "SharedText"]),
         testTarget("ServerSiteTests", "Server",
@@ -175,4 +182,8 @@ let package = Package(
 // that read them by path: neither sources nor bundled resources.
 for target in package.targets where ["KioskAdaptersTests", "KioskViewsTests"].contains(target.name) {
     target.exclude.append("golden")
+}
+// Likewise the second factor's vectors (pyotp's codes and URIs: Tests/e2e/totp_vectors.py).
+for target in package.targets where target.name == "ServerSecondFactorTests" {
+    target.exclude.append("vectors")
 }
