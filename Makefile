@@ -62,12 +62,16 @@ release: deps
 	@# has a GlibcOverlay.swift shadowing it): linked, it binds 56 libm functions at every start.
 	@! nm $(BIN_RELEASE) | grep -q '$$s5Glibc' || { echo "make: $(BIN_RELEASE) links Swift's Glibc overlay (a module importing Glibc lacks GlibcOverlay.swift)" >&2; exit 1; }
 	@# Each binary holds its own half's libraries only (Package.swift): the kiosk neither links
-	@# nor loads the server's HTTP and database libraries, the server neither libpng nor
-	@# libqrencode (their stubs carry the soname they would load).
-	@! { readelf -d $(BIN_RELEASE); strings $(BIN_RELEASE); } | grep -q 'libmicrohttpd\.so\|libsqlite3\.so\|libpq\.so' || \
-		{ echo "make: $(BIN_RELEASE) links or loads a server library (libmicrohttpd, SQLite or libpq)" >&2; exit 1; }
-	@! { readelf -d $(BIN_SERVER_RELEASE); strings $(BIN_SERVER_RELEASE); } | grep -q 'libpng[0-9]*\.so\|libqrencode\.so' || \
-		{ echo "make: $(BIN_SERVER_RELEASE) links or loads a kiosk library (libpng or libqrencode)" >&2; exit 1; }
+	@# nor loads the server's HTTP, database and TOTP libraries, the server never libpng (the
+	@# stubs carry the soname they would load). libqrencode is shared since the server draws
+	@# TOTP enrolments with the kiosk's QR code (SharedQR, issue 41): the server may load it on
+	@# that first drawing, never link it (so `serve` never maps it).
+	@! { readelf -d $(BIN_RELEASE); strings $(BIN_RELEASE); } | grep -q 'libmicrohttpd\.so\|libsqlite3\.so\|libpq\.so\|liboath\.so' || \
+		{ echo "make: $(BIN_RELEASE) links or loads a server library (libmicrohttpd, SQLite, libpq or liboath)" >&2; exit 1; }
+	@! { readelf -d $(BIN_SERVER_RELEASE); strings $(BIN_SERVER_RELEASE); } | grep -q 'libpng[0-9]*\.so' || \
+		{ echo "make: $(BIN_SERVER_RELEASE) links or loads libpng (the kiosk's)" >&2; exit 1; }
+	@! readelf -d $(BIN_SERVER_RELEASE) | grep -q 'libqrencode\.so' || \
+		{ echo "make: $(BIN_SERVER_RELEASE) links libqrencode (it may only load it when it draws a QR code)" >&2; exit 1; }
 	@# libcurl (qrcheckin report's HTTP) is loaded on first use, never linked: the daemon (run), which
 	@# never reports, never maps it or OpenSSL (Tests/e2e/test_report.py reads /proc/PID/maps).
 	@! readelf -d $(BIN_RELEASE) | grep -q 'libcurl\|libssl\|libcrypto' || \

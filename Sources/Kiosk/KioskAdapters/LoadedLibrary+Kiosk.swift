@@ -1,11 +1,9 @@
 import CCurl
 import CPNG
-import CQRencode
+import SharedQREncoder
 import SharedSystem
 
 extension LoadedLibrary {
-    /// libqrencode: QR symbols.
-    public static let qrencode = LoadedLibrary { cqrencode_load() }
     /// libpng, and zlib with it: PNG images.
     public static let png = LoadedLibrary { cpng_load() }
     /// Every library the daemon draws and signs with.

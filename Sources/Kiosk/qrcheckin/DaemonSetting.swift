@@ -2,6 +2,7 @@ import KioskAdapters
 import KioskCore
 import SharedCLI
 import SharedDomain
+import SharedQR
 import SharedSystem
 
 /// Every qrcheckin setting, declared once: name, flag, variable, help line, parser and default.

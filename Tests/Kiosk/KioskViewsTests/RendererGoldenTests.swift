@@ -1,6 +1,7 @@
 import KioskCore
 import KioskViews
 import SharedJSON
+import SharedQR
 import Testing
 
 /// Text and JSON bytes for fixed inputs, captured from the character-at-a-time renderers

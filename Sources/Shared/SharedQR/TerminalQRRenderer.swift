@@ -1,5 +1,3 @@
-import KioskCore
-
 /// Draws a QR matrix as lines of terminal text, quiet zone included.
 ///
 /// Half-block styles pack two module rows into one text row: the upper half of a cell is the

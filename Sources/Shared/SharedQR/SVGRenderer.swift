@@ -1,5 +1,3 @@
-import KioskCore
-
 /// Draws a QR matrix as a compact SVG: one background rectangle and one path of the dark
 /// modules, one `M x y h w v1 h-w z` rectangle per horizontal run, all on an integer module
 /// grid (`viewBox` in modules, `crispEdges`), so it is sharp at any size.
@@ -24,8 +22,14 @@ public struct SVGRenderer: Sendable {
         (self.scale, self.margin, self.foreground, self.background) = (scale, margin, foreground, background)
     }
 
-    /// The SVG document.
+    /// The SVG document: an XML declaration, then `element(_:)`.
     public func render(_ matrix: QRMatrix) -> String {
+        "<?xml version=\"1.0\" encoding=\"UTF-8\"?>\n" + element(matrix)
+    }
+
+    /// The `<svg>` element alone, for a page to hold inline (an HTML page takes no XML
+    /// declaration): the same bytes `render` writes after its first line.
+    public func element(_ matrix: QRMatrix) -> String {
         let span = matrix.size + 2 * margin
         let pixels = span * scale
         var path = ""
@@ -40,7 +44,6 @@ public struct SVGRenderer: Sendable {
             }
         }
         var svg = """
-            <?xml version="1.0" encoding="UTF-8"?>
             <svg xmlns="http://www.w3.org/2000/svg" width="\(pixels)" height="\(pixels)" viewBox="0 0 \(span) \(span)" shape-rendering="crispEdges">
 
             """

@@ -1,4 +1,4 @@
-import KioskCore
+import SharedQR
 import Testing
 
 @Suite struct QRMatrixTests {

@@ -1,5 +1,5 @@
-import KioskAdapters
-import KioskCore
+import SharedQR
+import SharedQREncoder
 import Testing
 
 @Suite struct QRCodeEncoderTests {

@@ -1,6 +1,6 @@
 import CQRencode
 import Glibc
-import KioskCore
+import SharedQR
 
 /// libqrencode behind the `QREncoding` port.
 ///

@@ -1,5 +1,4 @@
-import KioskCore
-import KioskViews
+import SharedQR
 import Testing
 
 /// Reads rendered terminal text back into modules, the way a person's eyes (or a camera) would.

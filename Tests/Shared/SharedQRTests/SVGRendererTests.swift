@@ -1,5 +1,4 @@
-import KioskCore
-import KioskViews
+import SharedQR
 import Testing
 
 @Suite struct SVGRendererTests {
