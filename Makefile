@@ -62,12 +62,22 @@ release: deps
 	@# has a GlibcOverlay.swift shadowing it): linked, it binds 56 libm functions at every start.
 	@! nm $(BIN_RELEASE) | grep -q '$$s5Glibc' || { echo "make: $(BIN_RELEASE) links Swift's Glibc overlay (a module importing Glibc lacks GlibcOverlay.swift)" >&2; exit 1; }
 	@# Each binary holds its own half's libraries only (Package.swift): the kiosk neither links
-	@# nor loads the server's HTTP and database libraries, the server neither libpng nor
-	@# libqrencode (their stubs carry the soname they would load).
-	@! { readelf -d $(BIN_RELEASE); strings $(BIN_RELEASE); } | grep -q 'libmicrohttpd\.so\|libsqlite3\.so\|libpq\.so' || \
-		{ echo "make: $(BIN_RELEASE) links or loads a server library (libmicrohttpd, SQLite or libpq)" >&2; exit 1; }
-	@! { readelf -d $(BIN_SERVER_RELEASE); strings $(BIN_SERVER_RELEASE); } | grep -q 'libpng[0-9]*\.so\|libqrencode\.so' || \
-		{ echo "make: $(BIN_SERVER_RELEASE) links or loads a kiosk library (libpng or libqrencode)" >&2; exit 1; }
+	@# nor loads the server's HTTP, database and TOTP libraries, the server never libpng (the
+	@# stubs carry the soname they would load). libqrencode is shared since the server draws
+	@# TOTP enrolments with the kiosk's QR code (SharedQR, issue 41): the server may load it on
+	@# that first drawing, never link it (so `serve` never maps it).
+	@! { readelf -d $(BIN_RELEASE); strings $(BIN_RELEASE); } | grep -q 'libmicrohttpd\.so\|libsqlite3\.so\|libpq\.so\|liboath\.so' || \
+		{ echo "make: $(BIN_RELEASE) links or loads a server library (libmicrohttpd, SQLite, libpq or liboath)" >&2; exit 1; }
+	@! { readelf -d $(BIN_SERVER_RELEASE); strings $(BIN_SERVER_RELEASE); } | grep -q 'libpng[0-9]*\.so' || \
+		{ echo "make: $(BIN_SERVER_RELEASE) links or loads libpng (the kiosk's)" >&2; exit 1; }
+	@! readelf -d $(BIN_SERVER_RELEASE) | grep -q 'libqrencode\.so' || \
+		{ echo "make: $(BIN_SERVER_RELEASE) links libqrencode (it may only load it when it draws a QR code)" >&2; exit 1; }
+	@# libcurl (qrcheckin report's HTTP) is loaded on first use, never linked: the daemon (run), which
+	@# never reports, never maps it or OpenSSL (Tests/e2e/test_report.py reads /proc/PID/maps).
+	@! readelf -d $(BIN_RELEASE) | grep -q 'libcurl\|libssl\|libcrypto' || \
+		{ echo "make: $(BIN_RELEASE) links libcurl or OpenSSL: they are loaded by qrcheckin report alone" >&2; exit 1; }
+	@strings $(BIN_RELEASE) | grep -qx 'libcurl\.so\.4' || \
+		{ echo "make: $(BIN_RELEASE) has no libcurl stubs (CCurl): qrcheckin report could not load it" >&2; exit 1; }
 
 run: release
 	QRCHECKIN_BIN=$(BIN_RELEASE) scripts/run
@@ -115,6 +125,10 @@ install:
 			|| /usr/sbin/groupadd --system qrcheckin; \
 		test -e /etc/qrcheckin/secret || $(PREFIX)/bin/qrcheckin keygen -o /etc/qrcheckin/secret; \
 		test -d /etc/qrcheckin/secrets || install -d -m 0700 /etc/qrcheckin/secrets; \
+		test -e /etc/qrcheckin/report-key || (umask 077 && QRCHECKIN_CONFIG=/etc/qrcheckin/qrcheckin.conf \
+			$(PREFIX)/bin/qrcheckin keygen --report --from /etc/qrcheckin/secret -o /etc/qrcheckin/report-key >/dev/null) \
+			|| echo "make: could not make /etc/qrcheckin/report-key (qrcheckin-report needs it)" >&2; \
+		test -d /etc/qrcheckin/report-keys || install -d -m 0700 /etc/qrcheckin/report-keys; \
 		if [ -d /run/systemd/system ]; then systemctl daemon-reload; fi; \
 		echo "installed; start with: systemctl enable --now qrcheckin"; \
 	fi
@@ -122,8 +136,8 @@ install:
 # Removes what install put there. Kept: /etc/qrcheckin (your config and secret), the group
 # qrcheckin and the daemon's state; delete them by hand for a clean slate.
 uninstall:
-	-@if [ -z "$(DESTDIR)" ] && [ -d /run/systemd/system ]; then systemctl disable --now qrcheckin-kiosk qrcheckin; \
-		systemctl stop 'qrcheckin-kiosk@*' 'qrcheckin@*'; fi
+	-@if [ -z "$(DESTDIR)" ] && [ -d /run/systemd/system ]; then systemctl disable --now qrcheckin-report qrcheckin-kiosk qrcheckin; \
+		systemctl stop 'qrcheckin-report@*' 'qrcheckin-kiosk@*' 'qrcheckin@*'; fi
 	rm -f $(DESTDIR)$(PREFIX)/bin/qrcheckin $(addprefix $(DESTDIR)$(UNITDIR)/,$(UNITS))
 	rm -f $(DESTDIR)$(SYSUSERSDIR)/qrcheckin.conf $(DESTDIR)$(MANDIR)/man1/qrcheckin.1 $(DESTDIR)$(COMPLETIONDIR)/qrcheckin
 	rm -f $(addprefix $(DESTDIR)$(DOCDIR)/,$(notdir $(DOCS)))
@@ -182,7 +196,8 @@ e2e-test: test-deps build deb
 	$(E2E_PYTEST)
 
 # The whole suite several times in a row (scripts/stress-test): STRESS_ARGS="--runs 10", "--hog"
-# (every core busy), "-- Tests/e2e/test_show.py" (a pytest selection), "--swift" (swift test).
+# (every core busy), "-- Tests/e2e/test_show.py" (a pytest selection), "--swift" (swift test),
+# "--server" (the server's e2e modules, Tests/e2e/test_server_*.py).
 STRESS_ARGS ?= --runs 3
 stress: test-deps build deb
 	QRCHECKIN_BIN=$(CURDIR)/$(BIN_DEBUG) QRCHECKIN_DEB_DIR=$(CURDIR)/$(DEB_DIR) scripts/stress-test $(STRESS_ARGS)

@@ -1,6 +1,6 @@
 // swift-tools-version:6.0
 // qrcheckin is two products over one shared base, and the folders say so:
-//   Sources/Shared  the token format, OS primitives, JSON, words and the command-line framework
+//   Sources/Shared  the token format, OS primitives, JSON, words, QR codes and the command-line framework
 //   Sources/Kiosk   qrcheckin: the daemon, its core, its renderers and its output adapters
 //   Sources/Server  qrcheckin-server: the check-in use case, the ledgers, HTTP and the site
 //   Sources/C       one module per C library
@@ -39,10 +39,11 @@ let package = Package(
         // MARK: C libraries
         // Stubs that load a library on the first call into it (CLibraryLoader says why), so
         // commands that use none of them never map them. Headers only at build time
-        // (libqrencode-dev, libpng-dev, libsodium-dev, nettle-dev); nothing links them.
+        // (libqrencode-dev, libpng-dev, libsodium-dev, nettle-dev, libcurl4-openssl-dev); nothing links them.
         cTarget("CLibraryLoader"),
-        cTarget("CQRencode", ["CLibraryLoader"]),   // the kiosk's: QR symbols
+        cTarget("CQRencode", ["CLibraryLoader"]),   // both: QR symbols (the server's only for TOTP enrolments)
         cTarget("CPNG", ["CLibraryLoader"]),        // the kiosk's: PNG images (setjmp kept in C)
+        cTarget("CCurl", ["CLibraryLoader"]),       // the kiosk's reporter: outgoing HTTP(S) (libcurl4)
         cTarget("CSodium", ["CLibraryLoader"]),     // both: random bytes, compares, BLAKE2b, Argon2id
         cTarget("CHMAC", ["CSodium", "CLibraryLoader"]),  // both: HMAC-SHA256 from Nettle, else libsodium
         cSystemLibrary("CLinux"),
@@ -52,13 +53,16 @@ let package = Package(
         cSystemLibrary("CSQLite", pkgConfig: "sqlite3", apt: ["libsqlite3-dev"]),
         cSystemLibrary("CMicroHTTPD", pkgConfig: "libmicrohttpd", apt: ["libmicrohttpd-dev"]),
         cSystemLibrary("CPostgres", pkgConfig: "libpq", apt: ["libpq-dev"]),
+        cSystemLibrary("COath", pkgConfig: "liboath", apt: ["liboath-dev"]),  // TOTP (RFC 6238) and base32
 
         // MARK: Shared by both executables
         // The check-in code: venue ids, keys, tokens, safe numbers, issuing and verifying, the
         // wall clock port. Swift stdlib only.
         target("SharedDomain", "Shared"),
-        // JSON without Foundation (which costs the daemon megabytes). Swift stdlib only.
-        target("SharedJSON", "Shared"),
+        // JSON without Foundation (which costs the daemon megabytes), and the JSON of the values
+        // both halves exchange (a kiosk's report and the server's answer). Swift stdlib and the
+        // shared Domain only.
+        target("SharedJSON", "Shared", ["SharedDomain"]),
         // What both halves print: languages, the words they share, UTC times, terminal display
         // width, the Prometheus text format (one writer for metrics.prom and /metrics). Swift
         // stdlib, the shared Domain and SharedJSON's byte cursor only.
@@ -74,6 +78,12 @@ let package = Package(
         // commands and the bridge from a synchronous main. The kiosk (synchronous, one thread)
         // never links it: Swift's concurrency runtime would cost its binary half a megabyte.
         target("SharedAsync", "Shared", ["SharedCLI", "SharedDomain", "SharedSystem", "CLinux"]),
+        // QR symbols as values and their drawings: the matrix, the error correction levels, the
+        // encoder port, terminal text and SVG. One implementation for both halves: the kiosk's
+        // screens and files, the server's TOTP enrolments (issue 41). Swift stdlib only.
+        target("SharedQR", "Shared"),
+        // libqrencode behind SharedQR's encoder port, loaded on the first symbol drawn.
+        target("SharedQREncoder", "Shared", ["SharedQR", "SharedSystem", "CQRencode", "CLinux"]),
         // For tests only (no executable depends on it): a clock tests move (`TestClock`), for
         // deadlines and schedules on an injected `any Clock<Duration>`. Swift stdlib only.
         target("SharedTesting", "Shared"),
@@ -82,17 +92,19 @@ let package = Package(
         // The daemon's decisions as values: the rotation model, the view model, the daemon's
         // state machine (events in, effects out), its ports, the control protocol and the
         // documents it writes (current.json, STATUS=). Swift stdlib and shared values only.
-        target("KioskCore", "Kiosk", ["SharedDomain", "SharedJSON", "SharedText"]),
-        // The kiosk's renderers: terminal and SVG QR, the output files, metrics.prom, the
-        // full-screen kiosk (`show`) and `status`.
-        target("KioskViews", "Kiosk", ["KioskCore", "SharedDomain", "SharedJSON", "SharedText"]),
-        // The kiosk's adapters behind KioskCore's ports: libqrencode, libpng, the output
-        // directory's generations, the control socket, saved settings, the clock's sync.
-        target("KioskAdapters", "Kiosk", ["KioskCore", "SharedDomain", "SharedJSON", "SharedSystem", "CQRencode", "CPNG", "CLinux"]),
+        target("KioskCore", "Kiosk", ["SharedDomain", "SharedJSON", "SharedText", "SharedQR"]),
+        // The kiosk's renderers: the output files, metrics.prom, the full-screen kiosk (`show`)
+        // and `status`, drawing QR codes with SharedQR's.
+        target("KioskViews", "Kiosk", ["KioskCore", "SharedDomain", "SharedJSON", "SharedText", "SharedQR"]),
+        // The kiosk's adapters behind KioskCore's ports: libpng, the output directory's
+        // generations, the control socket, saved settings, the clock's sync; libcurl for the
+        // reporter's HTTP (loaded only by `qrcheckin report`, never by the daemon).
+        target("KioskAdapters", "Kiosk", ["KioskCore", "SharedDomain", "SharedJSON", "SharedSystem", "SharedQR", "SharedQREncoder", "CPNG", "CCurl", "CLinux"]),
         // Application: the commands and the composition root.
         .executableTarget(
             name: "qrcheckin",
-            dependencies: ["SharedCLI", "SharedDomain", "SharedJSON", "SharedText", "SharedSystem", "KioskCore", "KioskViews", "KioskAdapters", "CLinux"],
+            dependencies: ["SharedCLI", "SharedDomain", "SharedJSON", "SharedText", "SharedSystem", "SharedQR", "SharedQREncoder", "KioskCore", "KioskViews",
+                           "KioskAdapters", "CLinux"],
             path: "Sources/Kiosk/qrcheckin"
         ),
 
@@ -126,11 +138,17 @@ let package = Package(
         // a request in, a response out, on its own listener. Not the visitor site: what both
         // need is ServerWeb's.
         target("ServerConsole", "Server", ["ServerDomain", "ServerReports", "ServerHTTPTypes", "ServerWeb", "SharedDomain", "SharedText"]),
+        // The console's second factor (issue 41): TOTP through liboath with replay refusal, the
+        // otpauth URI and its QR code (SharedQR's renderers), single-use recovery codes kept as
+        // keyed hashes, and TOTP secrets sealed (libsodium's secretbox) under a key derived
+        // from the server's secret. No ledger: the sign-in keeps what this makes.
+        target("ServerSecondFactor", "Server", ["SharedDomain", "SharedSystem", "SharedQR", "SharedQREncoder", "COath"]),
         // Application: the commands and the composition root.
         .executableTarget(
             name: "qrcheckin-server",
             dependencies: ["SharedCLI", "SharedDomain", "SharedSystem", "SharedText", "ServerDomain", "ServerLedgerSQL", "ServerSQLite",
-                           "ServerPostgres", "ServerHTTP", "ServerHTTPTypes", "ServerReports", "ServerWeb", "ServerSite", "ServerConsole", "CLinux"],
+                           "ServerPostgres", "ServerHTTP", "ServerHTTPTypes", "ServerReports", "ServerWeb", "ServerSite", "ServerConsole",
+                           "ServerSecondFactor", "CLinux"],
             path: "Sources/Server/qrcheckin-server"
         ),
 
@@ -141,9 +159,12 @@ let package = Package(
         testTarget("SharedCLITests", "Shared", ["SharedCLI"]),
         testTarget("SharedAsyncTests", "Shared", ["SharedAsync", "SharedCLI", "SharedSystem", "SharedTesting"]),
         testTarget("SharedTextTests", "Shared", ["SharedText"]),
-        testTarget("KioskCoreTests", "Kiosk", ["KioskCore", "KioskViews", "SharedDomain", "SharedJSON", "SharedText"]),
-        testTarget("KioskViewsTests", "Kiosk", ["KioskViews", "KioskCore", "SharedDomain", "SharedJSON", "SharedText"]),
-        testTarget("KioskAdaptersTests", "Kiosk", ["KioskAdapters", "KioskCore", "SharedSystem", "SharedDomain", "SharedJSON"]),
+        testTarget("SharedQRTests", "Shared", ["SharedQR"]),
+        testTarget("SharedQREncoderTests", "Shared", ["SharedQREncoder", "SharedQR"]),
+        // SharedSystem for the real HMAC the reporter's core signs with.
+        testTarget("KioskCoreTests", "Kiosk", ["KioskCore", "KioskViews", "SharedDomain", "SharedJSON", "SharedText", "SharedQR", "SharedSystem"]),
+        testTarget("KioskViewsTests", "Kiosk", ["KioskViews", "KioskCore", "SharedDomain", "SharedJSON", "SharedText", "SharedQR"]),
+        testTarget("KioskAdaptersTests", "Kiosk", ["KioskAdapters", "KioskCore", "SharedSystem", "SharedDomain", "SharedJSON", "SharedQR", "SharedQREncoder"]),
         // The executable's own logic (settings, locations, argument parsing), by @testable import.
         testTarget("qrcheckinTests", "Kiosk", ["qrcheckin", "SharedCLI", "SharedSystem", "SharedDomain", "KioskAdapters"]),
         testTarget("ServerDomainTests", "Server", ["ServerDomain", "ServerLedgerContract", "ServerLedgerSQL", "SharedDomain", "SharedSystem"]),
@@ -151,9 +172,10 @@ let package = Package(
         testTarget("ServerPostgresTests", "Server",
                    ["ServerPostgres", "ServerLedgerContract", "ServerLedgerSQL", "ServerDomain", "SharedDomain", "SharedSystem", "ServerSQLite", "CPostgres"]),
         testTarget("ServerHTTPTests", "Server", ["ServerHTTP", "ServerHTTPTypes", "SharedDomain", "SharedSystem"]),
-        // The server executable's own logic (the commands' shared setup, their synopses), by @testable import.
-        testTarget("qrcheckin-serverTests", "Server", ["qrcheckin-server", "SharedCLI", "ServerDomain", "ServerSQLite"]),
+        // The server executable's own logic (the commands' shared setup, their synopses, the settings), by @testable import.
+        testTarget("qrcheckin-serverTests", "Server", ["qrcheckin-server", "SharedCLI", "ServerDomain", "ServerSQLite", "ServerHTTP", "ServerReports", "SharedDomain"]),
         testTarget("ServerWebTests", "Server", ["ServerWeb", "ServerDomain", "ServerHTTPTypes", "SharedDomain"]),
+        testTarget("ServerSecondFactorTests", "Server", ["ServerSecondFactor", "SharedDomain", "SharedSystem", "SharedQR", "SharedQREncoder", "COath"]),
         testTarget("ServerConsoleTests", "Server",
                    ["ServerConsole", "ServerDomain", "ServerLedgerContract", "ServerHTTPTypes", "ServerReports", "SharedDomain", "SharedText"]),
         testTarget("ServerSiteTests", "Server",
@@ -167,4 +189,8 @@ let package = Package(
 // that read them by path: neither sources nor bundled resources.
 for target in package.targets where ["KioskAdaptersTests", "KioskViewsTests"].contains(target.name) {
     target.exclude.append("golden")
+}
+// Likewise the second factor's vectors (pyotp's codes and URIs: Tests/e2e/totp_vectors.py).
+for target in package.targets where target.name == "ServerSecondFactorTests" {
+    target.exclude.append("vectors")
 }

@@ -71,9 +71,12 @@ def package_root():
 
 
 def deb_depends(deb):
-    """The package names a .deb depends on (alternatives and versions dropped)."""
-    field = subprocess.run(["dpkg-deb", "-f", str(deb), "Depends"], capture_output=True, text=True,
+    """The package names a .deb depends on or recommends (alternatives and versions dropped):
+    README's reader installs with apt-get, which installs the recommended too (ca-certificates,
+    for the reporter's https)."""
+    field = subprocess.run(["dpkg-deb", "-f", str(deb), "Depends", "Recommends"], capture_output=True, text=True,
                            check=True).stdout
+    field = ",".join(line.split(":", 1)[-1] for line in field.splitlines())
     return sorted({re.split(r"[\s(]", part.strip())[0] for part in re.split(r"[,|]", field) if part.strip()})
 
 

@@ -16,7 +16,7 @@ import pytest
 from conftest import BIN, ROOT, run
 from daemonutil import wait_until
 
-COMMANDS = ["run", "status", "ctl", "shake", "encode", "code", "verify", "keygen", "show"]
+COMMANDS = ["run", "status", "ctl", "shake", "encode", "code", "verify", "keygen", "show", "report"]
 GOLDEN = ROOT / "Tests" / "e2e" / "golden" / "help"
 SCHEMA = json.loads((ROOT / "docs" / "qrcheckin.schema.json").read_text())
 

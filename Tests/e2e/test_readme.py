@@ -140,6 +140,25 @@ def test_troubleshoot(box):
         box.run("sed -i '$d' /etc/qrcheckin/qrcheckin.conf && systemctl restart qrcheckin")
 
 
+def test_see_and_steer_your_kiosks(box):
+    """The kiosk half (issue 39): the reporter's unit beside the daemon, its key remade for the
+    venue README's reader configured (HALL-1). This box has no network, so the server README names
+    is unreachable: `status` says reporting fails and why, and the daemon goes on as before."""
+    def reporting_fails(result):
+        row = next((line for line in result.stdout.splitlines() if line.strip().startswith("Reporting")), "")
+        assert "to HTTPS://CHECKIN.EXAMPLE.ORG/C: " in row, result.stdout
+    try:
+        run_section(box, "See and steer your kiosks", checks={"qrcheckin status": lambda r: None})
+        assert box.read("/etc/qrcheckin/report-key").decode().startswith("QRCHECKIN-REPORT-KEY-1 HALL-1 ")
+        box.wait_active("qrcheckin-report")
+        wait_until(lambda: "failing" in box.run("qrcheckin status", user=USER).stdout, timeout=60, interval=0.5,
+                   message="status saying reporting fails (no network here)")
+        reporting_fails(box.run("qrcheckin status", user=USER))
+        assert state(box)["state"] == "running" and state(box)["venue"] == "HALL-1"
+    finally:
+        box.run("systemctl disable --now qrcheckin-report", check=False)
+
+
 def test_install_many_venues_on_one_host(box):
     run_section(box, "Install many venues on one host", checks={
         "qrcheckin status --all": lambda r: "GATE-1" in r.stdout or pytest.fail(r.stdout),

@@ -4,6 +4,7 @@ import os
 import re
 import socket
 import subprocess
+import threading
 import time
 import urllib.parse
 
@@ -143,8 +144,26 @@ def still_open(connection):
 
 
 def test_a_slowloris_cannot_starve_other_clients(servers, tmp_path, secret):
-    server = servers(secret, tmp_path, args=["--max-connections", "300", "--max-connections-per-client", "100"])
-    slow = []
+    """One address opens 150 connections at once and trickles a byte into each now and then:
+    the server keeps exactly 100 (its per-client limit) and still answers everyone else.
+
+    Nothing but the limit closes a slow connection here (the trickle keeps each from idling
+    out, the request deadline is 600 s), so the server has decided on all 150 once 50 are
+    closed: a refusal comes only while the client holds its 100. A server that let 101 in
+    closes 49 and the wait fails. (The race that let 101 in is played deterministically by
+    Tests/Server/ServerHTTPTests/AdmissionRaceTests.swift.)"""
+    server = servers(secret, tmp_path, args=["--max-connections", "300", "--max-connections-per-client", "100",
+                                             "--request-timeout", "600"])
+    slow, trickling = [], threading.Event()
+
+    def trickle():  # a byte each second, as a slowloris does: libmicrohttpd's idle timeout (10 s) never comes
+        while not trickling.wait(1):
+            for connection in list(slow):
+                try:
+                    connection.send(b"X", socket.MSG_DONTWAIT)
+                except OSError:
+                    pass
+    trickler = threading.Thread(target=trickle, daemon=True)
     try:
         for _ in range(150):
             connection = socket.socket()
@@ -155,21 +174,19 @@ def test_a_slowloris_cannot_starve_other_clients(servers, tmp_path, secret):
             except OSError:
                 pass
             slow.append(connection)
-        for connection in slow:  # one more byte each, as a slowloris does
-            try:
-                connection.sendall(b"X")
-            except OSError:
-                pass
-        # Past the per-client limit (100) the server drops the slow client's connections; the
-        # ones it holds stay open until its idle timeout (10 s) ends them.
-        held = wait_until(lambda: len(open_ := [c for c in slow if still_open(c)]) <= 100 and open_,
-                          message="the slow client held to its 100 connections")
+        trickler.start()
+        wait_until(lambda: sum(not still_open(c) for c in slow) >= 50, message="the server to refuse 50 of the 150 slow connections")
+        held = [c for c in slow if still_open(c)]
+        assert len(held) == 100, f"the slow client holds {len(held)} connections"
         status, _, _ = server.get(token_path(secret, "HALL-1", server.port), source="127.0.0.2")
         assert status == 303
-        # Not starved: answered while every slow connection is still held, not once they timed out.
-        assert all(still_open(c) for c in held), "the answer waited for the slow connections to time out"
+        # Not starved: answered while every slow connection is still held.
+        assert all(still_open(c) for c in held), "a held connection was closed"
         assert server.process.poll() is None
     finally:
+        trickling.set()
+        if trickler.is_alive():
+            trickler.join(10)
         for connection in slow:
             connection.close()
         server.stop()

@@ -53,12 +53,18 @@ def test_the_kiosk_package_ships_nothing_of_the_server():
     from conftest import BIN
     needed = lambda binary: subprocess.run(["readelf", "-d", binary], capture_output=True, text=True, check=True).stdout
     assert "libmicrohttpd" not in needed(BIN) and "libsqlite3" not in needed(BIN) and "libpq" not in needed(BIN)
+    assert "liboath" not in needed(BIN)
     assert "libmicrohttpd" in needed(SERVER_BIN) and "libsqlite3" in needed(SERVER_BIN) and "libpq" in needed(SERVER_BIN)
+    # The server links liboath (TOTP), and never libqrencode: it loads it when it draws a QR code.
+    assert "liboath" in needed(SERVER_BIN) and "libqrencode" not in needed(SERVER_BIN)
     # The halves show in the names (Package.swift): each executable reaches the shared targets
     # and its own half's, never the other half's, and only its own C libraries.
     kiosk, server = closure("qrcheckin"), closure("qrcheckin-server")
     assert not {name for name in kiosk if name.startswith("Server")} | (kiosk & {"CMicroHTTPD", "CSQLite", "CPostgres"}), kiosk
-    assert not {name for name in server if name.startswith("Kiosk")} | (server & {"CQRencode", "CPNG"}), server
+    # libqrencode's module is shared (SharedQREncoder): the server draws TOTP enrolments with the
+    # kiosk's QR code (issue 41); libpng stays the kiosk's, liboath the server's.
+    assert not {name for name in server if name.startswith("Kiosk")} | (server & {"CPNG"}), server
+    assert "COath" not in kiosk and {"COath", "SharedQR", "SharedQREncoder"} <= server, (kiosk, server)
     assert {"KioskCore", "KioskViews", "KioskAdapters", "SharedDomain"} <= kiosk
     # The kiosk is synchronous: SharedAsync would link Swift's concurrency runtime into it
     # (half a megabyte of code), and SharedTesting is for tests only.
@@ -161,7 +167,7 @@ def test_package_swift_declares_every_import_and_no_test_crosses_the_halves():
 def test_the_server_package_builds_clean_and_depends_on_its_libraries(tmp_path):
     """The server's .deb (the one `make deb` wrote to $QRCHECKIN_DEB_DIR, else one built here by
     packaging/build-server-deb from the release binary; nothing is installed): lintian has nothing
-    to say, Depends names libmicrohttpd, SQLite and libpq, and the man page and completion are inside."""
+    to say, Depends names libmicrohttpd, SQLite, libpq and liboath, and the man page and completion are inside."""
     import os
     release_built()
     kiosk_dir = os.environ.get("QRCHECKIN_DEB_DIR")
@@ -177,10 +183,11 @@ def test_the_server_package_builds_clean_and_depends_on_its_libraries(tmp_path):
         deb = built.stdout.strip()
     depends = subprocess.run(["dpkg-deb", "-f", deb, "Depends"], capture_output=True, text=True, check=True).stdout
     assert "libmicrohttpd12" in depends and "libsqlite3-0" in depends and "libpq5" in depends, depends
-    # Loaded on first use, so named by packaging/loaded-libraries' probe: libsodium and Nettle,
-    # and not the kiosk's QR and PNG libraries, which the server never calls.
-    assert "libsodium23" in depends and "libnettle8" in depends, depends
-    assert "libqrencode" not in depends and "libpng" not in depends, depends
+    assert "liboath0" in depends, depends
+    # Loaded on first use, so named by packaging/loaded-libraries' probe: libsodium, Nettle and
+    # libqrencode (TOTP enrolments' QR codes, issue 41), and not libpng, which the server never calls.
+    assert "libsodium23" in depends and "libnettle8" in depends and "libqrencode4" in depends, depends
+    assert "libpng" not in depends, depends
     files = subprocess.run(["dpkg-deb", "-c", deb], capture_output=True, text=True, check=True).stdout
     for path in ("./usr/bin/qrcheckin-server", "./usr/lib/systemd/system/qrcheckin-server.socket",
                  "./usr/share/man/man1/qrcheckin-server.1.gz", "./usr/share/bash-completion/completions/qrcheckin-server",

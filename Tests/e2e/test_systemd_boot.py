@@ -4,8 +4,12 @@ without), and the units exercised as an operator uses them: start, codes that de
 reload, restart, SIGKILL and Restart=, operators and outsiders, the kiosk on a console, venue
 instances and the move to them, the journal's priorities, upgrade, remove and purge."""
 import json
+import os
 import re
 import shlex
+import subprocess
+import sys
+from pathlib import Path
 
 import pytest
 
@@ -269,6 +273,67 @@ def test_the_kiosk_unit_shows_the_code_on_the_console(service, tmp_path):
     finally:
         service.run("systemctl stop qrcheckin-kiosk; rm -r /etc/systemd/system/qrcheckin-kiosk.service.d; "
                     "systemctl daemon-reload")
+
+
+def test_the_reporter_unit_reports_and_applies_a_console_steer_beside_the_offline_daemon(service, tmp_path):
+    """qrcheckin-report under systemd (issue 39): the package made its report key; the unit,
+    its own dynamic user in the operators' group with the network the daemon has not, reports to
+    a receiver (reportutil, in the container's network namespace) that verifies every signature;
+    a signed steer pauses the daemon through its control socket and `status` names who; the
+    daemon never maps libcurl; a receiver gone is `status`'s error, and both units stay active."""
+    key_file = service.root / "etc/qrcheckin/report-key"
+    assert key_file.read_text().startswith("QRCHECKIN-REPORT-KEY-1 DEMO "), "postinst made the configured venue's report key"
+    assert oct(key_file.stat().st_mode & 0o777) == "0o600"
+    port = 18000 + os.getpid() % 1000
+    log, steer = tmp_path / "reports.jsonl", tmp_path / "steer.json"
+    receiver = subprocess.Popen(["nsenter", "-t", str(service.leader), "-n", "--", sys.executable,
+                                 str(Path(__file__).resolve().parent / "report_receiver.py"), str(key_file), str(port), str(log),
+                                 str(steer)], stdout=subprocess.PIPE, stderr=subprocess.STDOUT,
+                                env=dict(os.environ, PYTHONPATH=str(Path(__file__).resolve().parent)))
+    original = service.read(CONFIG)
+    try:
+        assert receiver.stdout.readline().startswith(b"listening"), "the receiver runs"
+        service.run(f"echo 'report-to = http://127.0.0.1:{port}/C' >> {CONFIG} && echo 'kiosk-name = door-1' >> {CONFIG}")
+        start(service, "qrcheckin-report", enable=True)
+        assert service.run("systemctl is-active qrcheckin qrcheckin-report").stdout.split() == ["active", "active"]
+
+        def reports():
+            return [json.loads(line) for line in log.read_text().splitlines()] if log.exists() else []
+        first = wait_until(lambda: next((r for r in reports() if "body" in r), None), timeout=DEADLINE, message="a report")
+        assert first["body"]["venue"] == "DEMO" and first["body"]["kiosk"] == "door-1" and first["body"]["state"] == "running"
+        assert not [r for r in reports() if "refused" in r], reports()
+        # A steer from "the console": the daemon pauses, saying who, and the kiosk acknowledges it.
+        wait_until(lambda: len([r for r in reports() if "body" in r]) >= 1, timeout=DEADLINE)
+        steer.write_text(json.dumps({"refresh": "paused", "by": "mina"}))
+        wait_until(lambda: state(service)["state"] == "paused", timeout=DEADLINE, message="paused by the console's steer")
+        assert state(service)["modeSource"] == "console" and state(service)["modeChangedBy"] == "mina"
+        status = service.run("qrcheckin status", check=False).stdout
+        assert re.search(r"paused from the console by mina at \d\d:\d\d", status), status
+        wait_until(lambda: any((r.get("body", {}).get("applied") or {}).get("outcome") == "ok" for r in reports()),
+                   timeout=DEADLINE, message="the steer acknowledged")
+        assert re.search(r"Reporting\s+to http://127\.0\.0\.1:\d+/C: last ok \d+s ago", service.run("qrcheckin status").stdout)
+        # Only the reporter maps libcurl and OpenSSL; the daemon stays as it was.
+        daemon_pid, reporter_pid = service.unit("qrcheckin", "MainPID"), service.unit("qrcheckin-report", "MainPID")
+        assert "libcurl" not in service.read(f"/proc/{daemon_pid}/maps").decode()
+        assert "libcurl" in service.read(f"/proc/{reporter_pid}/maps").decode()
+        # report.json is the reporter's own (its dynamic user), in its own runtime directory.
+        owner = service.run("stat -c %u /run/qrcheckin-report/report.json").stdout.strip()
+        reporter_uid = next(line.split()[1] for line in service.read(f"/proc/{reporter_pid}/status").decode().splitlines()
+                            if line.startswith("Uid:"))
+        assert owner == reporter_uid != service.run(f"stat -c %u /proc/{daemon_pid}").stdout.strip()
+        # The server gone: reporting fails, said so; both units stay active, the daemon unmoved.
+        receiver.terminate()
+        receiver.wait(10)
+        wait_until(lambda: "failing" in service.run("qrcheckin status").stdout, timeout=DEADLINE,
+                   message="status saying reporting fails")
+        assert service.run("systemctl is-active qrcheckin qrcheckin-report").stdout.split() == ["active", "active"]
+        assert service.unit("qrcheckin", "MainPID") == daemon_pid
+    finally:
+        if receiver.poll() is None:
+            receiver.kill()
+        service.run("systemctl disable --now qrcheckin-report; systemctl reset-failed qrcheckin-report", check=False)
+        service.run(f"cat > {CONFIG}", input=original.decode())
+        service.run("qrcheckin ctl refresh auto", check=False)
 
 
 def test_upgrade_restarts_the_daemon_and_keeps_secret_config_and_modes(service, deb):

@@ -57,7 +57,7 @@ def test_the_vectors_cover_every_reason_and_decomposed_hangul():
     reasons = {case["expect"]["reason"] for case in cases if case["kind"] == "verify"} - {None}
     assert reasons == set(ref.REASONS) == set(VECTORS["reasons"])
     assert any(any(0x1100 <= ord(c) <= 0x1175 for c in case.get("input", "")) for case in cases)
-    assert {case["kind"] for case in cases} == {"issue", "venue-id", "verify"}
+    assert {case["kind"] for case in cases} == {"issue", "venue-id", "verify", "report"}
 
 
 @pytest.mark.parametrize("case", VECTORS["cases"], ids=lambda case: case["name"])
@@ -78,6 +78,13 @@ def test_qrcheckin_issues_the_vectors(cli, tmp_path, case):
     assert cli("keygen", "--venue", case["venue"], "--from", str(path), "-o", str(venue_key)).returncode == 0
     assert venue_key.read_text() == expect["venueKeyFile"]
     assert (venue_key.stat().st_mode & 0o777) == 0o600
+    # The report key, from the master secret and from the venue key alike (docs/TOKEN.md, Kiosk reports).
+    for source, name in ((path, "report.key"), (venue_key, "report-from-venue.key")):
+        report_key = tmp_path / name
+        made = cli("keygen", "--report", "--venue", case["venue"], "--from", str(source), "-o", str(report_key))
+        assert made.returncode == 0, made.stderr
+        assert report_key.read_text() == expect["reportKeyFile"]
+        assert (report_key.stat().st_mode & 0o777) == 0o600
 
 
 def test_qrcheckin_verifies_the_vectors_as_a_stream(cli, tmp_path):

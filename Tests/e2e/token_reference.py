@@ -38,6 +38,74 @@ def venue_key_file(secret, venue):
     return f"{VENUE_KEY_MAGIC} {venue} {venue_key(secret, venue).hex()}\n"
 
 
+REPORT_KEY_MAGIC = "QRCHECKIN-REPORT-KEY-1"
+
+
+def report_key(venue_key_bytes, venue):
+    """docs/TOKEN.md, Kiosk reports: the venue key's report key."""
+    return hkdf_sha256(venue_key_bytes, b"QRCHECKIN-V1", b"REPORT-KEY:" + venue.encode(), 32)
+
+
+def report_key_file(secret, venue):
+    """The content `keygen --report --venue VENUE --from SECRET` writes."""
+    return f"{REPORT_KEY_MAGIC} {venue} {report_key(venue_key(secret, venue), venue).hex()}\n"
+
+
+def _report_context(label, venue):
+    return label + b"\x00" + VERSION + bytes([len(venue)]) + venue.encode()
+
+
+def report_mac(key, venue, t, nonce, body):
+    """HMAC over "QRCHECKIN-REPORT" context . t . n . body (t: decimal text, nonce: 32 hex digits)."""
+    message = _report_context(b"QRCHECKIN-REPORT", venue) + b"." + str(t).encode() + b"." + nonce.encode() + b"." + body
+    return hmac.new(key, message, hashlib.sha256).digest()
+
+
+def report_header(key, venue, t, nonce, body):
+    """The Qrcheckin-Report header's value."""
+    return f"v1; t={t}; n={nonce}; mac={report_mac(key, venue, t, nonce, body).hex()}"
+
+
+def answer_mac(key, venue, nonce, body):
+    """HMAC over "QRCHECKIN-REPORT-ANSWER" context . n (the report's nonce) . body."""
+    message = _report_context(b"QRCHECKIN-REPORT-ANSWER", venue) + b"." + nonce.encode() + b"." + body
+    return hmac.new(key, message, hashlib.sha256).digest()
+
+
+def answer_header(key, venue, nonce, body):
+    """The Qrcheckin-Answer header's value."""
+    return f"v1; mac={answer_mac(key, venue, nonce, body).hex()}"
+
+
+def parse_report_header(value):
+    """(t, nonce, mac bytes) of a Qrcheckin-Report header, or None when it is not of the format."""
+    items = [item.strip(" \t") for item in value.split(";")]
+    if not items or items[0] != "v1":
+        return None
+    fields = {}
+    for item in items[1:]:
+        name, sep, text = item.partition("=")
+        if not sep or name not in ("t", "n", "mac") or name in fields:
+            return None
+        fields[name] = text
+    if set(fields) != {"t", "n", "mac"}:
+        return None
+    t, nonce, mac = fields["t"], fields["n"], fields["mac"]
+    if not re.fullmatch(r"0|[1-9][0-9]{0,15}", t) or not re.fullmatch(r"[0-9a-f]{32}", nonce) \
+            or not re.fullmatch(r"[0-9a-fA-F]{64}", mac):
+        return None
+    return int(t), nonce, bytes.fromhex(mac)
+
+
+def verify_report(key, venue, header, body):
+    """Whether a report's header is the report key's signature over body (constant-time)."""
+    parsed = parse_report_header(header or "")
+    if parsed is None:
+        return False
+    t, nonce, mac = parsed
+    return hmac.compare_digest(report_mac(key, venue, t, nonce, body), mac)
+
+
 def _context(label, venue, period, window):
     return (label + b"\x00" + VERSION + bytes([len(venue)]) + venue.encode()
             + struct.pack(">Iq", period, window))
@@ -196,7 +264,14 @@ def check_vector(case):
         return {"window": window, "token": token(secret, venue, period, window, seq),
                 "url": url(secret, venue, period, t, seq), "safeNumber": safe_number(secret, venue, period, window),
                 "issuedAt": window * period, "expiresAt": (window + 1) * period,
-                "venueKey": venue_key(secret, venue).hex(), "venueKeyFile": venue_key_file(secret, venue)}
+                "venueKey": venue_key(secret, venue).hex(), "venueKeyFile": venue_key_file(secret, venue),
+                "reportKey": report_key(venue_key(secret, venue), venue).hex(), "reportKeyFile": report_key_file(secret, venue)}
+    if case["kind"] == "report":
+        key = report_key(venue_key(bytes.fromhex(case["secret"]), case["venue"]), case["venue"])
+        body, answer = case["body"].encode(), case["answer"].encode()
+        return {"reportKey": key.hex(),
+                "reportHeader": report_header(key, case["venue"], case["time"], case["nonce"], body),
+                "answerHeader": answer_header(key, case["venue"], case["nonce"], answer)}
     if case["kind"] == "venue-id":
         return {"valid": is_venue(case["text"])}
     return verify(case["keys"], case["input"], case["venue"], case["period"], case["skew"], case["time"])

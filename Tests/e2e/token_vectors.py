@@ -124,8 +124,28 @@ def verify_cases():
     return cases
 
 
+def report_cases():
+    """docs/TOKEN.md, Kiosk reports: a report's header and the answer's, from the report key."""
+    body = ('{"venue":"HALL-1","kiosk":"door-1","version":"0.1.0","reportInterval":30,"wallClock":1700000000123,'
+            '"lastRoundTripMs":12,"uptimeSeconds":3600,"status":"running","summary":"running","state":"running",'
+            '"window":113333333,"seq":0,"expiresAt":1700000010,"period":15,"health":"ok","reason":null,"shake":"on",'
+            '"refresh":"auto","modeSource":null,"modeChangedBy":null,"modeChangedAt":null,'
+            '"clock":{"synchronized":true,"maxErrorSeconds":0},"outputAgeSeconds":{"png":1,"json":1,"txt":1},"applied":null}')
+    steer = ('{"serverTime":1700000000456,"steer":{"id":7,"refresh":"paused","shake":null,"newCode":false,'
+             '"by":"mina","at":1699999990}}')
+    rows = [
+        ("report with a steer in the answer", S1, "HALL-1", 1700000000123, "000102030405060708090a0b0c0d0e0f", body, steer),
+        ("report at time 0, empty answer", S2, "A", 0, "ffffffffffffffffffffffffffffffff", "{}",
+         '{"serverTime":0,"steer":null}'),
+        ("16-character venue, non-ASCII in the body", S1, "SEOUL-01-HALL.B2", 1767225599999, "9f86d081884c7d659a2feaa0c55ad015",
+         '{"summary":"성능 저하: 디스크가 가득 참"}', '{"serverTime":1767225600000,"steer":null}'),
+    ]
+    return [{"kind": "report", "name": name, "secret": secret, "venue": venue, "time": time, "nonce": nonce,
+             "body": body, "answer": answer} for name, secret, venue, time, nonce, body, answer in rows]
+
+
 def document():
-    cases = issue_cases() + venue_cases() + verify_cases()
+    cases = issue_cases() + venue_cases() + verify_cases() + report_cases()
     for case in cases:
         case["expect"] = ref.check_vector(case)
     return {
@@ -133,7 +153,9 @@ def document():
                        "time (Unix seconds) and seq. kind 'venue-id': whether text is a venue id. kind 'verify': "
                        "the result of verifying input for venue (null: none configured) at time with the key "
                        "sources keys, tried in order ({master: hex} or {venue, key: hex}); secretIndex is the "
-                       "index of the key that matched. Base URL " + ref.BASE_URL + ".",
+                       "index of the key that matched. kind 'report': a kiosk report's Qrcheckin-Report header for "
+                       "secret, venue, time (Unix ms), nonce and body, and the Qrcheckin-Answer header of answer "
+                       "(docs/TOKEN.md, Kiosk reports). Base URL " + ref.BASE_URL + ".",
         "baseUrl": ref.BASE_URL,
         "reasons": ref.REASONS,
         "cases": cases,

@@ -6,6 +6,7 @@
 #include <sys/types.h>
 #include <sys/select.h>
 #include <sys/socket.h>
+#include <sys/stat.h>
 #include <fcntl.h>
 #include <unistd.h>
 #include <netinet/in.h>
@@ -33,7 +34,14 @@ struct cmhd_callbacks {
     void *context;                                 /* handed to each of them */
 };
 
+/* Starts libmicrohttpd on settings->listen_fd, which it takes over: it closes the socket when it
+   stops, and so does this when the start fails. 0.9.75 closes the socket on most failures but
+   not on those before it takes it (an eventfd or memory it cannot get), so a socket still
+   open as the same socket afterwards (same inode: a number closed and reused meanwhile is
+   another file) is closed here. */
 static inline struct MHD_Daemon *cmhd_start(const struct cmhd_settings *settings, const struct cmhd_callbacks *callbacks) {
+    struct stat before, after;
+    int known = fstat(settings->listen_fd, &before) == 0;
     struct MHD_OptionItem options[] = {
         { MHD_OPTION_LISTEN_SOCKET, settings->listen_fd, NULL },
         { MHD_OPTION_CONNECTION_LIMIT, settings->connection_limit, NULL },
@@ -57,8 +65,13 @@ static inline struct MHD_Daemon *cmhd_start(const struct cmhd_settings *settings
        suspended, not waited for, so its thread serves others meanwhile, and the commits of
        check-ins waiting together are grouped (one fsync for many). */
     unsigned int flags = MHD_USE_INTERNAL_POLLING_THREAD | MHD_USE_EPOLL | MHD_ALLOW_SUSPEND_RESUME;
-    return MHD_start_daemon(flags, 0, callbacks->accept, callbacks->context, callbacks->access, callbacks->context,
-                            MHD_OPTION_ARRAY, options, MHD_OPTION_END);
+    struct MHD_Daemon *daemon = MHD_start_daemon(flags, 0, callbacks->accept, callbacks->context, callbacks->access,
+                                                 callbacks->context, MHD_OPTION_ARRAY, options, MHD_OPTION_END);
+    if (daemon == NULL && known && fstat(settings->listen_fd, &after) == 0 && after.st_dev == before.st_dev
+        && after.st_ino == before.st_ino) {
+        (void) close(settings->listen_fd);
+    }
+    return daemon;
 }
 
 /* Stops `daemon` without shutting down its listening socket, which may be systemd's (socket

@@ -20,6 +20,12 @@ _Static_assert(SODIUM_LIBRARY_VERSION_MAJOR == 10, "libsodium.so.23");
                                     const unsigned char *key, size_t keylen),                      \
           (out, outlen, in, inlen, key, keylen))                                                   \
     VALUE(int, crypto_verify_16, (const unsigned char *x, const unsigned char *y), (x, y))         \
+    VALUE(int, crypto_secretbox_easy, (unsigned char *c, const unsigned char *m, unsigned long long mlen, \
+                                       const unsigned char *n, const unsigned char *k),           \
+          (c, m, mlen, n, k))                                                                      \
+    VALUE(int, crypto_secretbox_open_easy, (unsigned char *m, const unsigned char *c, unsigned long long clen, \
+                                            const unsigned char *n, const unsigned char *k),      \
+          (m, c, clen, n, k))                                                                      \
     VOID(randombytes_buf, (void *const buf, const size_t size), (buf, size))                       \
     VALUE(int, sodium_memcmp, (const void *const b1_, const void *const b2_, size_t len), (b1_, b2_, len)) \
     VOID(sodium_memzero, (void *const pnt, const size_t len), (pnt, len))                          \

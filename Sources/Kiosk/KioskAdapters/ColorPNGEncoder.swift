@@ -1,5 +1,6 @@
 import CPNG
 import KioskCore
+import SharedQR
 
 /// Renders a QR matrix as a two-colour palette PNG (bit depth 1, with `tRNS` when a colour is
 /// translucent). Only used when colours are asked for: 1-bit grayscale (`PNGEncoder`) is the

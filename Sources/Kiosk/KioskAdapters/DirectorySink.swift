@@ -1,5 +1,6 @@
 import Glibc
 import KioskCore
+import SharedQR
 import SharedSystem
 
 /// Writes the daemon's files into one directory, all of them or none.

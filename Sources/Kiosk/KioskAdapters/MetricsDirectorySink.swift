@@ -16,15 +16,19 @@ public final class MetricsDirectorySink {
     /// The file written last, removed when the venue changes.
     private var lastName: String?
 
-    /// A sink writing into `directory`.
-    public init(directory: String) {
+    /// What each file's name starts with: `qrcheckin-` (the daemon's), `qrcheckin-report-`.
+    private let prefix: String
+
+    /// A sink writing into `directory`, files named `PREFIX + VENUE.prom`.
+    public init(directory: String, prefix: String = "qrcheckin-") {
         self.directory = directory
+        self.prefix = prefix
     }
 
     /// The file for `venue`.
     public func path(for venue: String) -> String { directory + "/" + name(for: venue) }
 
-    private func name(for venue: String) -> String { "qrcheckin-" + venue + ".prom" }
+    private func name(for venue: String) -> String { prefix + venue + ".prom" }
 
     /// Writes `bytes` for `venue`. Whether a failure is news (logged when writing starts and
     /// stops failing) is the daemon core's to decide (`DaemonEvent.metricsCopied`).

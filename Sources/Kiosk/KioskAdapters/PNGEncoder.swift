@@ -1,5 +1,6 @@
 import CPNG
 import KioskCore
+import SharedQR
 
 /// Renders a QR matrix as a 1-bit grayscale PNG (no palette, no alpha): the smallest form.
 public struct PNGEncoder: Sendable {

@@ -34,6 +34,9 @@ public struct SettingsFile: SettingsStore {
         var issued: [IssueRecord.Entry] = []
         var highWater: Int64?
         var floor: Int64?
+        var source: ModeSource?
+        var changedBy: OperatorName?
+        var changedAt: Int64?
         for entry in entries {
             let bad = { (what: String) in SettingsStoreError("\(path):\(entry.line): \(entry.key) must be \(what), got \(Quoted(entry.value))") }
             switch entry.key {
@@ -46,6 +49,15 @@ public struct SettingsFile: SettingsStore {
                     throw bad("auto or paused")
                 }
                 settings.refresh = mode
+            case "mode-source":
+                guard let value = ModeSource(rawValue: entry.value) else { throw bad("local, console or daemon") }
+                source = value
+            case "mode-changed-by":
+                guard let value = OperatorName(entry.value) else { throw bad("an operator's name") }
+                changedBy = value
+            case "mode-changed-at":
+                guard let value = Int64(entry.value) else { throw bad("a Unix time in seconds") }
+                changedAt = value
             case "issued":
                 guard let parsed = Self.issued(entry.value) else { throw bad("'VENUE PERIOD WINDOW SEQ'") }
                 issued.removeAll { $0.venue == parsed.venue && $0.periodSeconds == parsed.periodSeconds }
@@ -59,6 +71,10 @@ public struct SettingsFile: SettingsStore {
             default:
                 throw SettingsStoreError("\(path):\(entry.line): unknown key \(Quoted(entry.key))")
             }
+        }
+        if let source {
+            guard let changedAt else { throw SettingsStoreError("\(path): mode-source needs mode-changed-at") }
+            settings.change = ModeChange(source: source, by: changedBy, at: changedAt)
         }
         return SavedState(settings: settings, issued: IssueRecord(entries: issued, highWater: highWater, floor: floor))
     }
@@ -74,6 +90,11 @@ public struct SettingsFile: SettingsStore {
     /// The file's text for `state`.
     public static func render(_ state: SavedState) -> String {
         var pairs = [("shake", state.settings.shake.rawValue), ("refresh", state.settings.refresh.rawValue)]
+        if let change = state.settings.change {
+            pairs.append(("mode-source", change.source.rawValue))
+            if let by = change.by { pairs.append(("mode-changed-by", by.rawValue)) }
+            pairs.append(("mode-changed-at", String(change.at)))
+        }
         for entry in state.issued.entries {
             pairs.append(("issued", "\(entry.venue.rawValue) \(entry.periodSeconds) \(entry.window) \(entry.sequence)"))
         }

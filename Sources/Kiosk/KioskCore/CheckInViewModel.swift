@@ -44,9 +44,11 @@ public struct CheckInViewModel: Sendable {
         _ = send(.timerTicked, at: now)
     }
 
-    /// Handles an input that happened at `now`; returns what the caller should know or do.
+    /// Handles an input that happened at `now`, asked for by `actor` (an operator's request on
+    /// the control socket names who and where: `ModeChange`); returns what the caller should
+    /// know or do.
     @discardableResult
-    public mutating func send(_ input: CheckInViewModelInput, at now: WallTime) -> [CheckInNotice] {
+    public mutating func send(_ input: CheckInViewModelInput, at now: WallTime, by actor: ModeActor = .anonymous) -> [CheckInNotice] {
         var notices: [CheckInNotice] = []
         let settings = state.settings
         state.updatedAt = now
@@ -62,12 +64,17 @@ public struct CheckInViewModel: Sendable {
             }
         case .shakeModeSet(let mode):
             state.settings.shake = mode
+            state.settings.change = ModeChange(source: actor.source, by: actor.name, at: now.seconds)
             rotate(now: now, forced: nil, notices: &notices)
         case .shakeModeToggled:
             state.settings.shake = state.settings.shake == .on ? .off : .on
+            state.settings.change = ModeChange(source: actor.source, by: actor.name, at: now.seconds)
             rotate(now: now, forced: nil, notices: &notices)
         case .refreshModeSet(let mode):
+            // The latest setting wins, wherever it came from: a console's pause of a kiosk paused
+            // locally says so from now on.
             state.settings.refresh = mode
+            state.settings.change = ModeChange(source: actor.source, by: actor.name, at: now.seconds)
             rotate(now: now, forced: nil, notices: &notices)
         case .refreshRequested:
             rotate(now: now, forced: .refreshNow, notices: &notices)
@@ -81,6 +88,9 @@ public struct CheckInViewModel: Sendable {
             // Fail closed: no code may be shown whose record is not on disk, and a pause that
             // did not reach the disk must not end with a restart.
             stateFailure = reason
+            if state.settings.refresh != .paused {
+                state.settings.change = ModeChange(source: .daemon, by: nil, at: now.seconds)
+            }
             state.settings.refresh = .paused
             rotate(now: now, forced: nil, notices: &notices)
         case .stateSaved:

@@ -77,7 +77,7 @@ public struct DaemonCore: Sendable {
             savedSettingsProblem = nil
             persisted = loaded
         case .unreadable(let reason):
-            settings = OperatorSettings(shake: .on, refresh: .paused)
+            settings = OperatorSettings(shake: .on, refresh: .paused, change: ModeChange(source: .daemon, by: nil, at: now.seconds))
             record = .lost(at: now.seconds)
             savedSettingsProblem = reason
             // The damaged file stays until an operator acts: nothing to save before then.
@@ -139,7 +139,9 @@ public struct DaemonCore: Sendable {
         case .request(let line, let peer):
             counters.requests += 1
             do {
-                let request = try ControlRequest(line: line)
+                let (request, actor, text) = try ControlRequest.parse(line)
+                // Who asked, when the request says so: `'refresh pause' by console:mina`.
+                let asked = Quoted(text).description + (actor == .anonymous ? "" : " by \(actor)")
                 pendingReply = PendingControlReply(request: request)
                 if request == .shake && coalescesShake(at: step.now) {
                     // Answered with the code the last shake issued, less than a second ago.
@@ -150,11 +152,11 @@ public struct DaemonCore: Sendable {
                     writes.retrySave()
                     // A request turned down (paused, shake off) is logged as the refusal it is.
                     if let refusal = ControlReply.refusal(for: request, settings: model.state.settings) {
-                        step.log(.info, "control: refused \(Quoted(line)) from uid \(peer.uid): \(refusal.message)")
+                        step.log(.info, "control: refused \(asked) from uid \(peer.uid): \(refusal.message)")
                     } else {
-                        step.log(.info, "control: \(Quoted(line)) from uid \(peer.uid)")
+                        step.log(.info, "control: \(asked) from uid \(peer.uid)")
                     }
-                    apply(input, &step)
+                    apply(input, by: actor, &step)
                 }
             } catch {
                 step.effects.append(.reply(ControlReply.error(error.message)))
@@ -321,8 +323,8 @@ public struct DaemonCore: Sendable {
         return true
     }
 
-    private mutating func apply(_ input: CheckInViewModelInput, _ step: inout Step) {
-        notice(model.send(input, at: step.now), &step)
+    private mutating func apply(_ input: CheckInViewModelInput, by actor: ModeActor = .anonymous, _ step: inout Step) {
+        notice(model.send(input, at: step.now, by: actor), &step)
     }
 
     private mutating func notice(_ notices: [CheckInNotice], _ step: inout Step) {

@@ -1,12 +1,4 @@
-/// Whether a shake (SIGUSR1, `qrcheckin shake`) issues a fresh code at once.
-public enum ShakeMode: String, CaseIterable, Sendable, Codable {
-    case on, off
-}
-
-/// Whether codes rotate on their own or are paused (nothing shown).
-public enum RefreshMode: String, CaseIterable, Sendable, Codable {
-    case auto, paused
-}
+import SharedDomain
 
 /// What operators steer while the daemon runs; persisted across restarts.
 public struct OperatorSettings: Equatable, Sendable {
@@ -14,11 +6,14 @@ public struct OperatorSettings: Equatable, Sendable {
     public var shake: ShakeMode
     /// Refresh mode (default auto).
     public var refresh: RefreshMode
+    /// Who set a mode last, from where and when (nil: nobody since the defaults).
+    public var change: ModeChange?
 
     /// Creates settings; the defaults are the embedded ones.
-    public init(shake: ShakeMode = .on, refresh: RefreshMode = .auto) {
+    public init(shake: ShakeMode = .on, refresh: RefreshMode = .auto, change: ModeChange? = nil) {
         self.shake = shake
         self.refresh = refresh
+        self.change = change
     }
 }
 

@@ -1,3 +1,4 @@
+import SharedQR
 
 /// One file the daemon keeps current in its output directory. `all` is the ordered list the
 /// core writes: adding an output is one case here, one entry in `all` and one branch in

@@ -1,3 +1,5 @@
+import SharedQR
+
 /// One output file's name and its new content.
 public struct OutputContent: Equatable, Sendable {
     /// The file name in the output directory.

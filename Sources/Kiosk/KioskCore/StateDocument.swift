@@ -31,6 +31,9 @@ public struct StateDocument: Equatable, Sendable {
     public var period: Int64
     public var shake: ShakeMode
     public var refresh: RefreshMode
+    /// Who set a mode last, from where and when (nil: nobody yet, or a document from before
+    /// changes were recorded).
+    public var modeChange: ModeChange?
     /// `ok` or `degraded`.
     public var health: String
     /// Why degraded (nil when ok).
@@ -62,6 +65,7 @@ public struct StateDocument: Equatable, Sendable {
         self.period = Int64(period.seconds)
         shake = state.settings.shake
         refresh = state.settings.refresh
+        modeChange = state.settings.change
         health = state.health.name
         reason = state.health.reason
         updatedAt = state.updatedAt.seconds
@@ -87,7 +91,7 @@ public struct StateDocument: Equatable, Sendable {
     /// `json`, serialised, written straight into one buffer (a byte template: the keys are
     /// fixed, only the values vary): the daemon writes it with every rotation.
     public var bytes: [UInt8] {
-        let strings = [venue, url ?? "", token ?? "", safeNumber ?? "", health, reason ?? ""]
+        let strings = [venue, url ?? "", token ?? "", safeNumber ?? "", health, reason ?? "", modeChange?.by?.rawValue ?? ""]
         let room = 400 + strings.reduce(0) { $0 + ByteCursor.maximumJSONLength(of: $1) } + 10 * ByteCursor.maximumDecimalLength
         var out = [UInt8]()
         out.append(capacity: room) { out in
@@ -123,6 +127,12 @@ public struct StateDocument: Equatable, Sendable {
             out.write(jsonString: shake.rawValue)
             out.write(",\"refresh\":")
             out.write(jsonString: refresh.rawValue)
+            out.write(",\"modeSource\":")
+            string(modeChange?.source.rawValue)
+            out.write(",\"modeChangedBy\":")
+            string(modeChange?.by?.rawValue)
+            out.write(",\"modeChangedAt\":")
+            number(modeChange?.at)
             out.write(",\"health\":")
             out.write(jsonString: health)
             out.write(",\"reason\":")
@@ -161,6 +171,9 @@ public struct StateDocument: Equatable, Sendable {
             ("period", .number(period)),
             ("shake", .string(shake.rawValue)),
             ("refresh", .string(refresh.rawValue)),
+            ("modeSource", optional(modeChange?.source.rawValue)),
+            ("modeChangedBy", optional(modeChange?.by?.rawValue)),
+            ("modeChangedAt", optional(modeChange?.at)),
             ("health", .string(health)),
             ("reason", optional(reason)),
             ("updatedAt", .number(updatedAt)),
@@ -216,6 +229,16 @@ public struct StateDocument: Equatable, Sendable {
         period = try field("period", \.integer)
         shake = try field("shake") { $0.string.flatMap(ShakeMode.init(rawValue:)) }
         refresh = try field("refresh") { $0.string.flatMap(RefreshMode.init(rawValue:)) }
+        // Absent in documents of a daemon from before changes were recorded.
+        if let source = try optional("modeSource", { $0.string.flatMap(ModeSource.init(rawValue:)) }) {
+            let by = try optional("modeChangedBy", \.string)
+            guard by.map({ OperatorName($0) != nil }) ?? true else {
+                throw StateDocumentError(message: "field 'modeChangedBy' is not an operator's name")
+            }
+            modeChange = ModeChange(source: source, by: by.flatMap(OperatorName.init), at: try field("modeChangedAt", \.integer))
+        } else {
+            modeChange = nil
+        }
         health = try field("health", \.string)
         reason = try optional("reason", \.string)
         updatedAt = try field("updatedAt", \.integer)
@@ -233,7 +256,7 @@ public struct StateDocument: Equatable, Sendable {
         // Times a reader will do arithmetic with must be sane; a hostile or corrupt file must
         // not be able to overflow (and crash) `status` or the kiosk.
         let plausible: ClosedRange<Int64> = -1_000_000_000_000...1_000_000_000_000
-        for (key, time) in [("issuedAt", issuedAt), ("expiresAt", expiresAt), ("window", window)] {
+        for (key, time) in [("issuedAt", issuedAt), ("expiresAt", expiresAt), ("window", window), ("modeChangedAt", modeChange?.at)] {
             if let time, !plausible.contains(time) { throw StateDocumentError(message: "field '\(key)' is out of range: \(time)") }
         }
         guard plausible.contains(updatedAt) else { throw StateDocumentError(message: "field 'updatedAt' is out of range: \(updatedAt)") }

@@ -1,4 +1,5 @@
 import KioskCore
+import SharedQR
 
 /// Places a status on a terminal of a given size: the QR centred with its quiet zone, the text
 /// beneath it, or a centred message. Pure: the same inputs give the same frame.

@@ -1,3 +1,4 @@
+import SharedQR
 import SharedText
 /// How the kiosk draws: QR style, language, colour, and whether the terminal can show Hangul.
 public struct KioskOptions: Equatable, Sendable {

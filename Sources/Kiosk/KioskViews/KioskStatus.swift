@@ -1,4 +1,5 @@
 import KioskCore
+import SharedDomain
 
 /// What the kiosk shows, decided from the last document, the clock and the daemon's liveness.
 public enum KioskStatus: Equatable, Sendable {

@@ -1,5 +1,6 @@
 import KioskCore
 import SharedDomain
+import SharedQR
 
 /// The kiosk's state machine: events in (`KioskInput`), one `KioskScreen` out.
 ///

@@ -1,4 +1,5 @@
 import KioskCore
+import SharedQR
 import SharedText
 
 /// The daemon's "screens": turns a frame into the bytes of each output file it names, in the

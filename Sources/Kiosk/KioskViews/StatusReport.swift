@@ -46,7 +46,9 @@ public struct StatusReport: Equatable, Sendable {
     /// Why.
     public let cause: Cause
     /// One line explaining the verdict, in English (as `--json` prints it).
-    public var summary: String { Vocabulary(.en).summary(cause) }
+    public var summary: String { Vocabulary(.en).summary(cause, change: document.modeChange, clock: clock) }
+    /// The moment of the report and the local time zone, for the time a mode was changed.
+    public let clock: LocalClock
     /// Seconds until the code expires (0 when none).
     public let secondsLeft: Int64
     /// The document the verdict is about.
@@ -54,8 +56,9 @@ public struct StatusReport: Equatable, Sendable {
 
     /// Judges `document` at `now`; `processAlive` says whether its `pid` still exists and
     /// `socketRefused` whether its control socket refused a connection.
-    public init(document: StateDocument, now: WallTime, processAlive: Bool, socketRefused: Bool = false) {
+    public init(document: StateDocument, now: WallTime, processAlive: Bool, socketRefused: Bool = false, offsetSeconds: Int = 0) {
         self.document = document
+        clock = LocalClock(now: now.seconds, offsetSeconds: offsetSeconds)
         secondsLeft = document.secondsLeft(at: now)
         switch document.phase {
         case .stopped:
@@ -84,12 +87,13 @@ public struct StatusReport: Equatable, Sendable {
         return String(repeating: "█", count: clamped) + String(repeating: "░", count: width - clamped)
     }
 
-    /// The human-readable report, every label in `language`.
-    public func text(language: Language, pngPath: String, pngAgeSeconds: Int64?) -> String {
+    /// The human-readable report, every label in `language`; `reporting` is the reporter's
+    /// status when one reports this daemon (`qrcheckin report`).
+    public func text(language: Language, pngPath: String, pngAgeSeconds: Int64?, reporting: ReportingSummary? = nil) -> String {
         let words = Vocabulary(language)
-        var lines = ["qrcheckin: \(words.venueLabel) \(document.venue): \(words.summary(cause))"]
+        var lines = ["qrcheckin: \(words.venueLabel) \(document.venue): \(words.summary(cause, change: document.modeChange, clock: clock))"]
         let labels = [words.safeNumberLabel, words.countdown(0).label, words.urlLabel, words.modesLabel,
-                      words.pngLabel, words.healthLabel]
+                      words.pngLabel, words.healthLabel] + (reporting == nil ? [] : [words.reportingLabel])
         let width = labels.map { DisplayWidth.of($0) }.max()! + 2
         func row(_ label: String, _ value: String) { lines.append("  " + label.padding(width) + value) }
         if document.phase == .running, let safeNumber = document.safeNumber {
@@ -98,11 +102,13 @@ public struct StatusReport: Equatable, Sendable {
             row(countdown.label, countdown.seconds + "  " + Self.bar(secondsLeft: secondsLeft, period: document.period))
             row(words.urlLabel, document.url ?? "")
         }
-        row(words.modesLabel, words.modes(shake: document.shake, refresh: document.refresh))
+        row(words.modesLabel, words.modes(shake: document.shake, refresh: document.refresh)
+            + (document.modeChange.map { " (" + words.modeChange($0, clock: clock) + ")" } ?? ""))
         row(words.pngLabel, pngPath + " " + words.fileAge(pngAgeSeconds))
         // A report nobody keeps current cannot vouch for the daemon's health.
         row(words.healthLabel, verdict == .notRunning
             ? words.healthUnknown : words.health(document.health, reason: document.reason))
+        if let reporting { row(words.reportingLabel, reporting.text(words)) }
         // A warning, not a verdict: codes from an unsynchronised clock may be rejected at the door.
         if verdict != .notRunning, document.clockUnsynchronized {
             lines.append("  " + words.warning(words.clockUnsynchronized(maxErrorSeconds: document.clock?.maxErrorSeconds)))
@@ -110,8 +116,9 @@ public struct StatusReport: Equatable, Sendable {
         return lines.joined(separator: "\n") + "\n"
     }
 
-    /// The report as JSON: the verdict, the countdown and the document itself.
-    public func json(pngAgeSeconds: Int64?) -> JSONValue {
+    /// The report as JSON: the verdict, the countdown, the document itself, and the reporter's
+    /// status when there is one.
+    public func json(pngAgeSeconds: Int64?, reporting: ReportingSummary? = nil) -> JSONValue {
         .object([
             ("status", .string(verdict.rawValue)),
             ("exitStatus", .number(Int64(verdict.exitStatus))),
@@ -119,7 +126,7 @@ public struct StatusReport: Equatable, Sendable {
             ("secondsLeft", .number(secondsLeft)),
             ("pngAgeSeconds", pngAgeSeconds.map(JSONValue.number) ?? .null),
             ("state", document.json),
-        ])
+        ] + (reporting.map { [("reporting", $0.json)] } ?? []))
     }
 }
 

@@ -1,4 +1,5 @@
 import KioskCore
+import SharedDomain
 import SharedText
 
 /// Every human word qrcheckin shows, in one language: the one table `status`, the kiosk and
@@ -111,9 +112,13 @@ public struct Vocabulary: Sendable {
     public var pngLabel: String { "PNG" }
     public var healthLabel: String { ko ? "상태" : "Health" }
 
-    /// One line explaining a status verdict (English is also `status --json`'s `summary`).
-    public func summary(_ cause: StatusReport.Cause) -> String {
-        switch (language, cause) {
+    /// One line explaining a status verdict (English is also `status --json`'s `summary`);
+    /// `change` says who paused, when it is known.
+    public func summary(_ cause: StatusReport.Cause, change: ModeChange? = nil, clock: LocalClock? = nil) -> String {
+        if cause == .paused, let change, let clock {
+            return ko ? "\(pausedTitle) (\(modeChange(change, clock: clock)))" : "paused \(modeChange(change, clock: clock))"
+        }
+        return switch (language, cause) {
         case (.en, .stopped): "stopped: the daemon shut down"
         case (.ko, .stopped): "종료됨: 데몬이 종료되었습니다"
         case (.en, .processGone(let pid)): "not running: process \(pid) is gone"
@@ -132,6 +137,24 @@ public struct Vocabulary: Sendable {
         case (.ko, .running): "실행 중"
         }
     }
+
+    /// Where and by whom the modes were last set: `from the console by mina at 14:02`,
+    /// `locally by alice at 14:02`, `by the daemon at 14:02` (it paused itself: fail closed).
+    public func modeChange(_ change: ModeChange, clock: LocalClock) -> String {
+        let at = clock.text(change.at)
+        let who = change.by?.rawValue
+        switch (language, change.source) {
+        case (.en, .console): return "from the console" + (who.map { " by \($0)" } ?? "") + " at \(at)"
+        case (.en, .local): return "locally" + (who.map { " by \($0)" } ?? "") + " at \(at)"
+        case (.en, .daemon): return "by the daemon at \(at)"
+        case (.ko, .console): return "콘솔에서" + (who.map { " \($0)" } ?? "") + ", \(at)"
+        case (.ko, .local): return "이 키오스크에서" + (who.map { " \($0)" } ?? "") + ", \(at)"
+        case (.ko, .daemon): return "데몬이 스스로, \(at)"
+        }
+    }
+
+    /// The reporting row's label.
+    public var reportingLabel: String { ko ? "보고" : "Reporting" }
 
     /// The health row's value: `ok` / `정상`, or the reason it is degraded.
     public func health(_ health: String, reason: String?) -> String {

@@ -8,6 +8,11 @@ enum CommandExamples {
     }
 
     private static let table: [String: [String]] = [
+        "report": [
+            "qrcheckin report --report-to HTTPS://CHECKIN.EXAMPLE.ORG/C --kiosk-name door-1   # beside 'qrcheckin run'",
+            "qrcheckin report -c /etc/qrcheckin/qrcheckin.conf --secret-file hall-1.report-key",
+            "qrcheckin status        # its Reporting row: to URL: last ok 12s ago, or why reports fail",
+        ],
         "run": [
             "qrcheckin run                                  # venue DEMO on embedded defaults",
             "qrcheckin run --venue HALL-1 --period 30       # another venue, 30 s codes",
@@ -49,6 +54,7 @@ enum CommandExamples {
             "qrcheckin keygen                          # into the state directory",
             "sudo qrcheckin keygen -o /etc/qrcheckin/secret",
             "qrcheckin keygen --venue HALL-1 --from /etc/qrcheckin/secret -o hall-1.key   # a kiosk's key",
+            "qrcheckin keygen --report --venue HALL-1 --from hall-1.key -o hall-1.report-key   # its reporter's key",
         ],
         "show": [
             "qrcheckin show                     # the live code full screen; q quits",

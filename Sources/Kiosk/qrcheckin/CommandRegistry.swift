@@ -11,6 +11,7 @@ enum CommandRegistry {
         VerifyCommand.self,
         KeygenCommand.self,
         ShowCommand.self,
+        ReportCommand.self,
     ]
 
     static func command(named name: String) -> (any Command.Type)? {

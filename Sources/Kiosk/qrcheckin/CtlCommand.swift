@@ -1,5 +1,7 @@
+import Glibc
 import SharedCLI
 import SharedDomain
+import SharedSystem
 
 /// `qrcheckin ctl`: steers a running daemon over its control socket.
 struct CtlCommand: Command {
@@ -72,7 +74,9 @@ struct CtlCommand: Command {
     }
 
     func run(_ context: CommandContext) throws(CommandError) -> ExitCode {
-        let reply = try options.request(request)
+        // A change names who made it, locally: `status` shows "paused locally by alice at 14:02".
+        let actor = UserDatabase.name(of: geteuid()).flatMap(OperatorName.init).map { ModeActor(source: .local, name: $0) }
+        let reply = try options.request(request + (request == "get" ? "" : actor.map { " by \($0)" } ?? ""))
         if json {
             try context.output(reply.text + "\n")
         } else if reply.ok {

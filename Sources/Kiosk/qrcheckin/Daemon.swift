@@ -3,6 +3,7 @@ import KioskCore
 import KioskViews
 import SharedCLI
 import SharedDomain
+import SharedQREncoder
 import SharedSystem
 
 /// The running daemon: the I/O shell around `DaemonCore`. One single-threaded poll loop turns

@@ -2,6 +2,7 @@ import KioskAdapters
 import KioskCore
 import SharedCLI
 import SharedDomain
+import SharedQR
 
 /// The daemon's settings as one typed value, built once from its layers (built-in defaults, a
 /// config file, the environment, flags: each later layer overriding the earlier ones).

@@ -2,6 +2,7 @@ import KioskAdapters
 import KioskCore
 import SharedCLI
 import SharedDomain
+import SharedQR
 import SharedSystem
 
 /// Every qrcheckin setting, declared once: name, flag, variable, help line, parser and default.
@@ -50,10 +51,33 @@ enum DaemonSetting {
         SettingKey(name: "require-clock-sync", value: "yes|no", help: "Show no code until the kernel says the clock is synchronised (default no)."),
         default: false, parse: SettingParser.yesNo)
 
+    // `qrcheckin report`'s: read by it alone (the daemon never reaches the network), declared
+    // here so they live in the same file, variables and flags as every setting.
+    static let reportTo = Setting<String?>(
+        SettingKey(name: "report-to", value: "URL", help: "Where 'qrcheckin report' reports: the check-in server's base URL (default off)."),
+        default: nil) { text, source throws(CommandError) in
+        guard text != "off" else { return nil }
+        if let problem = ReporterSetup.problem(withReportTo: text) { throw source.error("\(problem), got \(Quoted(text))") }
+        return text
+    }
+    static let kioskName = Setting<KioskName?>.optional(
+        SettingKey(name: "kiosk-name", value: "NAME", help: "This kiosk's name in reports (default: the host name).")) { text, source throws(CommandError) in
+        do throws(KioskNameError) { return try KioskName(text) } catch { throw source.error(error.description) }
+    }
+    static let reportInterval = Setting(
+        SettingKey(name: "report-interval", value: "SECONDS", help: "Seconds between reports: 5-3600, as 30, 30s or 1m (default 30)."),
+        default: 30) { text, source throws(CommandError) in
+        guard let seconds = TimeArgument.period(text)?.seconds, seconds >= 5 else {
+            throw source.error("must be a whole number of seconds from 5 to 3600 (30, 30s or 1m), got \(Quoted(text))")
+        }
+        return seconds
+    }
+
     /// Every setting's key, in `--help` and README order (a config file may set these and no others).
     static let all: [SettingKey] = [
         venue.key, baseURL.key, period.key, outputDirectory.key, stateDirectory.key, secretFile.key, socket.key,
         opsGroup.key, scale.key, margin.key, level.key, metricsDirectory.key, requireClockSync.key,
+        reportTo.key, kioskName.key, reportInterval.key,
     ]
 }
 

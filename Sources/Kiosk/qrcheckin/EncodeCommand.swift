@@ -3,6 +3,8 @@ import KioskCore
 import KioskViews
 import SharedCLI
 import SharedDomain
+import SharedQR
+import SharedQREncoder
 import SharedSystem
 
 /// `qrcheckin encode`: one-shot text → QR, as PNG or terminal text. A better `qrencode`.

@@ -3,6 +3,7 @@ import KioskCore
 import KioskViews
 import SharedCLI
 import SharedDomain
+import SharedQREncoder
 import SharedSystem
 
 /// The kiosk's event loop: one thread, one poll(2) over keys, inotify and signals, woken at

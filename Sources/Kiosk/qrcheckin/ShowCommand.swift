@@ -1,5 +1,6 @@
 import KioskViews
 import SharedCLI
+import SharedQR
 import SharedText
 
 /// `qrcheckin show`: the full-screen kiosk that follows the daemon's `current.json` live.

@@ -68,13 +68,7 @@ struct StatusCommand: Command {
         }
     }
 
-    /// One daemon's verdict, or why there is none to give.
-    private enum Evaluation {
-        case report(StatusReport, pngPath: String, pngAgeSeconds: Int64?)
-        case missing(String)
-        /// The directory (or the socket's) must not be believed: why.
-        case refused(String)
-    }
+    private typealias Evaluation = DaemonProbe.Evaluation
 
     /// Prints one report (or the table of every venue) and returns its exit status.
     private func report(_ context: CommandContext) throws(CommandError) -> ExitCode {
@@ -85,7 +79,9 @@ struct StatusCommand: Command {
         case .refused(let message):
             throw CommandError(.noPermission, message)
         case .report(let report, let pngPath, let age):
-            try context.output(json ? report.json(pngAgeSeconds: age).serialized + "\n" : report.text(language: language, pngPath: pngPath, pngAgeSeconds: age))
+            let reporting = DaemonProbe().reporting(options.outputDirectory)
+            try context.output(json ? report.json(pngAgeSeconds: age, reporting: reporting).serialized + "\n"
+                : report.text(language: language, pngPath: pngPath, pngAgeSeconds: age, reporting: reporting))
             return ExitCode(rawValue: report.verdict.exitStatus) ?? .failure
         }
     }
@@ -106,51 +102,9 @@ struct StatusCommand: Command {
         return ExitCode(rawValue: table.verdict.exitStatus) ?? .failure
     }
 
-    /// Judges the daemon writing to `directory` with its socket at `socketPath`, believing
-    /// nothing from a directory that fails the trust check (docs/STATE.md, Directory trust).
+    /// Judges the daemon writing to `directory` with its socket at `socketPath` (`DaemonProbe`).
     private func evaluate(_ directory: String, socketPath: String) -> Evaluation {
-        let jsonPath = directory + "/current.json"
-        let pngPath = directory + "/current.png"
-        let held: TrustedDirectory?
-        let peer: ExpectedPeer?
-        do {
-            held = try DaemonDirectory.lookUp(directory)
-            let socketDirectory = PathName.directory(of: socketPath)
-            peer = try (socketDirectory == directory ? held : DaemonDirectory.lookUp(socketDirectory)).map { ExpectedPeer(directory: $0) }
-        } catch {
-            return .refused(DaemonDirectory.refusal(error))
-        }
-        let report: StatusReport
-        // The daemon's own word beats the file when this user may ask: a daemon that cannot
-        // write its files says it is degraded at once instead of seconds later. It is asked
-        // first, so the file is read and parsed only when the socket is not this user's (or
-        // nobody answers): the reply is the same state, one parse instead of two.
-        if let live = liveDocument(socketPath, peer: peer) {
-            report = StatusReport(document: live, now: SystemClock().now(), processAlive: true, socketRefused: false)
-        } else {
-            let document: StateDocument
-            do {
-                // By the descriptor that passed the check (by path only when there is none to check:
-                // then the read fails with its own reason).
-                let bytes = try held?.read("current.json", limit: 64 * 1024) ?? TextFile.read(jsonPath, limit: 64 * 1024)
-                document = try StateDocument(parsing: bytes)
-            } catch {
-                let reason = (error as? SystemError).map { $0.isMissing ? "no \(jsonPath)" : $0.description }
-                return .missing("not running: " + (reason ?? "\(jsonPath) is unreadable: \(error)"))
-            }
-            let alive = SignalProcessLiveness().isAlive(pid: document.pid)
-            // A socket that refuses connections has no listener: the daemon died (kill -9) even
-            // if its pid lingers as a zombie or was reused. A stopped daemon removed its socket.
-            let refused = alive && document.phase != .stopped && ControlSocketProbe.refuses(socketPath)
-            report = StatusReport(document: document, now: SystemClock().now(), processAlive: alive, socketRefused: refused)
-        }
-        let age = FileAge.seconds(of: pngPath, now: SystemClock().now())
-        return .report(report, pngPath: pngPath, pngAgeSeconds: age)
-    }
-
-    private func liveDocument(_ socketPath: String, peer: ExpectedPeer?) -> StateDocument? {
-        (try? ControlClient.send("get", to: socketPath, peer: peer, timeoutMilliseconds: 500))
-            .flatMap { JSONValueReply(text: $0).state }
+        DaemonProbe().evaluate(directory, socketPath: socketPath)
     }
 
     private func notRunning(_ context: CommandContext, _ message: String) throws(CommandError) -> ExitCode {

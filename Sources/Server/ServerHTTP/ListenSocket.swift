@@ -1,16 +1,22 @@
 import Glibc
+import SharedSystem
 
 /// The listening TCP socket the server accepts on: bound here, or inherited from systemd
-/// (socket activation: `sd_listen_fds`, so systemd or nginx's host may own the port).
+/// (socket activation: `sd_listen_fds`, so systemd or nginx's host may own the port). Either
+/// way an owned `FileDescriptor`: closed once, by whoever holds it last (a `MicroHTTPServer`
+/// hands it to libmicrohttpd, which closes it when it stops), and never left open by a
+/// start that fails half way.
 public enum ListenSocket {
     /// The first descriptor systemd passes (SD_LISTEN_FDS_START).
     static let firstPassed: Int32 = 3
 
     /// A socket bound to `address` and listening; the error names the address and errno.
-    public static func bind(_ address: ListenAddress, backlog: Int32 = 1024) throws(ListenSocketError) -> Int32 {
+    public static func bind(_ address: ListenAddress, backlog: Int32 = 1024) throws(ListenSocketError) -> FileDescriptor {
         let family = address.host.isIPv4 ? AF_INET : AF_INET6
-        let descriptor = socket(family, Int32(SOCK_STREAM.rawValue) | Int32(SOCK_CLOEXEC.rawValue), 0)
-        guard descriptor >= 0 else { throw ListenSocketError("cannot create a socket for \(address)", errno: errno) }
+        let created = socket(family, Int32(SOCK_STREAM.rawValue) | Int32(SOCK_CLOEXEC.rawValue), 0)
+        guard created >= 0 else { throw ListenSocketError("cannot create a socket for \(address)", errno: errno) }
+        let socket = FileDescriptor(owning: created)
+        let descriptor = socket.rawValue
         var yes: Int32 = 1
         setsockopt(descriptor, SOL_SOCKET, SO_REUSEADDR, &yes, socklen_t(MemoryLayout<Int32>.size))
         let status: Int32
@@ -33,23 +39,17 @@ public enum ListenSocket {
                 $0.withMemoryRebound(to: sockaddr.self, capacity: 1) { Glibc.bind(descriptor, $0, socklen_t(MemoryLayout<sockaddr_in6>.size)) }
             }
         }
-        guard status == 0 else {
-            let code = errno
-            close(descriptor)
-            throw ListenSocketError("cannot listen on \(address)", errno: code)
+        guard status == 0, listen(descriptor, backlog) == 0 else {
+            throw ListenSocketError("cannot listen on \(address)", errno: errno)
         }
-        guard listen(descriptor, backlog) == 0 else {
-            let code = errno
-            close(descriptor)
-            throw ListenSocketError("cannot listen on \(address)", errno: code)
-        }
-        return descriptor
+        return socket
     }
 
     /// The socket systemd passed this process, if any (`LISTEN_PID` is ours and `LISTEN_FDS`
     /// ≥ 1); the variables are removed so children do not take it for theirs. More than one
-    /// socket is an error: the server listens on one.
-    public static func inherited(environment: [String: String]) throws(ListenSocketError) -> Int32? {
+    /// socket is an error: the server listens on one. The socket is ours from here (systemd
+    /// keeps its own descriptor of it, so our close never ends it for the next server).
+    public static func inherited(environment: [String: String]) throws(ListenSocketError) -> FileDescriptor? {
         guard let pidText = environment["LISTEN_PID"], let pid = Int32(pidText), pid == getpid(),
               let countText = environment["LISTEN_FDS"], let count = Int(countText), count > 0 else { return nil }
         unsetenv("LISTEN_PID")
@@ -69,11 +69,12 @@ public enum ListenSocket {
             throw ListenSocketError("the socket systemd passed is not listening", errno: 0)
         }
         _ = fcntl(firstPassed, F_SETFD, FD_CLOEXEC)
-        return firstPassed
+        return FileDescriptor(owning: firstPassed)
     }
 
     /// The address a listening socket is bound to (the port the kernel chose for port 0).
-    public static func boundAddress(_ descriptor: Int32) -> String {
+    public static func boundAddress(_ socket: borrowing FileDescriptor) -> String {
+        let descriptor = socket.rawValue
         var storage = sockaddr_storage()
         var length = socklen_t(MemoryLayout<sockaddr_storage>.size)
         let status = withUnsafeMutablePointer(to: &storage) {
@@ -86,7 +87,7 @@ public enum ListenSocket {
                 $0.withMemoryRebound(to: sockaddr_in.self, capacity: 1) { address in
                     var raw = address.pointee.sin_addr
                     inet_ntop(AF_INET, &raw, &text, socklen_t(text.count))
-                    return "\(String(cString: text)):\(UInt16(bigEndian: address.pointee.sin_port))"
+                    return "\(Self.string(text)):\(UInt16(bigEndian: address.pointee.sin_port))"
                 }
             }
         }
@@ -94,9 +95,14 @@ public enum ListenSocket {
             $0.withMemoryRebound(to: sockaddr_in6.self, capacity: 1) { address in
                 var raw = address.pointee.sin6_addr
                 inet_ntop(AF_INET6, &raw, &text, socklen_t(text.count))
-                return "[\(String(cString: text))]:\(UInt16(bigEndian: address.pointee.sin6_port))"
+                return "[\(Self.string(text))]:\(UInt16(bigEndian: address.pointee.sin6_port))"
             }
         }
+    }
+
+    /// The text `inet_ntop` wrote into `buffer`, up to its NUL (ASCII: digits, dots, colons).
+    private static func string(_ buffer: [CChar]) -> String {
+        String(decoding: buffer.prefix { $0 != 0 }.map { UInt8(bitPattern: $0) }, as: UTF8.self)
     }
 }
 

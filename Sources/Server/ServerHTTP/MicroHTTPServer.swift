@@ -42,10 +42,11 @@ public final class MicroHTTPServer: Service, @unchecked Sendable {
     /// only, so another version skips that one check rather than refuse every request.
     static let checksHeadLayout = String(cString: MHD_get_version()) == "0.9.75"
 
-    /// Starts serving on `listener`, a bound, listening socket (which the server then owns).
+    /// Starts serving on `listener`, a bound, listening socket, which libmicrohttpd takes over:
+    /// it closes it when it stops (see `cmhd_stop`), and it is closed if the start fails.
     /// `hooks` are told of the connection's moments (tests drive the suspended path with them);
     /// request deadlines are counted on `clock` (monotonic).
-    public init(listener: Int32, handler: any HTTPHandler, limits: HTTPServerLimits, resolver: ClientResolver,
+    public init(listener: consuming FileDescriptor, handler: any HTTPHandler, limits: HTTPServerLimits, resolver: ClientResolver,
                 observer: (any HTTPObserver)? = nil, hooks: HTTPServerHooks = HTTPServerHooks(),
                 clock: any WallClock = MonotonicClock()) throws(HTTPServerError) {
         self.handler = handler
@@ -56,7 +57,7 @@ public final class MicroHTTPServer: Service, @unchecked Sendable {
         self.clock = clock
         tracker = ConnectionTracker(limits: limits)
         var settings = cmhd_settings(
-            listen_fd: listener, connection_limit: UInt32(limits.connections), timeout_seconds: UInt32(limits.idleSeconds),
+            listen_fd: listener.release(), connection_limit: UInt32(limits.connections), timeout_seconds: UInt32(limits.idleSeconds),
             memory_limit: limits.connectionMemory, stack_size: 512 * 1024, threads: UInt32(max(1, limits.threads)))
         var callbacks = cmhd_callbacks(access: accessHandler, completed: completedHandler, accept: acceptPolicy,
                                        connection: connectionHandler, target: targetHandler,
@@ -366,6 +367,9 @@ public struct HTTPServerHooks: Sendable {
     public var suspended: (@Sendable () -> Void)?
     /// A suspended connection was resumed with its answer.
     public var resumed: (@Sendable () -> Void)?
+    /// The accept policy decided on a new connection, before libmicrohttpd makes it: true, it
+    /// may open (and is counted from now on); false, libmicrohttpd closes it at once.
+    public var admitted: (@Sendable (Bool) -> Void)?
     /// A connection was accepted and is tracked (its deadline runs).
     public var accepted: (@Sendable () -> Void)?
     /// A request completed (its answer sent, or it ended unanswered): a kept-alive
@@ -374,9 +378,11 @@ public struct HTTPServerHooks: Sendable {
 
     /// Hooks calling these closures.
     public init(suspended: (@Sendable () -> Void)? = nil, resumed: (@Sendable () -> Void)? = nil,
-                accepted: (@Sendable () -> Void)? = nil, completed: (@Sendable () -> Void)? = nil) {
+                admitted: (@Sendable (Bool) -> Void)? = nil, accepted: (@Sendable () -> Void)? = nil,
+                completed: (@Sendable () -> Void)? = nil) {
         self.suspended = suspended
         self.resumed = resumed
+        self.admitted = admitted
         self.accepted = accepted
         self.completed = completed
     }
@@ -424,7 +430,10 @@ private let completedHandler: MHD_RequestCompletedCallback = { server, _, contex
 
 private let acceptPolicy: MHD_AcceptPolicyCallback = { server, address, _ in
     guard let server else { return .NO }
-    return Unmanaged<MicroHTTPServer>.fromOpaque(server).takeUnretainedValue().tracker.admits(ClientNetwork(address)) ? .YES : .NO
+    let owner = Unmanaged<MicroHTTPServer>.fromOpaque(server).takeUnretainedValue()
+    let admitted = owner.tracker.admits(ClientNetwork(address))
+    owner.hooks.admitted?(admitted)
+    return admitted ? .YES : .NO
 }
 
 private let connectionHandler: MHD_NotifyConnectionCallback = { server, connection, socketContext, event in

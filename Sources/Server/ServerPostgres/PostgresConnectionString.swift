@@ -5,7 +5,7 @@ import ServerDomain
 /// pairs), checked by libpq's own parser and passed through unchanged: `sslmode`,
 /// `sslrootcert`, `passfile`, `target_session_attrs` and every other libpq option work as
 /// libpq documents them.
-public struct PostgresConnectionString: Sendable, CustomStringConvertible {
+public struct PostgresConnectionString: Sendable, Equatable, CustomStringConvertible {
     /// The string libpq receives.
     public let text: String
 

@@ -12,7 +12,7 @@ import Synchronization
 enum ConsoleService {
     /// The console's listening socket at `address`, bound beside the visitors' (so that both
     /// accept connections once the server is up, and a taken address fails the start).
-    static func bind(_ address: ListenAddress) throws(CommandError) -> Int32 {
+    static func bind(_ address: ListenAddress) throws(CommandError) -> FileDescriptor {
         do throws(ListenSocketError) {
             return try ListenSocket.bind(address)
         } catch {
@@ -20,8 +20,9 @@ enum ConsoleService {
         }
     }
 
-    /// Starts the console on `listener` and adds it to `services`; returns the bound address.
-    static func start(on listener: Int32, opened: any CheckInLedger, ledger: WatchedLedger, configuration: ServerConfiguration,
+    /// Starts the console on `listener` (which its server takes over) and adds it to
+    /// `services`; returns the bound address.
+    static func start(on listener: consuming FileDescriptor, opened: any CheckInLedger, ledger: WatchedLedger, configuration: ServerConfiguration,
                       zone: SystemZone, clock: any WallClock, services: ServiceGroup) throws(CommandError) -> String {
         guard let accounts = opened as? any AccountLedger else { throw CommandError(.software, "this ledger keeps no console accounts") }
         let authenticator = HMACAuthenticator()
@@ -46,12 +47,13 @@ enum ConsoleService {
             crypto: crypto, ledgerAnswers: { !ledger.isInOutage }, decoyHash: decoy)
         var limits = configuration.limits
         limits.threads = 2
+        let address = ListenSocket.boundAddress(listener)
         do throws(HTTPServerError) {
             services.add(try MicroHTTPServer(listener: listener, handler: ConsoleSite(parts), limits: limits,
                                              resolver: ClientResolver(trustedProxies: configuration.trustedProxies), observer: nil))
         } catch {
             throw CommandError(.unavailable, "admin-listen: " + error.description)
         }
-        return ListenSocket.boundAddress(listener)
+        return address
     }
 }

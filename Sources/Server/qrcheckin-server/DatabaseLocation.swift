@@ -6,7 +6,7 @@ import SharedDomain
 
 /// Where the visitor log lives: `sqlite:PATH`, the embedded default, or a PostgreSQL database
 /// several servers share (`postgresql://…`, or `postgresql:` and libpq's key=value pairs).
-enum DatabaseLocation {
+enum DatabaseLocation: Equatable {
     /// A SQLite file; `isDefault` when no setting named it (its directory is then created).
     case sqlite(path: String, isDefault: Bool)
     /// A PostgreSQL database, as libpq connects to it.
@@ -16,7 +16,7 @@ enum DatabaseLocation {
     /// `/var/lib/qrcheckin-server/checkins.db` for root, else the user's state directory.
     /// The `database` setting from `layers`, or the standard place when none is set.
     static func chosen(in layers: SettingLayers, environment: [String: String]) throws(CommandError) -> DatabaseLocation {
-        try layers.value("database", parse) ?? standard(environment: environment)
+        try layers.value(ServerSetting.database) ?? standard(environment: environment)
     }
 
     static func standard(environment: [String: String], userID: uid_t = getuid()) -> DatabaseLocation {

@@ -19,7 +19,7 @@ struct LedgerCommandOptions {
     /// `--config` and `--database`, the first options of every command but `serve` (whose
     /// options are all the settings); `database` says what the command does with it.
     static func options(database help: String = "sqlite:PATH or postgresql://… (default: as 'serve').") -> [OptionSpec] {
-        [config(), OptionSpec("database", value: "URL", help: help)]
+        [config(), OptionSpec(ServerSetting.database.name, value: ServerSetting.database.key.value, help: help)]
     }
 
     /// Every setting's text from the config files, the environment and the flags.
@@ -36,20 +36,15 @@ struct LedgerCommandOptions {
     init(_ arguments: ParsedArguments, environment: [String: String], tuned: Bool = false) throws(CommandError) {
         layers = try SettingLayers(flags: arguments, environment: environment, catalog: .server)
         // Every command on the log prints local times: all of them in the configured zone.
-        if let zone = try layers.value("time-zone", TimeZoneSetting.name) { TimeZoneSetting.apply(zone) }
+        if let zone = try layers.value(ServerSetting.timeZone) { TimeZoneSetting.apply(zone) }
         database = try DatabaseLocation.chosen(in: layers, environment: environment)
         guard tuned else {
             durability = .full
             poolSize = PostgresLedger.defaultPoolSize
             return
         }
-        durability = try layers.value("durability") { text, source throws(CommandError) in
-            guard let value = SQLiteDurability(rawValue: text) else { throw source.error("must be full or normal, got \(Quoted(text))") }
-            return value
-        } ?? .full
-        poolSize = try layers.value("database-pool") { text, source throws(CommandError) in
-            try ServerConfiguration.number(text, 1...1000, source)
-        } ?? PostgresLedger.defaultPoolSize
+        durability = try layers.value(ServerSetting.durability)
+        poolSize = try layers.value(ServerSetting.databasePool)
     }
 
     /// The ledger at `database`; `create` as `LedgerOpener.open` takes it (a missing SQLite file

@@ -1,30 +1,33 @@
 import ServerDomain
 import ServerReports
 import SharedCLI
+import SharedDomain
 
 /// The retention settings (`retention`, `refusal-retention`, `keep-counts`, `audit-retention`) as a policy: read by
 /// `serve` (which enforces it daily) and by `purge` and `status`, from the same layers.
 enum RetentionSettings {
-    /// The settings' options, for commands that take them as flags.
-    static var options: [OptionSpec] {
-        SettingCatalog.server.keys.filter { ["retention", "refusal-retention", "keep-counts", "audit-retention"].contains($0.name) }.map(\.option)
-    }
+    /// The settings, in `--help` order.
+    static let settings: [SettingKey] = [
+        ServerSetting.retention.key, ServerSetting.refusalRetention.key, ServerSetting.auditRetention.key, ServerSetting.keepCounts.key,
+    ]
 
-    /// The policy the layers set; the defaults are `RetentionPolicy.standard` (28 days, 7 days,
-    /// counts kept).
+    /// The settings' options, for commands that take them as flags.
+    static var options: [OptionSpec] { settings.map(\.option) }
+
+    /// The policy the layers set; the defaults are the settings' (`RetentionPolicy.standard`:
+    /// 28 days, 7 days, counts kept, 365 days).
     static func policy(_ layers: SettingLayers) throws(CommandError) -> RetentionPolicy {
-        let standard = RetentionPolicy.standard
-        let checkIns = try layers.value("retention") { text, source throws(CommandError) in try period(text, source) }
-        let refusals = try layers.value("refusal-retention") { text, source throws(CommandError) in (try period(text, source), source) }
-        let keepsCounts = try layers.value("keep-counts", yesNo) ?? standard.keepsDailyCounts
-        let checkInSeconds = checkIns ?? standard.checkInSeconds
-        // Refused scans hold no personal data but are kept no longer than check-ins.
-        if let (seconds, source) = refusals, seconds > checkInSeconds {
-            throw source.error("must not be longer than retention (\(PeriodText.of(checkInSeconds))), got \(PeriodText.of(seconds))")
+        let checkInSeconds = try layers.value(ServerSetting.retention)
+        let refusals = try layers.valueAndSource(ServerSetting.refusalRetention)
+        let keepsCounts = try layers.value(ServerSetting.keepCounts)
+        // Refused scans hold no personal data but are kept no longer than check-ins: a shorter
+        // retention shortens their default too.
+        if let source = refusals.source, refusals.value > checkInSeconds {
+            throw source.error("must not be longer than retention (\(PeriodText.of(checkInSeconds))), got \(PeriodText.of(refusals.value))")
         }
-        let audit = try layers.value("audit-retention") { text, source throws(CommandError) in try period(text, source) }
-        return RetentionPolicy(checkInSeconds: checkInSeconds, refusalSeconds: refusals?.0 ?? min(standard.refusalSeconds, checkInSeconds),
-                               keepsDailyCounts: keepsCounts, auditSeconds: audit ?? standard.auditSeconds)
+        let audit = try layers.value(ServerSetting.auditRetention)
+        return RetentionPolicy(checkInSeconds: checkInSeconds, refusalSeconds: min(refusals.value, checkInSeconds),
+                               keepsDailyCounts: keepsCounts, auditSeconds: audit)
     }
 
     /// `28d`, `4w`, `36h`, `90m`: one hour to ten years.
@@ -39,17 +42,8 @@ enum RetentionSettings {
         }
         guard !digits.isEmpty, digits.count <= 7, digits.allSatisfy({ $0.isASCII && $0.isNumber }), let value = Int64(digits),
               (3600...3650 * 86_400).contains(value * unit) else {
-            throw source.error("must be a period of 1 hour to 3650 days: 28d (a bare number is days), 4w, 36h or 90m, got '\(text)'")
+            throw source.error("must be a period of 1 hour to 3650 days: 28d (a bare number is days), 4w, 36h or 90m, got \(Quoted(text))")
         }
         return value * unit
-    }
-
-    /// A yes/no setting (also true/false, on/off, 1/0, as systemd spells booleans).
-    static func yesNo(_ value: String, _ source: SettingSource) throws(CommandError) -> Bool {
-        switch value.lowercased() {
-        case "yes", "true", "on", "1": return true
-        case "no", "false", "off", "0": return false
-        default: throw source.error("must be yes or no, got '\(value)'")
-        }
     }
 }

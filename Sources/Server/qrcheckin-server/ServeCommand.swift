@@ -79,7 +79,7 @@ struct ServeCommand: Command {
             opened,
             now: { MonotonicClock().now().milliseconds }, report: { LedgerOutageLog.write($0, to: logger) })
         services.add(LedgerWrites(ledger: ledger))
-        let listener: Int32
+        let listener: FileDescriptor
         do throws(ListenSocketError) {
             if let inherited = try ListenSocket.inherited(environment: context.environment) {
                 listener = inherited
@@ -89,13 +89,8 @@ struct ServeCommand: Command {
         } catch {
             throw CommandError(error.code == EACCES ? .noPermission : .unavailable, error.description)
         }
-        let consoleListener: Int32?
-        do throws(CommandError) {
-            consoleListener = try configuration.adminListen.map(ConsoleService.bind)
-        } catch {
-            close(listener)
-            throw error
-        }
+        // Owned descriptors: whatever fails from here on, each socket is closed once, as it goes.
+        let consoleListener = try configuration.adminListen.map(ConsoleService.bind)
         // Signals go to a descriptor: blocked here, before libmicrohttpd starts its threads, so
         // every thread inherits the mask and the main thread alone takes them.
         let signals: SignalSource
@@ -159,7 +154,7 @@ struct ServeCommand: Command {
             })
         // The console first: once the visitors' listener runs, the server is at work.
         var consoleAddress = ""
-        if let consoleListener {
+        if let consoleListener = consume consoleListener {
             do throws(CommandError) {
                 consoleAddress = try ConsoleService.start(on: consoleListener, opened: opened, ledger: ledger, configuration: configuration,
                                                           zone: zone, clock: clock, services: services)
@@ -168,6 +163,7 @@ struct ServeCommand: Command {
                 throw error
             }
         }
+        let address = ListenSocket.boundAddress(listener)
         do throws(HTTPServerError) {
             services.add(try MicroHTTPServer(listener: listener, handler: CheckInSite(parts), limits: configuration.limits,
                                              resolver: ClientResolver(trustedProxies: configuration.trustedProxies), observer: metrics))
@@ -175,7 +171,6 @@ struct ServeCommand: Command {
             services.stop()
             throw CommandError(.unavailable, error.description)
         }
-        let address = ListenSocket.boundAddress(listener)
         let served = configuration.venues.servesUnlisted ? "every venue its keys serve"
             : configuration.venues.profiles.keys.map(\.rawValue).sorted().joined(separator: ", ")
         logger.notice("listening on \(address), base path \(configuration.basePath.isEmpty ? "/" : configuration.basePath), "

@@ -37,76 +37,42 @@ struct ServerConfiguration {
     /// Where the visitor log is (`ledger.database`).
     var database: DatabaseLocation { ledger.database }
 
-    /// The options: `--config`, then every setting as a flag (`--secret-file` repeatable).
+    /// The options: `--config`, then every setting as a flag (`--secret-file` repeatable), but
+    /// those set only in files and variables (`ServerSetting.notFlags`).
     static let options: [OptionSpec] = [
         LedgerCommandOptions.config(help: "Read settings from FILE (repeatable; default $QRCHECKIN_SERVER_CONFIG)."),
-    ] + SettingCatalog.server.keys.filter { $0.name != "name" && $0.name != "exit" }.map { key in
-        key.name == "secret-file"
-            ? OptionSpec("secret-file", value: "FILE", repeatable: true, help: "Master secret or venue key; repeat to accept several, tried in order (rotation).")
-            : key.option
+    ] + ServerSetting.all.map(\.key).filter { key in !ServerSetting.notFlags.contains { $0.name == key.name } }.map { key in
+        key.name == ServerSetting.secretFile.name ? ServerSetting.secretFileFlag : key.option
     }
 
     init(_ flags: ParsedArguments, environment: [String: String]) throws(CommandError) {
         ledger = try LedgerCommandOptions(flags, environment: environment, tuned: true)
         let layers = ledger.layers
-        listen = try layers.value("listen") { text, source throws(CommandError) in
-            do throws(ListenAddressError) { return try ListenAddress(text) } catch { throw source.error(error.description) }
-        } ?? (try! ListenAddress("127.0.0.1:8080"))
-        // The console listens apart from the visitors, on loopback unless an operator says otherwise.
-        let admin = try layers.value("admin-listen") { text, source throws(CommandError) -> ListenAddress? in
-            if text == "none" || text.isEmpty { return nil }
-            do throws(ListenAddressError) { return try ListenAddress(text) } catch { throw source.error(error.description + ", or none") }
-        }
-        switch admin {
-        case .some(let chosen): adminListen = chosen  // nil for none
-        case .none: adminListen = try! ListenAddress("127.0.0.1:8081")
-        }
-        let flagFiles = flags.all("secret-file")
+        listen = try layers.value(ServerSetting.listen)
+        adminListen = try layers.value(ServerSetting.adminListen)
+        // Each --secret-file flag is one file; without any, the setting's list (files, variable).
+        let flagFiles = flags.all(ServerSetting.secretFile.name)
         if !flagFiles.isEmpty {
             for file in flagFiles where file.isEmpty || file.contains("\0") { throw .usage("--secret-file: must be a path") }
             secretFiles = flagFiles
         } else {
-            secretFiles = try layers.value("secret-file") { text, source throws(CommandError) in
-                let files = text.split(separator: ":").map(String.init)
-                guard !files.isEmpty, !text.contains("\0") else { throw source.error("must be a path, or paths joined by ':'") }
-                return files
-            } ?? []
+            secretFiles = try layers.value(ServerSetting.secretFile) ?? []
         }
-        kioskStateDirectory = try layers.value("state-dir") { text, source throws(CommandError) in
-            guard !text.isEmpty, !text.contains("\0") else { throw source.error("must be a directory's path") }
-            return text
-        } ?? environment["QRCHECKIN_STATE_DIR"].flatMap { $0.isEmpty ? nil : $0 }
-        basePath = try layers.value("base-path", Self.basePath) ?? "/C"
+        kioskStateDirectory = try layers.value(ServerSetting.stateDirectory) ?? environment["QRCHECKIN_STATE_DIR"].flatMap { $0.isEmpty ? nil : $0 }
+        basePath = try layers.value(ServerSetting.basePath)
         venues = try Self.venues(layers)
-        occupancyOrigins = try layers.value("occupancy-origins") { text, source throws(CommandError) in
-            try text.split(separator: ",").map { item throws(CommandError) in try Self.origin(String(item).trimmed(), source) }
-        } ?? []
-        trustedProxies = try layers.value("trusted-proxy") { text, source throws(CommandError) in
-            try text.split(separator: ",").map { item throws(CommandError) in
-                guard let network = IPNetwork(String(item).trimmed()) else {
-                    throw source.error("must be addresses or CIDR ranges (127.0.0.1, 10.0.0.0/8, ::1), comma-separated; got \(Quoted(item))")
-                }
-                return network
-            }
-        } ?? []
+        occupancyOrigins = try layers.value(ServerSetting.occupancyOrigins)
+        trustedProxies = try layers.value(ServerSetting.trustedProxy)
         limits = HTTPServerLimits()
-        limits.connections = try layers.value("max-connections") { text, source throws(CommandError) in try Self.number(text, 1...100_000, source) } ?? limits.connections
-        limits.connectionsPerClient = try layers.value("max-connections-per-client") { text, source throws(CommandError) in
-            try Self.number(text, 0...100_000, source)
-        } ?? limits.connectionsPerClient
-        limits.requestSeconds = try layers.value("request-timeout") { text, source throws(CommandError) in try Self.number(text, 1...600, source) }
-            ?? limits.requestSeconds
-        limits.threads = try layers.value("threads") { text, source throws(CommandError) in try Self.number(text, 1...64, source) }
-            ?? max(2, Int(sysconf(Int32(_SC_NPROCESSORS_ONLN))))
-        safeNumberTries = try layers.value("safe-number-tries") { text, source throws(CommandError) in try Self.number(text, 1...100, source) } ?? 5
+        limits.connections = try layers.value(ServerSetting.maxConnections)
+        limits.connectionsPerClient = try layers.value(ServerSetting.maxConnectionsPerClient)
+        limits.requestSeconds = try layers.value(ServerSetting.requestTimeout)
+        limits.threads = try layers.value(ServerSetting.threads) ?? max(2, Int(sysconf(Int32(_SC_NPROCESSORS_ONLN))))
+        safeNumberTries = try layers.value(ServerSetting.safeNumberTries)
         newDevices = .standard
-        newDevices.perNetworkBurst = try layers.value("new-devices-per-network") { text, source throws(CommandError) in
-            try Self.number(text, 0...100_000_000, source)
-        } ?? newDevices.perNetworkBurst
+        newDevices.perNetworkBurst = try layers.value(ServerSetting.newDevicesPerNetwork)
         newDevices.perNetworkPerMinute = max(1, newDevices.perNetworkBurst / 2)
-        newDevices.perCode = try layers.value("new-devices-per-code") { text, source throws(CommandError) in
-            try Self.number(text, 0...100_000_000, source)
-        } ?? newDevices.perCode
+        newDevices.perCode = try layers.value(ServerSetting.newDevicesPerCode)
         retention = try RetentionSettings.policy(layers)
         look = try Self.look(layers, venues: Array(venues.profiles.keys), retention: retention)
     }
@@ -114,32 +80,13 @@ struct ServerConfiguration {
     /// The pages' settings: `receipt-freshness`, `controller`, and `accent`/`logo` (a logo
     /// file is read now: a missing or oversized one fails at start, not on a visitor's phone).
     private static func look(_ layers: SettingLayers, venues: [VenueID], retention: RetentionPolicy) throws(CommandError) -> SiteLook {
-        let freshness = try layers.value("receipt-freshness") { text, source throws(CommandError) in
-            let seconds = try duration(text, source)
-            guard seconds >= 1 else { throw source.error("must be at least 1s, got \(Quoted(text))") }
-            return seconds
-        } ?? SiteLook.standardFreshnessSeconds
-        let controller = try layers.value("controller") { text, source throws(CommandError) in
-            guard !text.isEmpty, text.count <= 200 else { throw source.error("must be 1-200 characters") }
-            return text
-        }
-        func accent(_ text: String, _ source: SettingSource) throws(CommandError) -> String {
-            guard VenueBrand.isAccent(text) else { throw source.error("must be a colour #rrggbb, got \(Quoted(text))") }
-            return text.lowercased()
-        }
-        func logo(_ path: String, _ source: SettingSource) throws(CommandError) -> VenueBrand.Logo {
-            guard let type = VenueBrand.Logo.type(ofPath: path) else { throw source.error("must be a .png, .svg, .jpg or .webp file, got \(Quoted(path))") }
-            do throws(SystemError) {
-                return VenueBrand.Logo(bytes: try RegularFile.read(path, limit: VenueBrand.Logo.maximumBytes), type: type)
-            } catch {
-                throw source.error(error.description + " (a logo is at most \(VenueBrand.Logo.maximumBytes / 1024) KiB)")
-            }
-        }
-        let defaultBrand = VenueBrand(accent: try layers.value("accent", accent), logo: try layers.value("logo", logo))
+        let freshness = try layers.value(ServerSetting.receiptFreshness)
+        let controller = try layers.value(ServerSetting.controller)
+        let defaultBrand = VenueBrand(accent: try layers.value(ServerSetting.accent), logo: try layers.value(ServerSetting.logo))
         var brands: [VenueID: VenueBrand] = [:]
         for venue in venues {
-            let own = try layers.value("accent", scope: venue.rawValue, accent)
-            let ownLogo = try layers.value("logo", scope: venue.rawValue, logo)
+            let own = try layers.value(ServerSetting.accent, scope: venue.rawValue)
+            let ownLogo = try layers.value(ServerSetting.logo, scope: venue.rawValue)
             if own != nil || ownLogo != nil {
                 brands[venue] = VenueBrand(accent: own ?? defaultBrand.accent, logo: ownLogo ?? defaultBrand.logo)
             }
@@ -152,14 +99,12 @@ struct ServerConfiguration {
     /// settings reads them so: `serve`, `inside`, `overlaps`, `checkin`).
     static func venues(_ layers: SettingLayers) throws(CommandError) -> VenueDirectory {
         let defaults = try Self.profile(layers, scope: nil, base: .standard)
-        let listed = try layers.value("venues") { text, source throws(CommandError) in
-            try text.split(separator: ",").map { item throws(CommandError) in try Self.venue(String(item).trimmed(), source) }
-        }
+        let listed = try layers.value(ServerSetting.venues)
         var profiles: [VenueID: VenueProfile] = [:]
-        for name in Self.scopedNames {
-            for scope in layers.scopes(of: name) {
-                // The scope must be a venue id: checked against the line that uses it.
-                let venue = try layers.value(name, scope: scope) { _, source throws(CommandError) in try Self.venue(scope, source) }!
+        for key in ServerSetting.scoped {
+            for scope in layers.scopes(of: key) {
+                // The scope must be a venue id: checked against the (first) line that uses it.
+                let venue = try Self.venue(scope, layers.sources(of: key, scope: scope)[0])
                 if profiles[venue] == nil { profiles[venue] = try Self.profile(layers, scope: scope, base: defaults) }
             }
         }
@@ -190,7 +135,7 @@ struct ServerConfiguration {
                 continue
             }
             // The line that set it (the scope is known to hold a value).
-            let source = try layers.value("exit", scope: venue.rawValue) { _, source throws(CommandError) in source }
+            let source = layers.sources(of: ServerSetting.exit.key, scope: venue.rawValue).last
             throw source?.error(message) ?? CommandError(.config, "exit.\(venue.rawValue): \(message)")
         }
     }
@@ -215,36 +160,24 @@ struct ServerConfiguration {
         return hour * 60 + minute
     }
 
-    /// The settings a config file may set per venue.
-    static let scopedNames = SettingCatalog.server.keys.filter(\.scoped).map(\.name)
-
     /// A venue's profile: `base` with the settings given for `scope` (or, for nil, unscoped).
     private static func profile(_ layers: SettingLayers, scope: String?, base: VenueProfile) throws(CommandError) -> VenueProfile {
-        func setting<T>(_ name: String, _ parse: (String, SettingSource) throws(CommandError) -> T) throws(CommandError) -> T? {
-            if let scope { return try layers.value(name, scope: scope, parse) }
-            return try layers.value(name, parse)
+        /// The setting's value for the scope (nil when not set there: then `base`'s), or unscoped
+        /// (else its declared default, which is the standard profile's).
+        func setting<T>(_ setting: Setting<T>) throws(CommandError) -> T? {
+            if let scope { return try layers.value(setting, scope: scope) }
+            return try layers.value(setting)
         }
-        let name = try setting("name") { text, source throws(CommandError) in
-            guard !text.isEmpty, text.count <= 64 else { throw source.error("must be 1-64 characters") }
-            return text
-        }
-        let period = try setting("period", TimeArgument.period) ?? base.period
-        let skew = try setting("skew") { text, source throws(CommandError) in try number(text, 0...CheckInTime.maximumSkew, source) } ?? base.skew
-        let duplicate = try setting("duplicate-time", duration) ?? base.duplicateSeconds
-        let fields = try setting("visitor-fields", visitorFields) ?? base.visitorFields
-        let newDevices = try setting("new-devices-per-hour") { text, source throws(CommandError) in try number(text, 0...100_000_000, source) }
-            ?? base.newDevicesPerHour
-        let capacity = try setting("capacity") { text, source throws(CommandError) in try number(text, 1...1_000_000, source) }
-        let exit = try setting("exit") { text, source throws(CommandError) in
-            guard scope != nil else { throw source.error("is set per venue only: exit.VENUE-OUT = VENUE") }
-            return try venue(text, source)
-        }
-        let maxStay = try setting("max-stay") { text, source throws(CommandError) in
-            let seconds = try duration(text, source)
-            guard seconds >= 60 else { throw source.error("must be at least a minute, got \(Quoted(text))") }
-            return seconds
-        }
-        let closeAt = try setting("close-at", clockTime)
+        let name = try setting(ServerSetting.name) ?? nil
+        let period = try setting(ServerSetting.period) ?? base.period
+        let skew = try setting(ServerSetting.skew) ?? base.skew
+        let duplicate = try setting(ServerSetting.duplicateTime) ?? base.duplicateSeconds
+        let fields = try setting(ServerSetting.visitorFields) ?? base.visitorFields
+        let newDevices = try setting(ServerSetting.newDevicesPerHour) ?? base.newDevicesPerHour
+        let capacity = try setting(ServerSetting.capacity) ?? nil
+        let exit = try setting(ServerSetting.exit) ?? nil
+        let maxStay = try setting(ServerSetting.maxStay) ?? nil
+        let closeAt = try setting(ServerSetting.closeAt) ?? nil
         let presence = VenuePresence(capacity: capacity ?? base.presence.capacity, exitOf: exit,
                                      maxStaySeconds: maxStay ?? base.presence.maxStaySeconds, closeAtMinute: closeAt ?? base.presence.closeAtMinute)
         return VenueProfile(displayName: name ?? (scope == nil ? nil : base.displayName), period: period, skew: skew,

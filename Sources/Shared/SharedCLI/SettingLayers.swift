@@ -43,7 +43,8 @@ public struct SettingLayers: Sendable {
     /// The value of setting `name` from the highest layer that sets it, or nil. Every layer's
     /// text is parsed: a bad line in the file is an error even while a flag overrides it, so it
     /// cannot surprise anyone later. Errors name the source (flag, variable, or file:line: key).
-    public func value<T>(_ name: String, _ parse: (String, SettingSource) throws(CommandError) -> T) throws(CommandError) -> T? {
+    /// Internal: programs read a declared `Setting` (`value(_:)`), so a misspelt name cannot compile.
+    func value<T>(_ name: String, _ parse: (String, SettingSource) throws(CommandError) -> T) throws(CommandError) -> T? {
         var result: T?
         for entry in entries[name] ?? [] { result = try parse(entry.value, entry.source) }
         return result
@@ -51,13 +52,19 @@ public struct SettingLayers: Sendable {
 
     /// The scopes a scoped setting is set for in the config files (`HALL-1` of
     /// `duplicate-time.HALL-1`), sorted.
-    public func scopes(of name: String) -> [String] {
-        let prefix = name + "."
+    public func scopes(of key: SettingKey) -> [String] {
+        let prefix = key.name + "."
         return entries.keys.filter { $0.hasPrefix(prefix) }.map { String($0.dropFirst(prefix.count)) }.sorted()
     }
 
+    /// Where each layer that sets `key` (for `scope`, when given) came from, lowest layer
+    /// first: the line to blame for a value that is wrong only beside others.
+    public func sources(of key: SettingKey, scope: String? = nil) -> [SettingSource] {
+        (entries[scope.map { key.name + "." + $0 } ?? key.name] ?? []).map(\.source)
+    }
+
     /// The value of setting `name` for `scope` (`NAME.SCOPE`), or nil; parsed like `value`.
-    public func value<T>(_ name: String, scope: String, _ parse: (String, SettingSource) throws(CommandError) -> T) throws(CommandError) -> T? {
+    func value<T>(_ name: String, scope: String, _ parse: (String, SettingSource) throws(CommandError) -> T) throws(CommandError) -> T? {
         try value(name + "." + scope, parse)
     }
 }

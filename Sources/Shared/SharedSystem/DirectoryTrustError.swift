@@ -51,6 +51,12 @@ public enum UserDatabase {
         guard let entry = getpwuid(uid), let name = entry.pointee.pw_name else { return "uid \(uid)" }
         return "uid \(uid) (\(String(cString: name)))"
     }
+
+    /// The name of user `uid`, or nil when it has none here.
+    public static func name(of uid: uid_t) -> String? {
+        guard let entry = getpwuid(uid), let name = entry.pointee.pw_name else { return nil }
+        return String(cString: name)
+    }
 }
 
 extension GroupDatabase {

@@ -50,6 +50,14 @@ public struct FileDescriptor: ~Copyable, Sendable {
         guard retryingOnInterrupt({ fsync(rawValue) }) == 0 else { throw SystemError("sync", path: path) }
     }
 
+    /// Gives the descriptor up without closing it: for a C library that takes it over and closes
+    /// it itself (libmicrohttpd's listening socket), so that it is still closed exactly once.
+    public consuming func release() -> Int32 {
+        let rawValue = rawValue
+        discard self
+        return rawValue
+    }
+
     deinit {
         _ = Glibc.close(rawValue)
     }

@@ -3,9 +3,9 @@ import CSodium
 /// A C library loaded on the first call into it, not at every process start (CLibraryLoader
 /// says why): `--version`, `status` and `ctl` never map them. A daemon loads the ones it needs
 /// up front (`load()`; `LoadedLibrary.require` in SharedCLI), so a broken installation stops
-/// it at start with a clear error rather than at its first use. The shared ones are here; the
-/// kiosk's (libqrencode, libpng) are declared by KioskAdapters, so the server links no stub of
-/// theirs.
+/// it at start with a clear error rather than at its first use. libsodium is here; libqrencode
+/// is SharedQREncoder's (the kiosk's codes and the server's TOTP enrolments) and libpng
+/// KioskAdapters', so the server links no stub of libpng.
 public struct LoadedLibrary: Sendable {
     /// The module's loader: nil when loaded, else the reason it cannot be (dlerror's words).
     private let loader: @Sendable () -> UnsafePointer<CChar>?

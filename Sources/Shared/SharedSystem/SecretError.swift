@@ -19,6 +19,10 @@ public enum SecretError: Error, Equatable, Sendable, CustomStringConvertible {
     case wrongOwner(path: String, owner: UInt32, target: String?)
     /// A venue key was given where only the master secret will do (deriving venue keys).
     case venueKeyNotMaster(path: String, venue: String)
+    /// A report key was given where a key that signs codes is needed.
+    case reportKeyNotSigningKey(path: String, venue: String)
+    /// A venue key or report key of another venue than the one asked for.
+    case wrongVenue(path: String, serves: String, requested: String)
     /// The file holds nothing but whitespace.
     case empty(path: String)
     /// The file decodes to fewer than `MasterSecret.minimumLength` bytes.
@@ -55,6 +59,12 @@ public enum SecretError: Error, Equatable, Sendable, CustomStringConvertible {
                 + "refusing it, like ssh (run chown $(id -u) \(target ?? path) if it is yours)"
         case .venueKeyNotMaster(let path, let venue):
             "\(path) is the venue key of \(venue), not a master secret; venue keys are derived from the master secret"
+        case .reportKeyNotSigningKey(let path, let venue):
+            "\(path) is the report key of \(venue): it signs kiosk reports only and can neither issue nor verify codes; "
+                + "give the master secret or the venue key"
+        case .wrongVenue(let path, let serves, let requested):
+            "\(path) serves venue \(serves) only, not \(requested): make \(requested)'s report key with "
+                + "'qrcheckin keygen --report --venue \(requested) --from SECRET -o \(path) --force'"
         case .empty(let path):
             "secret file \(path) is empty; replace it with: qrcheckin keygen --force -o \(path)"
         case .tooShort(let path, let bytes):

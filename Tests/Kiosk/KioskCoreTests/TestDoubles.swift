@@ -1,5 +1,6 @@
 import KioskCore
 import SharedDomain
+import SharedQR
 import Synchronization
 
 /// A wall clock that moves only when the test says so.

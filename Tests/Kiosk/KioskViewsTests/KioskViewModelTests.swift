@@ -1,6 +1,7 @@
 import KioskCore
 import KioskViews
 import SharedDomain
+import SharedQR
 import SharedText
 import Testing
 

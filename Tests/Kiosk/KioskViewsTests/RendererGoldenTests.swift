@@ -1,6 +1,7 @@
 import KioskCore
 import KioskViews
 import SharedJSON
+import SharedQR
 import Testing
 
 /// Text and JSON bytes for fixed inputs, captured from the character-at-a-time renderers
@@ -69,7 +70,7 @@ import Testing
         #expect(parsed.json.serialized == Self.stateText)
     }
 
-    static let stateText = #"{"version":1,"state":"running","venue":"DEMO","url":"HTTPS://CHECKIN.EXAMPLE.ORG/C/DEMO/ABC","token":"ABC","safeNumber":"12현34규","window":123,"seq":2,"issuedAt":1845,"expiresAt":1860,"period":15,"shake":"on","refresh":"auto","health":"degraded","reason":"cannot write \"x\"\n","updatedAt":1850,"pid":4242}"#
+    static let stateText = #"{"version":1,"state":"running","venue":"DEMO","url":"HTTPS://CHECKIN.EXAMPLE.ORG/C/DEMO/ABC","token":"ABC","safeNumber":"12현34규","window":123,"seq":2,"issuedAt":1845,"expiresAt":1860,"period":15,"shake":"on","refresh":"auto","modeSource":"console","modeChangedBy":"mina","modeChangedAt":1840,"health":"degraded","reason":"cannot write \"x\"\n","updatedAt":1850,"pid":4242}"#
 }
 
 /// The byte forms say exactly what the string forms say.

@@ -18,7 +18,7 @@ import Testing
     @Test func operandsAreSpelledFromTheOptionsTheyName() {
         #expect(usageLine("verify")?.hasSuffix(" (URL | TOKEN | --safe-number NUMBER | --stdin)") == true)
         #expect(usageLine("verify")?.contains("[--stdin]") == false, "an option the operands name is not listed again")
-        #expect(usageLine("keygen") == "usage: qrcheckin keygen [-o FILE] [--force] [--venue VENUE --from FILE]")
+        #expect(usageLine("keygen") == "usage: qrcheckin keygen [-o FILE] [--force] [--report] [--venue VENUE --from FILE]")
         #expect(usageLine("encode")?.hasSuffix(" [TEXT]") == true)
         #expect(usageLine("ctl")?.hasSuffix(" get | shake on|off|toggle | refresh auto|pause|now") == true)
     }

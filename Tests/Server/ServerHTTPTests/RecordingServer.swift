@@ -18,12 +18,15 @@ final class RecordingServer: Sendable {
     /// Signalled each time a request completes (its next one is due from then).
     let completed = DispatchSemaphore(value: 0)
 
-    init(limits: HTTPServerLimits = HTTPServerLimits()) throws {
+    /// `admitted` is told of each accept policy decision, on libmicrohttpd's thread (a test may
+    /// hold that thread there).
+    init(limits: HTTPServerLimits = HTTPServerLimits(), admitted: (@Sendable (Bool) -> Void)? = nil) throws {
         let listener = try ListenSocket.bind(ListenAddress("127.0.0.1:0"))
         port = UInt16(ListenSocket.boundAddress(listener).split(separator: ":").last!)!
         let accepted = accepted, completed = completed
         server = try MicroHTTPServer(listener: listener, handler: handler, limits: limits, resolver: ClientResolver(trustedProxies: []),
-                                     hooks: HTTPServerHooks(accepted: { accepted.signal() }, completed: { completed.signal() }), clock: clock)
+                                     hooks: HTTPServerHooks(admitted: admitted, accepted: { accepted.signal() },
+                                                            completed: { completed.signal() }), clock: clock)
     }
 
     /// A client connected from `source`, once the server tracks its connection.

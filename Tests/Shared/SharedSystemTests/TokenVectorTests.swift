@@ -45,10 +45,41 @@ import Testing
             let key = VenueSigningKey(deriving: secret, for: venue, authenticator: authenticator)
             #expect(hexString(key.bytes) == expect["venueKey"] as? String, "\(name)")
             #expect(String(decoding: SecretFile.encode(key), as: UTF8.self) == expect["venueKeyFile"] as? String, "\(name)")
+            // The report key (docs/TOKEN.md, Kiosk reports): from the venue key, the same from the master.
+            let reportKey = ReportKey(deriving: key, authenticator: authenticator)
+            #expect(hexString(reportKey.bytes) == expect["reportKey"] as? String, "\(name)")
+            #expect(String(decoding: SecretFile.encode(reportKey), as: UTF8.self) == expect["reportKeyFile"] as? String, "\(name)")
+            #expect(try ReportKey(from: .master(secret), venue: venue, authenticator: authenticator) == reportKey, "\(name)")
             // The venue key alone issues the same code.
             let kiosk = try VenueCodeIssuer(venue: venue, keys: .venue(key), baseURL: CheckInCodeIssuer.defaultBaseURL,
                                             period: period, authenticator: authenticator)
             #expect(kiosk.code(at: Self.int64(item["time"])!, sequence: item["seq"] as! Int) == code, "\(name)")
+        }
+    }
+
+    @Test func reportCases() throws {
+        let authenticator = HMACAuthenticator()
+        let cases = try Self.cases().filter { $0["kind"] as? String == "report" }
+        #expect(cases.count >= 3)
+        for item in cases {
+            let name = item["name"] as! String
+            let expect = item["expect"] as! [String: Any]
+            let secret = try MasterSecret(bytes: hex(item["secret"] as! String))
+            let venue = try VenueID(item["venue"] as! String)
+            let key = try ReportKey(from: .master(secret), venue: venue, authenticator: authenticator)
+            #expect(hexString(key.bytes) == expect["reportKey"] as? String, "\(name)")
+            let signer = ReportAuthenticator(key: key, authenticator: authenticator)
+            let nonce = try #require(ReportNonce(text: item["nonce"] as! String))
+            let body = Array((item["body"] as! String).utf8)
+            let signature = signer.sign(body: body, time: Self.int64(item["time"])!, nonce: nonce)
+            #expect(signature.headerValue == expect["reportHeader"] as? String, "\(name)")
+            // The server's side: the header read back verifies, and any change to the body does not.
+            let parsed = try ReportSignature(headerValue: expect["reportHeader"] as! String)
+            #expect(signer.isValid(parsed, body: body), "\(name)")
+            #expect(!signer.isValid(parsed, body: body + [0x20]), "\(name)")
+            let answer = Array((item["answer"] as! String).utf8)
+            #expect(signer.signAnswer(body: answer, nonce: nonce).headerValue == expect["answerHeader"] as? String, "\(name)")
+            #expect(signer.isValidAnswer(try AnswerSignature(headerValue: expect["answerHeader"] as! String), body: answer, nonce: nonce), "\(name)")
         }
     }
 
