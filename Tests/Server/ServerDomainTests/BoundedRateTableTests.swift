@@ -25,7 +25,7 @@ struct BoundedRateTableTests {
         for _ in 0..<5 { table.spend("suspect", now: 0) }
         for source in 0..<1000 { table.spend("once-\(source)", now: 0) }
         #expect(table.wait("suspect", now: 0) > 0)
-        // Memory is bounded: most of the one-try clients are forgotten (and start afresh).
+        // Memory is bounded: most of the one-try await clients are forgotten (and start afresh).
         #expect((0..<1000).filter { table.wait("once-\($0)", now: 0) > 0 }.count < 20)
     }
 }

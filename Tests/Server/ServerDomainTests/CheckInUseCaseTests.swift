@@ -1,10 +1,11 @@
 import ServerDomain
+import ServerLedgerTesting
 import SharedDomain
 import Testing
 
 /// Verify → dedupe → record → receipt, at a test clock: an hour of scans in milliseconds.
 struct CheckInUseCaseTests {
-    @Test func aLiveCodeChecksInAndIsRecordedBeforeTheAnswer() throws {
+    @Test func aLiveCodeChecksInAndIsRecordedBeforeTheAnswer() async throws {
         let fixture = Fixture()
         let code = fixture.code(at: Fixture.start + 3)
         fixture.clock.advance(seconds: 5)
@@ -14,17 +15,17 @@ struct CheckInUseCaseTests {
         #expect(checkIn.method == .qr)
         #expect(checkIn.time == WallTime(seconds: Fixture.start + 5))
         #expect(checkIn.entry.windowAge == 0)
-        #expect(try fixture.ledger.find(id: checkIn.id) == checkIn)
+        #expect(try await fixture.ledger.find(id: checkIn.id) == checkIn)
     }
 
-    @Test func theSameDeviceAgainIsAlreadyCheckedInAtTheFirstTime() throws {
+    @Test func theSameDeviceAgainIsAlreadyCheckedInAtTheFirstTime() async throws {
         let fixture = Fixture()
         let scan = Scan(venue: "HALL-1", code: .token(fixture.code(at: Fixture.start).token), device: Fixture.device())
         guard case .checkedIn(let first) = fixture.useCase.checkIn(scan) else { Issue.record("first scan refused"); return }
         fixture.clock.advance(seconds: 20)  // the previous window's code, still within the skew
         let again = fixture.useCase.checkIn(scan)
         #expect(again == .alreadyCheckedIn(first))
-        #expect(try fixture.ledger.count(CheckInQuery()) == 1)
+        #expect(try await fixture.ledger.count(CheckInQuery()) == 1)
         // After the duplicate time (three hours by default) a scan is a new visit.
         fixture.clock.advance(seconds: VenueProfile.standardDuplicateSeconds)
         let fresh = fixture.code(at: fixture.clock.now().seconds)
@@ -115,7 +116,7 @@ struct CheckInUseCaseTests {
                 == .refused(.expired, venue: slow))
     }
 
-    @Test func visitorFieldsAreAskedForThenRecordedAtTheScansMoment() throws {
+    @Test func visitorFieldsAreAskedForThenRecordedAtTheScansMoment() async throws {
         var fixture = Fixture()
         fixture.venues = VenueDirectory(defaults: VenueProfile(displayName: nil, period: .standard, skew: 1,
                                                                duplicateSeconds: 3600, visitorFields: [.name, .phone]))
@@ -142,10 +143,10 @@ struct CheckInUseCaseTests {
                 == .unavailable(LedgerError(.unavailable, "connection refused")))
     }
 
-    @Test func staffCheckInsCarryTheOperator() throws {
+    @Test func staffCheckInsCarryTheOperator() async throws {
         let fixture = Fixture()
         let staff = StaffCheckIn(ledger: fixture.ledger, clock: fixture.clock)
-        let checkIn = try staff.record(venue: Fixture.hall, visitor: Visitor(name: "Park", phone: nil), operatorName: "alice")
+        let checkIn = try await staff.record(venue: Fixture.hall, visitor: Visitor(name: "Park", phone: nil), operatorName: "alice")
         #expect(checkIn.method == .staff && checkIn.entry.operatorName == "alice" && checkIn.device == nil)
     }
 }

@@ -6,12 +6,12 @@ import Testing
 
 /// /metrics reads the live counts from the ledger at each scrape, and counts the purges.
 struct ServerMetricsLiveTests {
-    @Test func gaugesMatchTheLedger() throws {
+    @Test func gaugesMatchTheLedger() async throws {
         let ledger = InMemoryLedger()
         let now = WallTime(seconds: 1_796_029_200)
-        let hall = try VenueID("HALL-1")
+        let hall = try await VenueID("HALL-1")
         for secondsAgo: Int64 in [5, 4000, 90_000] {
-            _ = try ledger.record(NewCheckIn(venue: hall, time: WallTime(seconds: now.seconds - secondsAgo), method: .qr, windowAge: 0, device: nil),
+            _ = try await ledger.record(NewCheckIn(venue: hall, time: WallTime(seconds: now.seconds - secondsAgo), method: .qr, windowAge: 0, device: nil),
                                   duplicateSeconds: 0)
         }
         let metrics = ServerMetrics(startedAt: now, live: {
@@ -26,10 +26,10 @@ struct ServerMetricsLiveTests {
         #expect(!metrics.render().contains("checkins_today"), "no gauges rather than wrong ones when the ledger fails")
     }
 
-    @Test func purgesAreCounted() throws {
+    @Test func purgesAreCounted() async throws {
         let ledger = InMemoryLedger()
         let now = WallTime(seconds: 1_796_029_200)
-        _ = try ledger.record(NewCheckIn(venue: try VenueID("X"), time: WallTime(seconds: 0), method: .staff, windowAge: nil, device: nil),
+        _ = try await ledger.record(NewCheckIn(venue: try await VenueID("X"), time: WallTime(seconds: 0), method: .staff, windowAge: nil, device: nil),
                               duplicateSeconds: 0)
         let metrics = ServerMetrics(startedAt: now)
         struct Clock: WallClock { func now() -> WallTime { WallTime(seconds: 1_796_029_200) } }
