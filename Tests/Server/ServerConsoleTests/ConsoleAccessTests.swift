@@ -24,7 +24,7 @@ struct ConsoleAccessTests {
         }
     }
 
-    @Test func theSiteAnswersEveryPageForEveryRoleAsTheTableSays() {
+    @Test func theSiteAnswersEveryPageForEveryRoleAsTheTableSays() async {
         let fixture = await ConsoleFixture()
         var cookies: [ConsoleRole: String] = [:]
         for role in ConsoleRole.allCases { cookies[role] = await fixture.signIn(role.rawValue).cookie! }

@@ -1,5 +1,6 @@
 import ServerConsole
 import ServerDomain
+import ServerLedgerTesting
 import ServerHTTPTypes
 import SharedDomain
 import Testing
@@ -121,13 +122,13 @@ struct ConsoleAuditTests {
 
     static func entries(_ ledger: InMemoryLedger) async throws -> [AuditEntry] {
         var entries: [AuditEntry] = []
-        try await ledger.audit(AuditQuery()) { entries.append($0); return true }
+        try await ledger.eachEntry(AuditQuery()) { entries.append($0); return true }
         return entries.reversed()
     }
 
     @Test func theTableHasARowForEveryRouteTheConsoleAnswers() async throws {
         let (fixture, cookie, receipt) = try await Self.fixture()
-        let steps = Self.steps(receipt: receipt)
+        let steps = await Self.steps(receipt: receipt)
         // Every page of the access table (and the sign-in form, which needs no session)…
         #expect(Set(ConsoleAccess.minimumRole.keys).union([.login]) == Set(ConsolePage.allCases))
         for page in ConsolePage.allCases {
@@ -141,7 +142,7 @@ struct ConsoleAuditTests {
 
     @Test func everyRouteLeavesExactlyTheEntriesOfItsAction() async throws {
         let (fixture, cookie, receipt) = try await Self.fixture()
-        for step in Self.steps(receipt: receipt) {
+        for step in await Self.steps(receipt: receipt) {
             let before = try await Self.entries(fixture.ledger)
             let response = await Self.send(step, fixture, cookie: cookie)
             let after = try await Self.entries(fixture.ledger)
@@ -161,9 +162,9 @@ struct ConsoleAuditTests {
         fixture.ledger.failWrites(with: LedgerError(.full, "database or disk is full"))
         let rows = try await fixture.ledger.count(CheckInQuery())
         let accounts = try await fixture.ledger.accounts()
-        for step in Self.steps(receipt: receipt) {
+        for step in await Self.steps(receipt: receipt) {
             let response = await Self.send(step, fixture, cookie: cookie)
-            let body = String(decoding: ConsoleExportTests.read(response), as: UTF8.self)
+            let body = await String(decoding: ConsoleExportTests.read(response), as: UTF8.self)
             switch step.fullDisk {
             case .refused:
                 #expect(response.status == 503, "\(step): \(response.status)")
@@ -172,7 +173,8 @@ struct ConsoleAuditTests {
                 #expect(response.status == status, "\(step): \(response.status)")
             }
             #expect(try await Self.entries(fixture.ledger).map(\.action) == [.signIn], "\(step): no entry but the sign-in's before the disk filled")
-            #expect(try await fixture.ledger.count(CheckInQuery()) == rows && (try await fixture.ledger.accounts()) == accounts, "\(step) changed the ledger")
+            #expect(try await fixture.ledger.count(CheckInQuery()) == rows, "\(step) changed the ledger")
+            #expect(try await fixture.ledger.accounts() == accounts, "\(step) changed the ledger")
         }
     }
 }

@@ -32,7 +32,7 @@ struct ConsoleCrossSiteTests {
             #expect(String(decoding: response.body, as: UTF8.self).contains("This request came from another site"))
         }
         var entries: [AuditEntry] = []
-        try await fixture.ledger.audit(AuditQuery()) { entries.append($0); return true }
+        try await fixture.ledger.eachEntry(AuditQuery()) { entries.append($0); return true }
         #expect(entries.isEmpty, "no sign-in, and no failed one counted either")
     }
 

@@ -10,11 +10,11 @@ struct ConsoleSessionTests {
         let cookie = await fixture.signIn("steward").cookie!
         let page = { await fixture.send(HTTPRequest(method: "GET", path: "/admin/", cookies: ["qrcheckin_console": cookie])).status }
         fixture.clock.advance(seconds: 29 * 60)
-        #expect(page() == 200)
+        await #expect(page() == 200)
         fixture.clock.advance(seconds: 29 * 60)
-        #expect(page() == 200, "used 29 minutes ago: still alive")
+        await #expect(page() == 200, "used 29 minutes ago: still alive")
         fixture.clock.advance(seconds: 30 * 60)
-        #expect(page() == 303, "idle 30 minutes: ended")
+        await #expect(page() == 303, "idle 30 minutes: ended")
     }
 
     @Test func aSessionEndsTwelveHoursAfterSignInHoweverBusy() async throws {
@@ -51,7 +51,7 @@ struct ConsoleSessionTests {
         #expect(await fixture.signIn("supervisor").response.status == 401)
     }
 
-    @Test func theCookieIsSecureBehindTLS() {
+    @Test func theCookieIsSecureBehindTLS() async {
         let fixture = await ConsoleFixture()
         let form = await fixture.send(HTTPRequest(method: "GET", path: "/admin/login", secure: true))
         #expect(form.header("Set-Cookie")!.hasSuffix("; Secure"))

@@ -31,7 +31,7 @@ struct ConsoleStaffNameTests {
         let response = try await Self.checkIn(fixture, cookie: cookie, name: typed)
         #expect(response.status == 303, "\(Quoted(typed)): \(response.status)")
         var names: [String?] = []
-        try await fixture.ledger.export(CheckInQuery()) { names.append($0.entry.visitor?.name); return true }
+        try await fixture.ledger.eachCheckIn(CheckInQuery()) { names.append($0.entry.visitor?.name); return true }
         #expect(names == ["Kim"])
     }
 

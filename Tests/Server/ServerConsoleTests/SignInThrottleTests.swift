@@ -7,7 +7,7 @@ import Testing
 /// wrong ones (issue 37: an attacker's rotating addresses kept the owner out), and guessing
 /// stays slow.
 struct SignInThrottleTests {
-    @Test func twentyWrongPasswordsDelayThatNetworkOnlyAndOnlyForSeconds() {
+    @Test func twentyWrongPasswordsDelayThatNetworkOnlyAndOnlyForSeconds() async {
         let fixture = await ConsoleFixture()
         var statuses: [Int] = []
         for _ in 0..<20 { statuses.append(await fixture.signIn("admin", password: "wrong-guess").response.status) }
@@ -25,7 +25,7 @@ struct SignInThrottleTests {
     /// fast as they may for ten minutes; every second the owner tries the right password from
     /// a network never seen, and every 30 seconds from one that signed in before, after
     /// mistyping it twice. Every one of the owner's tries signs in at once.
-    @Test func theRightPasswordIsNeverRefusedBecauseOfOtherNetworksWrongOnes() {
+    @Test func theRightPasswordIsNeverRefusedBecauseOfOtherNetworksWrongOnes() async {
         let fixture = await ConsoleFixture()
         #expect(await fixture.signIn("admin", client: "203.0.113.1").response.status == 303, "the owner's office, known from now on")
         var checked = 0
@@ -51,7 +51,7 @@ struct SignInThrottleTests {
     /// How fast an attacker with 20 addresses guesses one account, on the injected clock: about
     /// 4 guesses a minute (0.07 a second), against the old throttle's 6 (10 at once, then one
     /// every 10 s). Each address tries every 250 ms for an hour.
-    @Test func anAttackerWithTwentyAddressesGetsAboutFourGuessesAMinute() {
+    @Test func anAttackerWithTwentyAddressesGetsAboutFourGuessesAMinute() async {
         let throttle = SignInThrottle()
         var now: Int64 = 1_796_029_200_000
         var checked = 0
@@ -104,7 +104,7 @@ struct SignInThrottleTests {
         _ = await fixture.signIn("nobody", password: "password-admin")
         _ = await fixture.signIn("admin")
         var entries: [AuditEntry] = []
-        try await fixture.ledger.audit(AuditQuery()) { entries.append($0); return true }
+        try await fixture.ledger.eachEntry(AuditQuery()) { entries.append($0); return true }
         #expect(entries.map(\.action) == [.signIn, .signInFailed, .signInFailed])
         #expect(entries.map(\.actor) == ["admin", "-", "admin"])
         #expect(entries.allSatisfy { $0.source == "console 192.0.2.1" })

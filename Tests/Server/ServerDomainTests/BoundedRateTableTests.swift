@@ -20,7 +20,7 @@ struct BoundedRateTableTests {
         #expect(table.wait("locked", now: 1000) > 0, "still locked out after 100,000 others")
     }
 
-    @Test func aFullTableForgetsTheLeastSuspiciousFirst() {
+    @Test func aFullTableForgetsTheLeastSuspiciousFirst() async {
         let table = BoundedRateTable(budget: budget, capacity: 16)
         for _ in 0..<5 { table.spend("suspect", now: 0) }
         for source in 0..<1000 { table.spend("once-\(source)", now: 0) }

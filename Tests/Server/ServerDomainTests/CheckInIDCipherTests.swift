@@ -31,7 +31,7 @@ struct CheckInIDCipherTests {
     }
 
     @Test func consecutiveRowsShowUnrelatedIDs() async throws {
-        let shown = try await (Int64(1)...64).map { row throws(LedgerError) in try await Self.cipher.shownID(row: row) }
+        let shown = try await (Int64(1)...64).map { row throws(LedgerError) in try Self.cipher.shownID(row: row) }
         #expect(shown != shown.sorted(), "not increasing")
         // Spread over the whole range: the smallest of 64 uniform draws from 2^48 is below
         // 2^40 with probability 1 - (1 - 2^-8)^64 ≈ 22 %, below 2^30 with about 2^-12.
@@ -40,8 +40,8 @@ struct CheckInIDCipherTests {
 
     @Test func anotherKeyShowsOtherIDs() async throws {
         let other = CheckInIDCipher(key: SecureRandom.bytes(CheckInIDCipher.keyLength), authenticator: HMACAuthenticator())
-        let mine = try await Set((Int64(1)...100).map { row throws(LedgerError) in try await Self.cipher.shownID(row: row) })
-        let theirs = try await (Int64(1)...100).map { row throws(LedgerError) in try await other.shownID(row: row) }
+        let mine = try await Set((Int64(1)...100).map { row throws(LedgerError) in try Self.cipher.shownID(row: row) })
+        let theirs = try await (Int64(1)...100).map { row throws(LedgerError) in try other.shownID(row: row) }
         #expect(mine.isDisjoint(with: theirs))
         // Their numbers decode here to rows no small ledger has.
         #expect(theirs.allSatisfy { (Self.cipher.rowID(shown: $0) ?? 0) > 1_000_000 })

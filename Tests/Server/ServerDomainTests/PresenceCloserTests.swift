@@ -45,8 +45,8 @@ struct PresenceCloserTests {
         clock.advance(seconds: 120)  // 23:01
         #expect(try await closer.closeNow().result.get() == 3)
         let closing = VisitExit(time: Self.at(3 * 3600), kind: .automatic)
-        #expect(try await Self.visit(ledger, early.id).exit == closing && (try await Self.visit(ledger, late.id).exit) == closing,
-                "close-at ends HALL-1's visits at 23:00, not at the pass's 23:01")
+        #expect(try await Self.visit(ledger, early.id).exit == closing, "close-at ends HALL-1's visits at 23:00, not at the pass's 23:01")
+        #expect(try await Self.visit(ledger, late.id).exit == closing, "close-at ends HALL-1's visits at 23:00, not at the pass's 23:01")
         #expect(try await Self.visit(ledger, coffee.id).exit == VisitExit(time: Self.at(3 * 3600), kind: .automatic),
                 "the cafe's ends at its entry plus its duplicate time (its max-stay)")
         #expect(try await closer.closeNow().result.get() == 0, "a pass is idempotent")

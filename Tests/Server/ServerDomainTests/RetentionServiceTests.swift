@@ -107,7 +107,7 @@ struct RetentionServiceTests {
         try await Self.record(ledger, daysAgo: 30, from: clock.now(), device: "a")
         let service = RetentionService(ledger: ledger, policy: RetentionPolicy(checkInSeconds: 86_400, refusalSeconds: 3600, keepsDailyCounts: true),
                                        clock: clock, dayOffset: { _ in 9 * 3600 })
-        let purge = service.purgeNow()
+        let purge = await service.purgeNow()
         #expect(purge.request.checkInsBefore == WallTime(seconds: Fixture.start - 86_400))
         #expect(purge.request.refusalsBefore == WallTime(seconds: Fixture.start - 3600))
         #expect(purge.request.dayOffsetSeconds == 9 * 3600)

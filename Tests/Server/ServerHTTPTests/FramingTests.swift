@@ -11,7 +11,7 @@ import Testing
 
     /// Sends `head` then the smuggled request, and checks the answer and what followed.
     private func expectRefused(_ head: String, status: Int, _ comment: Comment? = nil,
-                               sourceLocation: SourceLocation = #_sourceLocation) throws {
+                               sourceLocation: SourceLocation = #_sourceLocation) async throws {
         let harness = try RecordingServer()
         defer { harness.stopLater() }
         let client = try RawClient(port: harness.port, sending: head + Self.smuggled)

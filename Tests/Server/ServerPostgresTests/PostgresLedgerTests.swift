@@ -1,9 +1,9 @@
-import Dispatch
 import ServerDomain
 import ServerLedgerContract
 import ServerLedgerSQL
 import ServerPostgres
 import SharedDomain
+import SharedTesting
 import Synchronization
 import Testing
 
@@ -81,13 +81,16 @@ struct PostgresLedgerTests {
     @Test func twoServersRecordingOneDeviceAtOnceMakeOneRow() async throws {
         let cluster = PostgresCluster.shared
         let database = try await cluster.createDatabase()
-        let servers = try await (0..<2).map { _ in
+        let servers = try await (0..<2).asyncMap { _ in
             try await PostgresLedger.open(PostgresConnectionString(cluster.uri(database)), poolSize: 8, clock: FixedClock(), blocking: TestPool.shared)
         }
         let outcomes = Mutex<[Result<RecordOutcome, LedgerError>]>([])
-        DispatchQueue.concurrentPerform(iterations: 64) { index in
-            let result = Result { () throws(LedgerError) in
-                try await servers[index % 2].record(Self.entry("phone", at: 1000 + Int64(index % 3)), duplicateSeconds: 3600)
+        _ = await Array(0..<64).concurrentMap { index in
+            let result: Result<RecordOutcome, LedgerError>
+            do throws(LedgerError) {
+                result = .success(try await servers[index % 2].record(Self.entry("phone", at: 1000 + Int64(index % 3)), duplicateSeconds: 3600))
+            } catch {
+                result = .failure(error)
             }
             outcomes.withLock { $0.append(result) }
         }
@@ -100,23 +103,24 @@ struct PostgresLedgerTests {
         #expect(try await cluster.execute("SELECT count(*) FROM checkins", in: database) == "1")
     }
 
-    @Test func recordsAnsweredThroughACompletionRunOnTheLedgersThreadsAndCommitFirst() async throws {
+    @Test func recordsAnsweredConcurrentlyCommitFirst() async throws {
         let (ledger, database) = try await Self.freshLedger(poolSize: 4)
         let outcomes = Mutex<[Result<RecordOutcome, LedgerError>]>([])
-        let done = DispatchSemaphore(value: 0)
-        for index in 0..<200 {
+        _ = await Array(0..<200).concurrentMap { index in
             // Half of them one device (one check-in), the rest a device each.
             let device = index % 2 == 0 ? "shared" : "d\(index)"
-            ledger.record(Self.entry(device, at: 1000), duplicateSeconds: 3600) { result in
-                outcomes.withLock { $0.append(result) }
-                done.signal()
+            let result: Result<RecordOutcome, LedgerError>
+            do throws(LedgerError) {
+                result = .success(try await ledger.record(Self.entry(device, at: 1000), duplicateSeconds: 3600))
+            } catch {
+                result = .failure(error)
             }
+            outcomes.withLock { $0.append(result) }
         }
-        for _ in 0..<200 { #expect(done.wait(timeout: .now() + 60) == .success) }
         let results = outcomes.withLock { $0 }
-        #expect(results.count == 200, "every completion ran once")
+        #expect(results.count == 200, "every call was answered once")
         #expect(results.filter { if case .success(.recorded) = $0 { true } else { false } }.count == 101)
-        // Each completion ran after its commit: the rows are there now.
+        // Each answer came after its commit: the rows are there now.
         #expect(try await cluster.execute("SELECT count(*) FROM checkins", in: database) == "101")
     }
 
@@ -124,7 +128,7 @@ struct PostgresLedgerTests {
         let cluster = PostgresCluster.shared
         let database = try await cluster.createDatabase()
         let failures = Mutex<[LedgerError]>([])
-        DispatchQueue.concurrentPerform(iterations: 6) { _ in
+        _ = await Array(0..<6).concurrentMap { _ in
             do throws(LedgerError) {
                 _ = try await PostgresLedger.open(PostgresConnectionString(cluster.uri(database)), poolSize: 1, clock: FixedClock(), blocking: TestPool.shared)
             } catch {
@@ -177,9 +181,9 @@ struct PostgresLedgerTests {
         let (_, database) = try await Self.freshLedger()
         let uri = try await PostgresConnectionString(cluster.uri(database))
         try await cluster.execute("INSERT INTO schema_migrations VALUES (99, 'from the future', 0)", in: database)
-        #expect { try await PostgresLedger.open(uri, clock: FixedClock(), blocking: TestPool.shared) } throws: { ($0 as? LedgerError)?.kind == .tooNew }
+        await #expect { try await PostgresLedger.open(uri, clock: FixedClock(), blocking: TestPool.shared) } throws: { ($0 as? LedgerError)?.kind == .tooNew }
         try await cluster.execute("DELETE FROM schema_migrations", in: database)
-        #expect { try await PostgresLedger.open(uri, migrate: false, clock: FixedClock(), blocking: TestPool.shared) } throws: {
+        await #expect { try await PostgresLedger.open(uri, migrate: false, clock: FixedClock(), blocking: TestPool.shared) } throws: {
             ($0 as? LedgerError)?.message.contains("run qrcheckin-server migrate") ?? false
         }
     }
@@ -204,7 +208,7 @@ struct PostgresLedgerTests {
             }
         }
         // Without a password, libpq's words are kept whole: they name what is wrong.
-        #expect { try await PostgresConnectionString("host=db sslmod=require") } throws: {
+        await #expect { try await PostgresConnectionString("host=db sslmod=require") } throws: {
             ($0 as? LedgerError)?.message.contains("\"sslmod\"") ?? false
         }
     }

@@ -1,9 +1,9 @@
 @testable import ServerPostgres
-import Dispatch
 import Glibc
 import ServerLedgerContract
 import ServerDomain
 import SharedDomain
+import SharedTesting
 import Synchronization
 import Testing
 
@@ -22,11 +22,11 @@ struct PostgresReconnectionTests {
                    windowAge: device ? 0 : nil, device: device ? DeviceID("d\(index)") : nil, operatorName: device ? nil : "staff")
     }
 
-    /// Records from 8 threads at once, so the pool has opened all its connections.
+    /// Records 8 at once, so the pool has opened all its connections.
     static func warm(_ ledger: PostgresLedger, from first: Int) async throws {
         let failures = Mutex(0)
-        DispatchQueue.concurrentPerform(iterations: 8) { index in
-            if (try? ledger.record(entry(first + index), duplicateSeconds: 60)) == nil { failures.withLock { $0 += 1 } }
+        _ = await Array(0..<8).concurrentMap { index in
+            if (try? await ledger.record(entry(first + index), duplicateSeconds: 60)) == nil { failures.withLock { $0 += 1 } }
         }
         #expect(failures.withLock { $0 } == 0)
     }
@@ -60,13 +60,13 @@ struct PostgresReconnectionTests {
                 #expect(error.kind == .unavailable, "\(error.message)")
             }
         }
-        #expect { try await ledger.count(CheckInQuery()) } throws: { ($0 as? LedgerError)?.kind == .unavailable }
+        await #expect { try await ledger.count(CheckInQuery()) } throws: { ($0 as? LedgerError)?.kind == .unavailable }
         try await cluster.start()
         // Back within a second: the pool retries connecting after a quarter of a second.
         let deadline = ContinuousClock.now + .seconds(5)
         var recovered: ContinuousClock.Instant?
         while ContinuousClock.now < deadline {
-            if (try? ledger.record(Self.entry(200), duplicateSeconds: 60)) != nil {
+            if (try? await ledger.record(Self.entry(200), duplicateSeconds: 60)) != nil {
                 recovered = ContinuousClock.now
                 break
             }
@@ -122,18 +122,18 @@ struct PostgresPoolOutageTests {
         let cluster = try await PostgresCluster()
         defer { cluster.close() }
         let database = try await cluster.createDatabase()
-        let pool = PostgresPool(try await PostgresConnectionString(cluster.uri(database) + "&connect_timeout=2"), size: 8, retryInterval: .zero)
-        try await pool.withConnection { connection throws(LedgerError) in try await connection.execute("SELECT 1") }
+        let pool = PostgresPool(try await PostgresConnectionString(cluster.uri(database) + "&connect_timeout=2"), size: 8, blocking: TestPool.shared, retryInterval: .zero)
+        try await pool.withConnection { connection throws(LedgerError) in try connection.execute("SELECT 1") }
         try await cluster.stop()
         // The first failure: the socket is gone.
-        await #expect(throws: LedgerError.self) { try await pool.withConnection { connection throws(LedgerError) in try await connection.execute("SELECT 1") } }
+        await #expect(throws: LedgerError.self) { try await pool.withConnection { connection throws(LedgerError) in try connection.execute("SELECT 1") } }
         // Now a socket that takes connections and never answers, like a host that hangs.
         let silent = try await SilentListener(path: cluster.directory + "/.s.PGSQL.5432")
         defer { silent.close() }
         let failures = Mutex<[(message: String, at: ContinuousClock.Instant)]>([])
-        DispatchQueue.concurrentPerform(iterations: 8) { _ in
+        _ = await Array(0..<8).concurrentMap { _ in
             do throws(LedgerError) {
-                try await pool.withConnection { connection throws(LedgerError) in try await connection.execute("SELECT 1") }
+                try await pool.withConnection { connection throws(LedgerError) in try connection.execute("SELECT 1") }
             } catch {
                 #expect(error.kind == .unavailable)
                 failures.withLock { $0.append((error.message, ContinuousClock.now)) }

@@ -2,6 +2,7 @@ import ServerDomain
 import ServerHTTPTypes
 import ServerSite
 import SharedDomain
+import SharedTesting
 import Testing
 
 /// One code is one visitor: the site's limits against minting crowds, planting visitors and
@@ -24,7 +25,7 @@ struct AbuseLimitsTests {
         #expect(admitted == NewDeviceLimits.standard.perNetworkBurst && turnedAway == 500 - admitted)
         #expect(try await fixture.ledger.count(CheckInQuery()) == admitted)
         // The phones that already have their cookie are never held back by that budget.
-        let phones = try await (0..<50).map { index in
+        let phones = try await (0..<50).asyncMap { index in
             fixture.clock.advance(seconds: 3)
             let response = await fixture.get("/C/HALL-1/" + fixture.code().token, client: "198.51.100.\(index + 1)")
             return ["qrcheckin_device": try await #require(SiteFixture.cookie(response, "qrcheckin_device"))]
@@ -35,16 +36,16 @@ struct AbuseLimitsTests {
         for phone in phones { #expect(await fixture.get(live, cookies: phone).status == 303) }
     }
 
-    @Test func aBurstOfFiftyNewPhonesBehindOneAddressAllGetIn() {
+    @Test func aBurstOfFiftyNewPhonesBehindOneAddressAllGetIn() async {
         let fixture = SiteFixture()
         let path = "/C/HALL-1/" + fixture.code().token
-        #expect((0..<50).allSatisfy { _ in await fixture.get(path).status == 303 })
+        #expect(await (0..<50).asyncAllSatisfy { _ in await fixture.get(path).status == 303 })
     }
 
     @Test func oneCodeMintsAtMostItsBudgetFromManyAddresses() async throws {
         let fixture = SiteFixture(newDevices: NewDeviceLimits(perNetworkBurst: 60, perNetworkPerMinute: 30, perCode: 30))
         let path = "/C/HALL-1/" + fixture.code().token
-        let statuses = (0..<100).map { await fixture.get(path, client: "203.0.113.\($0 + 1)").status }
+        let statuses = await (0..<100).asyncMap { await fixture.get(path, client: "203.0.113.\($0 + 1)").status }
         #expect(statuses.filter { $0 == 303 }.count == 30 && statuses.filter { $0 == 429 }.count == 70)
         fixture.clock.advance(seconds: 15)
         #expect(await fixture.get("/C/HALL-1/" + fixture.code().token, client: "203.0.113.200").status == 303, "the next code has its own budget")
@@ -74,14 +75,14 @@ struct AbuseLimitsTests {
     @Test func oneVisitorsTyposDoNotLockOutTheRestBehindTheSameAddress() async throws {
         let fixture = SiteFixture()
         let code = fixture.code()
-        let phones = try await (0..<20).map { index in
+        let phones = try await (0..<20).asyncMap { index in
             let response = await fixture.get("/C/HALL-1/" + code.token, client: "198.51.100.\(index + 1)")
             return ["qrcheckin_device": try await #require(SiteFixture.cookie(response, "qrcheckin_device"))]
         }
         fixture.clock.advance(seconds: 4 * 3600)
         let live = fixture.code()
         let wrong = live.safeNumber == "00가00가" ? "11가11가" : "00가00가"
-        let typos = (0..<10).map { _ in await fixture.postSafeNumber(wrong, cookies: phones[0], client: "192.0.2.50").status }
+        let typos = await (0..<10).asyncMap { _ in await fixture.postSafeNumber(wrong, cookies: phones[0], client: "192.0.2.50").status }
         #expect(typos.prefix(5).allSatisfy { $0 == 403 } && typos.dropFirst(5).allSatisfy { $0 == 429 })
         for phone in phones.dropFirst() {
             #expect(await fixture.postSafeNumber(live.safeNumber, cookies: phone, client: "192.0.2.50").status == 303)

@@ -32,7 +32,7 @@ struct CheckInExportTests {
                                           operatorName: operatorName))
     }
 
-    @Test func csvHasEveryFieldQuotedByRFC4180() {
+    @Test func csvHasEveryFieldQuotedByRFC4180() async {
         var export = CheckInExport(format: .csv, zone: FixedZone(seconds: 9 * 3600))
         #expect(export.header == "id,venue,time,local_time,method,window_age,device,name,phone,operator,exit,exit_kind,stay_seconds\r\n")
         #expect(export.line(await Self.checkIn())
@@ -49,7 +49,7 @@ struct CheckInExportTests {
         #expect(export.line(ended).hasSuffix(",2026-11-30T10:37:05.120Z,kiosk,5820\r\n"))
     }
 
-    @Test func namesThatASpreadsheetWouldRunAsFormulasAreDefused() {
+    @Test func namesThatASpreadsheetWouldRunAsFormulasAreDefused() async {
         var export = CheckInExport(format: .csv, zone: FixedZone(seconds: 0))
         for (name, written) in [("=HYPERLINK(\"x\")", "\"'=HYPERLINK(\"\"x\"\")\""), ("+1", "'+1"), ("-2", "'-2"), ("@SUM(A1)", "'@SUM(A1)"),
                                 ("Lee", "Lee"), ("a=b", "a=b")] {
@@ -85,7 +85,7 @@ struct CheckInExportTests {
         #expect(!String(decoding: entry, as: UTF8.self).contains(",\(name)"), "the audit log's CSV")
     }
 
-    @Test func aFullWidthCharacterInsideANameIsNoFormula() {
+    @Test func aFullWidthCharacterInsideANameIsNoFormula() async {
         var export = CheckInExport(format: .csv, zone: FixedZone(seconds: 0))
         #expect(export.line(await Self.checkIn(name: "김\u{FF1D}민지", phone: nil)).contains(",김\u{FF1D}민지,"))
         #expect(export.line(await Self.checkIn(name: "Ｌｅｅ", phone: nil)).contains(",Ｌｅｅ,"), "full-width letters start no formula")
@@ -133,7 +133,7 @@ struct CheckInExportTests {
         #expect(fields["exit"] == .null && fields["exit_kind"] == .null && fields["stay_seconds"] == .null, "an open visit has no exit")
     }
 
-    @Test func localTimesFollowTheZoneAcrossAChange() {
+    @Test func localTimesFollowTheZoneAcrossAChange() async {
         let change = WallTime(milliseconds: Self.time.milliseconds + 1_000)
         var export = CheckInExport(format: .csv, zone: SwitchingZone(at: change, before: 3600, after: 7200))
         #expect(export.line(await Self.checkIn()).contains(",2026-11-30T10:00:05+01:00,"))

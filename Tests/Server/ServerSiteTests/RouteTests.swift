@@ -42,7 +42,7 @@ struct RouteTests {
         #expect(Route(method: "HEAD", path: "/C/hall-1/1ABC", basePath: "/C") == .methodNotAllowed(allow: "GET"))
     }
 
-    @Test func unreadableIdsGetTheStatusOfAnUnknownOne() {
+    @Test func unreadableIdsGetTheStatusOfAnUnknownOne() async {
         let fixture = SiteFixture()
         #expect(await fixture.get("/C/hall-1").status == 404)
         #expect(await fixture.get("/C/hall-1", method: "POST", form: [:]).status == 404)
