@@ -109,12 +109,13 @@ let package = Package(
         ),
 
         // MARK: The check-in server: qrcheckin-server
-        // Check-ins, the ledger port and the check-in use case. Swift stdlib and the shared Domain.
-        target("ServerDomain", "Server", ["SharedDomain"]),
+        // Check-ins, the ledger port and the check-in use case. Swift stdlib and the shared Domain
+        // (and SharedJSON, which reads a kiosk's report: the one definition both halves share).
+        target("ServerDomain", "Server", ["SharedDomain", "SharedJSON"]),
         // The ledger in SQL, written once for SQLite and PostgreSQL: the schema as versioned
         // migrations, every statement rendered per dialect, and what runs in what order over an
         // engine's session (`SQLLedger`). The engines only open sessions.
-        target("ServerLedgerSQL", "Server", ["ServerDomain", "SharedDomain"]),
+        target("ServerLedgerSQL", "Server", ["ServerDomain", "SharedDomain", "SharedJSON"]),
         // The embedded ledger: SQLite in WAL mode with group commit.
         target("ServerSQLite", "Server", ["ServerDomain", "ServerLedgerSQL", "SharedDomain", "SharedSystem", "CSQLite"]),
         // The shared ledger: PostgreSQL through libpq, for several servers.

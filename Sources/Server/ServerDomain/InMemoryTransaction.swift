@@ -50,6 +50,14 @@ final class InMemoryTransaction: LedgerTransaction {
         InMemoryAccounts.removeAccount(named: name, &accounts)
     }
 
+    func steerKiosk(_ key: KioskKey, _ change: KioskSteerChange, by: OperatorName, at time: WallTime) throws(LedgerError) -> KioskSteer? {
+        state.fleet.steer(key, change, by: by, at: time)
+    }
+
+    func forgetKiosk(_ key: KioskKey) throws(LedgerError) -> Bool {
+        state.fleet.forget(key)
+    }
+
     @discardableResult
     func appendAudit(_ entry: AuditEntry) throws(LedgerError) -> AuditEntry {
         InMemoryLedger.appendAudit(entry, &state)
