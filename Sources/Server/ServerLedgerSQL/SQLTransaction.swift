@@ -55,6 +55,14 @@ public final class SQLTransaction: LedgerTransaction {
         try ledger.removeAccount(named: name, on: session)
     }
 
+    public func steerKiosk(_ key: KioskKey, _ change: KioskSteerChange, by: OperatorName, at time: WallTime) throws(LedgerError) -> KioskSteer? {
+        try ledger.steerKiosk(key, change, by: by, at: time, on: session)
+    }
+
+    public func forgetKiosk(_ key: KioskKey) throws(LedgerError) -> Bool {
+        try ledger.forgetKiosk(key, on: session)
+    }
+
     @discardableResult
     public func appendAudit(_ entry: AuditEntry) throws(LedgerError) -> AuditEntry {
         try ledger.appendAudit(entry, on: session)
