@@ -121,7 +121,7 @@ let package = Package(
         // The shared ledger: PostgreSQL through libpq, for several servers.
         target("ServerPostgres", "Server", ["ServerDomain", "ServerLedgerSQL", "SharedDomain", "SharedSystem", "CPostgres"]),
         // The rules every ledger passes, run by each ledger's tests against a fresh ledger.
-        target("ServerLedgerContract", "Server", ["ServerDomain", "SharedDomain", "SharedSystem"]),
+        target("ServerLedgerContract", "Server", ["ServerDomain", "SharedDomain", "SharedJSON", "SharedSystem"]),
         // Plain HTTP request and response values between the adapter and the site. Swift stdlib only.
         target("ServerHTTPTypes", "Server"),
         // The HTTP adapter: libmicrohttpd in, plain values out; listening sockets, proxies.

@@ -4,6 +4,17 @@ import Testing
 
 /// The in-memory ledger keeps every rule a database ledger must keep.
 struct InMemoryLedgerTests {
+    @Test(arguments: KioskFleetContract.cases) func kiosks(_ rule: KioskFleetContract.Case) async throws {
+        try await rule.run(on: Self.fleet(InMemoryLedger()))
+    }
+
+    static func fleet<L: KioskFleet & CheckInLedger>(_ ledger: L) -> KioskFleetContract.Subject {
+        KioskFleetContract.Subject(fleet: ledger, steer: { key, change, by, time throws(LedgerError) in
+            try ledger.transaction { transaction throws(LedgerError) in try transaction.steerKiosk(key, change, by: by, at: time) }
+        }, forget: { key throws(LedgerError) in
+            try ledger.transaction { transaction throws(LedgerError) in try transaction.forgetKiosk(key) }
+        })
+    }
     @Test(arguments: LedgerContract.cases) func contract(_ rule: LedgerContract.Case) throws {
         try rule.run(on: InMemoryLedger())
     }

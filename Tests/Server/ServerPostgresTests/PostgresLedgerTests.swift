@@ -16,6 +16,18 @@ struct FixedClock: WallClock {
 /// start themselves), and PostgreSQL's own promises: one schema however many servers start at
 /// once, another program's tables left alone, values sent as values.
 struct PostgresLedgerTests {
+    @Test(arguments: KioskFleetContract.cases)
+    func kiosks(_ rule: KioskFleetContract.Case) async throws {
+        try await rule.run(on: Self.fleet(try Self.freshLedger().0))
+    }
+
+    static func fleet<L: KioskFleet & CheckInLedger>(_ ledger: L) -> KioskFleetContract.Subject {
+        KioskFleetContract.Subject(fleet: ledger, steer: { key, change, by, time throws(LedgerError) in
+            try ledger.transaction { transaction throws(LedgerError) in try transaction.steerKiosk(key, change, by: by, at: time) }
+        }, forget: { key throws(LedgerError) in
+            try ledger.transaction { transaction throws(LedgerError) in try transaction.forgetKiosk(key) }
+        })
+    }
     static let hall = try! VenueID("HALL-1")
 
     /// A ledger on a new, empty database of the shared cluster; and the database's name.

@@ -15,6 +15,19 @@ struct FixedClock: WallClock {
 /// The SQLite ledger keeps the ledger contract and SQLite's own promises: WAL, one schema,
 /// a private file, nothing of another program touched.
 struct SQLiteLedgerTests {
+    @Test(arguments: KioskFleetContract.cases)
+    func kiosks(_ rule: KioskFleetContract.Case) async throws {
+        let directory = TemporaryDirectory()
+        try await rule.run(on: Self.fleet(try SQLiteLedger(path: directory.file("checkins.db"), create: true, clock: FixedClock())))
+    }
+
+    static func fleet<L: KioskFleet & CheckInLedger>(_ ledger: L) -> KioskFleetContract.Subject {
+        KioskFleetContract.Subject(fleet: ledger, steer: { key, change, by, time throws(LedgerError) in
+            try ledger.transaction { transaction throws(LedgerError) in try transaction.steerKiosk(key, change, by: by, at: time) }
+        }, forget: { key throws(LedgerError) in
+            try ledger.transaction { transaction throws(LedgerError) in try transaction.forgetKiosk(key) }
+        })
+    }
     @Test(arguments: LedgerContract.cases, SQLiteDurability.allCases)
     func contract(_ rule: LedgerContract.Case, durability: SQLiteDurability) throws {
         let directory = TemporaryDirectory()
