@@ -134,7 +134,7 @@ let package = Package(
         target("ServerWeb", "Server", ["ServerDomain", "ServerHTTPTypes", "SharedDomain", "SharedText"]),
         // The site: routes, pages in Korean and English, cookies, rate limits, metrics;
         // a request in, a response out.
-        target("ServerSite", "Server", ["ServerDomain", "ServerReports", "ServerHTTPTypes", "ServerWeb", "SharedDomain", "SharedText"]),
+        target("ServerSite", "Server", ["ServerDomain", "ServerReports", "ServerHTTPTypes", "ServerWeb", "SharedDomain", "SharedJSON", "SharedText"]),
         // The operator console: accounts, roles in one table, sessions, pages for staff (ko/en);
         // a request in, a response out, on its own listener. Not the visitor site: what both
         // need is ServerWeb's.

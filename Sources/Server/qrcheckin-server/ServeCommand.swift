@@ -133,6 +133,13 @@ struct ServeCommand: Command {
             case .failure(let error): logger.error("presence: ending visits automatically failed, trying again in a minute: \(error.message)")
             }
         })))
+        // Kiosks' reports (issue 39): verified with the venues' report keys, kept in the ledger.
+        let kioskBell = SteerBell()
+        let kioskDesk = (opened as? any KioskFleet).map { fleet in
+            KioskReportDesk(reception: KioskReportReception(
+                fleet: fleet, keyring: ReportKeyring(sources: keys.map(\.keys), authenticator: authenticator),
+                venues: configuration.venues, clock: clock), bell: kioskBell)
+        }
         let failures = Mutex(LogRateLimiter(intervalMilliseconds: 60_000))
         let parts = CheckInSite.Parts(
             useCase: useCase, basePath: configuration.basePath, zone: zone, clock: clock,
@@ -151,7 +158,8 @@ struct ServeCommand: Command {
                     logger.error("the ledger failed, check-ins are answered with 503: \(error.message)"
                                  + (skipped > 0 ? " (\(skipped) more failures since the last report)" : ""))
                 }
-            })
+            },
+            kioskReports: kioskDesk)
         // The console first: once the visitors' listener runs, the server is at work.
         var consoleAddress = ""
         if let consoleListener = consume consoleListener {
@@ -170,6 +178,10 @@ struct ServeCommand: Command {
         } catch {
             services.stop()
             throw CommandError(.unavailable, error.description)
+        }
+        // Stopped before the listener: held reports are answered at once.
+        if let fleet = opened as? any KioskFleet {
+            services.add(KioskReportService(bell: kioskBell, beacon: SteerBeacon(fleet: fleet, bell: kioskBell)))
         }
         let served = configuration.venues.servesUnlisted ? "every venue its keys serve"
             : configuration.venues.profiles.keys.map(\.rawValue).sorted().joined(separator: ", ")

@@ -56,3 +56,24 @@ final class PresenceSchedule: Service {
         _ = ended.take(waitingAtMost: deadline.milliseconds - MonotonicClock().now().milliseconds)
     }
 }
+
+/// The kiosks' reports as a service of `serve`: the beacon that wakes held reports on steers
+/// given elsewhere (another server of the database, `kiosks set`), and, stopped before the
+/// listener drains, the bell that answers every held report at once (a held report must not
+/// keep a stopping server waiting).
+final class KioskReportService: Service {
+    let name = "kiosk-reports"
+    private let bell: SteerBell
+    private let task: Task<Void, Never>
+
+    /// Starts `beacon`'s looks now (once a second).
+    init(bell: SteerBell, beacon: SteerBeacon) {
+        self.bell = bell
+        task = Task.detached { await beacon.run(every: .seconds(1), clock: ContinuousClock()) }
+    }
+
+    func stop(by deadline: WallTime) {
+        bell.close()
+        task.cancel()
+    }
+}
