@@ -56,4 +56,20 @@ public enum KioskProblem: Sendable, Hashable {
         case .oldVersion(let version): "old version (\(version))"
         }
     }
+
+    /// The problem in Korean words, as the console says it in Korean.
+    public var korean: String {
+        switch self {
+        case .notRunning: "데몬이 실행되지 않음"
+        case .waiting: "시계 동기화를 기다리는 중"
+        case .expiredCode(let windows): "만료된 코드를 표시 중 (\(windows)구간 뒤처짐)"
+        case .futureCode(let windows): "아직 유효하지 않은 코드를 표시 중 (\(windows)구간 앞섬)"
+        case .clock(let seconds): "시계가 \(abs(seconds))초 \(seconds > 0 ? "빠름" : "느림")"
+        case .notSynchronized: "시계가 동기화되지 않음"
+        case .paused: "일시정지됨"
+        case .degraded(let reason): "성능 저하" + (reason.map { ": \($0)" } ?? "")
+        case .period(let kiosk, let server): "주기 \(kiosk)초, 서버는 \(server)초를 예상"
+        case .oldVersion(let version): "이전 버전 (\(version))"
+        }
+    }
 }
