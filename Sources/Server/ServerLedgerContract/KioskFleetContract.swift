@@ -23,6 +23,15 @@ public enum KioskFleetContract {
         }
     }
 
+    /// The subject of a ledger that is both the fleet and its transactions (every engine).
+    public static func subject(_ ledger: some KioskFleet & LedgerTransactions) -> Subject {
+        Subject(fleet: ledger, steer: { key, change, by, time throws(LedgerError) in
+            try await ledger.transaction { transaction throws(LedgerError) in try transaction.steerKiosk(key, change, by: by, at: time) }
+        }, forget: { key throws(LedgerError) in
+            try await ledger.transaction { transaction throws(LedgerError) in try transaction.forgetKiosk(key) }
+        })
+    }
+
     /// One rule: its name and the check.
     public struct Case: Sendable, CustomStringConvertible {
         public let description: String

@@ -13,10 +13,9 @@ import SharedJSON
 struct KioskReportHandler: Sendable {
     let desk: KioskReportDesk?
 
-    func post(_ request: HTTPRequest, venue: VenueID, reply: @escaping @Sendable (HTTPResponse) -> Void) {
+    func post(_ request: HTTPRequest, venue: VenueID) async -> HTTPResponse {
         guard let desk else {
-            reply(Self.problem(status: 404, code: "no-reports", title: "this server takes no kiosk reports", detail: ""))
-            return
+            return Self.problem(status: 404, code: "no-reports", title: "this server takes no kiosk reports", detail: "")
         }
         let verified: KioskReportReception.Verified
         do throws(KioskReportRefusal) {
@@ -24,35 +23,31 @@ struct KioskReportHandler: Sendable {
                                                  bodyTooLarge: request.bodyTooLarge, client: request.clientKey)
         } catch {
             desk.counted(error)
-            reply(Self.refused(error))
-            return
+            return Self.refused(error)
         }
         let hold = min(max(request.query["wait"].flatMap { Int($0) } ?? 0, 0), KioskReportDesk.maximumHoldSeconds)
-        Task {
-            // Subscribed before the steer is read: a steer given in between rings this ticket.
-            let ticket = hold > 0 ? desk.bell.subscribe(verified.key) : nil
-            var steer: KioskSteer?
-            do throws(KioskReportRefusal) {
-                steer = try await desk.reception.store(verified)
-            } catch {
-                ticket?.cancel()
-                desk.counted(error)
-                reply(Self.refused(error))
-                return
-            }
-            desk.counted(nil)
-            if let ticket {
-                if steer == nil, await ticket.wait(upTo: .seconds(hold), clock: desk.clock) == .rung {
-                    steer = await desk.reception.pendingSteer(for: verified.key)
-                } else {
-                    ticket.cancel()
-                }
-            }
-            let answer = desk.reception.answer(verified, steer: steer)
-            reply(HTTPResponse(status: 200, headers: [("Content-Type", "application/json"), ("Cache-Control", "no-store"),
-                                                      (AnswerSignature.headerName, answer.signature)] + HTTPResponse.securityHeaders,
-                               body: answer.body))
+        // Subscribed before the steer is read: a steer given in between rings this ticket.
+        let ticket = hold > 0 ? desk.bell.subscribe(verified.key) : nil
+        var steer: KioskSteer?
+        do throws(KioskReportRefusal) {
+            steer = try await desk.reception.store(verified)
+        } catch {
+            ticket?.cancel()
+            desk.counted(error)
+            return Self.refused(error)
         }
+        desk.counted(nil)
+        if let ticket {
+            if steer == nil, await ticket.wait(upTo: .seconds(hold), clock: desk.clock) == .rung {
+                steer = await desk.reception.pendingSteer(for: verified.key)
+            } else {
+                ticket.cancel()
+            }
+        }
+        let answer = desk.reception.answer(verified, steer: steer)
+        return HTTPResponse(status: 200, headers: [("Content-Type", "application/json"), ("Cache-Control", "no-store"),
+                                                   (AnswerSignature.headerName, answer.signature)] + HTTPResponse.securityHeaders,
+                            body: answer.body)
     }
 
     /// The problem a refusal is answered with.

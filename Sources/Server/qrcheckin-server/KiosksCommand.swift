@@ -1,5 +1,6 @@
 import ServerDomain
 import ServerReports
+import SharedAsync
 import SharedCLI
 import SharedDomain
 import SharedSystem
@@ -7,7 +8,7 @@ import SharedSystem
 /// `qrcheckin-server kiosks`: the kiosks that report to this ledger (`qrcheckin report`), judged
 /// now; `kiosks set` steers one (audited with the operator's user name), `kiosks forget`
 /// removes a retired one.
-struct KiosksCommand: Command {
+struct KiosksCommand: AsyncCommand {
     static let spec = CommandSpec(
         name: "kiosks",
         summary: "List the kiosks that report here, judged now; steer one (set) or forget a retired one.",
@@ -102,35 +103,35 @@ struct KiosksCommand: Command {
         if action != .list && (venue != nil || arguments["format"] != nil) { throw .usage("--venue and --format go with list") }
     }
 
-    func run(_ context: CommandContext) throws(CommandError) -> ExitCode {
+    func run(_ context: CommandContext) async throws(CommandError) -> ExitCode {
         let clock = SystemClock()
         switch action {
         case .list:
-            let ledger = try ledgerOptions.openLedgerForReading(clock: clock) { why in
+            let ledger = try await ledgerOptions.openLedgerForReading(clock: clock) { why in
                 context.logger.warning("the ledger cannot be opened for writing (\(why)); reading it read-only")
-            }
+            }.ledger
             let fleet = try Self.fleet(ledger)
-            let records = try Self.awaited { [venue] () async throws(LedgerError) in try await fleet.kiosks(venue: venue) }
+            let records = try await ledgerCall { [venue] () async throws(LedgerError) in try await fleet.kiosks(venue: venue) }
             let listing = KioskListing(records: records, judge: KioskJudge(venues: venues, serverVersion: ServerProgram.version), now: clock.now())
             try context.output(json ? listing.json : listing.table)
             let worst = listing.worst
             if worst.state == .offline { return ExitCode(rawValue: 2) ?? .failure }
             return worst.state == .late || worst.problems ? .failure : .success
         case .set:
-            let ledger = try ledgerOptions.openLedger(clock: clock)
+            let ledger = try await ledgerOptions.openLedger(clock: clock).ledger
             let key = key!
             let steering = KioskSteering(trail: AuditTrail.shell(ledger, context, clock: clock))
-            guard let steer = try ledgerCall({ () throws(LedgerError) in try steering.run(key, change) }) else {
+            guard let steer = try await ledgerCall({ [change] () async throws(LedgerError) in try await steering.run(key, change) }) else {
                 context.logger.error("no kiosk \(key) has reported to this ledger (qrcheckin-server kiosks lists those that have)")
                 return .failure
             }
             try context.output("steer \(steer.id) for \(key): \(change) by \(steer.by); the kiosk applies it at its next report\n")
             return .success
         case .forget:
-            let ledger = try ledgerOptions.openLedger(clock: clock)
+            let ledger = try await ledgerOptions.openLedger(clock: clock).ledger
             let key = key!
             let forgetting = KioskForgetting(trail: AuditTrail.shell(ledger, context, clock: clock))
-            guard try ledgerCall({ () throws(LedgerError) in try forgetting.run(key) }) else {
+            guard try await ledgerCall({ () async throws(LedgerError) in try await forgetting.run(key) }) else {
                 context.logger.error("no kiosk \(key) has reported to this ledger")
                 return .failure
             }
@@ -139,21 +140,8 @@ struct KiosksCommand: Command {
         }
     }
 
-    static func fleet(_ ledger: any CheckInLedger) throws(CommandError) -> any KioskFleet {
+    static func fleet(_ ledger: any Ledger) throws(CommandError) -> any KioskFleet {
         guard let fleet = ledger as? any KioskFleet else { throw CommandError(.software, "this ledger keeps no kiosks") }
         return fleet
-    }
-
-    /// The value of an async ledger call, waited for on this (the command's only) thread.
-    static func awaited<T: Sendable>(_ body: @escaping @Sendable () async throws(LedgerError) -> T) throws(CommandError) -> T {
-        let answer = Rendezvous<Result<T, LedgerError>>()
-        Task {
-            do throws(LedgerError) {
-                answer.put(.success(try await body()))
-            } catch {
-                answer.put(.failure(error))
-            }
-        }
-        return try ledgerCall { () throws(LedgerError) in try answer.take().get() }
     }
 }

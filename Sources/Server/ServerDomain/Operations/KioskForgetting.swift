@@ -13,8 +13,8 @@ public struct KioskForgetting: Sendable {
     }
 
     /// Forgets `key`; false (no entry) when no such kiosk is known.
-    public func run(_ key: KioskKey) throws(LedgerError) -> Bool {
-        try trail.change({ transaction throws(LedgerError) in try transaction.forgetKiosk(key) },
+    public func run(_ key: KioskKey) async throws(LedgerError) -> Bool {
+        try await trail.change({ transaction throws(LedgerError) in try transaction.forgetKiosk(key) },
                          note: { $0 ? AuditNote(.kioskForget, subject: "kiosk \(key)") : nil }).value
     }
 }

@@ -20,10 +20,10 @@ public struct KioskSteering: Sendable {
     /// Gives `key` the steer `change` asks, merged into one still pending; returns it once it
     /// and its entry are committed, or nil (nothing written, no entry) when no such kiosk has
     /// reported.
-    public func run(_ key: KioskKey, _ change: KioskSteerChange) throws(LedgerError) -> KioskSteer? {
+    public func run(_ key: KioskKey, _ change: KioskSteerChange) async throws(LedgerError) -> KioskSteer? {
         precondition(!change.isEmpty, "a steer asks for something")
         let name = Self.operatorName(trail.actor.name)
-        let steer = try trail.change({ transaction throws(LedgerError) in
+        let steer = try await trail.change({ transaction throws(LedgerError) in
             try transaction.steerKiosk(key, change, by: name, at: trail.clock.now())
         }, note: { steer in
             steer.map { AuditNote(.kioskSteer, subject: "kiosk \(key)", detail: "\(change) (steer \($0.id))") }

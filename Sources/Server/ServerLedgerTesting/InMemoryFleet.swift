@@ -1,3 +1,4 @@
+import ServerDomain
 import SharedDomain
 
 /// The in-memory ledger's kiosks (`KioskFleet`): what the SQL ledger keeps in `kiosks`,

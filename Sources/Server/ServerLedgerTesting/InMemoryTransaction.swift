@@ -1,3 +1,4 @@
+import ServerDomain
 import SharedDomain
 
 /// `InMemoryLedger`'s transaction: copies of the ledger's and the accounts' states that the
@@ -56,6 +57,14 @@ final class InMemoryTransaction: LedgerTransaction {
 
     func forgetKiosk(_ key: KioskKey) throws(LedgerError) -> Bool {
         state.fleet.forget(key)
+    }
+
+    func addSession(_ session: ConsoleSession) throws(LedgerError) {
+        accounts.sessions[session.idHash] = session
+    }
+
+    func removeSession(idHash: String) throws(LedgerError) {
+        accounts.sessions[idHash] = nil
     }
 
     @discardableResult
