@@ -111,11 +111,15 @@ struct ServeCommand: AsyncCommand {
         let siteKeys = SiteKeys(sources: keys.map(\.keys), authenticator: authenticator)
         let zone = SystemZone()
         let venues = configuration.venues
+        let fleet = opened.ledger as? any KioskFleet
+        let judge = KioskJudge(venues: venues, serverVersion: ServerProgram.version)
         let metrics = ServerMetrics(startedAt: clock.now(), live: {
             let now = clock.now()
             return try? await LiveCounts.read(from: ledger, at: now, dayStart: CalendarDay(containing: now, in: zone).midnight(in: zone))
                 .withPresence(from: ledger, venues: venues)
-        })
+        }, kiosks: fleet.map { fleet in { @Sendable in
+            (try? await fleet.kiosks(venue: nil)).map { KioskListing(records: $0, judge: judge, now: clock.now()).rows }
+        } })
         let retention = RetentionService(ledger: ledger, policy: configuration.retention, clock: clock,
                                          dayOffset: { zone.offsetSeconds(at: $0) }, report: { [configuration] purge in
             metrics.countPurge(purge)
@@ -138,7 +142,6 @@ struct ServeCommand: AsyncCommand {
         })
         // Kiosks' reports (issue 39): verified with the venues' report keys, kept in the ledger.
         let kioskBell = SteerBell()
-        let fleet = opened.ledger as? any KioskFleet
         let kioskDesk = fleet.map { fleet in
             KioskReportDesk(reception: KioskReportReception(
                 fleet: fleet, keyring: ReportKeyring(sources: keys.map(\.keys), authenticator: authenticator),
@@ -169,7 +172,8 @@ struct ServeCommand: AsyncCommand {
         var listeners: [any Service] = []
         if let consoleListener = consume consoleListener {
             let console = try await ConsoleService.start(on: consoleListener, ledger: ledger, health: health, configuration: configuration,
-                                                         zone: zone, clock: clock, pool: opened.pool)
+                                                         zone: zone, clock: clock, pool: opened.pool,
+                                                         kiosks: fleet.map { KioskConsole(fleet: $0, bell: kioskBell, judge: judge) })
             listeners.append(console.service)
             consoleAddress = console.address
         }
@@ -182,7 +186,8 @@ struct ServeCommand: AsyncCommand {
             throw CommandError(.unavailable, error.description)
         }
         // After the listeners, so stopped before them: held reports are answered at once.
-        let kioskServices: [any Service] = fleet.map { [KioskReportService(bell: kioskBell, beacon: SteerBeacon(fleet: $0, bell: kioskBell), clock: sleepClock)] } ?? []
+        let kioskServices: [any Service] = fleet.map { [KioskReportService(bell: kioskBell, beacon: SteerBeacon(fleet: $0, bell: kioskBell), clock: sleepClock,
+                                                                                       watch: KioskOfflineLog(fleet: $0, judge: judge, clock: clock, logger: logger))] } ?? []
         let served = configuration.venues.servesUnlisted ? "every venue its keys serve"
             : configuration.venues.profiles.keys.map(\.rawValue).sorted().joined(separator: ", ")
         logger.notice("listening on \(address), base path \(configuration.basePath.isEmpty ? "/" : configuration.basePath), "
