@@ -1,5 +1,6 @@
 import ServerDomain
 import ServerWeb
+import SharedDomain
 import SharedText
 
 /// Every word the console shows, in Korean and English; where the visitor pages or the CLI say
@@ -51,7 +52,6 @@ public struct ConsoleWords: Sendable {
     var kioskSteer: String { ko ? "마지막 원격 조정" : "Latest steer" }
     var kioskPaused: String { ko ? "일시정지" : "paused" }
     var kioskRotating: String { ko ? "자동 교체" : "rotating" }
-    var kioskShake: String { ko ? "흔들기" : "shake" }
     var kioskPending: String { ko ? "적용 대기 중" : "pending" }
     var kioskPause: String { ko ? "일시정지" : "Pause" }
     var kioskResume: String { ko ? "다시 시작" : "Resume" }
@@ -60,6 +60,20 @@ public struct ConsoleWords: Sendable {
     var kioskNewCode: String { ko ? "지금 새 코드" : "New code now" }
     var kioskForget: String { ko ? "삭제" : "Forget" }
     func kioskApplied(_ time: String) -> String { ko ? "\(time)에 적용됨" : "applied \(time)" }
+    func kioskShakeMode(_ mode: ShakeMode) -> String {
+        switch mode {
+        case .on: ko ? "흔들기 켬" : "shake on"
+        case .off: ko ? "흔들기 끔" : "shake off"
+        }
+    }
+    /// What a steer asked, in words: `pause, shake off, new code`.
+    func kioskAsked(_ steer: KioskSteer) -> String {
+        var parts: [String] = []
+        if let refresh = steer.refresh { parts.append(refresh == .paused ? kioskPause : kioskResume) }
+        if let shake = steer.shake { parts.append(shake == .on ? kioskShakeOn : kioskShakeOff) }
+        if steer.newCode { parts.append(kioskNewCode) }
+        return parts.joined(separator: ", ")
+    }
     func kioskAgo(_ seconds: Int64) -> String { ko ? "\(seconds)초 전" : "\(seconds) s ago" }
     func kioskSkew(_ seconds: Int64) -> String {
         if seconds == 0 { return ko ? "시계 정확" : "clock on time" }

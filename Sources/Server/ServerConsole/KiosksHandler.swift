@@ -91,9 +91,10 @@ struct KiosksHandler {
                 : "<ul class=\"problems\">" + row.verdict.problems.map { problem -> HTML in
                     "<li>\(words.language == .ko ? problem.korean : problem.english)</li>"
                 }.joined() + "</ul>"
-            let shown = daemon?.window.map(String.init) ?? "-"
+            // A paused daemon reports no window: its code stays on screen, not rotating.
+            let shown = daemon?.window.map(String.init) ?? (daemon?.refresh == .paused ? words.kioskPaused : "-")
             let expected = row.verdict.expectedWindow.map(String.init) ?? "-"
-            let modes = "\(daemon?.refresh == .paused ? words.kioskPaused : words.kioskRotating) · \(words.kioskShake) \(daemon?.shake.rawValue ?? "-")"
+            let modes = "\(daemon?.refresh == .paused ? words.kioskPaused : words.kioskRotating) · \(daemon.map { words.kioskShakeMode($0.shake) } ?? "-")"
             var steerText: HTML = "-"
             if let given = row.record.steer {
                 let asked = "\(given.steer.by.rawValue) \(Self.clock(WallTime(seconds: given.steer.at), request))"
@@ -101,7 +102,7 @@ struct KiosksHandler {
                 let applied: HTML = given.appliedAt.map { at -> HTML in
                     "<span class=\"ok\">\(words.kioskApplied(Self.clock(WallTime(seconds: at), request)))</span>\(outcome)"
                 } ?? "<span class=\"who\">\(words.kioskPending)</span>"
-                steerText = "\(KioskSteerChange(refresh: given.steer.refresh, shake: given.steer.shake, newCode: given.steer.newCode).description) — \(asked)<br>\(applied)"
+                steerText = "\(words.kioskAsked(given.steer)) — \(asked)<br>\(applied)"
             }
             var controls: HTML = ""
             if role >= .supervisor {
@@ -112,21 +113,21 @@ struct KiosksHandler {
             if role >= .admin { controls += button(row, "forget", words.kioskForget, danger: true) }
             let state = row.verdict.state
             return """
-                <tr><th scope="row">\(report.venue.rawValue)<br>\(report.kiosk.rawValue)</th>
-                <td><span class="light light-\(state.rawValue)">● \(words.kioskState(state))</span></td>
-                <td>\(problems)</td>
-                <td>\(shown) / \(expected)</td>
-                <td>\(request.local(row.record.receivedAt))<br><span class="who">\(words.kioskAgo(row.verdict.silenceSeconds))</span></td>
-                <td>\(report.version)<br><span class="who">\(words.kioskSkew(row.verdict.clock.seconds))</span></td>
-                <td>\(modes)</td>
-                <td>\(steerText)</td>
-                \(role >= .supervisor ? "<td>\(controls)</td>" as HTML : "")</tr>
+                <tr><th scope="row">\(report.venue.rawValue) · \(report.kiosk.rawValue)</th>
+                <td data-label="\(words.state)"><span class="light light-\(state.rawValue)">● \(words.kioskState(state))</span></td>
+                <td data-label="\(words.kioskProblems)">\(problems)</td>
+                <td data-label="\(words.kioskWindow)">\(shown) / \(expected)</td>
+                <td data-label="\(words.kioskLastReport)">\(request.local(row.record.receivedAt))<br><span class="who">\(words.kioskAgo(row.verdict.silenceSeconds))</span></td>
+                <td data-label="\(words.kioskVersion)">\(report.version)<br><span class="who">\(words.kioskSkew(row.verdict.clock.seconds))</span></td>
+                <td data-label="\(words.kioskModes)">\(modes)</td>
+                <td data-label="\(words.kioskSteer)">\(steerText)</td>
+                \(role >= .supervisor ? "<td data-label=\"\(words.changes)\">\(controls)</td>" as HTML : "")</tr>
                 """
         }.joined()
         let saved: HTML = request.query("done") != nil ? "<p class=\"ok\" role=\"status\">\(words.done)</p>" : ""
         let alert: HTML = notice.map { notice -> HTML in "<p class=\"error\" role=\"alert\">\(notice)</p>" } ?? ""
         let table: HTML = rows.isEmpty ? "<p>\(words.kioskNone)</p>" : """
-            <div class="scroll" tabindex="0" role="region" aria-label="\(words.kiosks)"><table><thead><tr>
+            <div class="scroll" tabindex="0" role="region" aria-label="\(words.kiosks)"><table class="cards"><thead><tr>
             <th scope="col">\(words.kiosk)</th><th scope="col">\(words.state)</th><th scope="col">\(words.kioskProblems)</th>
             <th scope="col">\(words.kioskWindow)</th><th scope="col">\(words.kioskLastReport)</th><th scope="col">\(words.kioskVersion)</th>
             <th scope="col">\(words.kioskModes)</th><th scope="col">\(words.kioskSteer)</th>\(role >= .supervisor ? "<th scope=\"col\">\(words.changes)</th>" as HTML : "")
