@@ -173,7 +173,7 @@ let package = Package(
         testTarget("KioskAdaptersTests", "Kiosk", ["KioskAdapters", "KioskCore", "SharedSystem", "SharedDomain", "SharedJSON", "SharedQR", "SharedQREncoder"]),
         // The executable's own logic (settings, locations, argument parsing), by @testable import.
         testTarget("qrcheckinTests", "Kiosk", ["qrcheckin", "SharedCLI", "SharedSystem", "SharedDomain", "KioskAdapters"]),
-        testTarget("ServerDomainTests", "Server", ["SharedTesting", "ServerDomain", "ServerLedgerContract", "ServerLedgerTesting", "ServerLedgerSQL", "SharedDomain", "SharedSystem"]),
+        testTarget("ServerDomainTests", "Server", ["SharedTesting", "ServerDomain", "ServerLedgerContract", "ServerLedgerTesting", "ServerLedgerSQL", "SharedDomain", "SharedJSON", "SharedSystem"]),
         testTarget("ServerSQLiteTests", "Server", ["SharedTesting", "ServerSQLite", "ServerLedgerContract", "SharedAsync", "ServerLedgerSQL", "ServerDomain", "SharedDomain", "CSQLite"]),
         testTarget("ServerPostgresTests", "Server",
                    ["SharedTesting", "ServerPostgres", "ServerLedgerContract", "SharedAsync", "ServerLedgerSQL", "ServerDomain", "SharedDomain", "SharedJSON", "SharedSystem", "ServerSQLite", "CPostgres"]),
