@@ -114,3 +114,4 @@ public final class PostgresLedger: SQLEngine, Ledger {
         }
     }
 }
+extension PostgresLedger: KioskFleet {}
