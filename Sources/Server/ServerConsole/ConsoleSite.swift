@@ -23,6 +23,9 @@ public struct ConsoleSite: HTTPHandler {
         /// Refusals counted for the dashboard, when the ledger can.
         public let refusals: (any RefusalCounting)?
         public let visits: any OpenVisits
+        /// Visits by when they began and ended, for the dashboard's occupancy curves, when the
+        /// ledger can (without it the curves are flat).
+        public let flow: (any VisitFlowLog)?
         public let venues: VenueDirectory
         public let zone: any LocalTimeZone
         public let clock: any WallClock
@@ -37,12 +40,13 @@ public struct ConsoleSite: HTTPHandler {
 
         /// The parts.
         public init(ledger: any CheckInLedger, accounts: any AccountLedger, refusals: (any RefusalCounting)?, visits: any OpenVisits,
-                    venues: VenueDirectory, zone: any LocalTimeZone, clock: any WallClock, crypto: ConsoleCrypto,
+                    flow: (any VisitFlowLog)? = nil, venues: VenueDirectory, zone: any LocalTimeZone, clock: any WallClock, crypto: ConsoleCrypto,
                     throttle: SignInThrottle = SignInThrottle(), ledgerAnswers: @escaping @Sendable () -> Bool = { true }, decoyHash: @escaping @Sendable () -> String) {
             self.ledger = ledger
             self.accounts = accounts
             self.refusals = refusals
             self.visits = visits
+            self.flow = flow
             self.venues = venues
             self.zone = zone
             self.clock = clock
@@ -100,7 +104,9 @@ public struct ConsoleSite: HTTPHandler {
         switch page {
         case .login: reply(SignInHandler(parts: parts).respond(to: request))
         case .logout: reply(SignInHandler(parts: parts).signOut(request))
-        case .dashboard: reply(DashboardHandler(parts: parts).respond(to: request))
+        case .dashboard:
+            // Async already (the ledger's ports are becoming async: issue 38): a task answers.
+            Task { [parts] in reply(await DashboardHandler(parts: parts).respond(to: request)) }
         case .inside: reply(InsideHandler(parts: parts).respond(to: request))
         case .checkin: StaffCheckInHandler(parts: parts).respond(to: request, reply: reply)
         case .log: reply(LogHandler(parts: parts).respond(to: request))

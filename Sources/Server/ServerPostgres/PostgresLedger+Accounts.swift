@@ -56,3 +56,9 @@ extension PostgresLedger: RefusalCounting {
         try read { session throws(LedgerError) in try sql.refusalCounts(since: since, on: session) }
     }
 }
+
+extension PostgresLedger: VisitFlowLog {
+    public func visitFlow(_ query: VisitFlowQuery) async throws(LedgerError) -> [VisitFlow] {
+        try read { session throws(LedgerError) in try sql.visitFlow(query, on: session) }
+    }
+}

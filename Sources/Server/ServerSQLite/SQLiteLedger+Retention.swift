@@ -66,3 +66,9 @@ extension SQLiteLedger {
         try read { session throws(LedgerError) in try sql.keptCounts(venue: venue, on: session) }
     }
 }
+
+extension SQLiteLedger: VisitFlowLog {
+    public func visitFlow(_ query: VisitFlowQuery) async throws(LedgerError) -> [VisitFlow] {
+        try read { session throws(LedgerError) in try sql.visitFlow(query, on: session) }
+    }
+}

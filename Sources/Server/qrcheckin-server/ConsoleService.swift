@@ -43,7 +43,7 @@ enum ConsoleService {
         _ = try? sessions.purgeExpired()
         let parts = ConsoleSite.Parts(
             ledger: ledger, accounts: accounts, refusals: opened as? any RefusalCounting,
-            visits: LedgerOpenVisits(ledger: ledger, venues: configuration.venues), venues: configuration.venues, zone: zone, clock: clock,
+            visits: LedgerOpenVisits(ledger: ledger, venues: configuration.venues), flow: opened as? any VisitFlowLog, venues: configuration.venues, zone: zone, clock: clock,
             crypto: crypto, ledgerAnswers: { !ledger.isInOutage }, decoyHash: decoy)
         var limits = configuration.limits
         limits.threads = 2

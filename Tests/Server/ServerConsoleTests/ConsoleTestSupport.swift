@@ -34,7 +34,7 @@ struct ConsoleFixture {
     init(venues: VenueDirectory = VenueDirectory(), throttle: SignInThrottle = SignInThrottle()) {
         site = ConsoleSite(ConsoleSite.Parts(
             ledger: ledger, accounts: ledger, refusals: ledger, visits: LedgerOpenVisits(ledger: ledger, venues: venues),
-            venues: venues, zone: UTCTimeZone(), clock: clock, crypto: FakeCrypto.crypto, throttle: throttle, decoyHash: { "plain:\u{1}" }))
+            flow: ledger, venues: venues, zone: UTCTimeZone(), clock: clock, crypto: FakeCrypto.crypto, throttle: throttle, decoyHash: { "plain:\u{1}" }))
         for role in ConsoleRole.allCases {
             _ = try! ledger.addAccount(ConsoleAccount(name: role.rawValue, role: role, passwordHash: "plain:password-\(role.rawValue)", created: clock.now()))
         }

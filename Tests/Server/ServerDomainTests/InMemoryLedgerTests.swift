@@ -8,6 +8,10 @@ struct InMemoryLedgerTests {
         try rule.run(on: InMemoryLedger())
     }
 
+    @Test(arguments: VisitFlowContract.cases) func visitFlow(_ rule: VisitFlowContract.Case) async throws {
+        try await rule.run(on: InMemoryLedger())
+    }
+
     @Test(arguments: AccountContract.cases) func accounts(_ rule: AccountContract.Case) throws {
         try rule.run(on: InMemoryLedger())
     }

@@ -34,6 +34,11 @@ struct PostgresLedgerTests {
         try rule.run(on: try Self.freshLedger().0)
     }
 
+    @Test(arguments: VisitFlowContract.cases)
+    func visitFlow(_ rule: VisitFlowContract.Case) async throws {
+        try await rule.run(on: try Self.freshLedger().0)
+    }
+
     @Test(arguments: AccountContract.cases)
     func accounts(_ rule: AccountContract.Case) throws {
         try rule.run(on: try Self.freshLedger().0)

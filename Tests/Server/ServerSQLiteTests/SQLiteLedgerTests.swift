@@ -22,6 +22,12 @@ struct SQLiteLedgerTests {
         try rule.run(on: ledger)
     }
 
+    @Test(arguments: VisitFlowContract.cases)
+    func visitFlow(_ rule: VisitFlowContract.Case) async throws {
+        let directory = TemporaryDirectory()
+        try await rule.run(on: try SQLiteLedger(path: directory.file("checkins.db"), create: true, durability: .normal, clock: FixedClock()))
+    }
+
     @Test(arguments: AccountContract.cases)
     func accounts(_ rule: AccountContract.Case) throws {
         let directory = TemporaryDirectory()
