@@ -29,10 +29,12 @@ struct DashboardHandler {
             // Tallies only, each from the index on time: no count of the whole log (at a million
             // check-ins that alone cost 20-80 ms a page). The curve is one grouped read of the
             // same index (`VisitFlowLog`).
-            tallies = try parts.ledger.tally(CheckInQuery(from: dayStart))
-            lastHour = try parts.ledger.tally(CheckInQuery(from: WallTime(milliseconds: now.milliseconds - 3_600_000)))
-            refusals = try parts.refusals?.refusalCounts(since: dayStart) ?? []
-            presence = try parts.visits.presence(at: now)
+            tallies = try await parts.log.tally(CheckInQuery(from: dayStart))
+            lastHour = try await parts.log.tally(CheckInQuery(from: WallTime(milliseconds: now.milliseconds - 3_600_000)))
+            refusals = try await parts.refusals.refusalCounts(since: dayStart)
+            // The one count of open visits (`LiveCounts.presence`, as `status` and `/metrics`
+            // read it), never a count of check-ins within the duplicate time.
+            presence = try await LiveCounts.presence(from: parts.visits, venues: parts.venues, at: now)
             flows = try await parts.flow?.visitFlow(flowQuery) ?? []
         } catch {
             return request.unavailable()
