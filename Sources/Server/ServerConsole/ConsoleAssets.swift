@@ -81,12 +81,18 @@ enum ConsoleAssets {
     static let script = """
         "use strict";
         // Refreshes the dashboard's numbers (the element #live) every data-refresh seconds from the
-        // page itself, without a full reload. Without this script a reload shows the same.
+        // page itself, without a full reload; at once when a hidden tab is shown again, never
+        // while it is hidden. Without this script a reload shows the same.
         (function () {
           var live = document.getElementById("live");
           if (!live || !window.fetch || !window.DOMParser) return;
           var seconds = parseInt(live.getAttribute("data-refresh"), 10) || 30;
+          var timer = null, busy = false;
+          function later() { clearTimeout(timer); timer = setTimeout(refresh, seconds * 1000); }
           function refresh() {
+            if (busy) return;
+            if (document.visibilityState === "hidden") { clearTimeout(timer); return; }
+            busy = true;
             fetch(window.location.href, { credentials: "same-origin", headers: { "Accept": "text/html" } })
               .then(function (response) { return response.ok ? response.text() : null; })
               .then(function (html) {
@@ -95,9 +101,10 @@ enum ConsoleAssets {
                 if (fresh) live.replaceChildren.apply(live, Array.prototype.slice.call(fresh.childNodes));
               })
               .catch(function () {})
-              .then(function () { setTimeout(refresh, seconds * 1000); });
+              .then(function () { busy = false; later(); });
           }
-          setTimeout(refresh, seconds * 1000);
+          document.addEventListener("visibilitychange", function () { if (document.visibilityState === "visible") refresh(); });
+          later();
         })();
 
         """
