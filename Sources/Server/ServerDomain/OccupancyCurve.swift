@@ -94,12 +94,19 @@ public struct OccupancyCurve: Hashable, Sendable {
         return best
     }
 
+    /// How much longer than its `max-stay` a visit may have lasted and still be seen: a check-out
+    /// after the stay is recorded only until the server's closer ends the visit (a pass a
+    /// minute), or while the server was down.
+    public static let lateExitSeconds: Int64 = 3600
+
     /// The query whose answer draws the curves of the day starting at `start`, up to `now`,
-    /// for visits of at most `longestStaySeconds`: from the bucket-aligned moment the longest
-    /// stay before `start`, so that the visits still inside at `start` are counted.
+    /// for visits of at most `longestStaySeconds` (and `lateExitSeconds`): from the
+    /// bucket-aligned moment that long before `start`, so that the visits still inside at
+    /// `start` are counted.
     public static func query(start: WallTime, now: WallTime, longestStaySeconds: Int64,
                              bucketMilliseconds: Int64 = standardBucketMilliseconds) -> VisitFlowQuery {
-        let lookback = (max(0, longestStaySeconds) * 1000 + bucketMilliseconds - 1) / bucketMilliseconds * bucketMilliseconds
+        let longest = (max(0, longestStaySeconds) + lateExitSeconds) * 1000
+        let lookback = (longest + bucketMilliseconds - 1) / bucketMilliseconds * bucketMilliseconds
         return VisitFlowQuery(origin: WallTime(milliseconds: start.milliseconds - lookback), since: start,
                               until: WallTime(milliseconds: max(now.milliseconds, start.milliseconds) + 1), bucketMilliseconds: bucketMilliseconds)
     }

@@ -107,8 +107,8 @@ struct ConsoleOccupancyCurveTests {
     @Test func boundariesCountEnteredBeforeAndNotEndedBefore() {
         let start = WallTime(milliseconds: 1_796_083_200_000)
         let query = OccupancyCurve.query(start: start, now: WallTime(milliseconds: start.milliseconds + 1_000_000), longestStaySeconds: 3600)
-        #expect(query.origin.milliseconds == start.milliseconds - 3_600_000)
-        let offset = query.bucket(of: start)  // 12
+        #expect(query.origin.milliseconds == start.milliseconds - 3_600_000 - OccupancyCurve.lateExitSeconds * 1000)
+        let offset = query.bucket(of: start)
         let flows = [
             VisitFlow(venue: Self.hall, entered: offset - 2, exited: nil, count: 2),      // inside at the start, ends 50 min later by the stay
             VisitFlow(venue: Self.hall, entered: offset, exited: offset, count: 5),      // in and out within the first bucket
