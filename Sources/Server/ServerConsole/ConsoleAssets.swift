@@ -50,7 +50,7 @@ enum ConsoleAssets {
         .chart .axis { stroke: #57606a; } .chart .grid { stroke: #d0d7de; }
         .chart text { font-size: 11px; fill: #424a53; } .chart .tick.y { text-anchor: end; } .chart .tick.x { text-anchor: middle; }
         .chart .label.x, .chart .label.capacity { text-anchor: end; } .chart .label.capacity { fill: var(--bad); font-weight: 700; }
-        .chart .capacity { stroke: var(--bad); stroke-width: 1.5; stroke-dasharray: 5 3; }
+        .chart line.capacity { stroke: var(--bad); stroke-width: 1.5; stroke-dasharray: 5 3; }
         .chart .curve { fill: none; stroke: #0550ae; stroke-width: 2; stroke-linejoin: round; } .chart .area { fill: #0550ae; fill-opacity: 0.12; }
         .chart .now { fill: #0550ae; stroke: #fff; stroke-width: 1.5; }
         .cards { display: grid; grid-template-columns: repeat(auto-fill, minmax(min(100%, 26rem), 1fr)); gap: 1rem; }
