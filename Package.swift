@@ -109,12 +109,13 @@ let package = Package(
         ),
 
         // MARK: The check-in server: qrcheckin-server
-        // Check-ins, the ledger port and the check-in use case. Swift stdlib and the shared Domain.
-        target("ServerDomain", "Server", ["SharedDomain"]),
+        // Check-ins, the ledger port and the check-in use case. Swift stdlib and the shared Domain
+        // (and SharedJSON, which reads a kiosk's report: the one definition both halves share).
+        target("ServerDomain", "Server", ["SharedDomain", "SharedJSON"]),
         // The ledger in SQL, written once for SQLite and PostgreSQL: the schema as versioned
         // migrations, every statement rendered per dialect, and what runs in what order over an
         // engine's session (`SQLLedger`). The engines only open sessions.
-        target("ServerLedgerSQL", "Server", ["ServerDomain", "SharedDomain"]),
+        target("ServerLedgerSQL", "Server", ["ServerDomain", "SharedDomain", "SharedJSON"]),
         // The embedded ledger: SQLite in WAL mode with group commit.
         target("ServerSQLite", "Server", ["ServerDomain", "ServerLedgerSQL", "SharedAsync", "SharedDomain", "SharedSystem", "CSQLite"]),
         // The shared ledger: PostgreSQL through libpq, for several servers.
@@ -124,7 +125,7 @@ let package = Package(
         target("ServerLedgerTesting", "Server", ["ServerDomain", "SharedDomain", "SharedSystem"]),
         // ...and the rules every ledger passes, one contract suite per port, run by each
         // ledger's tests against a fresh ledger.
-        target("ServerLedgerContract", "Server", ["ServerDomain", "SharedDomain", "SharedSystem"]),
+        target("ServerLedgerContract", "Server", ["ServerDomain", "SharedDomain", "SharedJSON", "SharedSystem"]),
         // Plain HTTP request and response values between the adapter and the site. Swift stdlib only.
         target("ServerHTTPTypes", "Server"),
         // The HTTP adapter: libmicrohttpd in, plain values out; listening sockets, proxies.
@@ -138,7 +139,7 @@ let package = Package(
         target("ServerWeb", "Server", ["ServerDomain", "ServerHTTPTypes", "SharedDomain", "SharedText"]),
         // The site: routes, pages in Korean and English, cookies, rate limits, metrics;
         // a request in, a response out.
-        target("ServerSite", "Server", ["ServerDomain", "ServerReports", "ServerHTTPTypes", "ServerWeb", "SharedDomain", "SharedText"]),
+        target("ServerSite", "Server", ["ServerDomain", "ServerReports", "ServerHTTPTypes", "ServerWeb", "SharedDomain", "SharedJSON", "SharedText"]),
         // The operator console: accounts, roles in one table, sessions, pages for staff (ko/en);
         // a request in, a response out, on its own listener. Not the visitor site: what both
         // need is ServerWeb's.
@@ -172,10 +173,10 @@ let package = Package(
         testTarget("KioskAdaptersTests", "Kiosk", ["KioskAdapters", "KioskCore", "SharedSystem", "SharedDomain", "SharedJSON", "SharedQR", "SharedQREncoder"]),
         // The executable's own logic (settings, locations, argument parsing), by @testable import.
         testTarget("qrcheckinTests", "Kiosk", ["qrcheckin", "SharedCLI", "SharedSystem", "SharedDomain", "KioskAdapters"]),
-        testTarget("ServerDomainTests", "Server", ["SharedTesting", "ServerDomain", "ServerLedgerContract", "ServerLedgerTesting", "ServerLedgerSQL", "SharedDomain", "SharedSystem"]),
+        testTarget("ServerDomainTests", "Server", ["SharedTesting", "ServerDomain", "ServerLedgerContract", "ServerLedgerTesting", "ServerLedgerSQL", "SharedDomain", "SharedJSON", "SharedSystem"]),
         testTarget("ServerSQLiteTests", "Server", ["SharedTesting", "ServerSQLite", "ServerLedgerContract", "SharedAsync", "ServerLedgerSQL", "ServerDomain", "SharedDomain", "CSQLite"]),
         testTarget("ServerPostgresTests", "Server",
-                   ["SharedTesting", "ServerPostgres", "ServerLedgerContract", "SharedAsync", "ServerLedgerSQL", "ServerDomain", "SharedDomain", "SharedSystem", "ServerSQLite", "CPostgres"]),
+                   ["SharedTesting", "ServerPostgres", "ServerLedgerContract", "SharedAsync", "ServerLedgerSQL", "ServerDomain", "SharedDomain", "SharedJSON", "SharedSystem", "ServerSQLite", "CPostgres"]),
         testTarget("ServerHTTPTests", "Server", ["SharedTesting", "ServerHTTP", "ServerHTTPTypes", "SharedAsync", "SharedDomain", "SharedSystem"]),
         // The server executable's own logic (the commands' shared setup, their synopses, the settings), by @testable import.
         testTarget("qrcheckin-serverTests", "Server", ["qrcheckin-server", "SharedAsync", "SharedCLI", "ServerDomain", "ServerSQLite", "ServerHTTP", "ServerReports", "SharedDomain"]),

@@ -92,6 +92,13 @@ def steps(postgres=False, source=None):
         walk.append(Step("import", ["--from", source], ["import"]))
     else:
         walk.append(Step("import", ["--from", "sqlite:/nonexistent.db"], [], exit=64, why="copies into PostgreSQL only: refused"))
+    # Kiosks (issue 39): no kiosk reported on this ledger, so a steer and a forget change nothing
+    # (test_server_kiosks.py checks the kiosk-steer entry of a real one).
+    walk += [
+        Step("kiosks", [], [], why="the kiosks' latest reports: no visitor's data"),
+        Step("kiosks", ["set", "HALL-1", "door-1", "--refresh", "pause"], [], exit=1, why="no such kiosk has reported: nothing changed"),
+        Step("kiosks", ["forget", "HALL-1", "door-1"], [], exit=1, why="no such kiosk: nothing changed"),
+    ]
     return walk
 
 

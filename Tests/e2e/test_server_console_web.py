@@ -14,7 +14,7 @@ from webutil import browser, resize
 
 DESKTOP = (1280, 900)
 PHONE = (360, 740)
-PAGES = ["/admin/", "/admin/inside", "/admin/checkin", "/admin/log", "/admin/erase", "/admin/users", "/admin/audit",
+PAGES = ["/admin/", "/admin/inside", "/admin/checkin", "/admin/kiosks", "/admin/log", "/admin/erase", "/admin/users", "/admin/audit",
          # A filter the console cannot read: the log page's form with the field marked, the export's 400.
          "/admin/log?from=2030-01-01", "/admin/export?format=csv&venue=HALL_2"]
 

@@ -10,6 +10,9 @@ public enum ConsoleAccess {
         .dashboard: .steward,
         .inside: .steward,
         .checkin: .steward,
+        // Stewards see the kiosks; the page's POST asks more of each action: a supervisor to
+        // steer, an admin to forget (`KiosksHandler.actions`).
+        .kiosks: .steward,
         .log: .supervisor,
         .export: .supervisor,
         .erase: .supervisor,
@@ -36,6 +39,6 @@ public enum ConsoleAccess {
 
     /// The pages `role` may open, for its navigation.
     static func pages(for role: ConsoleRole) -> [ConsolePage] {
-        [.dashboard, .inside, .checkin, .log, .export, .erase, .users, .audit].filter { decide($0, role: role) == .allowed }
+        [.dashboard, .inside, .checkin, .kiosks, .log, .export, .erase, .users, .audit].filter { decide($0, role: role) == .allowed }
     }
 }

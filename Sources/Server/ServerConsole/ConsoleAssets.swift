@@ -46,6 +46,15 @@ enum ConsoleAssets {
         button.danger { background: var(--bad); }
         .ok { color: var(--ok); font-weight: 600; } .error { color: var(--bad); font-weight: 600; }
         .note, .stamp, .who { color: var(--soft); }
+        .light { font-weight: 700; white-space: nowrap; } .light-ok { color: var(--ok); } .light-late { color: #8a5a00; } .light-offline { color: var(--bad); }
+        ul.problems { margin: 0; padding-left: 1.1rem; }
+        @media (max-width: 40rem) {
+          table.cards thead { position: absolute; width: 1px; height: 1px; overflow: hidden; clip: rect(0 0 0 0); }
+          table.cards tr, table.cards th, table.cards td { display: block; }
+          table.cards tr { border-bottom: 2px solid #6e7781; padding: 0.4rem 0; }
+          table.cards td, table.cards th { border: 0; }
+          table.cards td::before { content: attr(data-label); display: block; font-weight: 600; color: var(--soft); }
+        }
         .chart { width: 100%; max-width: 36rem; height: auto; background: #fff; }
         .chart .axis { stroke: #57606a; } .chart .grid { stroke: #d0d7de; }
         .chart text { font-size: 11px; fill: #424a53; } .chart .tick.y { text-anchor: end; } .chart .tick.x { text-anchor: middle; }

@@ -44,12 +44,15 @@ public struct ConsoleSite: HTTPHandler {
         /// name takes as long as a known one (names cannot be probed by timing). A function:
         /// made on first use, not at start (it costs a hash's time and memory).
         public let decoyHash: @Sendable () async -> String
+        /// The kiosks that report here (the Kiosks page); nil: the ledger keeps none.
+        public let kiosks: KioskConsole?
 
         /// The parts.
         /// The parts, every port of `ledger` (each handler uses only those it needs).
         public init(ledger: any Ledger,
                     venues: VenueDirectory, zone: any LocalTimeZone, clock: any WallClock, crypto: ConsoleCrypto,
-                    throttle: SignInThrottle = SignInThrottle(), ledgerAnswers: @escaping @Sendable () -> Bool = { true }, decoyHash: @escaping @Sendable () async -> String) {
+                    throttle: SignInThrottle = SignInThrottle(), ledgerAnswers: @escaping @Sendable () -> Bool = { true }, decoyHash: @escaping @Sendable () async -> String,
+                    kiosks: KioskConsole? = nil) {
             visits = ledger
             log = ledger
             refusals = ledger
@@ -65,6 +68,7 @@ public struct ConsoleSite: HTTPHandler {
             self.throttle = throttle
             self.ledgerAnswers = ledgerAnswers
             self.decoyHash = decoyHash
+            self.kiosks = kiosks
         }
 
         var sessions: ConsoleSessions { ConsoleSessions(accounts: accounts, clock: clock, crypto: crypto) }
@@ -123,6 +127,7 @@ public struct ConsoleSite: HTTPHandler {
         case .erase: return await EraseHandler(parts: parts).respond(to: request)
         case .users: return await UsersHandler(parts: parts).respond(to: request)
         case .audit: return await AuditHandler(parts: parts).respond(to: request)
+        case .kiosks: return await KiosksHandler(parts: parts).respond(to: request)
         }
     }
 

@@ -1,5 +1,6 @@
 import ServerDomain
 import ServerWeb
+import SharedDomain
 import SharedText
 
 /// Every word the console shows, in Korean and English; where the visitor pages or the CLI say
@@ -37,6 +38,54 @@ public struct ConsoleWords: Sendable {
     var erase: String { ko ? "삭제" : "Erase" }
     var users: String { ko ? "계정" : "Accounts" }
     var audit: String { ko ? "감사 기록" : "Audit log" }
+    var kiosks: String { ko ? "키오스크" : "Kiosks" }
+    var kiosk: String { ko ? "키오스크" : "Kiosk" }
+    var kioskNone: String { ko ? "아직 보고한 키오스크가 없습니다 (qrcheckin report의 report-to를 이 서버로 설정하세요)." : "No kiosk has reported yet (set qrcheckin report's report-to to this server)." }
+    var kioskNote: String { ko ? "각 키오스크의 마지막 보고로 판단합니다. 보고에는 방문자 정보가 없습니다." : "Judged from each kiosk's latest report. Reports carry no visitor data." }
+    var kioskUnknown: String { ko ? "그런 키오스크가 보고한 적이 없습니다." : "No such kiosk has reported." }
+    var kioskNoProblem: String { ko ? "문제 없음" : "No problem" }
+    var kioskProblems: String { ko ? "문제" : "Problems" }
+    var kioskWindow: String { ko ? "표시 구간 / 기대 구간" : "Window shown / expected" }
+    var kioskLastReport: String { ko ? "마지막 보고" : "Last report" }
+    var kioskVersion: String { ko ? "버전, 시계" : "Version, clock" }
+    var kioskModes: String { ko ? "모드" : "Modes" }
+    var kioskSteer: String { ko ? "마지막 원격 조정" : "Latest steer" }
+    var kioskPaused: String { ko ? "일시정지" : "paused" }
+    var kioskRotating: String { ko ? "자동 교체" : "rotating" }
+    var kioskPending: String { ko ? "적용 대기 중" : "pending" }
+    var kioskPause: String { ko ? "일시정지" : "Pause" }
+    var kioskResume: String { ko ? "다시 시작" : "Resume" }
+    var kioskShakeOn: String { ko ? "흔들기 켜기" : "Shake on" }
+    var kioskShakeOff: String { ko ? "흔들기 끄기" : "Shake off" }
+    var kioskNewCode: String { ko ? "지금 새 코드" : "New code now" }
+    var kioskForget: String { ko ? "삭제" : "Forget" }
+    func kioskApplied(_ time: String) -> String { ko ? "\(time)에 적용됨" : "applied \(time)" }
+    func kioskShakeMode(_ mode: ShakeMode) -> String {
+        switch mode {
+        case .on: ko ? "흔들기 켬" : "shake on"
+        case .off: ko ? "흔들기 끔" : "shake off"
+        }
+    }
+    /// What a steer asked, in words: `pause, shake off, new code`.
+    func kioskAsked(_ steer: KioskSteer) -> String {
+        var parts: [String] = []
+        if let refresh = steer.refresh { parts.append(refresh == .paused ? kioskPause : kioskResume) }
+        if let shake = steer.shake { parts.append(shake == .on ? kioskShakeOn : kioskShakeOff) }
+        if steer.newCode { parts.append(kioskNewCode) }
+        return parts.joined(separator: ", ")
+    }
+    func kioskAgo(_ seconds: Int64) -> String { ko ? "\(seconds)초 전" : "\(seconds) s ago" }
+    func kioskSkew(_ seconds: Int64) -> String {
+        if seconds == 0 { return ko ? "시계 정확" : "clock on time" }
+        return ko ? "시계 \(abs(seconds))초 \(seconds > 0 ? "빠름" : "느림")" : "clock \(abs(seconds)) s \(seconds > 0 ? "fast" : "slow")"
+    }
+    func kioskState(_ state: KioskState) -> String {
+        switch state {
+        case .ok: ko ? "정상 (ok)" : "ok"
+        case .late: ko ? "지연 (late)" : "late"
+        case .offline: ko ? "오프라인 (offline)" : "offline"
+        }
+    }
 
     var venue: String { web.venue }
     var todayCheckIns: String { ko ? "오늘 체크인" : "Check-ins today" }

@@ -72,6 +72,10 @@ public enum AuditAction: String, CaseIterable, Hashable, Sendable {
     case purge
     /// Check-ins copied into this ledger from another (`import`).
     case `import`
+    /// A kiosk steered (`kiosks set`, the console's Kiosks page): which kiosk, what was asked.
+    case kioskSteer = "kiosk-steer"
+    /// A retired kiosk forgotten (`kiosks forget`, the console): its latest report and steer.
+    case kioskForget = "kiosk-forget"
 }
 
 /// Which audit entries a listing covers, newest first; every bound optional.

@@ -37,6 +37,15 @@ public protocol LedgerTransaction {
     /// Removes the account named `name` and its sessions (false: none).
     func removeAccount(named name: String) throws(LedgerError) -> Bool
 
+    /// Gives the kiosk `key` the steer `change` asks, by `by` at `time`, merged into the steer
+    /// still pending for it (`KioskSteerChange.merged`) under a new id; returns the steer, or
+    /// nil (nothing written) when the kiosk never reported or was forgotten (`KioskSteering`).
+    func steerKiosk(_ key: KioskKey, _ change: KioskSteerChange, by: OperatorName, at time: WallTime) throws(LedgerError) -> KioskSteer?
+
+    /// Forgets the kiosk `key`: its latest report, its steer and its nonces; false when none
+    /// (`KioskForgetting`). A kiosk that reports again is listed again.
+    func forgetKiosk(_ key: KioskKey) throws(LedgerError) -> Bool
+
     /// Stores a new console session (a sign-in's, with its entry).
     func addSession(_ session: ConsoleSession) throws(LedgerError)
 

@@ -209,6 +209,11 @@ public final class MicroHTTPServer: Service, @unchecked Sendable {
             } else if let processor = state.postProcessor, let upload {
                 // A malformed form stops its decoder; the fields read so far stay (the site checks them).
                 _ = MHD_post_process(processor, upload, uploadSize.pointee)
+            } else if let upload {
+                // Not a form (libmicrohttpd made no decoder): kept as sent, within the limit.
+                upload.withMemoryRebound(to: UInt8.self, capacity: uploadSize.pointee) {
+                    state.rawBody.append(contentsOf: UnsafeBufferPointer(start: $0, count: uploadSize.pointee))
+                }
             }
             uploadSize.pointee = 0
             return .YES
@@ -350,7 +355,7 @@ public final class MicroHTTPServer: Service, @unchecked Sendable {
         return HTTPRequest(
             method: String(cString: method), path: String(decoding: UnsafeRawBufferPointer(start: url, count: strlen(url)).bindMemory(to: UInt8.self), as: UTF8.self),
             query: query, headers: headers, cookies: cookies, form: state.tooLarge ? [:] : state.form,
-            bodyTooLarge: state.tooLarge, client: resolved.text, clientKey: resolved.client?.rateLimitKey,
+            body: state.tooLarge ? [] : state.rawBody, bodyTooLarge: state.tooLarge, client: resolved.text, clientKey: resolved.client?.rateLimitKey,
             clientIsLocal: resolved.client?.isLoopback ?? false, secure: resolved.secure)
     }
 
@@ -401,7 +406,7 @@ public final class MicroHTTPServer: Service, @unchecked Sendable {
 public enum HTTPRequestQuery {
     /// Query argument names: the visitor pages' (`lang`, `again`), then the operator console's
     /// (its searches, pages and previews; the visitor site never reads them).
-    public static let names = ["lang", "again", "venue", "from", "until", "receipt", "after", "before", "format", "done", "checkin", "phone", "only"]
+    public static let names = ["lang", "again", "venue", "from", "until", "receipt", "after", "before", "format", "done", "checkin", "phone", "only", "wait"]
     /// Cookie names: the visitor pages', then the console's session and sign-in form.
     public static let cookieNames = ["qrcheckin_device", "qrcheckin_visitor", "qrcheckin_console", "qrcheckin_console_login"]
 }

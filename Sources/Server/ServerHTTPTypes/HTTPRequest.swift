@@ -14,6 +14,9 @@ public struct HTTPRequest: Sendable, Equatable {
     public var cookies: [String: String]
     /// Form fields of an `application/x-www-form-urlencoded` or `multipart/form-data` body.
     public var form: [String: String]
+    /// The body's bytes when it is not a form (a kiosk's JSON report), as sent; empty for a
+    /// form (its fields are in `form`) and when it was too large.
+    public var body: [UInt8]
     /// Whether the body was larger than the adapter accepts (its fields are then dropped).
     public var bodyTooLarge: Bool
     /// The client's address as text (`203.0.113.5`, `2001:db8::1`): the TCP peer, or the
@@ -29,7 +32,7 @@ public struct HTTPRequest: Sendable, Equatable {
 
     /// A request with these parts.
     public init(method: String, path: String, query: [String: String] = [:], headers: [String: String] = [:],
-                cookies: [String: String] = [:], form: [String: String] = [:], bodyTooLarge: Bool = false,
+                cookies: [String: String] = [:], form: [String: String] = [:], body: [UInt8] = [], bodyTooLarge: Bool = false,
                 client: String = "127.0.0.1", clientKey: String? = nil, clientIsLocal: Bool = true, secure: Bool = false) {
         self.method = method
         self.path = path
@@ -37,6 +40,7 @@ public struct HTTPRequest: Sendable, Equatable {
         self.headers = headers
         self.cookies = cookies
         self.form = form
+        self.body = body
         self.bodyTooLarge = bodyTooLarge
         self.client = client
         self.clientKey = clientKey ?? client
@@ -45,6 +49,7 @@ public struct HTTPRequest: Sendable, Equatable {
     }
 
     /// The headers the adapter copies (every other header is ignored): the language, the
-    /// body's type, and what tells a cross-site form post (`Sec-Fetch-Site`, `Origin`, `Host`).
-    public static let keptHeaders = ["accept-language", "content-type", "sec-fetch-site", "origin", "host"]
+    /// body's type, what tells a cross-site form post (`Sec-Fetch-Site`, `Origin`, `Host`), and
+    /// a kiosk report's signature (`Qrcheckin-Report`).
+    public static let keptHeaders = ["accept-language", "content-type", "sec-fetch-site", "origin", "host", "qrcheckin-report"]
 }

@@ -160,6 +160,9 @@ public enum LedgerSchema {
             """,
             "CREATE INDEX console_sessions_account ON console_sessions (account)",
         ]),
+        // Kiosk reports (issue 39): each kiosk's latest report (no history), its latest steer,
+        // and its reports' nonces until the replay window has passed (`LedgerSchema+Kiosks`).
+        Migration(version: 8, name: "kiosks", statements: kioskTables),
     ]
 
     /// The key of check-in ids (`CheckInIDCipher`), as hex: the row migration 5 made.

@@ -14,6 +14,26 @@ public enum SQLDialect: String, Sendable, CaseIterable {
         }
     }
 
+    /// A 64-bit primary key the database assigns, increasing and never reused, even after the
+    /// newest row is deleted (SQLite's AUTOINCREMENT; PostgreSQL's identity never reuses): a
+    /// kiosk steer's id, which a kiosk compares with the last one it applied.
+    public var serialID: String {
+        switch self {
+        case .sqlite: "INTEGER PRIMARY KEY AUTOINCREMENT"
+        case .postgresql: generatedID
+        }
+    }
+
+    /// What ends a read that locks the rows it reads until the transaction ends: PostgreSQL's
+    /// `FOR UPDATE` (two servers steering one kiosk at once then merge one after the other);
+    /// SQLite needs none (one writer at a time).
+    public var forUpdate: String {
+        switch self {
+        case .sqlite: ""
+        case .postgresql: " FOR UPDATE"
+        }
+    }
+
     /// What ends a table keyed by its primary key alone: SQLite stores such a table as one
     /// b-tree instead of a table and an index (`WITHOUT ROWID`); PostgreSQL needs nothing.
     public var keyedTable: String {
@@ -41,10 +61,10 @@ public enum SQLDialect: String, Sendable, CaseIterable {
         }
     }
 
-    /// `text` with `{id}` replaced by `generatedID`, `{keyed}` by `keyedTable`, `{open}` by
-    /// `openVisitsIndex` and `$N` by this dialect's placeholder.
+    /// `text` with `{id}` replaced by `generatedID`, `{serial}` by `serialID`, `{forUpdate}` by
+    /// `forUpdate`, `{keyed}` by `keyedTable`, `{open}` by `openVisitsIndex` and `$N` by this dialect's placeholder.
     public func render(_ text: String) -> String {
-        var result = text.replacing("{id}", with: generatedID).replacing("{keyed}", with: keyedTable)
+        var result = text.replacing("{id}", with: generatedID).replacing("{serial}", with: serialID).replacing("{forUpdate}", with: forUpdate).replacing("{keyed}", with: keyedTable)
             .replacing("{open}", with: openVisitsIndex)
         if self == .sqlite {
             // `$1` → `?1`, right to left so `$10` is not taken for `$1`.

@@ -55,6 +55,14 @@ public final class SQLTransaction: LedgerTransaction {
         try ledger.removeAccount(named: name, on: session)
     }
 
+    public func steerKiosk(_ key: KioskKey, _ change: KioskSteerChange, by: OperatorName, at time: WallTime) throws(LedgerError) -> KioskSteer? {
+        try ledger.steerKiosk(key, change, by: by, at: time, on: session)
+    }
+
+    public func forgetKiosk(_ key: KioskKey) throws(LedgerError) -> Bool {
+        try ledger.forgetKiosk(key, on: session)
+    }
+
     public func addSession(_ console: ConsoleSession) throws(LedgerError) {
         try ledger.addSession(console, on: session)
     }

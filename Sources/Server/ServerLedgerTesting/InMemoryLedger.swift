@@ -25,6 +25,8 @@ public final class InMemoryLedger: Ledger {
         /// The audit log, oldest first, and the id the next entry gets.
         var audit: [AuditEntry] = []
         var nextAuditID: Int64 = 1
+        /// The kiosks' latest reports, steers and nonces (`KioskFleet`).
+        var fleet = InMemoryFleet()
         /// The row id of each check-in recorded (by the id it shows): the log's order after time.
         var rows: [Int64: Int64] = [:]
     }
@@ -340,8 +342,8 @@ public final class InMemoryLedger: Ledger {
     }
 
     /// Runs `body` on the state under the lock, failing as `fail` and `failWrites` say, and
-    /// tells the observer how it went.
-    private func locked<T>(writing: Bool = false, _ body: (inout State) throws(LedgerError) -> T) throws(LedgerError) -> T {
+    /// tells the observer how it went (internal: the fleet's extension uses it too).
+    func locked<T>(writing: Bool = false, _ body: (inout State) throws(LedgerError) -> T) throws(LedgerError) -> T {
         let result: Result<T, LedgerError> = state.withLock { state in
             if let failure = state.failure ?? (writing ? state.writeFailure : nil) { return .failure(failure) }
             do throws(LedgerError) {

@@ -51,6 +51,14 @@ final class InMemoryTransaction: LedgerTransaction {
         InMemoryAccounts.removeAccount(named: name, &accounts)
     }
 
+    func steerKiosk(_ key: KioskKey, _ change: KioskSteerChange, by: OperatorName, at time: WallTime) throws(LedgerError) -> KioskSteer? {
+        state.fleet.steer(key, change, by: by, at: time)
+    }
+
+    func forgetKiosk(_ key: KioskKey) throws(LedgerError) -> Bool {
+        state.fleet.forget(key)
+    }
+
     func addSession(_ session: ConsoleSession) throws(LedgerError) {
         accounts.sessions[session.idHash] = session
     }

@@ -197,3 +197,4 @@ extension String {
         String(repeating: "0", count: Swift.max(0, count - self.count)) + self
     }
 }
+extension SQLiteLedger: KioskFleet {}

@@ -26,11 +26,14 @@ public struct CheckInSite: HTTPHandler {
         public let occupancyOrigins: [String]
         /// Told about every ledger failure (the server logs them, once per outage).
         public let ledgerFailed: @Sendable (LedgerError) -> Void
+        /// Where kiosks' reports arrive (`B/VENUE/kiosk`); nil: none are taken (404).
+        public let kioskReports: KioskReportDesk?
 
         /// The parts; `basePath` is empty or starts with `/` and does not end with one.
         public init(useCase: CheckInUseCase, basePath: String, zone: any LocalTimeZone, clock: any WallClock, limiter: SafeNumberLimiter,
                     cookies: DeviceCookies, tickets: VisitorTickets, formTokens: FormTokens, metrics: ServerMetrics, look: SiteLook = .standard,
-                    occupancyOrigins: [String] = [], ledgerFailed: @escaping @Sendable (LedgerError) -> Void = { _ in }) {
+                    occupancyOrigins: [String] = [], ledgerFailed: @escaping @Sendable (LedgerError) -> Void = { _ in },
+                    kioskReports: KioskReportDesk? = nil) {
             self.useCase = useCase
             self.basePath = basePath
             self.zone = zone
@@ -43,6 +46,7 @@ public struct CheckInSite: HTTPHandler {
             self.look = look
             self.occupancyOrigins = occupancyOrigins
             self.ledgerFailed = ledgerFailed
+            self.kioskReports = kioskReports
         }
     }
 
@@ -62,6 +66,7 @@ public struct CheckInSite: HTTPHandler {
         case .safeNumberForm(let venue): return SafeNumberHandler(parts: parts).form(for: request, venue: venue)
         case .receipt(let venue, let id): return await ReceiptHandler(parts: parts).respond(to: request, venue: venue, id: id)
         case .checkOut(let venue, let id): return await CheckOutHandler(parts: parts).post(request, venue: venue, id: id)
+        case .kioskReport(let venue): return await KioskReportHandler(desk: parts.kioskReports).post(http, venue: venue)
         case .occupancy(let venue): return await OccupancyHandler(parts: parts).respond(to: request, venue: venue)
         case .asset(let name): return AssetHandler.respond(to: request, name: name, look: parts.look)
         case .metrics: return await MetricsHandler(metrics: parts.metrics).respond(to: request)

@@ -11,6 +11,7 @@ import SharedDomain
 /// | `B/VENUE/visitor` | — | the visitor-log form's answer |
 /// | `B/VENUE/receipt/ID` | the receipt (its device only) | checks out (its device only) |
 /// | `B/VENUE/occupancy` | inside and capacity, JSON (no personal data) | — |
+/// | `B/VENUE/kiosk` | — | a kiosk's signed report (JSON; the answer carries its steer) |
 /// | `B/_/NAME` | the style sheet and the script | — |
 /// | `/metrics` | Prometheus text, to local scrapers only | — |
 enum Route: Equatable, Sendable {
@@ -29,6 +30,8 @@ enum Route: Equatable, Sendable {
     case checkOut(venue: VenueID, id: ReceiptID)
     /// The venue's occupancy, as JSON.
     case occupancy(venue: VenueID)
+    /// A kiosk's signed report.
+    case kioskReport(venue: VenueID)
     /// A static asset.
     case asset(String)
     /// The metrics.
@@ -51,6 +54,8 @@ enum Route: Equatable, Sendable {
         case receipt
         /// `B/VENUE/occupancy`: 404 in JSON.
         case occupancy
+        /// `B/VENUE/kiosk`: 401, as a venue whose key the server lacks.
+        case kioskReport
     }
 
     /// The route of `method` and `path` (percent-decoded, without the query) under `basePath`:
@@ -84,6 +89,12 @@ enum Route: Equatable, Sendable {
                 return
             }
             self = venue.map { .occupancy(venue: $0) } ?? .unreadable(.occupancy)
+        case 2 where segments[1] == "kiosk":
+            guard method == "POST" else {
+                self = .methodNotAllowed(allow: "POST")
+                return
+            }
+            self = venue.map { .kioskReport(venue: $0) } ?? .unreadable(.kioskReport)
         case 2 where segments[1] == "visitor":
             guard method == "POST" else {
                 self = .methodNotAllowed(allow: "POST")

@@ -1,5 +1,6 @@
 import ServerDomain
 import ServerHTTPTypes
+import ServerReports
 import SharedDomain
 import SharedText
 import Synchronization
@@ -42,11 +43,16 @@ public final class ServerMetrics: HTTPObserver {
     private let startedAt: WallTime
     /// Reads the live counts from the ledger at each scrape (nil when it cannot).
     private let live: (@Sendable () async -> LiveCounts?)?
+    /// Reads the kiosks, judged now, at each scrape (nil when it cannot, or keeps none).
+    private let kiosks: (@Sendable () async -> [KioskListing.Row]?)?
 
-    /// Counters starting now; `live` gives the gauges of today's and the last hour's check-ins.
-    public init(startedAt: WallTime, live: (@Sendable () async -> LiveCounts?)? = nil) {
+    /// Counters starting now; `live` gives the gauges of today's and the last hour's check-ins,
+    /// `kiosks` the kiosks' states and silences.
+    public init(startedAt: WallTime, live: (@Sendable () async -> LiveCounts?)? = nil,
+                kiosks: (@Sendable () async -> [KioskListing.Row]?)? = nil) {
         self.startedAt = startedAt
         self.live = live
+        self.kiosks = kiosks
     }
 
     /// Counts a purge of the retention service (what it deleted, or that it failed).
@@ -149,6 +155,7 @@ public final class ServerMetrics: HTTPObserver {
             out.sample("qrcheckin_server_last_purge_time_seconds", .integer(last.seconds))
         }
         if let live, let counts = await live() { Self.write(counts, to: &out) }
+        if let kiosks, let rows = await kiosks() { Self.write(rows, to: &out) }
         out.family("qrcheckin_server_request_duration_seconds", .histogram, "Time from a request's last byte to its response.")
         var cumulative = 0
         for (index, bound) in Self.bucketLabels.enumerated() {
@@ -160,6 +167,22 @@ public final class ServerMetrics: HTTPObserver {
         out.sample("qrcheckin_server_request_duration_seconds_sum", .double(counters.latencySum))
         out.sample("qrcheckin_server_request_duration_seconds_count", .count(cumulative))
         return out.text
+    }
+
+    /// Kiosks written at most (a fleet larger than this is counted by state, its silences cut).
+    static let kioskLimit = 10_000
+
+    /// The kiosks' gauges (for alerting: a kiosk late or offline, or silent for long).
+    private static func write(_ rows: [KioskListing.Row], to out: inout PrometheusWriter) {
+        out.family("qrcheckin_server_kiosks", .gauge, "Kiosks reporting here, by state (ok, late, offline).")
+        for state in KioskState.allCases {
+            out.sample("qrcheckin_server_kiosks", Label("state", state.rawValue), .count(rows.filter { $0.verdict.state == state }.count))
+        }
+        out.family("qrcheckin_server_kiosk_last_report_seconds", .gauge, "Seconds since each kiosk's latest report.")
+        for row in rows.prefix(kioskLimit) {
+            out.sample("qrcheckin_server_kiosk_last_report_seconds", Label("venue", row.record.report.venue.rawValue),
+                       Label("kiosk", row.record.report.kiosk.rawValue), .integer(row.verdict.silenceSeconds))
+        }
     }
 
     /// The live gauges: from the ledger, so every server sharing a log reports the same.

@@ -8,6 +8,8 @@ struct UnreadableRouteHandler: Sendable {
     let parts: CheckInSite.Parts
 
     func respond(to request: SiteRequest, _ page: Route.Unreadable) -> HTTPResponse {
+        // A kiosk's report is no form: refused as a report of a venue whose key is not here.
+        if page == .kioskReport { return KioskReportHandler.refused(.unknownVenue) }
         if request.http.method == "POST" {
             guard !request.http.bodyTooLarge else { return request.tooLarge() }
             guard !request.isCrossSite else { return request.crossSite() }
@@ -17,6 +19,7 @@ struct UnreadableRouteHandler: Sendable {
         case .visitor: VisitorFormHandler.expired(request)
         case .receipt: request.notFound(request.words.receiptMissing)
         case .occupancy: OccupancyHandler(parts: parts).unknownVenue(request)
+        case .kioskReport: KioskReportHandler.refused(.unknownVenue)
         }
     }
 }

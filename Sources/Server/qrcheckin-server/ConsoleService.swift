@@ -24,7 +24,8 @@ enum ConsoleService {
     /// Starts the console on `listener` (which its server takes over): its listener, as a
     /// service of `serve`, and the address it is bound to. Password hashes (Argon2id) run on `pool`.
     static func start(on listener: consuming FileDescriptor, ledger: any Ledger, health: LedgerHealthWatch, configuration: ServerConfiguration,
-                      zone: SystemZone, clock: any WallClock, pool: BlockingPool) async throws(CommandError) -> (service: any Service, address: String) {
+                      zone: SystemZone, clock: any WallClock, pool: BlockingPool,
+                      kiosks: KioskConsole? = nil) async throws(CommandError) -> (service: any Service, address: String) {
         let authenticator = HMACAuthenticator()
         let crypto = ConsoleCrypto(
             random: SecureRandom.bytes, digest: { GenericHash.digest($0, length: 32) },
@@ -45,7 +46,7 @@ enum ConsoleService {
         let sessions = ConsoleSessions(accounts: ledger, clock: clock, crypto: crypto)
         _ = try? await sessions.purgeExpired()
         let parts = ConsoleSite.Parts(ledger: ledger, venues: configuration.venues, zone: zone, clock: clock, crypto: crypto,
-                                      ledgerAnswers: { !health.isInOutage }, decoyHash: decoy)
+                                      ledgerAnswers: { !health.isInOutage }, decoyHash: decoy, kiosks: kiosks)
         var limits = configuration.limits
         limits.threads = 2
         let address = ListenSocket.boundAddress(listener)

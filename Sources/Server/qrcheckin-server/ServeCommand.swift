@@ -111,11 +111,15 @@ struct ServeCommand: AsyncCommand {
         let siteKeys = SiteKeys(sources: keys.map(\.keys), authenticator: authenticator)
         let zone = SystemZone()
         let venues = configuration.venues
+        let fleet = opened.ledger as? any KioskFleet
+        let judge = KioskJudge(venues: venues, serverVersion: ServerProgram.version)
         let metrics = ServerMetrics(startedAt: clock.now(), live: {
             let now = clock.now()
             return try? await LiveCounts.read(from: ledger, at: now, dayStart: CalendarDay(containing: now, in: zone).midnight(in: zone))
                 .withPresence(from: ledger, venues: venues)
-        })
+        }, kiosks: fleet.map { fleet in { @Sendable in
+            (try? await fleet.kiosks(venue: nil)).map { KioskListing(records: $0, judge: judge, now: clock.now()).rows }
+        } })
         let retention = RetentionService(ledger: ledger, policy: configuration.retention, clock: clock,
                                          dayOffset: { zone.offsetSeconds(at: $0) }, report: { [configuration] purge in
             metrics.countPurge(purge)
@@ -136,6 +140,13 @@ struct ServeCommand: AsyncCommand {
             case .failure(let error): logger.error("presence: ending visits automatically failed, trying again in a minute: \(error.message)")
             }
         })
+        // Kiosks' reports (issue 39): verified with the venues' report keys, kept in the ledger.
+        let kioskBell = SteerBell()
+        let kioskDesk = fleet.map { fleet in
+            KioskReportDesk(reception: KioskReportReception(
+                fleet: fleet, keyring: ReportKeyring(sources: keys.map(\.keys), authenticator: authenticator),
+                venues: configuration.venues, clock: clock), bell: kioskBell, clock: sleepClock)
+        }
         let failures = Mutex(LogRateLimiter(intervalMilliseconds: 60_000))
         let parts = CheckInSite.Parts(
             useCase: useCase, basePath: configuration.basePath, zone: zone, clock: clock,
@@ -154,13 +165,15 @@ struct ServeCommand: AsyncCommand {
                     logger.error("the ledger failed, check-ins are answered with 503: \(error.message)"
                                  + (skipped > 0 ? " (\(skipped) more failures since the last report)" : ""))
                 }
-            })
+            },
+            kioskReports: kioskDesk)
         // The console first: once the visitors' listener runs, the server is at work.
         var consoleAddress = ""
         var listeners: [any Service] = []
         if let consoleListener = consume consoleListener {
             let console = try await ConsoleService.start(on: consoleListener, ledger: ledger, health: health, configuration: configuration,
-                                                         zone: zone, clock: clock, pool: opened.pool)
+                                                         zone: zone, clock: clock, pool: opened.pool,
+                                                         kiosks: fleet.map { KioskConsole(fleet: $0, bell: kioskBell, judge: judge) })
             listeners.append(console.service)
             consoleAddress = console.address
         }
@@ -172,6 +185,9 @@ struct ServeCommand: AsyncCommand {
         } catch {
             throw CommandError(.unavailable, error.description)
         }
+        // After the listeners, so stopped before them: held reports are answered at once.
+        let kioskServices: [any Service] = fleet.map { [KioskReportService(bell: kioskBell, beacon: SteerBeacon(fleet: $0, bell: kioskBell), clock: sleepClock,
+                                                                                       watch: KioskOfflineLog(fleet: $0, judge: judge, clock: clock, logger: logger))] } ?? []
         let served = configuration.venues.servesUnlisted ? "every venue its keys serve"
             : configuration.venues.profiles.keys.map(\.rawValue).sorted().joined(separator: ", ")
         logger.notice("listening on \(address), base path \(configuration.basePath.isEmpty ? "/" : configuration.basePath), "
@@ -184,7 +200,7 @@ struct ServeCommand: AsyncCommand {
         // every acknowledged check-in is committed, and the refused scans too).
         let group = ServiceGroup(
             services: opened.services + [RetentionSchedule(retention: retention, clock: sleepClock),
-                                         PresenceSchedule(closer: closer, clock: sleepClock)] + listeners + [StoppingNotice(notifier: notifier)],
+                                         PresenceSchedule(closer: closer, clock: sleepClock)] + listeners + kioskServices + [StoppingNotice(notifier: notifier)],
             signals: signals, gracePeriod: Self.gracePeriod, clock: sleepClock, logger: logger)
         let report = await group.run()
         logger.notice("stopped (\(report.reason)): \(report.endings.map { "\($0.name) \($0.kind)" }.joined(separator: ", "))")

@@ -60,3 +60,62 @@ func sleepUntilStopped(for duration: Duration, on clock: any Clock<Duration>) as
 private func sleep<C: Clock>(for duration: Duration, on clock: C) async throws where C.Duration == Duration {
     try await clock.sleep(until: clock.now.advanced(by: duration), tolerance: nil)
 }
+
+/// The kiosks' reports as a service of `serve`: the beacon that wakes held reports on steers
+/// given elsewhere (another server of the database, `kiosks set`), once a second on `clock`;
+/// asked to stop (before the listeners, which come earlier in the group), it closes the bell,
+/// which answers every held report at once: a held report never keeps a stopping server waiting.
+struct KioskReportService: Service {
+    let name = "kiosk reports"
+    let bell: SteerBell
+    let beacon: SteerBeacon
+    let clock: any Clock<Duration>
+    /// Logs each kiosk turning offline once, looking every 30 s.
+    let watch: KioskOfflineLog
+
+    func run() async throws {
+        await withGracefulShutdownHandler {
+            _ = try? await cancelWhenGracefulShutdown { [beacon, clock, watch] in
+                async let looks: Void = beacon.run(every: .seconds(1), clock: clock)
+                await watch.run(every: .seconds(30), clock: clock)
+                await looks
+            }
+        } onGracefulShutdown: { [bell] in
+            bell.close()
+        }
+    }
+}
+
+/// A kiosk turning offline, logged once at warning (and once at notice when it reports again).
+struct KioskOfflineLog: Sendable {
+    let fleet: any KioskFleet
+    let judge: KioskJudge
+    let clock: any WallClock
+    let logger: Logger
+
+    func run(every interval: Duration, clock sleeper: any Clock<Duration>) async {
+        var watch = OfflineWatch()
+        while !Task.isCancelled {
+            if let records = try? await fleet.kiosks(venue: nil) {
+                let now = clock.now()
+                var states: [KioskKey: KioskState] = [:]
+                var silence: [KioskKey: Int64] = [:]
+                for record in records {
+                    let verdict = judge.verdict(on: record, at: now)
+                    states[record.key] = verdict.state
+                    silence[record.key] = verdict.silenceSeconds
+                }
+                let changed = watch.look(states)
+                for key in changed.turnedOffline {
+                    logger.warning("kiosk \(key) is offline: no report for \(silence[key] ?? 0) s")
+                }
+                for key in changed.back { logger.notice("kiosk \(key) reports again") }
+            }
+            do {
+                try await sleeper.sleep(for: interval)
+            } catch {
+                return
+            }
+        }
+    }
+}

@@ -80,6 +80,15 @@ struct ConsoleAuditTests {
             // No such account: nothing changes, no entry (a ledger that cannot write may refuse
             // even to look, as the in-memory one does).
             Step(page: .users, method: "POST", form: ["action": "remove", "name": "nobody"], entries: [], status: 404, fullDisk: .refused),
+            // The kiosks' reports carry no visitor data; a steer and a forget are audited.
+            Step(page: .kiosks, method: "GET", entries: [], status: 200, fullDisk: .answers(200)),
+            Step(page: .kiosks, method: "HEAD", entries: [], status: 200, fullDisk: .answers(200)),
+            Step(page: .kiosks, method: "POST", form: ["action": "pause", "venue": "HALL-1", "kiosk": "door-1"], entries: [.kioskSteer], status: 303,
+                 fullDisk: .refused),
+            Step(page: .kiosks, method: "POST", form: ["action": "forget", "venue": "HALL-1", "kiosk": "door-1"], entries: [.kioskForget], status: 303,
+                 fullDisk: .refused),
+            Step(page: .kiosks, method: "POST", form: ["action": "new-code", "venue": "HALL-1", "kiosk": "nobody"], entries: [], status: 404,
+                 fullDisk: .refused),
             Step(page: .audit, method: "GET", entries: [], status: 200, fullDisk: .answers(200)),
             Step(page: .audit, method: "HEAD", entries: [], status: 200, fullDisk: .answers(200)),
             // Sign-in and sign-out (walked last: they change the session).
@@ -96,6 +105,7 @@ struct ConsoleAuditTests {
                                  visitor: Visitor(name: name, phone: phone), operatorName: "door")
         let receipt = try await fixture.ledger.record(visitor, rules: AdmissionRules(duplicateSeconds: 0))
         guard case .admitted(let outcome) = receipt else { throw LedgerError(.failed, "not admitted") }
+        try await fixture.reportKiosk("door-1")
         let cookie = try await #require(await fixture.signIn("admin").cookie)
         return (fixture, cookie, outcome.checkIn.id)
     }

@@ -34,10 +34,21 @@ struct ConsoleFixture {
 
     init(venues: VenueDirectory = VenueDirectory(), throttle: SignInThrottle = SignInThrottle()) async {
         site = ConsoleSite(ConsoleSite.Parts(ledger: ledger, venues: venues, zone: UTCTimeZone(), clock: clock, crypto: FakeCrypto.crypto,
-                                             throttle: throttle, decoyHash: { "plain:\u{1}" }))
+                                             throttle: throttle, decoyHash: { "plain:\u{1}" },
+                                             kiosks: KioskConsole(fleet: ledger, bell: nil, judge: KioskJudge(venues: venues, serverVersion: "0.1.0"))))
         for role in ConsoleRole.allCases {
             _ = try! await ledger.addAccount(ConsoleAccount(name: role.rawValue, role: role, passwordHash: "plain:password-\(role.rawValue)", created: clock.now()))
         }
+    }
+
+    /// A report of kiosk `name` of `venue` received now (as `POST B/VENUE/kiosk` stores one).
+    func reportKiosk(_ name: String, venue: String = "HALL-1", paused: Bool = false) async throws {
+        let report = KioskReport(venue: try VenueID(venue), kiosk: try KioskName(name), version: "0.1.0", reportInterval: 30,
+                                 wallClock: clock.now().milliseconds, status: .running, summary: "running",
+                                 daemon: KioskReport.Daemon(state: .running, window: clock.now().seconds / 15, seq: 4, period: 15, health: "ok",
+                                                            shake: .on, refresh: paused ? .paused : .auto))
+        _ = try await ledger.receive(KioskReceipt(report: report, body: [], nonce: ReportNonce(bytes: (0..<16).map { _ in UInt8.random(in: 0...255) }),
+                                                  signedAt: clock.now().milliseconds, receivedAt: clock.now()), replayWindowMilliseconds: 300_000)
     }
 
     /// Answers `request` (a check-in's answer after the commit).

@@ -5,6 +5,10 @@ import Testing
 
 /// The in-memory ledger keeps every rule a database ledger must keep.
 struct InMemoryLedgerTests {
+    @Test(arguments: KioskFleetContract.cases) func kiosks(_ rule: KioskFleetContract.Case) async throws {
+        try await rule.run(on: KioskFleetContract.subject(InMemoryLedger()))
+    }
+
     @Test(arguments: LedgerContract.visitLedger) func visits(_ rule: LedgerContract.Case) async throws {
         try await rule.run(on: InMemoryLedger())
     }

@@ -3,6 +3,7 @@ import ServerLedgerContract
 import ServerLedgerSQL
 import ServerPostgres
 import SharedDomain
+import SharedJSON
 import SharedTesting
 import Synchronization
 import Testing
@@ -16,6 +17,30 @@ struct FixedClock: WallClock {
 /// start themselves), and PostgreSQL's own promises: one schema however many servers start at
 /// once, another program's tables left alone, values sent as values.
 struct PostgresLedgerTests {
+    @Test(arguments: KioskFleetContract.cases)
+    func kiosks(_ rule: KioskFleetContract.Case) async throws {
+        try await rule.run(on: KioskFleetContract.subject(try await Self.freshLedger().0))
+    }
+
+    /// Two servers on one database see one fleet: a report taken by one is listed by the
+    /// other, and its copy sent to the other is refused there.
+    @Test func twoServersSeeOneFleetAndRefuseOneCopy() async throws {
+        let cluster = PostgresCluster.shared
+        let database = try await cluster.createDatabase()
+        var servers: [PostgresLedger] = []
+        for _ in 0..<2 {
+            servers.append(try await PostgresLedger.open(PostgresConnectionString(cluster.uri(database)), poolSize: 2, clock: FixedClock(),
+                                                         blocking: TestPool.shared))
+        }
+        let venue = try VenueID("HALL-1"), kiosk = try KioskName("door-1")
+        let report = KioskReport(venue: venue, kiosk: kiosk, version: "0.1.0", reportInterval: 30, wallClock: 1_000_000,
+                                 status: .running, summary: "running", daemon: nil)
+        let real = KioskReceipt(report: report, body: report.bodyBytes, nonce: ReportNonce(bytes: Array(repeating: 7, count: 16)),
+                                signedAt: 1_000_000, receivedAt: WallTime(milliseconds: 1_000_000))
+        #expect(try await servers[0].receive(real, replayWindowMilliseconds: 300_000) == .stored(pending: nil))
+        #expect(try await servers[1].kiosks(venue: nil).map(\.key) == [KioskKey(venue: venue, name: kiosk)])
+        #expect(try await servers[1].receive(real, replayWindowMilliseconds: 300_000) == .replayed)
+    }
     static let hall = try! VenueID("HALL-1")
 
     /// A ledger on a new, empty database of the shared cluster; and the database's name.

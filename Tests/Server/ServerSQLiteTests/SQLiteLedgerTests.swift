@@ -15,6 +15,12 @@ struct FixedClock: WallClock {
 /// The SQLite ledger keeps every port's contract and SQLite's own promises: WAL, one schema,
 /// a private file, nothing of another program touched.
 struct SQLiteLedgerTests {
+    @Test(arguments: KioskFleetContract.cases)
+    func kiosks(_ rule: KioskFleetContract.Case) async throws {
+        let directory = TemporaryDirectory()
+        try await rule.run(on: KioskFleetContract.subject(try Self.ledger(directory)))
+    }
+
     /// A new ledger in `directory`, its commits as `durability` says.
     static func ledger(_ directory: TemporaryDirectory, durability: SQLiteDurability = .full) throws -> SQLiteLedger {
         try SQLiteLedger(path: directory.file("checkins.db"), create: true, durability: durability, clock: FixedClock(), pool: TestPool.shared)

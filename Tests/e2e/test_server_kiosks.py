@@ -1,0 +1,197 @@
+"""The server half of kiosk reports (issue 39), black-box with real processes: a `qrcheckin run`
+daemon and its `qrcheckin report` reporting to a real `qrcheckin-server serve`. The kiosk is
+listed ok within one interval; `kiosks set` pauses it within 5 s and `status` names who;
+`--new-code` gives a new sequence number; forged, other-venue, replayed, stale and oversized
+reports are refused and recorded nowhere; with the server stopped the codes still rotate; a
+kiosk 40 s fast is listed with its clock skew."""
+import json
+import os
+import secrets
+import time
+
+import pytest
+
+import token_reference as ref
+from daemonutil import wait_until
+from reportutil import Reporter, report_key_for
+from serverutil import server_run
+
+LIBFAKETIME = "/usr/lib/x86_64-linux-gnu/faketime/libfaketime.so.1"
+INTERVAL = 5
+
+
+def kiosks(server, *args):
+    """`qrcheckin-server kiosks ARGS` on the server's database: (exit status, stdout, stderr)."""
+    result = server_run("kiosks", "--database", f"sqlite:{server.database}", *args, env={"QRCHECKIN_SERVER_PERIOD": "2"})
+    return result.returncode, result.stdout, result.stderr
+
+
+def listed(server):
+    """`kiosks --format json`, parsed."""
+    status, out, err = kiosks(server, "--format", "json")
+    assert status in (0, 1, 2), err
+    return json.loads(out)
+
+
+def one(server, name="door-1"):
+    return next((row for row in listed(server) if row["kiosk"] == name), None)
+
+
+@pytest.fixture
+def fleet(daemons, servers):
+    """A daemon (period 2 s), a server serving its venue with its secret, and a reporter
+    factory; everything stops afterwards."""
+    made = []
+    daemon = daemons()
+    server = servers(daemon.secret, args=["--period", "2"])
+
+    def reporter(target=None, **options):
+        process = Reporter(daemon, (target or server).url("/C"), interval=options.pop("interval", INTERVAL), **options)
+        made.append(process)
+        return process.start()
+
+    yield daemon, server, reporter
+    for process in made:
+        process.stop(timeout=10)
+
+
+def test_a_reporting_kiosk_is_listed_ok_and_steered_from_the_shell(fleet):
+    daemon, server, reporter = fleet
+    venue = daemon.document()["venue"]
+    started = time.monotonic()
+    reporter()
+    row = wait_until(lambda: one(server), timeout=INTERVAL + 10, message="the kiosk listed")
+    assert time.monotonic() - started < INTERVAL + 10
+    assert row["venue"] == venue and row["state"] == "ok", row
+    for key in ("venue", "kiosk", "state", "lastSeen", "clockSkewSeconds", "window", "refresh", "shake", "health", "problems"):
+        assert key in row, key
+    assert abs(row["clockSkewSeconds"]) <= 2 and row["refresh"] == "auto" and row["health"] == "ok", row
+    assert row["window"] == row["expectedWindow"] or abs(row["window"] - row["expectedWindow"]) <= 1, row
+    status, table, _ = kiosks(server)
+    assert status == (0 if not row["problems"] else 1), (status, row)
+    assert "door-1" in table and "STATE" in table
+
+    # Paused from the shell: the daemon says so within 5 s, naming who.
+    clicked = time.monotonic()
+    status, out, err = kiosks(server, "set", venue, "door-1", "--refresh", "pause")
+    assert status == 0, err
+    assert "steer" in out
+    wait_until(lambda: daemon.state_now()["refresh"] == "paused", timeout=5, message="current.json says paused")
+    assert time.monotonic() - clicked < 5.5
+    text = daemon.cli("status", "--output-dir", str(daemon.out), "--lang", "en").stdout.decode()
+    user = os.environ.get("SUDO_USER") or __import__("pwd").getpwuid(os.getuid()).pw_name
+    assert "from the console by" in text and user.split()[0][:8] in text, text
+    applied = wait_until(lambda: (one(server) or {}).get("steer") and one(server)["steer"]["appliedAt"] and one(server),
+                         timeout=INTERVAL + 10, message="the steer shown applied")
+    assert applied["steer"]["outcome"] == "ok" and "paused" in applied["problemCodes"], applied
+    audit = server_run("audit", "--database", f"sqlite:{server.database}", "--format", "jsonl")
+    assert audit.returncode == 0, audit.stderr
+    assert "kiosk-steer" in audit.stdout and "door-1" in audit.stdout
+
+    # A fresh code: a new sequence number.
+    seq = daemon.state_now()["seq"]
+    status, _, err = kiosks(server, "set", venue, "door-1", "--new-code", "--refresh", "auto")
+    assert status == 0, err
+    wait_until(lambda: daemon.state_now()["seq"] != seq and daemon.state_now()["refresh"] == "auto", timeout=5,
+               message="a new code and rotation again")
+
+    # Unknown kiosks: exit 1, nothing audited; forget removes it.
+    assert kiosks(server, "set", venue, "nobody", "--shake", "off")[0] == 1
+    assert kiosks(server, "set", venue, "door-1")[0] == 64
+
+
+def announce_huge_body(server, venue, key):
+    """A signed report's head announcing a 10 MB body: refused (413) before the body is sent."""
+    import http.client
+    connection = http.client.HTTPConnection("127.0.0.1", server.port, timeout=15)
+    try:
+        t, nonce = int(time.time() * 1000), secrets.token_hex(16)
+        connection.putrequest("POST", f"/C/{venue}/kiosk")
+        connection.putheader("Content-Type", "application/json")
+        connection.putheader("Content-Length", str(10 * 1024 * 1024))
+        connection.putheader("Qrcheckin-Report", ref.report_header(key, venue, t, nonce, b"x"))
+        connection.endheaders()
+        response = connection.getresponse()
+        return response.status, {k.lower(): v for k, v in response.getheaders()}, response.read()
+    finally:
+        connection.close()
+
+
+def test_refused_reports_are_recorded_nowhere(fleet, tmp_path):
+    daemon, server, _ = fleet
+    venue = daemon.document()["venue"]
+    key = report_key_for(daemon.secret, venue)
+    other_key = os.urandom(32)
+
+    def body(kiosk, t):
+        return json.dumps({"venue": venue, "kiosk": kiosk, "version": "0.1.0", "reportInterval": 30, "wallClock": t,
+                           "status": "running", "summary": "running", "daemon": None,
+                           "outputAgeSeconds": {"png": None, "json": None, "txt": None}, "applied": None}).encode()
+
+    def post(kiosk, signing_key=key, t=None, nonce=None, payload=None, path_venue=venue, extra=b""):
+        t = t if t is not None else int(time.time() * 1000)
+        nonce = nonce or secrets.token_hex(16)
+        data = payload if payload is not None else body(kiosk, t)
+        header = ref.report_header(signing_key, venue, t, nonce, data)
+        return server.get(f"/C/{path_venue}/kiosk", method="POST", body=data + extra,
+                          headers={"Content-Type": "application/json", "Qrcheckin-Report": header})
+
+    t = int(time.time() * 1000)
+    status, headers, answer = post("good", t=t, nonce="ab" * 16)
+    assert status == 200, answer
+    assert headers["qrcheckin-answer"] == ref.answer_header(key, venue, "ab" * 16, answer)
+    assert json.loads(answer)["steer"] is None
+    refused = {
+        "another venue's key": post("forged-1", signing_key=other_key),
+        "a forged signature": post("forged-2", extra=b" "),
+        "a replayed report": post("good", t=t, nonce="ab" * 16),
+        "a stale timestamp": post("stale", t=int(time.time() * 1000) - 6 * 60 * 1000),
+        "a 10 MB body": announce_huge_body(server, venue, key),
+    }
+    assert {why: answer[0] for why, answer in refused.items()} == {
+        "another venue's key": 401, "a forged signature": 401, "a replayed report": 409, "a stale timestamp": 400,
+        "a 10 MB body": 413}
+    for why, (_, headers, problem) in refused.items():
+        if why != "a 10 MB body":
+            assert headers["content-type"] == "application/problem+json", why
+            assert json.loads(problem)["title"], why
+    names = [row["kiosk"] for row in listed(server)]
+    assert names == ["good"], names
+    assert one(server, "good")["lastSeen"] and "kiosk" not in server_run(
+        "audit", "--database", f"sqlite:{server.database}", "--format", "jsonl").stdout.lower().replace("kiosks", "")
+    status, _, err = kiosks(server, "forget", venue, "good")
+    assert status == 0, err
+    assert listed(server) == []
+    assert kiosks(server, "forget", venue, "good")[0] == 1
+
+
+def test_with_the_server_stopped_codes_still_rotate_and_status_says_reporting_fails(fleet):
+    daemon, server, reporter = fleet
+    reporter()
+    wait_until(lambda: one(server), timeout=INTERVAL + 10, message="the kiosk listed")
+    server.stop()
+    window = daemon.state_now()["window"]
+    wait_until(lambda: daemon.state_now()["window"] >= window + 3, timeout=15, message="three more rotations")
+    assert daemon.state_now()["health"] == "ok"
+
+    def failing():
+        text = daemon.cli("status", "--output-dir", str(daemon.out), "--lang", "en").stdout.decode()
+        row = next((line for line in text.splitlines() if line.strip().startswith("Reporting")), "")
+        return "last ok" in row and ("fail" in row or "refused" in row or "error" in row or "cannot" in row) and row
+    wait_until(failing, timeout=INTERVAL * 3 + 15, message="status says reporting fails")
+
+
+def test_a_kiosk_40_seconds_fast_is_listed_with_its_clock_skew(daemons, servers, tmp_path):
+    assert os.path.exists(LIBFAKETIME), "libfaketime (apt package faketime) is installed by scripts/install-deps --test"
+    fast = {"LD_PRELOAD": LIBFAKETIME, "FAKETIME": "+40", "FAKETIME_DONT_FAKE_MONOTONIC": "1", "FAKETIME_DISABLE_SHM": "1"}
+    daemon = daemons(tmp_path / "fast", env=fast)
+    server = servers(daemon.secret, args=["--period", "2"])
+    process = Reporter(daemon, server.url("/C"), interval=INTERVAL, env=fast).start()
+    try:
+        row = wait_until(lambda: one(server), timeout=INTERVAL + 10, message="the fast kiosk listed")
+        assert 38 <= row["clockSkewSeconds"] <= 42, row
+        assert "clock" in row["problemCodes"] and any("s fast" in words for words in row["problems"]), row
+        status, table, _ = kiosks(server)
+        assert status == 1 and "fast" in table, table
+    finally:
+        process.stop()
