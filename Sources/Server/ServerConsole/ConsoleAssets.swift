@@ -78,6 +78,8 @@ enum ConsoleAssets {
         dl.counts div { background: #f6f8fa; border-radius: 0.4rem; padding: 0.3rem 0.5rem; }
         dl.counts dt { color: var(--soft); font-size: 0.85rem; } dl.counts dd { margin: 0; font-size: 1.4rem; font-weight: 700; }
         ul.reasons { margin: 0.25rem 0; padding-left: 1.2rem; } ul.reasons code { color: var(--soft); }
+        h3.lights-title { font-size: 1rem; margin: 0.6rem 0 0.2rem; }
+        ul.lights { list-style: none; margin: 0; padding: 0; display: flex; flex-wrap: wrap; gap: 0.2rem 1rem; }
         footer { max-width: 60rem; margin: 0 auto; padding: 0 1rem 2rem; }
         @media print {
           header, footer, form, .note { display: none; }

@@ -25,6 +25,7 @@ struct DashboardHandler {
         let refusals: [RefusalCount]
         let presence: [LiveCounts.Presence]
         let flows: [VisitFlow]
+        let kiosks: [KioskRecord]
         do throws(LedgerError) {
             // Tallies only, each from the index on time: no count of the whole log (at a million
             // check-ins that alone cost 20-80 ms a page). The curve is one grouped read of the
@@ -36,6 +37,7 @@ struct DashboardHandler {
             // read it), never a count of check-ins within the duplicate time.
             presence = try await LiveCounts.presence(from: parts.visits, venues: parts.venues, at: now)
             flows = try await parts.flow?.visitFlow(flowQuery) ?? []
+            kiosks = try await parts.kiosks?.fleet.kiosks(venue: nil) ?? []
         } catch {
             return request.unavailable()
         }
@@ -54,6 +56,14 @@ struct DashboardHandler {
                 unattributed[refusal.reason, default: 0] += refusal.count
             }
         }
+        // Each kiosk's light, judged now as the Kiosks page judges it (`KioskJudge`).
+        var lights: [VenueID: [(record: KioskRecord, verdict: KioskVerdict)]] = [:]
+        if let judge = parts.kiosks?.judge {
+            for record in kiosks {
+                venues.insert(record.key.venue)
+                lights[record.key.venue, default: []].append((record, judge.verdict(on: record, at: now)))
+            }
+        }
         let sorted = venues.sorted { $0.rawValue < $1.rawValue }
         let cards = sorted.map { venue -> HTML in
             let profile = parts.venues.profile(for: venue) ?? parts.venues.defaults
@@ -62,7 +72,7 @@ struct DashboardHandler {
                                        capacity: parts.venues.profile(for: venue)?.presence.capacity)
             let name = parts.venues.profile(for: venue)?.name(of: venue) ?? venue.rawValue
             return VenueCard(venue: venue, name: name, curve: curve, today: today[venue] ?? 0, lastHour: hour[venue] ?? 0,
-                             refused: refused[venue] ?? [:], request: request).html
+                             refused: refused[venue] ?? [:], lights: lights[venue] ?? [], request: request).html
         }.joined()
         let rows = sorted.map { venue -> HTML in
             let profile = parts.venues.profile(for: venue)
@@ -112,7 +122,24 @@ struct VenueCard {
     let today: Int
     let lastHour: Int
     let refused: [RefusalReason: Int]
+    let lights: [(record: KioskRecord, verdict: KioskVerdict)]
     let request: ConsoleRequest
+
+    /// The venue's kiosks, each a light in words (ok, late, offline) and its first problem,
+    /// linked to the Kiosks page; nothing when no kiosk reports for the venue.
+    var kioskLights: HTML {
+        guard !lights.isEmpty else { return "" }
+        let words = request.words
+        let items = lights.map { light -> HTML in
+            let state = light.verdict.state
+            let problem: HTML = light.verdict.problems.first.map { " <span class=\"who\">\(words.language == .ko ? $0.korean : $0.english)</span>" } ?? ""
+            return "<li><span class=\"light light-\(state.rawValue)\">● \(light.record.key.name.rawValue)</span> \(words.kioskState(state))\(problem)</li>"
+        }.joined()
+        return """
+            <h3 class="lights-title"><a href="\(request.link(ConsolePage.kiosks.path))">\(words.kiosks)</a></h3>\
+            <ul class="lights">\(items)</ul>
+            """
+    }
 
     var html: HTML {
         let words = request.words
@@ -147,7 +174,7 @@ struct VenueCard {
             <dl class="counts"><div><dt>\(words.todayCheckIns)</dt><dd>\(today)</dd></div><div><dt>\(words.lastHour)</dt><dd>\(lastHour)</dd></div>\
             <div><dt>\(words.refusedToday)</dt><dd>\(refusedTotal)</dd></div></dl>
             \(reasonList)
-            <div class="lights" data-kiosks="\(venue)"></div>
+            \(kioskLights)
             </section>
             """
     }

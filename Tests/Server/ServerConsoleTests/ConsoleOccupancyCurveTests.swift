@@ -122,4 +122,27 @@ struct ConsoleOccupancyCurveTests {
         #expect(curve.points.last?.inside == 3 && curve.points.last?.offset == 1_000_000)
         #expect(curve.peak.inside == 3)
     }
+
+    /// Each venue's card shows its kiosks' lights in words, judged now as the Kiosks page judges
+    /// them: a kiosk silent for more than two intervals is late, for ten minutes offline; a
+    /// paused one says so. A venue with a kiosk and no visit still has its card.
+    @Test func theCardsShowTheirKiosksLights() async throws {
+        let fixture = await ConsoleFixture(venues: VenueDirectory(profiles: [Self.hall: .standard]))
+        try await fixture.reportKiosk("door-1")
+        try await fixture.reportKiosk("door-2", paused: true)
+        try await fixture.reportKiosk("lobby", venue: "CAFE")
+        fixture.clock.advance(seconds: 90)
+        try await fixture.reportKiosk("door-1")
+        try await fixture.reportKiosk("door-2", paused: true)
+        let cookie = try #require(await fixture.signIn("steward").cookie)
+        let page = await fixture.send(HTTPRequest(method: "GET", path: "/admin/", query: ["lang": "en"], cookies: ["qrcheckin_console": cookie]))
+        let html = String(decoding: page.body, as: UTF8.self)
+        let hall = try #require(html.firstRange(of: "data-venue=\"HALL-1\""))
+        let cafe = try #require(html.firstRange(of: "data-venue=\"CAFE\""))
+        let hallCard = html[hall.upperBound..<(cafe.lowerBound < hall.lowerBound ? html.endIndex : cafe.lowerBound)]
+        #expect(hallCard.contains("<span class=\"light light-ok\">● door-1</span> ok</li>"))
+        #expect(hallCard.contains("<span class=\"light light-ok\">● door-2</span> ok <span class=\"who\">"), "paused: its problem in words")
+        #expect(html.contains("<span class=\"light light-late\">● lobby</span> late"), "90 s without a report: late")
+        #expect(html.contains("<a href=\"/admin/kiosks?lang=en\">Kiosks</a>"))
+    }
 }
