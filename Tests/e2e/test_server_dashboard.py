@@ -15,7 +15,13 @@ from datetime import datetime
 from pathlib import Path
 from zoneinfo import ZoneInfo
 
+import json
+import secrets
+
 import pytest
+
+import token_reference as ref
+from reportutil import report_key_for
 
 from consoleutil import Console, add_user
 from daemonutil import wait_until
@@ -90,7 +96,24 @@ def dashboard(tmp_path, secret, servers):
     visits = generate_day(base / "checkins.db")
     server = servers(secret, base, args=["-c", str(config)])
     add_user(server, "door", "steward", password="door-password", tmp=tmp_path)
+    # Two kiosks report at the hall (one paused), one at the café: signed as `qrcheckin report` signs.
+    for venue, kiosk, refresh in (("HALL-1", "door-1", "auto"), ("HALL-1", "door-2", "paused"), ("CAFE", "counter", "auto")):
+        report(server, secret, venue, kiosk, refresh)
     return server, visits
+
+
+def report(server, secret, venue, kiosk, refresh):
+    t = int(time.time() * 1000)
+    body = json.dumps({"venue": venue, "kiosk": kiosk, "version": "0.1.0", "reportInterval": 30, "wallClock": t,
+                       "lastRoundTripMs": 5, "uptimeSeconds": 3600, "status": "running", "summary": "running", "state": "running",
+                       "window": t // 15_000 if refresh == "auto" else None, "seq": 1, "expiresAt": t // 1000 + 15, "period": 15,
+                       "health": "ok", "reason": None, "shake": "on", "refresh": refresh, "modeSource": None, "modeChangedBy": None,
+                       "modeChangedAt": None, "clock": {"synchronized": True, "maxErrorSeconds": 0},
+                       "outputAgeSeconds": {"png": 1, "json": 1, "txt": 1}, "applied": None}).encode()
+    header = ref.report_header(report_key_for(secret, venue), venue, t, secrets.token_hex(16), body)
+    status, _, answer = server.get(f"/C/{venue}/kiosk", method="POST", body=body,
+                                   headers={"Content-Type": "application/json", "Qrcheckin-Report": header})
+    assert status == 200, (status, answer)
 
 
 def test_the_curve_is_the_generated_days_entries_minus_exits_every_5_minutes(dashboard):
@@ -126,6 +149,8 @@ def test_the_curve_is_the_generated_days_entries_minus_exits_every_5_minutes(das
     for hour in range(0, 25, 3):
         assert f'class="tick x">{hour}</text>' in hall
     assert 'class="tick y">0</text>' in hall and "hour of day</text>" in hall
+    assert '<span class="light light-ok">● door-1</span> ok</li>' in hall, hall
+    assert '● door-2</span>' in hall and '● counter</span> ok' in card(page, "CAFE")
     if "Refused today" in hall and re.search(r"<dt>Refused today</dt><dd>[1-9]", hall):
         assert "<code>expired</code> <strong>5</strong>" in hall and "<code>bad-mac</code> <strong>2</strong>" in hall
 
