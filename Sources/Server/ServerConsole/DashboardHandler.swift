@@ -30,7 +30,9 @@ struct DashboardHandler {
             // Tallies only, each from the index on time: no count of the whole log (at a million
             // check-ins that alone cost 20-80 ms a page). The curve is one grouped read of the
             // same index (`VisitFlowLog`).
-            tallies = try await parts.log.tally(CheckInQuery(from: dayStart))
+            // Today's check-ins come with the curves' read (every entry since midnight is in it),
+            // so the day's rows are read once; a tally only without it.
+            tallies = parts.flow == nil ? try await parts.log.tally(CheckInQuery(from: dayStart)) : []
             lastHour = try await parts.log.tally(CheckInQuery(from: WallTime(milliseconds: now.milliseconds - 3_600_000)))
             refusals = try await parts.refusals.refusalCounts(since: dayStart)
             // The one count of open visits (`LiveCounts.presence`, as `status` and `/metrics`
@@ -43,6 +45,8 @@ struct DashboardHandler {
         }
         var today: [VenueID: Int] = [:], hour: [VenueID: Int] = [:], insideByVenue: [VenueID: Int] = [:]
         for tally in tallies { today[tally.venue, default: 0] += tally.count }
+        let firstBucket = flowQuery.bucket(of: dayStart)
+        for flow in flows where flow.entered >= firstBucket { today[flow.venue, default: 0] += flow.count }
         for tally in lastHour { hour[tally.venue, default: 0] += tally.count }
         for venue in presence { insideByVenue[venue.venue] = venue.inside }
         var venues = Set(today.keys).union(hour.keys).union(insideByVenue.keys).union(parts.venues.profiles.keys)

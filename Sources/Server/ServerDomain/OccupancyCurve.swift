@@ -107,7 +107,9 @@ public struct OccupancyCurve: Hashable, Sendable {
                              bucketMilliseconds: Int64 = standardBucketMilliseconds) -> VisitFlowQuery {
         let longest = (max(0, longestStaySeconds) + lateExitSeconds) * 1000
         let lookback = (longest + bucketMilliseconds - 1) / bucketMilliseconds * bucketMilliseconds
+        // Until a day after now: entries stamped after now (another server's clock ahead) are
+        // today's check-ins too, as a tally from midnight counts them; the curve ends at now.
         return VisitFlowQuery(origin: WallTime(milliseconds: start.milliseconds - lookback), since: start,
-                              until: WallTime(milliseconds: max(now.milliseconds, start.milliseconds) + 1), bucketMilliseconds: bucketMilliseconds)
+                              until: WallTime(milliseconds: max(now.milliseconds, start.milliseconds) + 86_400_000), bucketMilliseconds: bucketMilliseconds)
     }
 }

@@ -19,7 +19,7 @@ public struct VisitFlowQuery: Hashable, Sendable {
     public let origin: WallTime
     /// Visits that ended before this moment are left out (they changed nothing after it).
     public let since: WallTime
-    /// Entries at or after this moment are left out (now).
+    /// Entries at or after this moment are left out (a day after now: a clock ahead is still today).
     public let until: WallTime
     /// The width of a bucket, in milliseconds (positive).
     public let bucketMilliseconds: Int64
