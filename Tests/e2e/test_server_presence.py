@@ -255,8 +255,8 @@ def test_exits_in_a_circle_or_a_chain_are_refused_at_start(tmp_path, secret):
 
 def five_views(config, server, console, venue="HALL-1"):
     """Who is inside `venue` as each of the five places says it: the console's dashboard ("inside
-    now", "3 / 10" with the capacity), the console's roll, `inside`, the occupancy endpoint and
-    `status --json`."""
+    now", "3 / 10" with the capacity, and the venue's card: its number and its curve's last
+    point), the console's roll, `inside`, the occupancy endpoint and `status --json`."""
     status, _, page = console.get("/admin/?lang=en")
     assert status == 200, page
     page = page.decode()
@@ -265,6 +265,11 @@ def five_views(config, server, console, venue="HALL-1"):
     cells = re.findall(r"<td[^>]*>([^<]*)</td>", row.group(1))
     dashboard, _, capacity = cells[0].partition(" / ")
     dashboard = int(dashboard)
+    # The venue's card (issue 39): its big number and the curve's last point are the same count.
+    card = re.search(rf'<section class="venue[^"]*" data-venue="{venue}"(.*?)</section>', page, re.S)
+    assert card, page
+    card_now = int(re.search(r'<strong class="now">(\d+)</strong>', card.group(1)).group(1))
+    curve_now = int(re.search(r'data-now="(\d+)"', card.group(1)).group(1))
     status, _, roll_page = console.get("/admin/inside?lang=en")
     assert status == 200, roll_page
     section = re.search(rf"<h2>{venue} — (\d+)</h2>(.*?)</section>", roll_page.decode(), re.S)
@@ -275,7 +280,7 @@ def five_views(config, server, console, venue="HALL-1"):
     result = server_run("status", "-c", str(config), "--database", f"sqlite:{server.database}", "--json")
     assert result.returncode == 0, result.stderr
     status_inside = {row["venue"]: row for row in json.loads(result.stdout)["inside"]}
-    views = {"dashboard": dashboard, "console roll": console_roll, "inside": len(roll(config, server, venue)),
+    views = {"dashboard": dashboard, "dashboard card": card_now, "card's curve": curve_now, "console roll": console_roll, "inside": len(roll(config, server, venue)),
              "occupancy": count["inside"], "status": status_inside.get(venue, {"inside": 0})["inside"]}
     return views, capacity, count["capacity"]
 

@@ -56,7 +56,30 @@ enum ConsoleAssets {
           table.cards td::before { content: attr(data-label); display: block; font-weight: 600; color: var(--soft); }
         }
         .chart { width: 100%; max-width: 36rem; height: auto; background: #fff; }
-        .chart .bar { fill: #0550ae; } .chart .axis { stroke: #57606a; } .chart .tick { font-size: 8px; fill: #57606a; }
+        .chart .axis { stroke: #57606a; } .chart .grid { stroke: #d0d7de; }
+        .chart text { font-size: 11px; fill: #424a53; } .chart .tick.y { text-anchor: end; } .chart .tick.x { text-anchor: middle; }
+        .chart .label.x, .chart .label.capacity { text-anchor: end; } .chart .label.capacity { fill: var(--bad); font-weight: 700; }
+        .chart line.capacity { stroke: var(--bad); stroke-width: 1.5; stroke-dasharray: 5 3; }
+        .chart .curve { fill: none; stroke: #0550ae; stroke-width: 2; stroke-linejoin: round; } .chart .area { fill: #0550ae; fill-opacity: 0.12; }
+        .chart .now { fill: #0550ae; stroke: #fff; stroke-width: 1.5; }
+        .cards { display: grid; grid-template-columns: repeat(auto-fill, minmax(min(100%, 26rem), 1fr)); gap: 1rem; }
+        section.venue { background: #fff; border: 1px solid #d0d7de; border-top: 6px solid var(--ok); border-radius: 0.5rem; padding: 0.75rem 1rem; min-width: 0; }
+        section.venue.near { border-top-color: #9a6700; } section.venue.full { border-top-color: var(--bad); }
+        section.venue h2 { margin: 0 0 0.25rem; font-size: 1.25rem; overflow-wrap: anywhere; } section.venue h2 .id { color: var(--soft); font-size: 0.9rem; font-weight: 400; }
+        .inside { margin: 0.25rem 0 0.5rem; display: flex; flex-wrap: wrap; align-items: baseline; gap: 0 0.4rem; }
+        .inside .label { flex-basis: 100%; color: var(--soft); font-size: 0.95rem; }
+        .inside .now { font-size: 2.6rem; line-height: 1.1; } .inside .of { font-size: 1.5rem; color: var(--soft); }
+        .level { font-weight: 700; border-radius: 1rem; padding: 0.1rem 0.6rem; color: #fff; }
+        .level.full { background: var(--bad); } .level.near { background: #7d4e00; }
+        figure { margin: 0; } figcaption { color: var(--soft); font-size: 0.9rem; }
+        details { margin: 0.25rem 0 0.5rem; } summary { cursor: pointer; color: var(--link); }
+        table.hours th, table.hours td { padding: 0.2rem 0.4rem; font-variant-numeric: tabular-nums; }
+        dl.counts { display: grid; grid-template-columns: repeat(3, 1fr); gap: 0.5rem; margin: 0.5rem 0; }
+        dl.counts div { background: #f6f8fa; border-radius: 0.4rem; padding: 0.3rem 0.5rem; }
+        dl.counts dt { color: var(--soft); font-size: 0.85rem; } dl.counts dd { margin: 0; font-size: 1.4rem; font-weight: 700; }
+        ul.reasons { margin: 0.25rem 0; padding-left: 1.2rem; } ul.reasons code { color: var(--soft); }
+        h3.lights-title { font-size: 1rem; margin: 0.6rem 0 0.2rem; }
+        ul.lights { list-style: none; margin: 0; padding: 0; display: flex; flex-wrap: wrap; gap: 0.2rem 1rem; }
         footer { max-width: 60rem; margin: 0 auto; padding: 0 1rem 2rem; }
         @media print {
           header, footer, form, .note { display: none; }
@@ -69,12 +92,18 @@ enum ConsoleAssets {
     static let script = """
         "use strict";
         // Refreshes the dashboard's numbers (the element #live) every data-refresh seconds from the
-        // page itself, without a full reload. Without this script a reload shows the same.
+        // page itself, without a full reload; at once when a hidden tab is shown again, never
+        // while it is hidden. Without this script a reload shows the same.
         (function () {
           var live = document.getElementById("live");
           if (!live || !window.fetch || !window.DOMParser) return;
           var seconds = parseInt(live.getAttribute("data-refresh"), 10) || 30;
+          var timer = null, busy = false;
+          function later() { clearTimeout(timer); timer = setTimeout(refresh, seconds * 1000); }
           function refresh() {
+            if (busy) return;
+            if (document.visibilityState === "hidden") { clearTimeout(timer); return; }
+            busy = true;
             fetch(window.location.href, { credentials: "same-origin", headers: { "Accept": "text/html" } })
               .then(function (response) { return response.ok ? response.text() : null; })
               .then(function (html) {
@@ -83,9 +112,10 @@ enum ConsoleAssets {
                 if (fresh) live.replaceChildren.apply(live, Array.prototype.slice.call(fresh.childNodes));
               })
               .catch(function () {})
-              .then(function () { setTimeout(refresh, seconds * 1000); });
+              .then(function () { busy = false; later(); });
           }
-          setTimeout(refresh, seconds * 1000);
+          document.addEventListener("visibilitychange", function () { if (document.visibilityState === "visible") refresh(); });
+          later();
         })();
 
         """

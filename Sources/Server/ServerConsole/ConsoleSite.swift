@@ -30,6 +30,9 @@ public struct ConsoleSite: HTTPHandler {
         /// The transactions operator actions and their entries go in (`AuditTrail`).
         public let transactions: any LedgerTransactions
         public let accounts: any AccountLedger
+        /// Visits by when they began and ended, for the dashboard's occupancy curves, when the
+        /// ledger can (every engine does; without it the curves are flat).
+        public let flow: (any VisitFlowLog)?
         public let venues: VenueDirectory
         public let zone: any LocalTimeZone
         public let clock: any WallClock
@@ -57,6 +60,7 @@ public struct ConsoleSite: HTTPHandler {
             erasure = ledger
             transactions = ledger
             accounts = ledger
+            flow = ledger as? any VisitFlowLog
             self.venues = venues
             self.zone = zone
             self.clock = clock

@@ -96,6 +96,28 @@ public struct ConsoleWords: Sendable {
     var reason: String { ko ? "사유" : "Reason" }
     var count: String { ko ? "건수" : "Count" }
     var byHour: String { ko ? "오늘 시간대별 체크인" : "Check-ins today by hour" }
+    var allVenues: String { ko ? "모든 장소" : "Every venue" }
+    var noVenue: String { ko ? "장소 없음" : "No venue" }
+    var refusedToday: String { ko ? "오늘 거절" : "Refused today" }
+    var full: String { ko ? "만원" : "full" }
+    var nearlyFull: String { ko ? "거의 만원" : "nearly full" }
+    func asOf(_ time: String) -> String { ko ? "\(time) 기준 (30초마다 새로 고침)" : "As of \(time) (refreshed every 30 s)" }
+    var chartPeople: String { ko ? "입장 인원" : "inside" }
+    var chartHours: String { ko ? "시각 (시)" : "hour of day" }
+    func capacityOf(_ capacity: Int) -> String { ko ? "정원 \(capacity)" : "capacity \(capacity)" }
+    func curveTitle(_ venue: String) -> String { ko ? "\(venue) 오늘 입장 인원" : "Inside today at \(venue)" }
+    var curveCaption: String { ko ? "오늘 입장 인원: 5분마다 입장에서 퇴장을 뺀 수" : "Inside today: entries minus exits, every 5 minutes" }
+    func curveSummary(peak: Int, at time: String, now: Int, capacity: Int?) -> String {
+        let of = capacity.map { ko ? " (정원 \($0))" : " of a capacity of \($0)" } ?? ""
+        return ko ? "자정부터 5분마다 센 입장 인원. 최대 \(peak)명 (\(time)), 현재 \(now)명\(of)."
+            : "People inside every 5 minutes since midnight: at most \(peak) (at \(time)), \(now) now\(of)."
+    }
+    var curveTable: String { ko ? "시간대별 표" : "As a table, by hour" }
+    var hour: String { ko ? "시각" : "Hour" }
+    var insideAtStart: String { ko ? "정각의 입장 인원" : "Inside at its start" }
+    var mostInside: String { ko ? "최대 인원" : "Most inside" }
+    var entries: String { ko ? "입장" : "Entries" }
+    var exits: String { ko ? "퇴장" : "Exits" }
     var ledgerHealth: String { ko ? "기록 저장소" : "Ledger" }
     var healthy: String { ko ? "정상" : "answering" }
     var outage: String { ko ? "응답 없음: 체크인이 503으로 응답됩니다" : "not answering: check-ins are answered 503" }

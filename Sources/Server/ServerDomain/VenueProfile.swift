@@ -79,6 +79,12 @@ public struct VenueDirectory: Sendable {
     }
 
     /// The profile of `venue`, or nil when this server does not serve it.
+    /// The longest `max-stay` of any venue (listed, or by the defaults): no visit lasts longer
+    /// before the server ends it.
+    public var longestStaySeconds: Int64 {
+        profiles.values.reduce(defaults.maxStaySeconds) { max($0, $1.maxStaySeconds) }
+    }
+
     public func profile(for venue: VenueID) -> VenueProfile? {
         profiles[venue] ?? (servesUnlisted ? defaults : nil)
     }

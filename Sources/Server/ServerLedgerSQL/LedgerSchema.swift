@@ -290,6 +290,17 @@ public enum LedgerSchema {
         ORDER BY id DESC LIMIT $4
         """
 
+    /// The console's occupancy curve (`VisitFlowLog`): visits entered from $1 (ms, the origin)
+    /// to $3 (ms), not ended before $2 (ms), counted per venue, entry bucket and exit bucket
+    /// (NULL: no exit recorded, as NULL arithmetic gives), buckets of $4 ms from $1. One range of `checkins_at` (a day
+    /// and the longest stay before it), grouped where the rows are: at a million check-ins a
+    /// day's few thousand rows, never the table.
+    public static let visitFlow = """
+        SELECT venue, (at_ms - $1) / $4, (exit_ms - $1) / $4, count(*)
+        FROM checkins WHERE at_ms >= $1 AND at_ms < $3 AND (exit_ms IS NULL OR exit_ms >= $2)
+        GROUP BY 1, 2, 3
+        """
+
     /// The tally's bucket of a row: its quarter hour, as milliseconds since the epoch divided by
     /// 900000 (`CheckInTally.quarterMilliseconds`). Ledgers group by `venue, \(quarterOfRow)`.
     public static let quarterOfRow = "at_ms / 900000"

@@ -26,6 +26,7 @@ enum LedgerStatements {
     static let insertAudit = SQLStatement(LedgerSchema.insertAudit)
     static let selectAudit = SQLStatement(LedgerSchema.selectAudit)
     static let countRefusals = SQLStatement(LedgerSchema.countRefusals)
+    static let visitFlow = SQLStatement(LedgerSchema.visitFlow)
     static let insertAccount = SQLStatement(LedgerSchema.insertAccount)
     static let selectAccount = SQLStatement(LedgerSchema.selectAccount)
     static let selectAccounts = SQLStatement(LedgerSchema.selectAccounts)

@@ -33,6 +33,16 @@ extension SQLLedger {
         }
     }
 
+    /// The visits `query` selects, counted per venue, entry bucket and exit bucket (`VisitFlowLog`).
+    public func visitFlow(_ query: VisitFlowQuery, on session: any SQLSession) throws(LedgerError) -> [VisitFlow] {
+        try session.all(LedgerStatements.visitFlow, [.integer(query.origin.milliseconds), .integer(query.since.milliseconds),
+                                                     .integer(query.until.milliseconds), .integer(query.bucketMilliseconds)]) { row throws(LedgerError) in
+            guard let entered = try row.integer(1) else { throw LedgerError(.corrupt, "\(session.target): a check-in has no time") }
+            return VisitFlow(venue: try LedgerRows.venue(row, 0, session.target), entered: Int(entered), exited: try row.integer(2).map { Int($0) },
+                             count: Int(try row.integer(3) ?? 0))
+        }
+    }
+
     /// The daily counts purges kept (of `venue`, or of every venue).
     public func keptCounts(venue: VenueID?, on session: any SQLSession) throws(LedgerError) -> [DailyCount] {
         try session.all(LedgerStatements.selectKeptCounts, [.text(venue?.rawValue)]) { row throws(LedgerError) in

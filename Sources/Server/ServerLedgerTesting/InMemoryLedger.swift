@@ -356,3 +356,16 @@ public final class InMemoryLedger: Ledger {
         return try result.get()
     }
 }
+
+extension InMemoryLedger: VisitFlowLog {
+    public func visitFlow(_ query: VisitFlowQuery) async throws(LedgerError) -> [VisitFlow] {
+        try locked { state throws(LedgerError) in
+            var counts: [VisitFlow: Int] = [:]
+            for visit in state.checkIns where query.selects(visit) {
+                let key = VisitFlow(venue: visit.venue, entered: query.bucket(of: visit.time), exited: visit.exit.map { query.bucket(of: $0.time) }, count: 0)
+                counts[key, default: 0] += 1
+            }
+            return counts.map { VisitFlow(venue: $0.key.venue, entered: $0.key.entered, exited: $0.key.exited, count: $0.value) }
+        }
+    }
+}

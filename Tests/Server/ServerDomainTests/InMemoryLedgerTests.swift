@@ -33,6 +33,10 @@ struct InMemoryLedgerTests {
         try await rule.run(on: InMemoryLedger())
     }
 
+    @Test(arguments: VisitFlowContract.cases) func visitFlow(_ rule: VisitFlowContract.Case) async throws {
+        try await rule.run(on: InMemoryLedger())
+    }
+
     @Test(arguments: AccountContract.cases) func accounts(_ rule: AccountContract.Case) async throws {
         try await rule.run(on: InMemoryLedger())
     }

@@ -86,6 +86,11 @@ struct PostgresLedgerTests {
         try await rule.run(on: try await Self.freshLedger().0)
     }
 
+    @Test(arguments: VisitFlowContract.cases)
+    func visitFlow(_ rule: VisitFlowContract.Case) async throws {
+        try await rule.run(on: try await Self.freshLedger().0)
+    }
+
     @Test(arguments: AccountContract.cases)
     func accounts(_ rule: AccountContract.Case) async throws {
         try await rule.run(on: try await Self.freshLedger().0)

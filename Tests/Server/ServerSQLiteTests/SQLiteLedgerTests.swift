@@ -64,6 +64,12 @@ struct SQLiteLedgerTests {
         try await rule.run(on: try await Self.ledger(directory, durability: durability))
     }
 
+    @Test(arguments: VisitFlowContract.cases)
+    func visitFlow(_ rule: VisitFlowContract.Case) async throws {
+        let directory = TemporaryDirectory()
+        try await rule.run(on: try Self.ledger(directory, durability: .normal))
+    }
+
     @Test(arguments: AccountContract.cases)
     func accounts(_ rule: AccountContract.Case) async throws {
         let directory = TemporaryDirectory()
