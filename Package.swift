@@ -151,12 +151,17 @@ let package = Package(
         // keyed hashes, and TOTP secrets sealed (libsodium's secretbox) under a key derived
         // from the server's secret. No ledger: the sign-in keeps what this makes.
         target("ServerSecondFactor", "Server", ["SharedDomain", "SharedSystem", "SharedQR", "SharedQREncoder", "COath"]),
+        // Issue 40's webhooks: the payload, Standard Webhooks' signature (HMAC from Nettle or
+        // libsodium, base64 from libsodium) and the delivery service (libcurl through
+        // SharedCurl, loaded on the first delivery).
+        target("ServerWebhooks", "Server", ["ServerDomain", "SharedDomain", "SharedJSON", "SharedText", "SharedSystem", "SharedAsync",
+                                            "SharedHTTPClient", "SharedCurl"]),
         // Application: the commands and the composition root.
         .executableTarget(
             name: "qrcheckin-server",
             dependencies: ["SharedCLI", "SharedDomain", "SharedSystem", "SharedText", "ServerDomain", "ServerLedgerSQL", "ServerSQLite",
                            "ServerPostgres", "ServerHTTP", "ServerHTTPTypes", "ServerReports", "ServerWeb", "ServerSite", "ServerConsole",
-                           "ServerSecondFactor", "CLinux"],
+                           "ServerSecondFactor", "ServerWebhooks", "SharedAsync", "CLinux"],
             path: "Sources/Server/qrcheckin-server"
         ),
 
@@ -183,6 +188,8 @@ let package = Package(
         testTarget("ServerHTTPTests", "Server", ["ServerHTTP", "ServerHTTPTypes", "SharedDomain", "SharedSystem"]),
         // The server executable's own logic (the commands' shared setup, their synopses, the settings), by @testable import.
         testTarget("qrcheckin-serverTests", "Server", ["qrcheckin-server", "SharedCLI", "ServerDomain", "ServerSQLite", "ServerHTTP", "ServerReports", "SharedDomain"]),
+        testTarget("ServerWebhooksTests", "Server", ["ServerWebhooks", "ServerDomain", "ServerSQLite", "ServerLedgerSQL", "SharedDomain", "SharedSystem",
+                                                     "SharedHTTPClient", "SharedAsync"]),
         testTarget("ServerWebTests", "Server", ["ServerWeb", "ServerDomain", "ServerHTTPTypes", "SharedDomain"]),
         testTarget("ServerSecondFactorTests", "Server", ["ServerSecondFactor", "SharedDomain", "SharedSystem", "SharedQR", "SharedQREncoder", "COath"]),
         testTarget("ServerConsoleTests", "Server",

@@ -5,6 +5,7 @@ import ServerHTTP
 import ServerReports
 import ServerSite
 import ServerWeb
+import ServerWebhooks
 import SharedCLI
 import SharedDomain
 import SharedSystem
@@ -133,6 +134,12 @@ struct ServeCommand: Command {
             case .failure(let error): logger.error("presence: ending visits automatically failed, trying again in a minute: \(error.message)")
             }
         })))
+        // The webhooks' outbox, delivered (issue 40): started after the ledger, stopped before it
+        // (the batch under way records its results).
+        if let webhooks = opened as? any WebhookLedger {
+            services.add(WebhookDeliveryService(WebhookDelivery(ledger: webhooks, clock: clock, pool: try webhookPool(),
+                                                                    logger: { logger.warning($0) })))
+        }
         let failures = Mutex(LogRateLimiter(intervalMilliseconds: 60_000))
         let parts = CheckInSite.Parts(
             useCase: useCase, basePath: configuration.basePath, zone: zone, clock: clock,

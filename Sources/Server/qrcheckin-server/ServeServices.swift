@@ -1,4 +1,7 @@
 import ServerDomain
+import ServerWebhooks
+import SharedAsync
+import SharedCLI
 import SharedDomain
 import SharedSystem
 
@@ -54,5 +57,36 @@ final class PresenceSchedule: Service {
     func stop(by deadline: WallTime) {
         task.cancel()
         _ = ended.take(waitingAtMost: deadline.milliseconds - MonotonicClock().now().milliseconds)
+    }
+}
+
+/// The webhooks' delivery (issue 40) as a service of `serve`: runs on a task of its own;
+/// stopping cancels it and waits for the batch under way to record its results.
+final class WebhookDeliveryService: Service {
+    let name = "webhooks"
+    private let task: Task<Void, Never>
+    private let ended = Rendezvous<Void>()
+
+    /// Starts `delivery` now.
+    init(_ delivery: WebhookDelivery) {
+        let ended = ended
+        task = Task.detached {
+            await delivery.run()
+            ended.put(())
+        }
+    }
+
+    func stop(by deadline: WallTime) {
+        task.cancel()
+        _ = ended.take(waitingAtMost: deadline.milliseconds - MonotonicClock().now().milliseconds)
+    }
+}
+
+/// The webhooks' one thread for libcurl's waits (a batch at a time).
+func webhookPool() throws(CommandError) -> BlockingPool {
+    do {
+        return try BlockingPool(threads: 1, name: "webhooks")
+    } catch {
+        throw CommandError(.software, "cannot start the webhooks' thread: \(error)")
     }
 }
