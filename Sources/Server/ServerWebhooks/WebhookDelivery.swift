@@ -50,9 +50,11 @@ public final class WebhookDelivery: Sendable {
         self.logger = logger
     }
 
-    /// Delivers until cancelled: a batch while events are due, else a pause of `idle`.
-    public func run() async {
-        while !Task.isCancelled {
+    /// Delivers until cancelled or `stopping()`: a batch while events are due, else a pause of
+    /// `idle` (by `sleep`, which throws when the service is asked to stop).
+    public func run(sleep: (@Sendable (Duration) async throws -> Void)? = nil, stopping: @Sendable () -> Bool = { false }) async {
+        let sleep = sleep ?? self.sleep
+        while !Task.isCancelled && !stopping() {
             let sent: Int
             do {
                 sent = try await pass()

@@ -8,7 +8,7 @@ import SharedText
 
 /// `qrcheckin-server webhook`: the endpoints other systems hear check-ins at (issue 40), kept in
 /// the ledger (every server of one PostgreSQL sends to them); every change is in the audit log.
-struct WebhookCommand: Command {
+struct WebhookCommand: AsyncCommand {
     static let spec = CommandSpec(
         name: "webhook",
         summary: "Manage webhook endpoints: add, list, remove, disable, enable, rotate-secret, test, deliveries, redeliver.",
@@ -96,14 +96,15 @@ struct WebhookCommand: Command {
         operatorName = OperatorIdentity.current(environment: context.environment)
     }
 
-    func run(_ context: CommandContext) throws(CommandError) -> ExitCode {
+    func run(_ context: CommandContext) async throws(CommandError) -> ExitCode {
         let clock = SystemClock()
-        let ledger = try ledgerOptions.openLedger(create: action == .add, clock: clock)
+        let opened = try await ledgerOptions.openLedger(create: action == .add, clock: clock)
+        let ledger = opened.ledger
         guard let webhooks = ledger as? any WebhookLedger else { throw CommandError(.software, "this ledger keeps no webhooks") }
         let changes = WebhookChanges(trail: AuditTrail(ledger: ledger, actor: .shell(operatorName), clock: clock))
         switch action {
-        case .list: return try list(webhooks, context)
-        case .deliveries: return try deliveries(webhooks, context)
+        case .list: return try await list(webhooks, context)
+        case .deliveries: return try await deliveries(webhooks, context)
         default: break
         }
         let name = name!
@@ -111,18 +112,18 @@ struct WebhookCommand: Command {
         case .add:
             let secret = WebhookSigner.newSecret()
             let endpoint = WebhookEndpoint(name: name, url: url!, secret: secret, events: events, venues: venues, personal: personal, created: clock.now())
-            guard try ledgerCall({ () throws(LedgerError) in try changes.add(endpoint) }) else {
+            guard try await ledgerCall({ () async throws(LedgerError) in try await changes.add(endpoint) }) else {
                 context.error("a webhook \(name) exists already; nothing changed")
                 return .failure
             }
             try context.output("added webhook \(name): \(endpoint.url)\nsecret (shown once; give it to the receiver): \(secret.text)\n")
         case .rotateSecret:
             let secret = WebhookSigner.newSecret()
-            guard try ledgerCall({ () throws(LedgerError) in try changes.rotateSecret(named: name, secret) }) else { return missing(name, context) }
+            guard try await ledgerCall({ () async throws(LedgerError) in try await changes.rotateSecret(named: name, secret) }) else { return missing(name, context) }
             try context.output("new secret of \(name) (shown once; events from now on are signed with it): \(secret.text)\n")
         case .remove, .disable, .enable:
-            let done = try ledgerCall { () throws(LedgerError) in
-                action == .remove ? try changes.remove(named: name) : try changes.setDisabled(named: name, action == .disable)
+            let done = try await ledgerCall { () async throws(LedgerError) in
+                action == .remove ? try await changes.remove(named: name) : try await changes.setDisabled(named: name, action == .disable)
             }
             guard done else { return missing(name, context) }
             let said = switch action {
@@ -132,10 +133,10 @@ struct WebhookCommand: Command {
             }
             try context.output(said + "\n")
         case .test:
-            guard let id = try ledgerCall({ () throws(LedgerError) in try changes.test(named: name) }) else { return missing(name, context) }
+            guard let id = try await ledgerCall({ () async throws(LedgerError) in try await changes.test(named: name) }) else { return missing(name, context) }
             try context.output("queued test event msg_\(id) for \(name); serve sends it (see: qrcheckin-server webhook deliveries \(name))\n")
         case .redeliver:
-            guard let count = try ledgerCall({ () throws(LedgerError) in try changes.redeliver(named: name, event: event) }) else {
+            guard let count = try await ledgerCall({ () async throws(LedgerError) in try await changes.redeliver(named: name, event: event) }) else {
                 return missing(name, context)
             }
             try context.output("queued \(count) event\(count == 1 ? "" : "s") of \(name) again\n")
@@ -150,8 +151,8 @@ struct WebhookCommand: Command {
         return .failure
     }
 
-    private func list(_ webhooks: any WebhookLedger, _ context: CommandContext) throws(CommandError) -> ExitCode {
-        let (endpoints, counts) = try awaitLedger { () async throws(LedgerError) in
+    private func list(_ webhooks: any WebhookLedger, _ context: CommandContext) async throws(CommandError) -> ExitCode {
+        let (endpoints, counts) = try await ledgerCall { () async throws(LedgerError) in
             (try await webhooks.webhookEndpoints(), try await webhooks.webhookCounts())
         }
         var text = "name\turl\tevents\tvenues\tpersonal\tstate\n"
@@ -166,10 +167,10 @@ struct WebhookCommand: Command {
         return .success
     }
 
-    private func deliveries(_ webhooks: any WebhookLedger, _ context: CommandContext) throws(CommandError) -> ExitCode {
+    private func deliveries(_ webhooks: any WebhookLedger, _ context: CommandContext) async throws(CommandError) -> ExitCode {
         let name = name!
         let limit = limit
-        let (endpoints, attempts) = try awaitLedger { () async throws(LedgerError) in
+        let (endpoints, attempts) = try await ledgerCall { () async throws(LedgerError) in
             (try await webhooks.webhookEndpoints(), try await webhooks.webhookAttempts(endpoint: name, limit: limit))
         }
         guard endpoints.contains(where: { $0.name == name }) else { return missing(name, context) }
@@ -181,12 +182,4 @@ struct WebhookCommand: Command {
         try context.output(text)
         return .success
     }
-}
-
-/// Runs an async ledger call from a synchronous command and returns its value.
-func awaitLedger<T: Sendable>(_ body: @escaping @Sendable () async throws(LedgerError) -> T) throws(CommandError) -> T {
-    let result = AsyncMain.wait { () async -> Result<T, LedgerError> in
-        do throws(LedgerError) { return .success(try await body()) } catch { return .failure(error) }
-    }
-    return try ledgerCall { () throws(LedgerError) in try result.get() }
 }

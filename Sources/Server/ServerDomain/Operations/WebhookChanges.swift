@@ -13,35 +13,35 @@ public struct WebhookChanges: Sendable {
     }
 
     /// Adds `endpoint`; false when its name is taken.
-    public func add(_ endpoint: WebhookEndpoint) throws(LedgerError) -> Bool {
+    public func add(_ endpoint: WebhookEndpoint) async throws(LedgerError) -> Bool {
         let detail = Self.describe(endpoint)
-        return try trail.change({ transaction throws(LedgerError) in try Self.webhooks(transaction).addWebhookEndpoint(endpoint) },
+        return try await trail.change({ transaction throws(LedgerError) in try Self.webhooks(transaction).addWebhookEndpoint(endpoint) },
                                 note: { $0 ? AuditNote(.webhookAdd, subject: "webhook \(endpoint.name)", detail: detail) : nil }).value
     }
 
     /// Removes the endpoint `name` with its events and attempts; false when there is none.
-    public func remove(named name: String) throws(LedgerError) -> Bool {
-        try trail.change({ transaction throws(LedgerError) in try Self.webhooks(transaction).removeWebhookEndpoint(named: name) },
+    public func remove(named name: String) async throws(LedgerError) -> Bool {
+        try await trail.change({ transaction throws(LedgerError) in try Self.webhooks(transaction).removeWebhookEndpoint(named: name) },
                          note: { $0 ? AuditNote(.webhookRemove, subject: "webhook \(name)") : nil }).value
     }
 
     /// Disables or enables the endpoint `name`; false when there is none.
-    public func setDisabled(named name: String, _ disabled: Bool) throws(LedgerError) -> Bool {
+    public func setDisabled(named name: String, _ disabled: Bool) async throws(LedgerError) -> Bool {
         let disabling = disabled ? WebhookDisabling(time: trail.clock.now(), reason: "by \(trail.actor.name)") : nil
-        return try trail.change({ transaction throws(LedgerError) in try Self.webhooks(transaction).setWebhookDisabled(named: name, disabling) },
+        return try await trail.change({ transaction throws(LedgerError) in try Self.webhooks(transaction).setWebhookDisabled(named: name, disabling) },
                                 note: { $0 ? AuditNote(disabled ? .webhookDisable : .webhookEnable, subject: "webhook \(name)") : nil }).value
     }
 
     /// Replaces the secret of the endpoint `name` with `secret`; false when there is none.
-    public func rotateSecret(named name: String, _ secret: WebhookSecret) throws(LedgerError) -> Bool {
-        try trail.change({ transaction throws(LedgerError) in try Self.webhooks(transaction).setWebhookSecret(named: name, secret) },
+    public func rotateSecret(named name: String, _ secret: WebhookSecret) async throws(LedgerError) -> Bool {
+        try await trail.change({ transaction throws(LedgerError) in try Self.webhooks(transaction).setWebhookSecret(named: name, secret) },
                          note: { $0 ? AuditNote(.webhookRotateSecret, subject: "webhook \(name)") : nil }).value
     }
 
     /// Queues a `test` event for the endpoint `name`, due now; its id, nil when there is none.
-    public func test(named name: String) throws(LedgerError) -> Int64? {
+    public func test(named name: String) async throws(LedgerError) -> Int64? {
         let now = trail.clock.now()
-        return try trail.change({ transaction throws(LedgerError) -> Int64? in
+        return try await trail.change({ transaction throws(LedgerError) -> Int64? in
             let webhooks = try Self.webhooks(transaction)
             guard try webhooks.webhookEndpoint(named: name) != nil else { return nil }
             return try webhooks.enqueueWebhookTest(named: name, at: now)
@@ -50,9 +50,9 @@ public struct WebhookChanges: Sendable {
 
     /// Queues the failed events of `name` (or its one event `event`) again, due now; how many,
     /// nil when there is no such endpoint.
-    public func redeliver(named name: String, event: Int64? = nil) throws(LedgerError) -> Int? {
+    public func redeliver(named name: String, event: Int64? = nil) async throws(LedgerError) -> Int? {
         let now = trail.clock.now()
-        return try trail.change({ transaction throws(LedgerError) -> Int? in
+        return try await trail.change({ transaction throws(LedgerError) -> Int? in
             let webhooks = try Self.webhooks(transaction)
             guard try webhooks.webhookEndpoint(named: name) != nil else { return nil }
             return try webhooks.redeliverWebhooks(named: name, event: event, at: now)

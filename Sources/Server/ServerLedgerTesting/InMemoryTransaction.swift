@@ -1,3 +1,4 @@
+import ServerDomain
 import SharedDomain
 
 /// `InMemoryLedger`'s transaction: copies of the ledger's and the accounts' states that the
@@ -48,6 +49,14 @@ final class InMemoryTransaction: LedgerTransaction {
 
     func removeAccount(named name: String) throws(LedgerError) -> Bool {
         InMemoryAccounts.removeAccount(named: name, &accounts)
+    }
+
+    func addSession(_ session: ConsoleSession) throws(LedgerError) {
+        accounts.sessions[session.idHash] = session
+    }
+
+    func removeSession(idHash: String) throws(LedgerError) {
+        accounts.sessions[idHash] = nil
     }
 
     @discardableResult
