@@ -43,10 +43,15 @@ public final class ServerMetrics: HTTPObserver {
     /// Reads the live counts from the ledger at each scrape (nil when it cannot).
     private let live: (@Sendable () async -> LiveCounts?)?
 
-    /// Counters starting now; `live` gives the gauges of today's and the last hour's check-ins.
-    public init(startedAt: WallTime, live: (@Sendable () async -> LiveCounts?)? = nil) {
+    /// Reads the webhooks' counts at each scrape (issue 40; nil when it cannot).
+    private let webhooks: (@Sendable () async -> WebhookMetrics?)?
+
+    /// Counters starting now; `live` gives the gauges of today's and the last hour's check-ins,
+    /// `webhooks` the webhooks' outbox and deliveries.
+    public init(startedAt: WallTime, live: (@Sendable () async -> LiveCounts?)? = nil, webhooks: (@Sendable () async -> WebhookMetrics?)? = nil) {
         self.startedAt = startedAt
         self.live = live
+        self.webhooks = webhooks
     }
 
     /// Counts a purge of the retention service (what it deleted, or that it failed).
@@ -149,6 +154,7 @@ public final class ServerMetrics: HTTPObserver {
             out.sample("qrcheckin_server_last_purge_time_seconds", .integer(last.seconds))
         }
         if let live, let counts = await live() { Self.write(counts, to: &out) }
+        if let webhooks, let counts = await webhooks() { Self.write(counts, to: &out) }
         out.family("qrcheckin_server_request_duration_seconds", .histogram, "Time from a request's last byte to its response.")
         var cumulative = 0
         for (index, bound) in Self.bucketLabels.enumerated() {
@@ -160,6 +166,20 @@ public final class ServerMetrics: HTTPObserver {
         out.sample("qrcheckin_server_request_duration_seconds_sum", .double(counters.latencySum))
         out.sample("qrcheckin_server_request_duration_seconds_count", .count(cumulative))
         return out.text
+    }
+
+    /// The webhooks' outbox (the ledger's) and this server's deliveries.
+    private static func write(_ webhooks: WebhookMetrics, to out: inout PrometheusWriter) {
+        out.family("qrcheckin_server_webhook_events", .gauge, "Webhook events in the outbox, by state (pending, delivered, failed).")
+        out.sample("qrcheckin_server_webhook_events", Label("state", "pending"), .count(webhooks.events.pending))
+        out.sample("qrcheckin_server_webhook_events", Label("state", "delivered"), .count(webhooks.events.delivered))
+        out.sample("qrcheckin_server_webhook_events", Label("state", "failed"), .count(webhooks.events.failed))
+        out.family("qrcheckin_server_webhook_attempts_total", .counter, "Webhook attempts this server made, by result.")
+        out.sample("qrcheckin_server_webhook_attempts_total", Label("result", "delivered"), .count(webhooks.delivered))
+        out.sample("qrcheckin_server_webhook_attempts_total", Label("result", "retried"), .count(webhooks.retried))
+        out.sample("qrcheckin_server_webhook_attempts_total", Label("result", "failed"), .count(webhooks.failed))
+        out.family("qrcheckin_server_webhook_latency_seconds_total", .counter, "Summed time from events to their delivery (divide by delivered).")
+        out.sample("qrcheckin_server_webhook_latency_seconds_total", .fixed(webhooks.latencyMilliseconds, digits: 3))
     }
 
     /// The live gauges: from the ledger, so every server sharing a log reports the same.

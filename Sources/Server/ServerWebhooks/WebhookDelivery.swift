@@ -30,6 +30,10 @@ public final class WebhookDelivery: Sendable {
     /// What metrics show.
     public let counters = WebhookCounters()
     private let logger: @Sendable (String) -> Void
+    /// How long ended events and attempts are kept (30 days, or the log's retention when shorter).
+    private let keepMilliseconds: Int64
+    /// How often they are purged.
+    public static let purgeMilliseconds: Int64 = 3_600_000
 
     public init(ledger: any WebhookLedger, clock: any WallClock, pool: BlockingPool, schedule: WebhookSchedule = .standard,
                 signer: WebhookSigner = WebhookSigner(), batch: Int = 64, idle: Duration = .milliseconds(500),
@@ -37,7 +41,8 @@ public final class WebhookDelivery: Sendable {
                 transport: @escaping @Sendable () throws(HTTPTransportError) -> any HTTPTransport = {
                     () throws(HTTPTransportError) in try CurlTransport(bodyLimit: WebhookAttempt.answerBytes, truncatesBody: true)
                 },
-                logger: @escaping @Sendable (String) -> Void = { _ in }) {
+                keepMilliseconds: Int64 = 30 * 86_400_000, logger: @escaping @Sendable (String) -> Void = { _ in }) {
+        self.keepMilliseconds = keepMilliseconds
         self.ledger = ledger
         self.clock = clock
         self.pool = pool
@@ -54,7 +59,18 @@ public final class WebhookDelivery: Sendable {
     /// `idle` (by `sleep`, which throws when the service is asked to stop).
     public func run(sleep: (@Sendable (Duration) async throws -> Void)? = nil, stopping: @Sendable () -> Bool = { false }) async {
         let sleep = sleep ?? self.sleep
+        var purged: Int64?
         while !Task.isCancelled && !stopping() {
+            let now = clock.now().milliseconds
+            if purged.map({ now - $0 >= Self.purgeMilliseconds }) ?? true {
+                purged = now
+                let cutoff = WallTime(milliseconds: now - keepMilliseconds)
+                do {
+                    _ = try await ledger.purgeWebhooks(eventsBefore: cutoff, attemptsBefore: cutoff)
+                } catch {
+                    logger("webhooks: the purge of old events failed, trying again within the hour: \(error.message)")
+                }
+            }
             let sent: Int
             do {
                 sent = try await pass()

@@ -112,10 +112,23 @@ struct ServeCommand: AsyncCommand {
         let siteKeys = SiteKeys(sources: keys.map(\.keys), authenticator: authenticator)
         let zone = SystemZone()
         let venues = configuration.venues
+        // The webhooks' outbox, delivered (issue 40), on a thread of its own for libcurl's waits
+        // (a batch at a time: never one of the ledger's); ended events and attempts kept 30 days,
+        // or the check-ins' retention when shorter.
+        let outbox = ledger as? any WebhookLedger
+        let delivery = try outbox.map { outbox throws(CommandError) in
+            WebhookDelivery(ledger: outbox, clock: clock, pool: try webhookPool(),
+                            keepMilliseconds: min(30 * 86_400, configuration.retention.checkInSeconds) * 1000, logger: { logger.warning($0) })
+        }
         let metrics = ServerMetrics(startedAt: clock.now(), live: {
             let now = clock.now()
             return try? await LiveCounts.read(from: ledger, at: now, dayStart: CalendarDay(containing: now, in: zone).midnight(in: zone))
                 .withPresence(from: ledger, venues: venues)
+        }, webhooks: { () async -> WebhookMetrics? in
+            guard let outbox, let delivery, let events = try? await outbox.webhookCounts() else { return nil }
+            let sent = delivery.counters.snapshot
+            return WebhookMetrics(events: events, delivered: sent.delivered, failed: sent.failed, retried: sent.retried,
+                                  latencyMilliseconds: sent.latencyMilliseconds)
         })
         let retention = RetentionService(ledger: ledger, policy: configuration.retention, clock: clock,
                                          dayOffset: { zone.offsetSeconds(at: $0) }, report: { [configuration] purge in
@@ -185,11 +198,7 @@ struct ServeCommand: AsyncCommand {
         // every acknowledged check-in is committed, and the refused scans too).
         // The webhooks' outbox, delivered (issue 40), on a thread of its own for libcurl's waits
         // (a batch at a time: never one of the ledger's).
-        var webhooks: [any Service] = []
-        if let outbox = ledger as? any WebhookLedger {
-            webhooks.append(WebhookDeliveryService(delivery: WebhookDelivery(ledger: outbox, clock: clock, pool: try webhookPool(),
-                                                                             logger: { logger.warning($0) }), clock: sleepClock))
-        }
+        let webhooks: [any Service] = delivery.map { [WebhookDeliveryService(delivery: $0, clock: sleepClock)] } ?? []
         let group = ServiceGroup(
             services: opened.services + [RetentionSchedule(retention: retention, clock: sleepClock),
                                          PresenceSchedule(closer: closer, clock: sleepClock)] + webhooks + listeners + [StoppingNotice(notifier: notifier)],
