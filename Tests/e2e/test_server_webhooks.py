@@ -126,3 +126,31 @@ def test_a_server_killed_mid_delivery_delivers_after_its_restart(servers, tmp_pa
         assert receiver.deliveries[0].id == receiver.deliveries[1].id and receiver.deliveries[1].verified
     finally:
         receiver.close()
+
+
+def test_the_console_shows_the_endpoints_a_410_and_the_deliveries(servers, tmp_path, secret):
+    """An admin adds an endpoint in the console (its secret shown once), sends a test, and the
+    page says a 410 disabled it, in Korean and English."""
+    from consoleutil import Console, add_user
+    server = servers(secret, tmp_path / "s")
+    add_user(server, "admin", "admin", tmp=tmp_path)
+    admin = Console(server.admin_port)
+    assert admin.sign_in("admin", "password-admin")[0] == 303
+    receiver = WebhookReceiver("whsec_" + "A" * 32, answer=lambda n: 410)
+    try:
+        status, _, body = admin.post_form("/admin/webhooks", {"action": "add", "name": "door", "url": receiver.url, "event-checkin": "on"},
+                                          page_path="/admin/webhooks")
+        text = body.decode()
+        assert status == 200 and "whsec_" in text, text
+        receiver.webhook = Webhook(re.search(r"(whsec_[A-Za-z0-9+/=]+)", text).group(1))
+        status, _, _ = admin.post_form("/admin/webhooks", {"action": "test", "name": "door"}, page_path="/admin/webhooks")
+        assert status == 303
+        receiver.wait_for(lambda ds: len(ds) >= 1, 30, "the console's test event")
+        assert receiver.deliveries[0].verified
+        wait_until(lambda: "410 Gone" in admin.get("/admin/webhooks?lang=en")[2].decode(), timeout=30, message="the page says 410")
+        page = admin.get("/admin/webhooks?lang=ko")[2].decode()
+        assert "410 Gone" in page and "whsec_" not in page, "the secret is never shown again"
+        audit = server_run("audit", "--database", f"sqlite:{server.database}", "--format", "csv").stdout
+        assert "webhook-add" in audit and "webhook-test" in audit and ",admin," in audit
+    finally:
+        receiver.close()

@@ -45,7 +45,10 @@ enum ConsoleAssets {
         .button.small { padding: 0.3rem 0.6rem; }
         button.danger { background: var(--bad); }
         .ok { color: var(--ok); font-weight: 600; } .error { color: var(--bad); font-weight: 600; }
-        .note, .stamp, .who { color: var(--soft); }
+        .note, .stamp, .who, .hint { color: var(--soft); }
+        .hint { margin: 0; font-size: 0.9rem; }
+        fieldset { border: 1px solid #d0d7de; border-radius: 0.4rem; display: flex; flex-wrap: wrap; gap: 0.3rem 1rem; }
+        td.wrap, code { overflow-wrap: anywhere; }
         .chart { width: 100%; max-width: 36rem; height: auto; background: #fff; }
         .chart .bar { fill: #0550ae; } .chart .axis { stroke: #57606a; } .chart .tick { font-size: 8px; fill: #57606a; }
         footer { max-width: 60rem; margin: 0 auto; padding: 0 1rem 2rem; }

@@ -56,6 +56,7 @@ struct ConsoleLayout {
         case .erase: words.erase
         case .users: words.users
         case .audit: words.audit
+        case .webhooks: words.webhooks
         case .login: words.signIn
         case .logout: words.signOut
         }

@@ -41,12 +41,19 @@ public struct ConsoleSite: HTTPHandler {
         /// name takes as long as a known one (names cannot be probed by timing). A function:
         /// made on first use, not at start (it costs a hash's time and memory).
         public let decoyHash: @Sendable () async -> String
+        /// The webhooks' endpoints and outbox (issue 40), when the ledger keeps them.
+        public let webhooks: (any WebhookLedger)?
+        /// A new endpoint secret (`whsec_…`; random bytes, made by the composition root).
+        public let newWebhookSecret: (@Sendable () -> WebhookSecret)?
 
         /// The parts.
         /// The parts, every port of `ledger` (each handler uses only those it needs).
         public init(ledger: any Ledger,
                     venues: VenueDirectory, zone: any LocalTimeZone, clock: any WallClock, crypto: ConsoleCrypto,
-                    throttle: SignInThrottle = SignInThrottle(), ledgerAnswers: @escaping @Sendable () -> Bool = { true }, decoyHash: @escaping @Sendable () async -> String) {
+                    throttle: SignInThrottle = SignInThrottle(), ledgerAnswers: @escaping @Sendable () -> Bool = { true }, decoyHash: @escaping @Sendable () async -> String,
+                    newWebhookSecret: (@Sendable () -> WebhookSecret)? = nil) {
+            webhooks = ledger as? any WebhookLedger
+            self.newWebhookSecret = newWebhookSecret
             visits = ledger
             log = ledger
             refusals = ledger
@@ -119,6 +126,7 @@ public struct ConsoleSite: HTTPHandler {
         case .erase: return await EraseHandler(parts: parts).respond(to: request)
         case .users: return await UsersHandler(parts: parts).respond(to: request)
         case .audit: return await AuditHandler(parts: parts).respond(to: request)
+        case .webhooks: return await WebhooksHandler(parts: parts).respond(to: request)
         }
     }
 
