@@ -12,6 +12,7 @@ from standardwebhooks.webhooks import Webhook, WebhookVerificationError
 
 class Delivery:
     def __init__(self, headers, body, status, verified):
+        self.at = time.monotonic()
         self.headers = headers
         self.body = body
         self.status = status
