@@ -43,7 +43,7 @@ let package = Package(
         cTarget("CLibraryLoader"),
         cTarget("CQRencode", ["CLibraryLoader"]),   // both: QR symbols (the server's only for TOTP enrolments)
         cTarget("CPNG", ["CLibraryLoader"]),        // the kiosk's: PNG images (setjmp kept in C)
-        cTarget("CCurl", ["CLibraryLoader"]),       // the kiosk's reporter: outgoing HTTP(S) (libcurl4)
+        cTarget("CCurl", ["CLibraryLoader"]),       // both: outgoing HTTP(S) (libcurl4): the kiosk's reporter, the server's webhooks
         cTarget("CSodium", ["CLibraryLoader"]),     // both: random bytes, compares, BLAKE2b, Argon2id
         cTarget("CHMAC", ["CSodium", "CLibraryLoader"]),  // both: HMAC-SHA256 from Nettle, else libsodium
         cSystemLibrary("CLinux"),
@@ -84,6 +84,14 @@ let package = Package(
         target("SharedQR", "Shared"),
         // libqrencode behind SharedQR's encoder port, loaded on the first symbol drawn.
         target("SharedQREncoder", "Shared", ["SharedQR", "SharedSystem", "CQRencode", "CLinux"]),
+        // Outgoing HTTP as plain values: a request, a response, the result of an exchange and the
+        // transport port both halves' cores talk to (the kiosk's reporter, the server's webhook
+        // deliveries). Swift stdlib only.
+        target("SharedHTTPClient", "Shared"),
+        // libcurl's multi interface behind SharedHTTPClient's transport port (`CurlTransport`),
+        // loaded on the first exchange: the kiosk's daemon and the server's commands that send
+        // nothing never map it.
+        target("SharedCurl", "Shared", ["SharedHTTPClient", "SharedSystem", "CCurl"]),
         // For tests only (no executable depends on it): a clock tests move (`TestClock`), for
         // deadlines and schedules on an injected `any Clock<Duration>`. Swift stdlib only.
         target("SharedTesting", "Shared"),
@@ -92,19 +100,19 @@ let package = Package(
         // The daemon's decisions as values: the rotation model, the view model, the daemon's
         // state machine (events in, effects out), its ports, the control protocol and the
         // documents it writes (current.json, STATUS=). Swift stdlib and shared values only.
-        target("KioskCore", "Kiosk", ["SharedDomain", "SharedJSON", "SharedText", "SharedQR"]),
+        target("KioskCore", "Kiosk", ["SharedDomain", "SharedJSON", "SharedText", "SharedQR", "SharedHTTPClient"]),
         // The kiosk's renderers: the output files, metrics.prom, the full-screen kiosk (`show`)
         // and `status`, drawing QR codes with SharedQR's.
         target("KioskViews", "Kiosk", ["KioskCore", "SharedDomain", "SharedJSON", "SharedText", "SharedQR"]),
         // The kiosk's adapters behind KioskCore's ports: libpng, the output directory's
-        // generations, the control socket, saved settings, the clock's sync; libcurl for the
-        // reporter's HTTP (loaded only by `qrcheckin report`, never by the daemon).
-        target("KioskAdapters", "Kiosk", ["KioskCore", "SharedDomain", "SharedJSON", "SharedSystem", "SharedQR", "SharedQREncoder", "CPNG", "CCurl", "CLinux"]),
+        // generations, the control socket, saved settings, the clock's sync. (The reporter's HTTP
+        // is SharedCurl's, loaded only by `qrcheckin report`, never by the daemon.)
+        target("KioskAdapters", "Kiosk", ["KioskCore", "SharedDomain", "SharedJSON", "SharedSystem", "SharedQR", "SharedQREncoder", "CPNG", "CLinux"]),
         // Application: the commands and the composition root.
         .executableTarget(
             name: "qrcheckin",
-            dependencies: ["SharedCLI", "SharedDomain", "SharedJSON", "SharedText", "SharedSystem", "SharedQR", "SharedQREncoder", "KioskCore", "KioskViews",
-                           "KioskAdapters", "CLinux"],
+            dependencies: ["SharedCLI", "SharedDomain", "SharedJSON", "SharedText", "SharedSystem", "SharedQR", "SharedQREncoder", "SharedHTTPClient",
+                           "SharedCurl", "KioskCore", "KioskViews", "KioskAdapters", "CLinux"],
             path: "Sources/Kiosk/qrcheckin"
         ),
 
@@ -149,12 +157,17 @@ let package = Package(
         // keyed hashes, and TOTP secrets sealed (libsodium's secretbox) under a key derived
         // from the server's secret. No ledger: the sign-in keeps what this makes.
         target("ServerSecondFactor", "Server", ["SharedDomain", "SharedSystem", "SharedQR", "SharedQREncoder", "COath"]),
+        // Issue 40's webhooks: the payload, Standard Webhooks' signature (HMAC from Nettle or
+        // libsodium, base64 from libsodium) and the delivery service (libcurl through
+        // SharedCurl, loaded on the first delivery).
+        target("ServerWebhooks", "Server", ["ServerDomain", "SharedDomain", "SharedJSON", "SharedText", "SharedSystem", "SharedAsync",
+                                            "SharedHTTPClient", "SharedCurl"]),
         // Application: the commands and the composition root.
         .executableTarget(
             name: "qrcheckin-server",
             dependencies: ["SharedAsync", "SharedCLI", "SharedDomain", "SharedSystem", "SharedText", "ServerDomain", "ServerLedgerSQL", "ServerSQLite",
                            "ServerPostgres", "ServerHTTP", "ServerHTTPTypes", "ServerReports", "ServerWeb", "ServerSite", "ServerConsole",
-                           "ServerSecondFactor", "CLinux"],
+                           "ServerSecondFactor", "ServerWebhooks", "CLinux"],
             path: "Sources/Server/qrcheckin-server"
         ),
 
@@ -167,8 +180,9 @@ let package = Package(
         testTarget("SharedTextTests", "Shared", ["SharedText"]),
         testTarget("SharedQRTests", "Shared", ["SharedQR"]),
         testTarget("SharedQREncoderTests", "Shared", ["SharedQREncoder", "SharedQR"]),
+        testTarget("SharedCurlTests", "Shared", ["SharedCurl", "SharedHTTPClient"]),
         // SharedSystem for the real HMAC the reporter's core signs with.
-        testTarget("KioskCoreTests", "Kiosk", ["KioskCore", "KioskViews", "SharedDomain", "SharedJSON", "SharedText", "SharedQR", "SharedSystem"]),
+        testTarget("KioskCoreTests", "Kiosk", ["KioskCore", "KioskViews", "SharedDomain", "SharedJSON", "SharedText", "SharedQR", "SharedSystem", "SharedHTTPClient"]),
         testTarget("KioskViewsTests", "Kiosk", ["KioskViews", "KioskCore", "SharedDomain", "SharedJSON", "SharedText", "SharedQR"]),
         testTarget("KioskAdaptersTests", "Kiosk", ["KioskAdapters", "KioskCore", "SharedSystem", "SharedDomain", "SharedJSON", "SharedQR", "SharedQREncoder"]),
         // The executable's own logic (settings, locations, argument parsing), by @testable import.
@@ -180,6 +194,8 @@ let package = Package(
         testTarget("ServerHTTPTests", "Server", ["SharedTesting", "ServerHTTP", "ServerHTTPTypes", "SharedAsync", "SharedDomain", "SharedSystem"]),
         // The server executable's own logic (the commands' shared setup, their synopses, the settings), by @testable import.
         testTarget("qrcheckin-serverTests", "Server", ["qrcheckin-server", "SharedAsync", "SharedCLI", "ServerDomain", "ServerSQLite", "ServerHTTP", "ServerReports", "SharedDomain"]),
+        testTarget("ServerWebhooksTests", "Server", ["ServerWebhooks", "ServerDomain", "ServerSQLite", "ServerLedgerSQL", "SharedDomain", "SharedSystem",
+                                                     "SharedHTTPClient", "SharedAsync"]),
         testTarget("ServerWebTests", "Server", ["ServerWeb", "ServerDomain", "ServerHTTPTypes", "SharedDomain"]),
         testTarget("ServerSecondFactorTests", "Server", ["ServerSecondFactor", "SharedDomain", "SharedSystem", "SharedQR", "SharedQREncoder", "COath"]),
         testTarget("ServerConsoleTests", "Server",

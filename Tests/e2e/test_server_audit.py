@@ -14,6 +14,7 @@ from dataclasses import dataclass, field
 from conftest import needs_root
 from serverutil import SERVER_BIN, clean_env, server_run
 
+HOOK = "http://127.0.0.1:9/hook"  # a webhook endpoint (nothing listens: serve's tries fail, harmlessly)
 PHONE = "010-1111-2222"
 PASSWORD = "long enough password"
 SEOUL = {"TZ": "Asia/Seoul"}
@@ -83,6 +84,17 @@ def steps(postgres=False, source=None):
         Step("user", ["list"], [], why="the accounts' names and roles: staff, no visitor"),
         Step("user", ["remove", "mina"], ["account-removed"]),
         Step("user", ["remove", "mina"], [], exit=1, why="no such account: nothing changed", label="user remove again"),
+        Step("webhook", ["add", "crm", HOOK], ["webhook-add"], label="webhook add"),
+        Step("webhook", ["add", "crm", HOOK], [], exit=1, why="the name is taken: nothing changed", label="webhook add again"),
+        Step("webhook", ["list"], [], why="endpoints and event counts: no visitor"),
+        Step("webhook", ["disable", "crm"], ["webhook-disable"]),
+        Step("webhook", ["enable", "crm"], ["webhook-enable"]),
+        Step("webhook", ["rotate-secret", "crm"], ["webhook-rotate-secret"]),
+        Step("webhook", ["test", "crm"], ["webhook-test"]),
+        Step("webhook", ["redeliver", "crm"], ["webhook-redeliver"]),
+        Step("webhook", ["deliveries", "crm"], [], why="the delivery log: times, statuses, the receivers' answers; no visitor"),
+        Step("webhook", ["remove", "crm"], ["webhook-remove"]),
+        Step("webhook", ["remove", "crm"], [], exit=1, why="no such endpoint: nothing changed", label="webhook remove again"),
         Step("purge", ["--dry-run"], [], why="counts what would go, changes nothing"),
         Step("purge", [], ["purge"]),
         Step("audit", ["--format", "csv"], []),
@@ -211,6 +223,8 @@ def test_on_a_full_disk_every_audited_command_refuses_and_hands_out_nothing(tmp_
         assert status == 0, stderr
         state[step.label.split()[-1]] = re.search(r"check-in (\d+)", stdout).group(1)
     assert run(steps()[23], f"sqlite:{made}", config, state)[0] == 0, "user add"
+    webhook_add = next(step for step in steps() if step.label == "webhook add")
+    assert run(webhook_add, f"sqlite:{made}", config, state)[0] == 0, "webhook add"
     checkpoint(made)
     database = tmpfs / "checkins.db"
     shutil.copyfile(made, database)
@@ -231,8 +245,9 @@ def test_on_a_full_disk_every_audited_command_refuses_and_hands_out_nothing(tmp_
     rows = server_run("checkins", "--database", ledger, "--count").stdout
     # mina exists on this ledger (for the account changes): a new account is nora.
     nora = Step("user", lambda state: ["add", "nora", "--role", "steward", "--password-file", state["password"]], ["account-added"], label="user add nora")
-    walked = [step for step in steps() if step.entries and step.exit == 0 and step.command != "checkin" and step.label != "user add"]
-    walked += [steps()[0], nora]
+    door = Step("webhook", ["add", "door", HOOK], ["webhook-add"], label="webhook add door")
+    walked = [step for step in steps() if step.entries and step.exit == 0 and step.command != "checkin" and step.label not in ("user add", "webhook add")]
+    walked += [steps()[0], nora, door]
     assert {step.command for step in walked} == {step.command for step in steps() if step.entries}, "every audited command"
     for step in walked:
         status, stdout, stderr = run(step, ledger, config, state)

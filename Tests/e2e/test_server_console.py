@@ -21,12 +21,14 @@ GETS = {
     "/admin/erase": "supervisor",
     "/admin/users": "admin",
     "/admin/audit": "admin",
+    "/admin/webhooks": "admin",
 }
 # Every POST route, the fields of one change, the page whose form it is, and the least role.
 POSTS = {
     "/admin/checkin": ({"venue": "HALL-1", "name": "Park"}, "/admin/checkin", "steward"),
     "/admin/erase": ({"phone": "010-9999-0000"}, "/admin/erase", "supervisor"),
     "/admin/users": ({"action": "add", "name": "eve", "role": "admin", "password": "eve-password"}, "/admin/users", "admin"),
+    "/admin/webhooks": ({"action": "add", "name": "crm", "url": "http://127.0.0.1:9/hook", "event-checkin": "on"}, "/admin/webhooks", "admin"),
 }
 RANK = {role: index for index, role in enumerate(ROLES)}
 
@@ -86,7 +88,7 @@ def test_every_route_for_every_role_and_no_session(console):
                 assert status == 303 and headers["location"] == "/admin/login", (path, status)
                 continue
             status, _, _ = client.post_form(path, fields, page_path=page if RANK[role] >= RANK[least] else "/admin/")
-            assert status == (303 if RANK[role] >= RANK[least] else 403) or (path == "/admin/erase" and RANK[role] >= RANK[least] and status == 200), \
+            assert status == (303 if RANK[role] >= RANK[least] else 403) or (path in ("/admin/erase", "/admin/webhooks") and RANK[role] >= RANK[least] and status == 200), \
                 (path, role, status)
     # Sign-in and sign-out are open to the roles: the form to anyone, sign-out to a session.
     assert clients[None].get("/admin/login")[0] == 200

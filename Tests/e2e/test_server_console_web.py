@@ -4,17 +4,19 @@ staff check-in and gets 403 on the visitor log and exports; the supervisor expor
 admin sees both in the audit log. Screenshots of the dashboard and the evacuation roll go to
 the test's directory; axe-core finds nothing on any console page, in Korean and English."""
 import os
+from pathlib import Path
 
 import pytest
 from selenium.webdriver.common.by import By
 
 from consoleutil import add_user
-from daemonutil import wait_until
+from daemonutil import ROOT, wait_until
+from serverutil import server_run
 from webutil import browser, resize
 
 DESKTOP = (1280, 900)
 PHONE = (360, 740)
-PAGES = ["/admin/", "/admin/inside", "/admin/checkin", "/admin/kiosks", "/admin/log", "/admin/erase", "/admin/users", "/admin/audit",
+PAGES = ["/admin/", "/admin/inside", "/admin/checkin", "/admin/kiosks", "/admin/log", "/admin/erase", "/admin/users", "/admin/audit", "/admin/webhooks",
          # A filter the console cannot read: the log page's form with the field marked, the export's 400.
          "/admin/log?from=2030-01-01", "/admin/export?format=csv&venue=HALL_2"]
 
@@ -32,6 +34,10 @@ def console(tmp_path, secret, servers):
     config.write_text("name.HALL-1 = 대강당\nname.CAFE = 카페\ncapacity.HALL-1 = 40\n")
     server = servers(secret, tmp_path / "server", args=["-c", str(config)])
     add_user(server, "root-admin", "admin", password="admin-password", tmp=tmp_path)
+    # A webhook endpoint nothing listens at (the webhooks page's table, its delivery log).
+    result = server_run("webhook", "add", "door-counter", "http://127.0.0.1:9/hooks/checkin", "--events", "checkin,checkout,full",
+                        "--venue", "HALL-1", "--database", f"sqlite:{server.database}")
+    assert result.returncode == 0, result.stderr
     return server
 
 
@@ -147,3 +153,38 @@ def test_every_console_page_passes_axe_in_korean_and_english(console, chrome):
                 axe.inject()
                 results = axe.run()
                 assert results["violations"] == [], f"{path} {language} {size}: " + axe.report(results["violations"])
+
+
+def test_the_webhooks_page_says_a_410_disabled_an_endpoint_at_both_sizes(console, chrome, tmp_path):
+    """Issue 40: an admin adds an endpoint in the console and sees its secret once; its receiver
+    answers 410 to the test event; the page says so, in Korean and English, on a phone and a
+    desktop (screenshots in build/screenshots/webhooks/, $QRCHECKIN_SCREENSHOTS)."""
+    from webhookutil import WebhookReceiver
+    shots = Path(os.environ.get("QRCHECKIN_SCREENSHOTS", ROOT / "build" / "screenshots")) / "webhooks"
+    shots.mkdir(parents=True, exist_ok=True)
+    receiver = WebhookReceiver("whsec_" + "A" * 32, answer=lambda n: 410)
+    try:
+        sign_in(chrome, console, "root-admin", "admin-password")
+        chrome.get(url(console, "/admin/webhooks?lang=en"))
+        chrome.find_element(By.ID, "hook-name").send_keys("crm")
+        chrome.find_element(By.ID, "hook-url").send_keys(receiver.url)
+        chrome.find_element(By.ID, "hook-venues").send_keys("HALL-1, CAFE")
+        chrome.find_element(By.XPATH, "//input[@id='hook-name']/ancestor::form//button[@type='submit']").click()
+        wait_until(lambda: "whsec_" in chrome.page_source or None, timeout=20, message="the secret shown once")
+        chrome.save_screenshot(str(shots / "added-desktop-en.png"))
+        import re
+        from standardwebhooks.webhooks import Webhook
+        receiver.webhook = Webhook(re.search(r"(whsec_[A-Za-z0-9+/=]+)", chrome.page_source).group(1))
+        assert server_run("webhook", "test", "crm", "--database", f"sqlite:{console.database}").returncode == 0
+        receiver.wait_for(lambda ds: len(ds) >= 1, 30, "the test event")
+        wait_until(lambda: "410 Gone" in server_run("webhook", "list", "--database", f"sqlite:{console.database}").stdout or None,
+                   timeout=30, message="the endpoint disabled")
+        for width, height in ((390, 844), (1280, 900)):
+            resize(chrome, width, height)
+            for language in ("ko", "en"):
+                chrome.get(url(console, f"/admin/webhooks?lang={language}"))
+                heading(chrome)
+                assert "410" in chrome.page_source and "whsec_" not in chrome.page_source
+                chrome.save_screenshot(str(shots / f"webhooks-{width}-{language}.png"))
+    finally:
+        receiver.close()

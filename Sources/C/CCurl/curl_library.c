@@ -1,4 +1,4 @@
-/* libcurl, loaded on first use: the stubs of the functions qrcheckin report calls, typed shims
+/* libcurl, loaded on first use: the stubs of the functions CurlTransport calls, typed shims
    for the two variadic ones, and the bounded collection of a response (CCurl.h says why). */
 #define _GNU_SOURCE
 #include "CCurl.h"
@@ -105,20 +105,24 @@ void ccurl_buffer_reset(ccurl_buffer *buffer) {
     buffer->overflowed = 0;
 }
 
-/* libcurl's write and header callbacks: append, or stop the transfer past the limit. */
+/* libcurl's write and header callbacks: append, or past the limit stop the transfer (or, for a
+   buffer that truncates, keep what fits and read on). */
 static size_t collect(char *bytes, size_t size, size_t count, void *userdata) {
     ccurl_buffer *buffer = userdata;
     size_t length = size * count;
+    size_t kept = length;
     if (length > buffer->limit - buffer->size) {
         buffer->overflowed = 1;
-        return 0; /* anything but `length` makes libcurl stop with CURLE_WRITE_ERROR */
+        if (!buffer->truncates) return 0; /* anything but `length` makes libcurl stop with CURLE_WRITE_ERROR */
+        kept = buffer->limit - buffer->size;
     }
     if (length == 0) return 0;
-    unsigned char *grown = realloc(buffer->data, buffer->size + length);
+    if (kept == 0) return length;
+    unsigned char *grown = realloc(buffer->data, buffer->size + kept);
     if (grown == NULL) return 0;
-    memcpy(grown + buffer->size, bytes, length);
+    memcpy(grown + buffer->size, bytes, kept);
     buffer->data = grown;
-    buffer->size += length;
+    buffer->size += kept;
     return length;
 }
 

@@ -29,6 +29,13 @@ _Static_assert(SODIUM_LIBRARY_VERSION_MAJOR == 10, "libsodium.so.23");
     VOID(randombytes_buf, (void *const buf, const size_t size), (buf, size))                       \
     VALUE(int, sodium_memcmp, (const void *const b1_, const void *const b2_, size_t len), (b1_, b2_, len)) \
     VOID(sodium_memzero, (void *const pnt, const size_t len), (pnt, len))                          \
+    VALUE(char *, sodium_bin2base64, (char *const b64, const size_t b64_maxlen, const unsigned char *const bin, \
+                                      const size_t bin_len, const int variant),                     \
+          (b64, b64_maxlen, bin, bin_len, variant))                                                \
+    VALUE(int, sodium_base642bin, (unsigned char *const bin, const size_t bin_maxlen, const char *const b64, \
+                                   const size_t b64_len, const char *const ignore, size_t *const bin_len, \
+                                   const char **const b64_end, const int variant),                 \
+          (bin, bin_maxlen, b64, b64_len, ignore, bin_len, b64_end, variant))                      \
     VALUE(int, crypto_pwhash_str, (char out[crypto_pwhash_STRBYTES], const char *const passwd,        \
                                    unsigned long long passwdlen, unsigned long long opslimit, size_t memlimit), \
           (out, passwd, passwdlen, opslimit, memlimit))                                            \

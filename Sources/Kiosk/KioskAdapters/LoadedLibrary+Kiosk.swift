@@ -1,4 +1,3 @@
-import CCurl
 import CPNG
 import SharedQREncoder
 import SharedSystem
@@ -8,9 +7,4 @@ extension LoadedLibrary {
     public static let png = LoadedLibrary { cpng_load() }
     /// Every library the daemon draws and signs with.
     public static let kiosk: [LoadedLibrary] = [.qrencode, .png, .sodium]
-}
-
-extension LoadedLibrary {
-    /// libcurl: the reporter's HTTP (only `qrcheckin report` loads it; the daemon never does).
-    public static let curl = LoadedLibrary { ccurl_load() }
 }

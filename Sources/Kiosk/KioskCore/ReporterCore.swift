@@ -1,4 +1,5 @@
 import SharedDomain
+import SharedHTTPClient
 import SharedJSON
 
 /// Everything `qrcheckin report` decides, as one value: events in (`handle(_:at:)`), effects

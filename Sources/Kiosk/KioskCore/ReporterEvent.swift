@@ -1,4 +1,5 @@
 import SharedDomain
+import SharedHTTPClient
 
 /// What happened to the reporter: the shell turns its clock, signals, the transport's results
 /// and the daemon's state into these, with the time it read.

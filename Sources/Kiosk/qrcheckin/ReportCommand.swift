@@ -1,5 +1,6 @@
 import KioskAdapters
 import SharedCLI
+import SharedCurl
 import SharedSystem
 
 /// `qrcheckin report`: this kiosk's state to the check-in server, the console's steers back.

@@ -4,6 +4,7 @@ import KioskCore
 import KioskViews
 import SharedCLI
 import SharedDomain
+import SharedHTTPClient
 import SharedSystem
 
 /// `qrcheckin report`'s I/O shell around `ReporterCore`: one thread, one loop. libcurl's sockets

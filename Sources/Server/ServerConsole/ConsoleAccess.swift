@@ -18,6 +18,7 @@ public enum ConsoleAccess {
         .erase: .supervisor,
         .users: .admin,
         .audit: .admin,
+        .webhooks: .admin,
     ]
 
     /// What a request for `page` by `role` (nil: no session) gets before its handler.
@@ -39,6 +40,6 @@ public enum ConsoleAccess {
 
     /// The pages `role` may open, for its navigation.
     static func pages(for role: ConsoleRole) -> [ConsolePage] {
-        [.dashboard, .inside, .checkin, .kiosks, .log, .export, .erase, .users, .audit].filter { decide($0, role: role) == .allowed }
+        [.dashboard, .inside, .checkin, .kiosks, .log, .export, .erase, .users, .audit, .webhooks].filter { decide($0, role: role) == .allowed }
     }
 }

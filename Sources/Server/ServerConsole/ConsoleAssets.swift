@@ -45,7 +45,10 @@ enum ConsoleAssets {
         .button.small { padding: 0.3rem 0.6rem; }
         button.danger { background: var(--bad); }
         .ok { color: var(--ok); font-weight: 600; } .error { color: var(--bad); font-weight: 600; }
-        .note, .stamp, .who { color: var(--soft); }
+        .note, .stamp, .who, .hint { color: var(--soft); }
+        .hint { margin: 0; font-size: 0.9rem; }
+        fieldset { border: 1px solid #d0d7de; border-radius: 0.4rem; display: flex; flex-wrap: wrap; gap: 0.3rem 1rem; }
+        td.wrap, code { overflow-wrap: anywhere; }
         .light { font-weight: 700; white-space: nowrap; } .light-ok { color: var(--ok); } .light-late { color: #8a5a00; } .light-offline { color: var(--bad); }
         ul.problems { margin: 0; padding-left: 1.1rem; }
         @media (max-width: 40rem) {

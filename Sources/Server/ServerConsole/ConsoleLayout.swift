@@ -57,6 +57,7 @@ struct ConsoleLayout {
         case .users: words.users
         case .audit: words.audit
         case .kiosks: words.kiosks
+        case .webhooks: words.webhooks
         case .login: words.signIn
         case .logout: words.signOut
         }

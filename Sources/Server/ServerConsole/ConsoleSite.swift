@@ -46,13 +46,20 @@ public struct ConsoleSite: HTTPHandler {
         public let decoyHash: @Sendable () async -> String
         /// The kiosks that report here (the Kiosks page); nil: the ledger keeps none.
         public let kiosks: KioskConsole?
+        /// The webhooks' endpoints and outbox (issue 40), when the ledger keeps them.
+        public let webhooks: (any WebhookLedger)?
+        /// A new endpoint secret (`whsec_…`; random bytes, made by the composition root).
+        public let newWebhookSecret: (@Sendable () -> WebhookSecret)?
 
         /// The parts.
         /// The parts, every port of `ledger` (each handler uses only those it needs).
         public init(ledger: any Ledger,
                     venues: VenueDirectory, zone: any LocalTimeZone, clock: any WallClock, crypto: ConsoleCrypto,
                     throttle: SignInThrottle = SignInThrottle(), ledgerAnswers: @escaping @Sendable () -> Bool = { true }, decoyHash: @escaping @Sendable () async -> String,
-                    kiosks: KioskConsole? = nil) {
+                    kiosks: KioskConsole? = nil,
+                    newWebhookSecret: (@Sendable () -> WebhookSecret)? = nil) {
+            webhooks = ledger as? any WebhookLedger
+            self.newWebhookSecret = newWebhookSecret
             visits = ledger
             log = ledger
             refusals = ledger
@@ -128,6 +135,7 @@ public struct ConsoleSite: HTTPHandler {
         case .users: return await UsersHandler(parts: parts).respond(to: request)
         case .audit: return await AuditHandler(parts: parts).respond(to: request)
         case .kiosks: return await KiosksHandler(parts: parts).respond(to: request)
+        case .webhooks: return await WebhooksHandler(parts: parts).respond(to: request)
         }
     }
 

@@ -19,6 +19,54 @@ public struct ConsoleWords: Sendable {
     private var ko: Bool { language == .ko }
 
     var console: String { ko ? "운영 콘솔" : "Operator console" }
+
+    // Webhooks (issue 40): the CLI's words (`webhook add`, `--events`, `--personal`).
+    var webhooks: String { ko ? "웹훅" : "Webhooks" }
+    var webhook: String { ko ? "웹훅" : "Webhook" }
+    var webhookURL: String { ko ? "받는 주소 (URL)" : "Receiver URL" }
+    var webhookEvents: String { ko ? "이벤트" : "Events" }
+    var webhookVenues: String { ko ? "장소" : "Venues" }
+    var everyVenue: String { ko ? "모든 장소" : "every venue" }
+    var webhookVenuesHint: String { ko ? "쉼표로 구분 (비우면 모든 장소)" : "comma-separated (empty: every venue)" }
+    var personalData: String { ko ? "이름과 전화번호 포함" : "Names and phones" }
+    var personalWarning: String {
+        ko ? "켜면 받는 시스템에 방문자의 이름과 전화번호가 전달됩니다 (감사 기록에 남습니다)."
+            : "When on, the receiving system gets visitors' names and phones (this is in the audit log)."
+    }
+    var webhookExists: String { ko ? "같은 이름의 웹훅이 있습니다." : "A webhook of that name exists." }
+    var attemptTime: String { ko ? "시각" : "Time" }
+    var addWebhook: String { ko ? "웹훅 추가" : "Add a webhook" }
+    var secretOnce: String { ko ? "이 비밀키는 지금 한 번만 보입니다. 받는 쪽에 전하세요:" : "This secret is shown once. Give it to the receiver:" }
+    var sendTest: String { ko ? "시험 전송" : "Send a test" }
+    var redeliverFailed: String { ko ? "실패분 다시 보내기" : "Redeliver failed" }
+    var rotateSecret: String { ko ? "비밀키 교체" : "Rotate secret" }
+    var outbox: String { ko ? "보낼 이벤트" : "Outbox" }
+    var pendingWord: String { ko ? "대기" : "pending" }
+    var deliveredWord: String { ko ? "전달됨" : "delivered" }
+    var failedWord: String { ko ? "실패" : "failed" }
+    var recentDeliveries: String { ko ? "최근 전송" : "Recent deliveries" }
+    var eventWord: String { ko ? "이벤트" : "Event" }
+    var statusWord: String { ko ? "응답 코드" : "Status" }
+    var durationWord: String { ko ? "걸린 시간 (ms)" : "Time (ms)" }
+    var answerWord: String { ko ? "응답" : "Answer" }
+    var noAnswer: String { ko ? "응답 없음" : "no answer" }
+    var noWebhooks: String { ko ? "웹훅이 없습니다." : "No webhooks yet." }
+    var badWebhook: String { ko ? "이름(영문·숫자 . _ - 64자까지), http(s) 주소, 이벤트를 확인하세요." : "Check the name (up to 64 letters, digits, . _ -), the http(s) URL and the events." }
+    var webhooksUnavailable: String { ko ? "이 원장은 웹훅을 지원하지 않습니다." : "This ledger keeps no webhooks." }
+    func disabledBecause(_ reason: String) -> String {
+        if reason.contains("410") { return ko ? "꺼짐: 받는 쪽이 410 Gone으로 응답" : "Disabled: the receiver answered 410 Gone" }
+        return ko ? "꺼짐 (\(reason.replacing("by ", with: "")))" : "Disabled (\(reason))"
+    }
+    func eventName(_ type: WebhookEventType) -> String {
+        switch type {
+        case .checkin: ko ? "입장" : "check-in"
+        case .checkout: ko ? "퇴장" : "check-out"
+        case .refused: ko ? "거절" : "refused"
+        case .full: ko ? "정원 초과" : "full"
+        case .kiosk: ko ? "키오스크" : "kiosk"
+        case .test: ko ? "시험" : "test"
+        }
+    }
     var signIn: String { ko ? "로그인" : "Sign in" }
     var signOut: String { ko ? "로그아웃" : "Sign out" }
     var user: String { ko ? "사용자" : "User" }

@@ -76,6 +76,20 @@ public enum AuditAction: String, CaseIterable, Hashable, Sendable {
     case kioskSteer = "kiosk-steer"
     /// A retired kiosk forgotten (`kiosks forget`, the console): its latest report and steer.
     case kioskForget = "kiosk-forget"
+    /// A webhook endpoint added (its URL, events, venues, whether personal; never its secret).
+    case webhookAdd = "webhook-add"
+    /// A webhook endpoint removed, with its outbox and delivery log.
+    case webhookRemove = "webhook-remove"
+    /// A webhook endpoint disabled (by an operator; a 410 answer is the server's entry).
+    case webhookDisable = "webhook-disable"
+    /// A webhook endpoint enabled again.
+    case webhookEnable = "webhook-enable"
+    /// A webhook endpoint's secret replaced.
+    case webhookRotateSecret = "webhook-rotate-secret"
+    /// A test event queued for a webhook endpoint.
+    case webhookTest = "webhook-test"
+    /// Failed webhook events (or one event) queued again.
+    case webhookRedeliver = "webhook-redeliver"
 }
 
 /// Which audit entries a listing covers, newest first; every bound optional.

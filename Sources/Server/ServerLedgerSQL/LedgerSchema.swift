@@ -163,6 +163,7 @@ public enum LedgerSchema {
         // Kiosk reports (issue 39): each kiosk's latest report (no history), its latest steer,
         // and its reports' nonces until the replay window has passed (`LedgerSchema+Kiosks`).
         Migration(version: 8, name: "kiosks", statements: kioskTables),
+        webhooksMigration,
     ]
 
     /// The key of check-in ids (`CheckInIDCipher`), as hex: the row migration 5 made.

@@ -61,11 +61,22 @@ public enum SQLDialect: String, Sendable, CaseIterable {
         }
     }
 
+    /// What ends a claim's read of rows several servers claim (the webhooks' outbox):
+    /// PostgreSQL locks the rows it takes and skips those another transaction holds; SQLite has
+    /// one writer, so nothing.
+    public var skipLocked: String {
+        switch self {
+        case .sqlite: ""
+        case .postgresql: " FOR UPDATE OF w SKIP LOCKED"
+        }
+    }
+
     /// `text` with `{id}` replaced by `generatedID`, `{serial}` by `serialID`, `{forUpdate}` by
-    /// `forUpdate`, `{keyed}` by `keyedTable`, `{open}` by `openVisitsIndex` and `$N` by this dialect's placeholder.
+    /// `forUpdate`, `{keyed}` by `keyedTable`, `{open}` by `openVisitsIndex`, `{skipLocked}` by
+    /// `skipLocked` and `$N` by this dialect's placeholder.
     public func render(_ text: String) -> String {
         var result = text.replacing("{id}", with: generatedID).replacing("{serial}", with: serialID).replacing("{forUpdate}", with: forUpdate).replacing("{keyed}", with: keyedTable)
-            .replacing("{open}", with: openVisitsIndex)
+            .replacing("{open}", with: openVisitsIndex).replacing("{skipLocked}", with: skipLocked)
         if self == .sqlite {
             // `$1` → `?1`, right to left so `$10` is not taken for `$1`.
             for index in stride(from: 32, through: 1, by: -1) {

@@ -14,6 +14,7 @@ extension SQLLedger {
     public func erase(_ subject: ErasureSubject, on session: any SQLSession) throws(LedgerError) -> Int {
         guard let (column, value) = erasure(subject) else { return 0 }
         try session.run(column.deletePresence, [value])
+        try eraseWebhookEvents(column, value, on: session)
         let erased = try session.run(column.deleteCheckIns, [value])
         if erased > 0 { try session.freePages() }
         return erased

@@ -35,6 +35,7 @@ extension SQLLedger {
         if let ended, let device = ended.device {
             try session.run(LedgerStatements.releaseClaim, [.text(ended.venue), .text(device), .integer(ended.entered)])
         }
+        if ended != nil { try enqueueCheckOut(row: row, at: request.time, on: session) }
         return CheckOutReport(closed: ended == nil ? 0 : 1, visit: try find(row: row, on: session))
     }
 
@@ -45,8 +46,9 @@ extension SQLLedger {
                          on session: any SQLSession) throws(LedgerError) -> Int {
         if session.dialect.locksVenues { try session.run(LedgerStatements.lockVenue, [.text(venue.rawValue)]) }
         try session.run(LedgerStatements.releaseClaimsOfOpen, [.text(venue.rawValue), .integer(cutoff)])
-        return try session.run(LedgerStatements.endOpenVisits, [.text(venue.rawValue), .integer(cutoff), .integer(time), .integer(stay),
-                                                                 .text(kind.rawValue)])
+        let values: [SQLValue] = [.text(venue.rawValue), .integer(cutoff), .integer(time), .integer(stay), .text(kind.rawValue)]
+        try enqueueEndOpen(values, on: session)
+        return try session.run(LedgerStatements.endOpenVisits, values)
     }
 
     /// A page of open visits (of `venue`, or of every venue), oldest first, after `position`.

@@ -34,9 +34,14 @@ public struct SQLLedger: Sendable {
                 if let refused = rules.refusal(inside: inside, at: checkIn.time, earlier: earlier) { return refused }
             }
         }
-        return .admitted(try session.retryingTakenRowID { () throws(LedgerError) in
+        let outcome = try session.retryingTakenRowID { () throws(LedgerError) in
             try claimAndInsert(checkIn, duplicateSeconds: rules.duplicateSeconds, on: session)
-        })
+        }
+        // The webhooks' outbox, in the check-in's transaction (issue 40).
+        if case .recorded(let recorded) = outcome, let row = ids.rowID(shown: recorded.id) {
+            try enqueueCheckIn(checkIn, row: row, openSince: rules.openSince, on: session)
+        }
+        return .admitted(outcome)
     }
 
     /// The claim of the device's duplicate key and the insert, or the earlier check-in that
@@ -93,6 +98,7 @@ public struct SQLLedger: Sendable {
     public func recordRefusal(_ refusal: Refusal, on session: any SQLSession) throws(LedgerError) {
         try session.run(LedgerStatements.insertRefusal, [.text(refusal.venue?.rawValue), .integer(refusal.time.milliseconds),
                                                          .text(refusal.reason.rawValue), .text(refusal.method.rawValue)])
+        try enqueueRefusal(refusal, on: session)
     }
 
     /// Refusals at or after `since`, counted per venue and reason.

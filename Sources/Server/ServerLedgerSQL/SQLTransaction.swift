@@ -6,8 +6,8 @@ import SharedDomain
 /// pooled connection's BEGIN … COMMIT), each method what the ledger's method of the same name
 /// runs. Lives for the length of one body.
 public final class SQLTransaction: LedgerTransaction {
-    private let ledger: SQLLedger
-    private let session: any SQLSession
+    let ledger: SQLLedger
+    let session: any SQLSession
     /// Whether check-ins were erased: SQLite then hands their pages back after the commit.
     public private(set) var erased = false
 

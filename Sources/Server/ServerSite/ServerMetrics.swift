@@ -48,13 +48,18 @@ public final class ServerMetrics: HTTPObserver {
     /// Reads the kiosks, judged now, at each scrape (nil when it cannot, or keeps none).
     private let kiosks: (@Sendable () async -> [KioskListing.Row]?)?
 
+    /// Reads the webhooks' counts at each scrape (issue 40; nil when it cannot).
+    private let webhooks: (@Sendable () async -> WebhookMetrics?)?
+
     /// Counters starting now; `live` gives the gauges of today's and the last hour's check-ins,
-    /// `kiosks` the kiosks' states and silences.
+    /// `kiosks` the kiosks' states and silences, `webhooks` the webhooks' outbox and deliveries.
     public init(startedAt: WallTime, live: (@Sendable () async -> LiveCounts?)? = nil,
-                kiosks: (@Sendable () async -> [KioskListing.Row]?)? = nil) {
+                kiosks: (@Sendable () async -> [KioskListing.Row]?)? = nil,
+                webhooks: (@Sendable () async -> WebhookMetrics?)? = nil) {
         self.startedAt = startedAt
         self.live = live
         self.kiosks = kiosks
+        self.webhooks = webhooks
     }
 
     /// Counts a kiosk's report: taken (nil) or refused, by the refusal's code (`bad-signature`).
@@ -169,6 +174,7 @@ public final class ServerMetrics: HTTPObserver {
                 out.sample("qrcheckin_server_kiosk_reports_total", Label("outcome", outcome), .count(value))
             }
         }
+        if let webhooks, let counts = await webhooks() { Self.write(counts, to: &out) }
         out.family("qrcheckin_server_request_duration_seconds", .histogram, "Time from a request's last byte to its response.")
         var cumulative = 0
         for (index, bound) in Self.bucketLabels.enumerated() {
@@ -196,6 +202,20 @@ public final class ServerMetrics: HTTPObserver {
             out.sample("qrcheckin_server_kiosk_last_report_seconds", Label("venue", row.record.report.venue.rawValue),
                        Label("kiosk", row.record.report.kiosk.rawValue), .integer(row.verdict.silenceSeconds))
         }
+    }
+
+    /// The webhooks' outbox (the ledger's) and this server's deliveries.
+    private static func write(_ webhooks: WebhookMetrics, to out: inout PrometheusWriter) {
+        out.family("qrcheckin_server_webhook_events", .gauge, "Webhook events in the outbox, by state (pending, delivered, failed).")
+        out.sample("qrcheckin_server_webhook_events", Label("state", "pending"), .count(webhooks.events.pending))
+        out.sample("qrcheckin_server_webhook_events", Label("state", "delivered"), .count(webhooks.events.delivered))
+        out.sample("qrcheckin_server_webhook_events", Label("state", "failed"), .count(webhooks.events.failed))
+        out.family("qrcheckin_server_webhook_attempts_total", .counter, "Webhook attempts this server made, by result.")
+        out.sample("qrcheckin_server_webhook_attempts_total", Label("result", "delivered"), .count(webhooks.delivered))
+        out.sample("qrcheckin_server_webhook_attempts_total", Label("result", "retried"), .count(webhooks.retried))
+        out.sample("qrcheckin_server_webhook_attempts_total", Label("result", "failed"), .count(webhooks.failed))
+        out.family("qrcheckin_server_webhook_latency_seconds_total", .counter, "Summed time from events to their delivery (divide by delivered).")
+        out.sample("qrcheckin_server_webhook_latency_seconds_total", .fixed(webhooks.latencyMilliseconds, digits: 3))
     }
 
     /// The live gauges: from the ledger, so every server sharing a log reports the same.

@@ -2,6 +2,7 @@ import Glibc
 import ServerConsole
 import ServerDomain
 import ServerHTTP
+import ServerWebhooks
 import SharedAsync
 import SharedCLI
 import SharedDomain
@@ -46,7 +47,8 @@ enum ConsoleService {
         let sessions = ConsoleSessions(accounts: ledger, clock: clock, crypto: crypto)
         _ = try? await sessions.purgeExpired()
         let parts = ConsoleSite.Parts(ledger: ledger, venues: configuration.venues, zone: zone, clock: clock, crypto: crypto,
-                                      ledgerAnswers: { !health.isInOutage }, decoyHash: decoy, kiosks: kiosks)
+                                      ledgerAnswers: { !health.isInOutage }, decoyHash: decoy, kiosks: kiosks,
+                                      newWebhookSecret: { WebhookSigner.newSecret() })
         var limits = configuration.limits
         limits.threads = 2
         let address = ListenSocket.boundAddress(listener)

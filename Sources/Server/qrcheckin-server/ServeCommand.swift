@@ -5,6 +5,7 @@ import ServerHTTP
 import ServerReports
 import ServerSite
 import ServerWeb
+import ServerWebhooks
 import SharedAsync
 import SharedCLI
 import SharedDomain
@@ -113,13 +114,26 @@ struct ServeCommand: AsyncCommand {
         let venues = configuration.venues
         let fleet = opened.ledger as? any KioskFleet
         let judge = KioskJudge(venues: venues, serverVersion: ServerProgram.version)
+        // The webhooks' outbox, delivered (issue 40), on a thread of its own for libcurl's waits
+        // (a batch at a time: never one of the ledger's); ended events and attempts kept 30 days,
+        // or the check-ins' retention when shorter.
+        let outbox = ledger as? any WebhookLedger
+        let delivery = try outbox.map { outbox throws(CommandError) in
+            WebhookDelivery(ledger: outbox, clock: clock, pool: try webhookPool(),
+                            keepMilliseconds: min(30 * 86_400, configuration.retention.checkInSeconds) * 1000, logger: { logger.warning($0) })
+        }
         let metrics = ServerMetrics(startedAt: clock.now(), live: {
             let now = clock.now()
             return try? await LiveCounts.read(from: ledger, at: now, dayStart: CalendarDay(containing: now, in: zone).midnight(in: zone))
                 .withPresence(from: ledger, venues: venues)
         }, kiosks: fleet.map { fleet in { @Sendable in
             (try? await fleet.kiosks(venue: nil)).map { KioskListing(records: $0, judge: judge, now: clock.now()).rows }
-        } })
+        } }, webhooks: { () async -> WebhookMetrics? in
+            guard let outbox, let delivery, let events = try? await outbox.webhookCounts() else { return nil }
+            let sent = delivery.counters.snapshot
+            return WebhookMetrics(events: events, delivered: sent.delivered, failed: sent.failed, retried: sent.retried,
+                                  latencyMilliseconds: sent.latencyMilliseconds)
+        })
         let retention = RetentionService(ledger: ledger, policy: configuration.retention, clock: clock,
                                          dayOffset: { zone.offsetSeconds(at: $0) }, report: { [configuration] purge in
             metrics.countPurge(purge)
@@ -198,9 +212,12 @@ struct ServeCommand: AsyncCommand {
         // listeners let their check-ins commit (the visitors' first, then the console's), the
         // schedules end (a purge under way finishes), then the ledger's threads (the writer last:
         // every acknowledged check-in is committed, and the refused scans too).
+        // The webhooks' outbox, delivered (issue 40), on a thread of its own for libcurl's waits
+        // (a batch at a time: never one of the ledger's).
+        let webhooks: [any Service] = delivery.map { [WebhookDeliveryService(delivery: $0, clock: sleepClock)] } ?? []
         let group = ServiceGroup(
             services: opened.services + [RetentionSchedule(retention: retention, clock: sleepClock),
-                                         PresenceSchedule(closer: closer, clock: sleepClock)] + listeners + kioskServices + [StoppingNotice(notifier: notifier)],
+                                         PresenceSchedule(closer: closer, clock: sleepClock)] + webhooks + listeners + kioskServices + [StoppingNotice(notifier: notifier)],
             signals: signals, gracePeriod: Self.gracePeriod, clock: sleepClock, logger: logger)
         let report = await group.run()
         logger.notice("stopped (\(report.reason)): \(report.endings.map { "\($0.name) \($0.kind)" }.joined(separator: ", "))")

@@ -1,5 +1,7 @@
 import ServerDomain
+import ServerWebhooks
 import SharedAsync
+import SharedCLI
 import SharedDomain
 import SharedSystem
 
@@ -25,6 +27,20 @@ struct PresenceSchedule: Service {
 
     func run() async throws {
         try? await closer.run(sleep: { [clock] duration in try await sleepUntilStopped(for: duration, on: clock) })
+    }
+}
+
+/// The webhooks' delivery (issue 40) as a service of `serve`: batches while events are due,
+/// else a pause on `clock`. Asked to stop, it finishes the batch under way (its results are
+/// recorded) and returns; an unfinished claim's lease lets another server, or the restart, send it.
+struct WebhookDeliveryService: Service {
+    let name = "webhooks"
+    let delivery: WebhookDelivery
+    let clock: any Clock<Duration>
+
+    func run() async throws {
+        await delivery.run(sleep: { [clock] duration in try await sleepUntilStopped(for: duration, on: clock) },
+                           stopping: { isShuttingDownGracefully })
     }
 }
 
@@ -117,5 +133,14 @@ struct KioskOfflineLog: Sendable {
                 return
             }
         }
+    }
+}
+
+/// The webhooks' one thread for libcurl's waits (a batch at a time).
+func webhookPool() throws(CommandError) -> BlockingPool {
+    do {
+        return try BlockingPool(threads: 1, name: "webhooks")
+    } catch {
+        throw CommandError(.software, "cannot start the webhooks' thread: \(error)")
     }
 }

@@ -9,7 +9,7 @@ enum ServerProgram {
     static let tool = AsyncCommandLineTool(
         name: "qrcheckin-server", version: version,
         about: "The check-in server: turns a scanned qrcheckin code into a recorded check-in.",
-        commands: [ServeCommand.self, CheckinsCommand.self, CheckinCommand.self, CheckoutCommand.self, InsideCommand.self, OverlapsCommand.self, StatusCommand.self, PurgeCommand.self, EraseCommand.self, MigrateCommand.self, ImportCommand.self, AuditCommand.self, UserCommand.self, KiosksCommand.self],
+        commands: [ServeCommand.self, CheckinsCommand.self, CheckinCommand.self, CheckoutCommand.self, InsideCommand.self, OverlapsCommand.self, StatusCommand.self, PurgeCommand.self, EraseCommand.self, MigrateCommand.self, ImportCommand.self, AuditCommand.self, UserCommand.self, KiosksCommand.self, WebhookCommand.self],
         examples: [
             "qrcheckin-server serve                          # 127.0.0.1:8080, every venue the secret signs",
             "qrcheckin-server serve --listen 0.0.0.0:8080 --secret-file /etc/qrcheckin-server/secret",
@@ -95,6 +95,12 @@ enum ServerExamples {
             "qrcheckin-server kiosks --venue HALL-1 --format json | jq '.[] | select(.state != \"ok\")'",
             "qrcheckin-server kiosks set HALL-1 K1 --refresh pause    # the kiosk's code stays until resumed",
             "qrcheckin-server kiosks forget HALL-1 OLD-KIOSK          # a retired kiosk",
+        ]
+        case "webhook": [
+            "qrcheckin-server webhook add crm https://crm.example.org/hooks/checkin   # prints its whsec_ secret once",
+            "qrcheckin-server webhook add door https://door.example.org/in --events checkin,checkout,full --venue HALL-1",
+            "qrcheckin-server webhook deliveries crm                  # the newest attempts, their status and answer",
+            "qrcheckin-server webhook redeliver crm                   # every failed event again",
         ]
         default: []
         }

@@ -1,5 +1,6 @@
 import KioskCore
 import SharedDomain
+import SharedHTTPClient
 import SharedJSON
 import SharedSystem
 import Synchronization

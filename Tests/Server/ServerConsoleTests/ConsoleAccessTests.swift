@@ -8,6 +8,7 @@ struct ConsoleAccessTests {
     static let expected: [ConsolePage: ConsoleRole?] = [
         .login: nil, .logout: .steward, .dashboard: .steward, .inside: .steward, .checkin: .steward,
         .log: .supervisor, .export: .supervisor, .erase: .supervisor, .users: .admin, .audit: .admin, .kiosks: .steward,
+        .webhooks: .admin,
     ]
 
     @Test func everyPageHasItsMinimumRole() {

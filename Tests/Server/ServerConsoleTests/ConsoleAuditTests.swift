@@ -89,6 +89,13 @@ struct ConsoleAuditTests {
                  fullDisk: .refused),
             Step(page: .kiosks, method: "POST", form: ["action": "new-code", "venue": "HALL-1", "kiosk": "nobody"], entries: [], status: 404,
                  fullDisk: .refused),
+            // Webhooks (issue 40): the in-memory ledger keeps none, so the page says so (the
+            // endpoints' names and URLs are no visitor's data either); its
+            // changes are `WebhookChanges`' (audited in WebhookContract on SQLite and
+            // PostgreSQL, and through the real console in test_server_webhooks.py).
+            Step(page: .webhooks, method: "GET", entries: [], status: 200, fullDisk: .answers(200)),
+            Step(page: .webhooks, method: "HEAD", entries: [], status: 200, fullDisk: .answers(200)),
+            Step(page: .webhooks, method: "POST", form: ["action": "test", "name": "crm"], entries: [], status: 404, fullDisk: .answers(404)),
             Step(page: .audit, method: "GET", entries: [], status: 200, fullDisk: .answers(200)),
             Step(page: .audit, method: "HEAD", entries: [], status: 200, fullDisk: .answers(200)),
             // Sign-in and sign-out (walked last: they change the session).

@@ -66,6 +66,13 @@ struct PostgresLedgerTests {
         try await rule.run(on: try await Self.freshLedger().0)
     }
 
+    /// Issue 40's webhooks: endpoints, the outbox in the check-ins' transactions, claims
+    /// (FOR UPDATE SKIP LOCKED and the lease).
+    @Test(arguments: WebhookContract.cases)
+    func webhooks(_ rule: WebhookContract.Case) async throws {
+        try await rule.run(on: try await Self.freshLedger().0)
+    }
+
     @Test(arguments: LedgerContract.refusalLog)
     func refusals(_ rule: LedgerContract.Case) async throws {
         try await rule.run(on: try await Self.freshLedger().0)

@@ -1,22 +1,25 @@
 #ifndef CCURL_H
 #define CCURL_H
 /* libcurl (Debian's libcurl4, the OpenSSL flavour), loaded on the first call into it
-   (CLibraryLoader says why): only `qrcheckin report` ever calls it, so the daemon and every
-   other command never map it, nor OpenSSL with it.
+   (CLibraryLoader says why): only `qrcheckin report` and the server's webhook deliveries ever
+   call it, so the daemon and every other command never map it, nor OpenSSL with it.
 
    curl_easy_setopt and curl_easy_getinfo are variadic: Swift cannot call them, and a stub
    cannot forward them. Typed shims below call the real functions instead. The response's body
    and header lines are collected here, in C, into bounded buffers: a callback that would go
-   past the bound stops the transfer (CURLE_WRITE_ERROR), and `overflowed` says why. */
+   past the bound stops the transfer (CURLE_WRITE_ERROR), and `overflowed` says why; or, with
+   `truncates`, keeps the first `limit` bytes, reads the rest without keeping it, and sets
+   `overflowed` (a webhook's delivery log keeps the first kilobyte of any answer). */
 #include <curl/curl.h>
 #include <stddef.h>
 
-/* A growing byte buffer that refuses to pass `limit` bytes. */
+/* A growing byte buffer that refuses to pass `limit` bytes (or, `truncates`, drops what passes). */
 typedef struct ccurl_buffer {
     unsigned char *data;
     size_t size;
     size_t limit;
     int overflowed;
+    int truncates;
 } ccurl_buffer;
 
 /* Frees the bytes and empties the buffer (the limit stays). */

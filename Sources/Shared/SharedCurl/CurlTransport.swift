@@ -1,16 +1,18 @@
 import CCurl
-import KioskCore
-import SharedSystem
+import SharedHTTPClient
 
-/// The reporter's HTTP: libcurl's multi interface, driven from the reporter's one event loop
-/// (`wait` polls libcurl's sockets and the loop's own descriptors together), so a report held
-/// open by the server never blocks the loop, and no thread is made.
+/// Outgoing HTTP for both halves (the kiosk's reporter, the server's webhook deliveries):
+/// libcurl's multi interface, driven from its caller's one event loop (`wait` polls libcurl's
+/// sockets and the loop's own descriptors together), so an exchange held open by the peer
+/// never blocks the loop, and no thread is made. The multi handle keeps its connections
+/// between exchanges (HTTP/1.1 keep-alive), so many requests to one receiver reuse a few.
 ///
 /// Every exchange: POST, http and https only (`CURLOPT_PROTOCOLS_STR`), redirects not followed,
 /// no signals (`CURLOPT_NOSIGNAL`: the resolver's timeout must not raise SIGALRM in a process
 /// whose signals arrive on a signalfd), 5 s to connect and the request's own limit in all, TLS
 /// checked against the system's CA store (Debian's ca-certificates, libcurl's default), the
-/// answer's body at most `ReportAnswer.maximumBodyBytes` and its header at most 16 KiB.
+/// answer's body at most `bodyLimit` bytes (or only its first `bodyLimit` kept, when
+/// `truncatesBody`) and its header at most 16 KiB.
 public final class CurlTransport: HTTPTransport {
     /// The longest a connection may take to be made.
     public static let connectTimeoutMilliseconds = 5_000
@@ -21,6 +23,8 @@ public final class CurlTransport: HTTPTransport {
     private var transfers: [Int: Transfer] = [:]
     /// The most bytes of a response body.
     private let bodyLimit: Int
+    /// Whether a longer body is cut at `bodyLimit` (else the exchange fails).
+    private let truncatesBody: Bool
 
     /// One exchange's handle and buffers, freed with it.
     private final class Transfer {
@@ -31,11 +35,11 @@ public final class CurlTransport: HTTPTransport {
         var headerList: UnsafeMutablePointer<curl_slist>?
         let timeoutMilliseconds: Int64
 
-        init(easy: UnsafeMutableRawPointer, bodyLimit: Int, timeoutMilliseconds: Int64) {
+        init(easy: UnsafeMutableRawPointer, bodyLimit: Int, truncatesBody: Bool, timeoutMilliseconds: Int64) {
             self.easy = easy
             self.timeoutMilliseconds = timeoutMilliseconds
-            body.initialize(to: ccurl_buffer(data: nil, size: 0, limit: bodyLimit, overflowed: 0))
-            headers.initialize(to: ccurl_buffer(data: nil, size: 0, limit: CurlTransport.maximumHeaderBytes, overflowed: 0))
+            body.initialize(to: ccurl_buffer(data: nil, size: 0, limit: bodyLimit, overflowed: 0, truncates: truncatesBody ? 1 : 0))
+            headers.initialize(to: ccurl_buffer(data: nil, size: 0, limit: CurlTransport.maximumHeaderBytes, overflowed: 0, truncates: 0))
             error.initialize(repeating: 0, count: Int(CURL_ERROR_SIZE) + 1)
         }
 
@@ -50,12 +54,15 @@ public final class CurlTransport: HTTPTransport {
         }
     }
 
-    /// Loads libcurl (the first call into it) and makes a multi handle.
-    public init(bodyLimit: Int = 4096) throws(HTTPTransportError) {
+    /// Loads libcurl (the first call into it) and makes a multi handle. A response body longer
+    /// than `bodyLimit` fails its exchange, unless `truncatesBody`: then its first `bodyLimit`
+    /// bytes are kept and the rest is read and dropped.
+    public init(bodyLimit: Int = 4096, truncatesBody: Bool = false) throws(HTTPTransportError) {
         if let failure = ccurl_load() { throw HTTPTransportError(String(cString: failure)) }
         guard let multi = curl_multi_init() else { throw HTTPTransportError("curl_multi_init failed") }
         self.multi = multi
         self.bodyLimit = bodyLimit
+        self.truncatesBody = truncatesBody
     }
 
     deinit {
@@ -66,7 +73,7 @@ public final class CurlTransport: HTTPTransport {
 
     public func start(_ request: OutgoingRequest, id: Int) throws(HTTPTransportError) {
         guard let easy = curl_easy_init() else { throw HTTPTransportError("curl_easy_init failed") }
-        let transfer = Transfer(easy: easy, bodyLimit: bodyLimit, timeoutMilliseconds: request.timeoutMilliseconds)
+        let transfer = Transfer(easy: easy, bodyLimit: bodyLimit, truncatesBody: truncatesBody, timeoutMilliseconds: request.timeoutMilliseconds)
         // "Expect:" turns off the 100-continue round trip libcurl would make for a body over 1 KiB.
         for line in request.headers.map({ "\($0.name): \($0.value)" }) + ["Expect:"] {
             guard let list = curl_slist_append(transfer.headerList, line) else { throw HTTPTransportError("curl_slist_append failed") }
@@ -140,7 +147,7 @@ public final class CurlTransport: HTTPTransport {
     }
 
     private func result(of transfer: Transfer, _ code: CURLcode) -> HTTPResult {
-        if transfer.body.pointee.overflowed != 0 {
+        if transfer.body.pointee.overflowed != 0 && transfer.body.pointee.truncates == 0 {
             return .failure("the answer is longer than \(transfer.body.pointee.limit) bytes: not read")
         }
         if transfer.headers.pointee.overflowed != 0 {

@@ -1,8 +1,8 @@
-@testable import KioskAdapters
-import KioskCore
+@testable import SharedCurl
+import SharedHTTPClient
 import Testing
 
-/// The reporter's HTTP adapter without a network: its reading of libcurl's header lines, and a
+/// The HTTP adapter both halves send with, without a network: its reading of libcurl's header lines, and a
 /// refused connection as a result rather than an error.
 @Suite struct CurlTransportTests {
     @Test func headerLinesAreSplitAtCRLFAndOnlyTheLastHeadCounts() {
