@@ -90,8 +90,13 @@ def steps(postgres=False, source=None):
     ]
     if postgres:
         walk.append(Step("import", ["--from", source], ["import"]))
+        walk.append(Step("backup", lambda state: ["--to", state["backup"]], [], exit=69, why="copies SQLite only: refused (pg_dump's way)"))
     else:
         walk.append(Step("import", ["--from", "sqlite:/nonexistent.db"], [], exit=64, why="copies into PostgreSQL only: refused"))
+        walk.append(Step("backup", lambda state: ["--to", state["backup"]], ["backup"]))
+        walk.append(Step("backup", lambda state: ["--to", state["backup"]], [], exit=73, why="the file exists: nothing copied",
+                         label="backup over a file"))
+        walk.append(Step("backup", lambda state: ["--verify", state["backup"]], [], why="checks a copy's integrity: counts, nobody's data"))
     return walk
 
 
@@ -135,7 +140,7 @@ def prepare(tmp_path):
     config.write_text("capacity.CAFE = 1\nname.CAFE = Cafe\n")
     password = tmp_path / "password"
     password.write_text(PASSWORD + "\n")
-    return config, {"password": str(password)}
+    return config, {"password": str(password), "backup": str(tmp_path / "backup.db")}
 
 
 def walk(database, tmp_path, postgres=False, source=None):

@@ -72,6 +72,8 @@ public enum AuditAction: String, CaseIterable, Hashable, Sendable {
     case purge
     /// Check-ins copied into this ledger from another (`import`).
     case `import`
+    /// A copy of the whole ledger made (`backup`): every visitor's data, to a file.
+    case backup
 }
 
 /// Which audit entries a listing covers, newest first; every bound optional.

@@ -8,7 +8,7 @@ enum ServerProgram {
     static let tool = CommandLineTool(
         name: "qrcheckin-server", version: version,
         about: "The check-in server: turns a scanned qrcheckin code into a recorded check-in.",
-        commands: [ServeCommand.self, CheckinsCommand.self, CheckinCommand.self, CheckoutCommand.self, InsideCommand.self, OverlapsCommand.self, StatusCommand.self, PurgeCommand.self, EraseCommand.self, MigrateCommand.self, ImportCommand.self, AuditCommand.self, UserCommand.self],
+        commands: [ServeCommand.self, CheckinsCommand.self, CheckinCommand.self, CheckoutCommand.self, InsideCommand.self, OverlapsCommand.self, StatusCommand.self, PurgeCommand.self, EraseCommand.self, MigrateCommand.self, ImportCommand.self, AuditCommand.self, UserCommand.self, BackupCommand.self],
         examples: [
             "qrcheckin-server serve                          # 127.0.0.1:8080, every venue the secret signs",
             "qrcheckin-server serve --listen 0.0.0.0:8080 --secret-file /etc/qrcheckin-server/secret",
@@ -88,6 +88,10 @@ enum ServerExamples {
             "qrcheckin-server user add door1 --role steward --password-file pw.txt",
             "qrcheckin-server user list",
             "qrcheckin-server user disable door1                      # ends its console sessions too",
+        ]
+        case "backup": [
+            "qrcheckin-server backup --to /var/backups/checkins-$(date +%F).db   # while the server runs",
+            "qrcheckin-server backup --verify /var/backups/checkins-2026-12-04.db",
         ]
         default: []
         }
