@@ -21,6 +21,8 @@ public final class InMemoryLedger: CheckInLedger {
         /// The audit log, oldest first, and the id the next entry gets.
         var audit: [AuditEntry] = []
         var nextAuditID: Int64 = 1
+        /// The API's tokens, by name.
+        var tokens: [String: APIToken] = [:]
     }
 
     struct PresenceKey: Hashable {
@@ -325,7 +327,7 @@ public final class InMemoryLedger: CheckInLedger {
         return query.limit.map { Array(sorted.prefix(max(0, $0))) } ?? sorted
     }
 
-    private func locked<T>(writing: Bool = false, _ body: (inout State) throws(LedgerError) -> T) throws(LedgerError) -> T {
+    func locked<T>(writing: Bool = false, _ body: (inout State) throws(LedgerError) -> T) throws(LedgerError) -> T {
         let result: Result<T, LedgerError> = state.withLock { state in
             if let failure = state.failure ?? (writing ? state.writeFailure : nil) { return .failure(failure) }
             do throws(LedgerError) {

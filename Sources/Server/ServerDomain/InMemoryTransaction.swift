@@ -50,6 +50,14 @@ final class InMemoryTransaction: LedgerTransaction {
         InMemoryAccounts.removeAccount(named: name, &accounts)
     }
 
+    func addToken(_ token: APIToken) throws(LedgerError) -> Bool {
+        InMemoryLedger.addToken(token, &state)
+    }
+
+    func removeToken(named name: String) throws(LedgerError) -> Bool {
+        state.tokens.removeValue(forKey: name) != nil
+    }
+
     @discardableResult
     func appendAudit(_ entry: AuditEntry) throws(LedgerError) -> AuditEntry {
         InMemoryLedger.appendAudit(entry, &state)

@@ -36,6 +36,12 @@ public protocol LedgerTransaction {
     /// Removes the account named `name` and its sessions (false: none).
     func removeAccount(named name: String) throws(LedgerError) -> Bool
 
+    /// Adds the API token `token` (false, nothing changed: the name is taken).
+    func addToken(_ token: APIToken) throws(LedgerError) -> Bool
+
+    /// Removes the API token named `name` (false: none); calls made with it fail from now on.
+    func removeToken(named name: String) throws(LedgerError) -> Bool
+
     /// Appends `entry` to the audit log; returns it with the log's id.
     @discardableResult
     func appendAudit(_ entry: AuditEntry) throws(LedgerError) -> AuditEntry

@@ -160,6 +160,7 @@ public enum LedgerSchema {
             """,
             "CREATE INDEX console_sessions_account ON console_sessions (account)",
         ]),
+        apiTokensMigration,
     ]
 
     /// The key of check-in ids (`CheckInIDCipher`), as hex: the row migration 5 made.

@@ -55,6 +55,14 @@ public final class SQLTransaction: LedgerTransaction {
         try ledger.removeAccount(named: name, on: session)
     }
 
+    public func addToken(_ token: APIToken) throws(LedgerError) -> Bool {
+        try ledger.addToken(token, on: session)
+    }
+
+    public func removeToken(named name: String) throws(LedgerError) -> Bool {
+        try ledger.removeToken(named: name, on: session)
+    }
+
     @discardableResult
     public func appendAudit(_ entry: AuditEntry) throws(LedgerError) -> AuditEntry {
         try ledger.appendAudit(entry, on: session)
