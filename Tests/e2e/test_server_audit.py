@@ -83,6 +83,11 @@ def steps(postgres=False, source=None):
         Step("user", ["list"], [], why="the accounts' names and roles: staff, no visitor"),
         Step("user", ["remove", "mina"], ["account-removed"]),
         Step("user", ["remove", "mina"], [], exit=1, why="no such account: nothing changed", label="user remove again"),
+        Step("token", ["add", "ci", "--scope", "read", "--venue", "HALL-1"], ["token-add"], label="token add"),
+        Step("token", ["add", "ci", "--scope", "checkin"], [], exit=1, why="the name is taken: nothing changed", label="token add again"),
+        Step("token", ["list"], [], why="the tokens' names, scopes and venues: no visitor, no secret"),
+        Step("token", ["remove", "ci"], ["token-remove"]),
+        Step("token", ["remove", "ci"], [], exit=1, why="no such token: nothing changed", label="token remove again"),
         Step("purge", ["--dry-run"], [], why="counts what would go, changes nothing"),
         Step("purge", [], ["purge"]),
         Step("audit", ["--format", "csv"], []),
@@ -209,6 +214,7 @@ def test_on_a_full_disk_every_audited_command_refuses_and_hands_out_nothing(tmp_
         assert status == 0, stderr
         state[step.label.split()[-1]] = re.search(r"check-in (\d+)", stdout).group(1)
     assert run(steps()[23], f"sqlite:{made}", config, state)[0] == 0, "user add"
+    assert steps()[31].label == "token add" and run(steps()[31], f"sqlite:{made}", config, state)[0] == 0, "token add"
     checkpoint(made)
     database = tmpfs / "checkins.db"
     shutil.copyfile(made, database)
@@ -229,8 +235,9 @@ def test_on_a_full_disk_every_audited_command_refuses_and_hands_out_nothing(tmp_
     rows = server_run("checkins", "--database", ledger, "--count").stdout
     # mina exists on this ledger (for the account changes): a new account is nora.
     nora = Step("user", lambda state: ["add", "nora", "--role", "steward", "--password-file", state["password"]], ["account-added"], label="user add nora")
-    walked = [step for step in steps() if step.entries and step.exit == 0 and step.command != "checkin" and step.label != "user add"]
-    walked += [steps()[0], nora]
+    ops = Step("token", ["add", "ops", "--scope", "read"], ["token-add"], label="token add ops")
+    walked = [step for step in steps() if step.entries and step.exit == 0 and step.command != "checkin" and step.label not in ("user add", "token add")]
+    walked += [steps()[0], nora, ops]
     assert {step.command for step in walked} == {step.command for step in steps() if step.entries}, "every audited command"
     for step in walked:
         status, stdout, stderr = run(step, ledger, config, state)

@@ -74,6 +74,13 @@ public enum AuditAction: String, CaseIterable, Hashable, Sendable {
     case `import`
     /// A copy of the whole ledger made (`backup`): every visitor's data, to a file.
     case backup
+    /// An API token added (`qrcheckin-server token add`, the console's tokens page): its name,
+    /// scope and venues, never its secret.
+    case tokenAdd = "token-add"
+    /// An API token removed: calls made with it are refused from then on.
+    case tokenRemove = "token-remove"
+    /// A read through the API that hands no visitor out (the venues' counts), as its token.
+    case apiRead = "api-read"
 }
 
 /// Which audit entries a listing covers, newest first; every bound optional.

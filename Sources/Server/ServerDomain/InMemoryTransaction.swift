@@ -58,6 +58,10 @@ final class InMemoryTransaction: LedgerTransaction {
         state.tokens.removeValue(forKey: name) != nil
     }
 
+    func tokens() throws(LedgerError) -> [APIToken] {
+        state.tokens.values.sorted { $0.name < $1.name }
+    }
+
     @discardableResult
     func appendAudit(_ entry: AuditEntry) throws(LedgerError) -> AuditEntry {
         InMemoryLedger.appendAudit(entry, &state)

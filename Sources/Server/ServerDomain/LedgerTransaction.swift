@@ -42,6 +42,9 @@ public protocol LedgerTransaction {
     /// Removes the API token named `name` (false: none); calls made with it fail from now on.
     func removeToken(named name: String) throws(LedgerError) -> Bool
 
+    /// Every API token, by name.
+    func tokens() throws(LedgerError) -> [APIToken]
+
     /// Appends `entry` to the audit log; returns it with the log's id.
     @discardableResult
     func appendAudit(_ entry: AuditEntry) throws(LedgerError) -> AuditEntry

@@ -63,6 +63,10 @@ public final class SQLTransaction: LedgerTransaction {
         try ledger.removeToken(named: name, on: session)
     }
 
+    public func tokens() throws(LedgerError) -> [APIToken] {
+        try ledger.tokens(on: session)
+    }
+
     @discardableResult
     public func appendAudit(_ entry: AuditEntry) throws(LedgerError) -> AuditEntry {
         try ledger.appendAudit(entry, on: session)

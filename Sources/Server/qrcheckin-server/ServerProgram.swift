@@ -8,7 +8,7 @@ enum ServerProgram {
     static let tool = CommandLineTool(
         name: "qrcheckin-server", version: version,
         about: "The check-in server: turns a scanned qrcheckin code into a recorded check-in.",
-        commands: [ServeCommand.self, CheckinsCommand.self, CheckinCommand.self, CheckoutCommand.self, InsideCommand.self, OverlapsCommand.self, StatusCommand.self, PurgeCommand.self, EraseCommand.self, MigrateCommand.self, ImportCommand.self, AuditCommand.self, UserCommand.self, BackupCommand.self],
+        commands: [ServeCommand.self, CheckinsCommand.self, CheckinCommand.self, CheckoutCommand.self, InsideCommand.self, OverlapsCommand.self, StatusCommand.self, PurgeCommand.self, EraseCommand.self, MigrateCommand.self, ImportCommand.self, AuditCommand.self, UserCommand.self, TokenCommand.self, BackupCommand.self],
         examples: [
             "qrcheckin-server serve                          # 127.0.0.1:8080, every venue the secret signs",
             "qrcheckin-server serve --listen 0.0.0.0:8080 --secret-file /etc/qrcheckin-server/secret",
@@ -88,6 +88,12 @@ enum ServerExamples {
             "qrcheckin-server user add door1 --role steward --password-file pw.txt",
             "qrcheckin-server user list",
             "qrcheckin-server user disable door1                      # ends its console sessions too",
+        ]
+        case "token": [
+            "qrcheckin-server token add door-counter --scope read --venue HALL-1   # prints the token once",
+            "TOKEN=$(sudo qrcheckin-server token add crm --scope checkin)",
+            "qrcheckin-server token list",
+            "qrcheckin-server token remove door-counter               # its calls are refused at once",
         ]
         case "backup": [
             "qrcheckin-server backup --to /var/backups/checkins-$(date +%F).db   # while the server runs",

@@ -28,6 +28,12 @@ struct SQLiteLedgerTests {
         try rule.run(on: try SQLiteLedger(path: directory.file("checkins.db"), create: true, clock: FixedClock()))
     }
 
+    @Test(arguments: APITokenContract.cases)
+    func tokens(_ rule: APITokenContract.Case) async throws {
+        let directory = TemporaryDirectory()
+        try await rule.run(on: try SQLiteLedger(path: directory.file("checkins.db"), create: true, clock: FixedClock()))
+    }
+
     /// Opened again is a new `SQLiteLedger` on the same file, as a restarted server or a
     /// command beside the running server opens it.
     @Test(arguments: LedgerContract.storageCases)
