@@ -50,3 +50,8 @@ public struct AccountChange: Hashable, Sendable {
         self.disabled = disabled
     }
 }
+
+extension AccountChange {
+    /// Whether the change ends the account's sessions: a new password, a new role, disabling.
+    public var endsSessions: Bool { passwordHash != nil || role != nil || disabled == true }
+}

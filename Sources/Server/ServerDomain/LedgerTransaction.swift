@@ -1,27 +1,28 @@
 import SharedDomain
 
-/// One transaction of the ledger, as `CheckInLedger.transaction` hands it to an operator action:
+/// One transaction of the ledger, as `LedgerTransactions.transaction` hands it to an operator action:
 /// the writes the action does and its audit entry, committed together when the action's body
 /// returns and undone together when it throws. An audit entry that cannot be written (a full
 /// disk) so undoes the action: the rule "an action and its audit entry are one" is kept by
 /// the database, not by each caller's order of calls (`AuditTrail`).
 ///
-/// Each method does what the ledger's method of the same name does, inside the transaction.
-/// A transaction lives only as long as the body it was given: neither keep nor share it.
+/// Each method does what the ports' method of the same name does, inside the transaction; the
+/// body runs on the engine's thread for blocking work, so these are synchronous. A transaction
+/// lives only as long as the body it was given: neither keep nor share it.
 public protocol LedgerTransaction {
-    /// Records `checkIn` by `rules` (duplicates, capacity), as `CheckInLedger.record` does.
+    /// Records `checkIn` by `rules` (duplicates, capacity), as `VisitLedger.record` does.
     func record(_ checkIn: NewCheckIn, rules: AdmissionRules) throws(LedgerError) -> Admission
 
     /// Open visits at `venue` entered at or after `openSince` (nil: every open visit).
     func occupancy(venue: VenueID, openSince: WallTime?) throws(LedgerError) -> Int
 
-    /// Records the exits `request` selects, as `CheckInLedger.checkOut` does.
+    /// Records the exits `request` selects, as `VisitLedger.checkOut` does.
     func checkOut(_ request: CheckOutRequest) throws(LedgerError) -> CheckOutReport
 
     /// Deletes the check-ins of `subject` and their duplicate keys, for real; returns how many.
     func erase(_ subject: ErasureSubject) throws(LedgerError) -> Int
 
-    /// What `CheckInLedger.purge(request)` would delete now (its dry run), counted here.
+    /// What `ErasureLedger.purge(request)` would delete now (its dry run), counted here.
     func purgeDue(_ request: PurgeRequest) throws(LedgerError) -> PurgeReport
 
     /// Deletes the audit entries before `cutoff`; returns how many.
@@ -44,6 +45,12 @@ public protocol LedgerTransaction {
 
     /// Every API token, by name.
     func tokens() throws(LedgerError) -> [APIToken]
+
+    /// Stores a new console session (a sign-in's, with its entry).
+    func addSession(_ session: ConsoleSession) throws(LedgerError)
+
+    /// Ends the console session whose id hashes to `idHash` (a sign-out's, with its entry).
+    func removeSession(idHash: String) throws(LedgerError)
 
     /// Appends `entry` to the audit log; returns it with the log's id.
     @discardableResult

@@ -219,18 +219,6 @@ public enum LedgerSchema {
         GROUP BY venue
         """
 
-    /// Every open visit, oldest first: the partial index `checkins_open` in its order. (Left to
-    /// itself, SQLite walked every row of `checkins_at` for the order's sake: `{open}` names
-    /// the index to SQLite.)
-    public static let selectOpen = """
-        SELECT \(checkInColumns) FROM checkins{open} WHERE exit_ms IS NULL ORDER BY at_ms, venue, id
-        """
-
-    /// Every open visit at venue $1, oldest first.
-    public static let selectOpenAtVenue = """
-        SELECT \(checkInColumns) FROM checkins{open} WHERE exit_ms IS NULL AND venue = $1 ORDER BY at_ms, venue, id
-        """
-
     /// Visits at venue $1 meeting the interval from $2 to $3 (ms), a visit without an exit
     /// counting until $4 (now) or its entry plus $5 (the longest stay), whichever comes first
     /// (`MeetingQuery`). The entry's range walks `checkins_at`.

@@ -11,8 +11,10 @@ enum LedgerStatements {
     static let insertRefusal = SQLStatement(LedgerSchema.insertRefusal)
     static let devicesPrefixed = SQLStatement(LedgerSchema.devicesPrefixed)
     static let countOpen = SQLStatement(LedgerSchema.countOpen)
-    static let selectOpen = SQLStatement(LedgerSchema.selectOpen)
-    static let selectOpenAtVenue = SQLStatement(LedgerSchema.selectOpenAtVenue)
+    /// Pages of open visits: (at a venue, after a position) each way.
+    static let selectOpenPage = Dictionary(uniqueKeysWithValues: [false, true].flatMap { venue in [false, true].map { after in
+        (OpenPage(atVenue: venue, after: after), SQLStatement(LedgerSchema.selectOpenPage(atVenue: venue, after: after)))
+    } })
     static let selectMeeting = SQLStatement(LedgerSchema.selectMeeting)
     static let endVisit = SQLStatement(LedgerSchema.endVisit)
     static let latestVisit = SQLStatement(LedgerSchema.latestVisit)
@@ -41,4 +43,10 @@ enum LedgerStatements {
     static let deleteBefore = Dictionary(uniqueKeysWithValues: LedgerTable.allCases.map { ($0, SQLStatement(LedgerSchema.deleteBefore($0))) })
     /// Where a purge's batch of `table` ends.
     static let batchBound = Dictionary(uniqueKeysWithValues: LedgerTable.allCases.map { ($0, SQLStatement(LedgerSchema.batchBound($0))) })
+}
+
+/// Which of the open visits' page statements.
+struct OpenPage: Hashable {
+    let atVenue: Bool
+    let after: Bool
 }

@@ -67,6 +67,14 @@ public final class SQLTransaction: LedgerTransaction {
         try ledger.tokens(on: session)
     }
 
+    public func addSession(_ console: ConsoleSession) throws(LedgerError) {
+        try ledger.addSession(console, on: session)
+    }
+
+    public func removeSession(idHash: String) throws(LedgerError) {
+        try ledger.removeSession(idHash: idHash, on: session)
+    }
+
     @discardableResult
     public func appendAudit(_ entry: AuditEntry) throws(LedgerError) -> AuditEntry {
         try ledger.appendAudit(entry, on: session)

@@ -25,7 +25,12 @@ public enum SQLiteBackup {
     /// Copies `ledger` to a new file at `target`; returns what the copy holds once it is
     /// checked, synced and named. Throws `.cannotOpen` when the target's name was taken
     /// meanwhile (and it may not be replaced), `.corrupt` when the copy fails its integrity check.
-    public static func copy(_ ledger: SQLiteLedger, to target: BackupTarget) throws(LedgerError) -> BackupReport {
+    public static func copy(_ ledger: SQLiteLedger, to target: BackupTarget) async throws(LedgerError) -> BackupReport {
+        try await ledger.pool.run({ () throws(LedgerError) in try copyBlocking(ledger, to: target) }, refused: SQLiteLedger.refused)
+    }
+
+    /// `copy`'s work, on a thread that may block.
+    private static func copyBlocking(_ ledger: SQLiteLedger, to target: BackupTarget) throws(LedgerError) -> BackupReport {
         let destination = target.path
         let partial = try target.createPartial()
         var published = false

@@ -1,6 +1,7 @@
 import ServerDomain
 import ServerReports
 import ServerSQLite
+import SharedAsync
 import SharedCLI
 import SharedDomain
 import SharedSystem
@@ -9,7 +10,7 @@ import SharedText
 /// `qrcheckin-server backup`: a consistent copy of a running SQLite ledger (SQLite's online
 /// backup API), checked before it says done; `--verify` checks a copy. PostgreSQL is refused
 /// with the way that works there (pg_dump, point-in-time recovery).
-struct BackupCommand: Command {
+struct BackupCommand: AsyncCommand {
     static let spec = CommandSpec(
         name: "backup",
         summary: "Copy the running SQLite ledger to a new file, checked; or check a copy (--verify).",
@@ -59,9 +60,10 @@ struct BackupCommand: Command {
         if let file = destination ?? verified, file.isEmpty { throw .usage("FILE must not be empty") }
     }
 
-    func run(_ context: CommandContext) throws(CommandError) -> ExitCode {
+    func run(_ context: CommandContext) async throws(CommandError) -> ExitCode {
         if let verified {
-            let report = try ledgerCall { () throws(LedgerError) in try SQLiteBackup.verify(verified) }
+            // The command's only work: it may block its thread (no ledger, no pool opened).
+            let report = try await ledgerCall { () async throws(LedgerError) in try SQLiteBackup.verify(verified) }
             try context.output(Self.describe(report, verb: "checked"))
             return .success
         }
@@ -71,13 +73,14 @@ struct BackupCommand: Command {
                                + "(docs/SERVER.md, \"Backup and restore\")")
         }
         // The destination is checked before anything is read or audited: a taken name copies nothing.
-        let target = try ledgerCall { () throws(LedgerError) in try BackupTarget(destination, replacing: force) }
+        let target = try await ledgerCall { () async throws(LedgerError) in try BackupTarget(destination, replacing: force) }
         let clock = SystemClock()
-        let ledger = try ledgerOptions.openLedger(clock: clock)
+        let ledger = try await ledgerOptions.openLedger(clock: clock).ledger
         guard let sqlite = ledger as? SQLiteLedger else { throw CommandError(.software, "the ledger opened is not SQLite's") }
-        let report = try ledgerCall { () throws(LedgerError) in
-            try LedgerBackup(trail: .shell(ledger, context, clock: clock)).run(destination: destination, how: "sqlite online backup") { () throws(LedgerError) in
-                try SQLiteBackup.copy(sqlite, to: target)
+        let backup = LedgerBackup(trail: .shell(ledger, context, clock: clock), log: ledger)
+        let report = try await ledgerCall { () async throws(LedgerError) in
+            try await backup.run(destination: destination, how: "sqlite online backup") { () async throws(LedgerError) in
+                try await SQLiteBackup.copy(sqlite, to: target)
             }
         }
         try context.output(Self.describe(report, verb: "backed up to"))

@@ -1,4 +1,5 @@
 import ServerDomain
+import SharedAsync
 import SharedCLI
 import SharedDomain
 import SharedSystem
@@ -6,7 +7,7 @@ import SharedText
 
 /// `qrcheckin-server token`: the API's bearer tokens (add, list, remove), kept as hashes in the
 /// ledger's database; every change is in the audit log.
-struct TokenCommand: Command {
+struct TokenCommand: AsyncCommand {
     static let spec = CommandSpec(
         name: "token",
         summary: "Manage the API's tokens: add, list, remove.",
@@ -76,13 +77,13 @@ struct TokenCommand: Command {
         operatorName = OperatorIdentity.current(environment: context.environment)
     }
 
-    func run(_ context: CommandContext) throws(CommandError) -> ExitCode {
+    func run(_ context: CommandContext) async throws(CommandError) -> ExitCode {
         let clock = SystemClock()
-        let ledger = try ledgerOptions.openLedger(create: action == .add, clock: clock)
+        let ledger = try await ledgerOptions.openLedger(create: action == .add, clock: clock).ledger
         let changes = TokenChanges(trail: AuditTrail(ledger: ledger, actor: .shell(operatorName), clock: clock))
         switch action {
         case .list:
-            let all = try ledgerCall { () throws(LedgerError) in try changes.list() }
+            let all = try await ledgerCall { () async throws(LedgerError) in try await ledger.tokens() }
             var text = "name\tscope\tvenues\tcreated\tcreated by\n"
             for token in all {
                 let venues = token.venues.isEmpty ? "*" : token.venues.map(\.rawValue).joined(separator: ",")
@@ -92,7 +93,7 @@ struct TokenCommand: Command {
             return .success
         case .remove:
             let name = name!
-            guard try ledgerCall({ () throws(LedgerError) in try changes.remove(named: name) }) else {
+            guard try await ledgerCall({ () async throws(LedgerError) in try await changes.remove(named: name) }) else {
                 context.error("no token \(name)")
                 return .failure
             }
@@ -103,7 +104,7 @@ struct TokenCommand: Command {
             try LoadedLibrary.require([.sodium])
             let secret = APITokenSecret(random: SecureRandom.bytes(APITokenSecret.byteCount))
             let token = APIToken(name: name, scope: scope!, venues: venues, secretHash: Self.hash(secret), created: clock.now(), createdBy: operatorName)
-            guard try ledgerCall({ () throws(LedgerError) in try changes.add(token) }) else {
+            guard try await ledgerCall({ () async throws(LedgerError) in try await changes.add(token) }) else {
                 context.error("a token \(name) exists already; nothing changed")
                 return .failure
             }

@@ -1,4 +1,5 @@
 import ServerDomain
+import ServerLedgerTesting
 import SharedDomain
 import Testing
 
@@ -29,17 +30,16 @@ struct APITokenTests {
         #expect(door.venues == [Self.hall], "no repeats")
     }
 
-    @Test func addingAndRemovingATokenIsAuditedWithoutItsSecret() throws {
+    @Test func addingAndRemovingATokenIsAuditedWithoutItsSecret() async throws {
         let ledger = InMemoryLedger()
         let changes = TokenChanges(trail: AuditTrail(ledger: ledger, actor: .shell("root"), clock: FixedWallClock()))
         let token = APIToken(name: "door", scope: .checkin, venues: [Self.hall], secretHash: "secret-hash", created: WallTime(seconds: 0), createdBy: "root")
-        #expect(try changes.add(token))
-        #expect(try !changes.add(token), "a taken name")
-        #expect(try changes.list().map(\.name) == ["door"])
-        #expect(try changes.remove(named: "door"))
-        #expect(try !changes.remove(named: "door"))
-        var entries: [AuditEntry] = []
-        try ledger.audit(AuditQuery()) { entries.append($0); return true }
+        #expect(try await changes.add(token))
+        #expect(try await !changes.add(token), "a taken name")
+        #expect(try await ledger.tokens().map(\.name) == ["door"])
+        #expect(try await changes.remove(named: "door"))
+        #expect(try await !changes.remove(named: "door"))
+        let entries = try await ledger.audit(AuditQuery())
         #expect(entries.map(\.action) == [.tokenRemove, .tokenAdd], "one entry each, newest first")
         #expect(entries.last?.subject == "token door" && entries.last?.detail == "scope checkin, venues HALL-1")
         #expect(!entries.contains { ($0.detail ?? "").contains("secret-hash") })

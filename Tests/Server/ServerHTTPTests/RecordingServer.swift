@@ -1,4 +1,3 @@
-import Dispatch
 import ServerHTTP
 import ServerHTTPTypes
 import SharedDomain
@@ -14,9 +13,9 @@ final class RecordingServer: Sendable {
     let handler = RecordingHandler()
     let clock = SteppedClock()
     /// Signalled each time a connection is accepted and tracked.
-    let accepted = DispatchSemaphore(value: 0)
+    let accepted = TestSignal()
     /// Signalled each time a request completes (its next one is due from then).
-    let completed = DispatchSemaphore(value: 0)
+    let completed = TestSignal()
 
     /// `admitted` is told of each accept policy decision, on libmicrohttpd's thread (a test may
     /// hold that thread there).
@@ -26,14 +25,19 @@ final class RecordingServer: Sendable {
         let accepted = accepted, completed = completed
         server = try MicroHTTPServer(listener: listener, handler: handler, limits: limits, resolver: ClientResolver(trustedProxies: []),
                                      hooks: HTTPServerHooks(admitted: admitted, accepted: { accepted.signal() },
-                                                            completed: { completed.signal() }), clock: clock)
+                                                            completed: { completed.signal() }), clock: clock, pool: ClientThreads.pool)
     }
 
     /// A client connected from `source`, once the server tracks its connection.
-    func connect(from source: String = "127.0.0.1") throws -> RawClient {
+    func connect(from source: String = "127.0.0.1") async throws -> RawClient {
         let client = try RawClient(port: port, source: source)
-        accepted.wait()
+        await accepted.wait()
         return client
+    }
+
+    /// Stops the server in a task of its own: what a test's `defer` can start.
+    func stopLater() {
+        Task { [server] in await server.stop() }
     }
 }
 
@@ -44,10 +48,10 @@ final class RecordingHandler: HTTPHandler {
     /// The paths asked so far.
     var paths: [String] { seen.withLock { $0 } }
 
-    func respond(to request: HTTPRequest, reply: @escaping @Sendable (HTTPResponse) -> Void) {
+    func respond(to request: HTTPRequest) async -> HTTPResponse {
         seen.withLock { $0.append(request.path) }
         let body = "seen \(request.path) " + request.form.sorted { $0.key < $1.key }.map { "\($0.key)=\($0.value)" }.joined(separator: "&")
-        reply(HTTPResponse(status: 200, headers: [("Content-Type", "text/plain")], body: Array(body.utf8)))
+        return HTTPResponse(status: 200, headers: [("Content-Type", "text/plain")], body: Array(body.utf8))
     }
 }
 

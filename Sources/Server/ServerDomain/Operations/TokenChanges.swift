@@ -14,21 +14,15 @@ public struct TokenChanges: Sendable {
     }
 
     /// Adds `token`; false when its name is taken.
-    public func add(_ token: APIToken) throws(LedgerError) -> Bool {
-        try trail.change({ transaction throws(LedgerError) in try transaction.addToken(token) },
+    public func add(_ token: APIToken) async throws(LedgerError) -> Bool {
+        try await trail.change({ transaction throws(LedgerError) in try transaction.addToken(token) },
                          note: { $0 ? AuditNote(.tokenAdd, subject: "token \(token.name)", detail: Self.describe(token)) : nil }).value
     }
 
     /// Removes the token `name`; false when there is none.
-    public func remove(named name: String) throws(LedgerError) -> Bool {
-        try trail.change({ transaction throws(LedgerError) in try transaction.removeToken(named: name) },
+    public func remove(named name: String) async throws(LedgerError) -> Bool {
+        try await trail.change({ transaction throws(LedgerError) in try transaction.removeToken(named: name) },
                          note: { $0 ? AuditNote(.tokenRemove, subject: "token \(name)") : nil }).value
-    }
-
-    /// Every token, by name (read in a transaction, as a shell's command reads before the
-    /// ledger's reads are `async`).
-    public func list() throws(LedgerError) -> [APIToken] {
-        try trail.ledger.transaction { transaction throws(LedgerError) in try transaction.tokens() }
     }
 
     /// What the entry says of a new token: `scope read, venues HALL-1 HALL-2` (`every venue`).

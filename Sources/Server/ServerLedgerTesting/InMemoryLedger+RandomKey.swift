@@ -8,3 +8,10 @@ extension InMemoryLedger {
         self.init(ids: CheckInIDCipher(key: SecureRandom.bytes(CheckInIDCipher.keyLength), authenticator: HMACAuthenticator()))
     }
 }
+
+extension InMemoryLedger {
+    /// An empty ledger under a random key, telling `observer` of every call's answer.
+    public convenience init(observer: any LedgerObserver) {
+        self.init(ids: CheckInIDCipher(key: SecureRandom.bytes(CheckInIDCipher.keyLength), authenticator: HMACAuthenticator()), observer: observer)
+    }
+}

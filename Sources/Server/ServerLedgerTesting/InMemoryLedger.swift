@@ -1,9 +1,13 @@
 import SharedDomain
 import Synchronization
 
+import ServerDomain
+
 /// A ledger in memory: for tests of the use case and of everything above it, and the reference
-/// the database ledgers are held to (it passes `LedgerContract` too). Nothing survives the process.
-public final class InMemoryLedger: CheckInLedger {
+/// the database ledgers are held to (it passes every port's contract too). Nothing survives the
+/// process, and no executable links it (ServerLedgerTesting is for tests). Every call runs under
+/// one lock at once: there is nothing to wait for, no thread to hop to.
+public final class InMemoryLedger: Ledger {
     struct State {
         /// In the order of recording.
         var checkIns: [CheckIn] = []
@@ -23,6 +27,9 @@ public final class InMemoryLedger: CheckInLedger {
         var nextAuditID: Int64 = 1
         /// The API's tokens, by name.
         var tokens: [String: APIToken] = [:]
+
+        /// The row id of each check-in recorded (by the id it shows): the log's order after time.
+        var rows: [Int64: Int64] = [:]
     }
 
     struct PresenceKey: Hashable {
@@ -40,9 +47,14 @@ public final class InMemoryLedger: CheckInLedger {
     /// The console's accounts and sessions (`AccountLedger`), under a lock of their own.
     let consoleAccounts = InMemoryAccounts()
 
-    /// An empty ledger whose check-ins show the ids `ids` gives their row ids.
-    public init(ids: CheckInIDCipher) {
+    /// Told of every call's answer (the server's outage watch), if anyone is.
+    let observer: (any LedgerObserver)?
+
+    /// An empty ledger whose check-ins show the ids `ids` gives their row ids; `observer` is told
+    /// of every call's answer.
+    public init(ids: CheckInIDCipher, observer: (any LedgerObserver)? = nil) {
         self.ids = ids
+        self.observer = observer
     }
 
     /// Makes every call throw `failure` until it is set back to nil (tests of 503 pages).
@@ -67,13 +79,7 @@ public final class InMemoryLedger: CheckInLedger {
         state.withLock { $0.refusals }
     }
 
-    public func record(_ checkIn: NewCheckIn, rules: AdmissionRules,
-                       completion: @escaping @Sendable (Result<Admission, LedgerError>) -> Void) {
-        completion(Result { () throws(LedgerError) in try recordNow(checkIn, rules: rules) })
-    }
-
-    /// Records at once: the whole ledger is one lock.
-    private func recordNow(_ checkIn: NewCheckIn, rules: AdmissionRules) throws(LedgerError) -> Admission {
+    public func record(_ checkIn: NewCheckIn, rules: AdmissionRules) async throws(LedgerError) -> Admission {
         try locked(writing: true) { [ids] state throws(LedgerError) in try Self.record(checkIn, rules: rules, ids: ids, &state) }
     }
 
@@ -98,10 +104,8 @@ public final class InMemoryLedger: CheckInLedger {
         visit.exit == nil && (venue == nil || visit.venue == venue) && (since.map { visit.time >= $0 } ?? true)
     }
 
-    public func checkOut(_ request: CheckOutRequest, completion: @escaping @Sendable (Result<CheckOutReport, LedgerError>) -> Void) {
-        completion(Result { () throws(LedgerError) in
-            try locked(writing: true) { state throws(LedgerError) in Self.checkOut(request, &state) }
-        })
+    public func checkOut(_ request: CheckOutRequest) async throws(LedgerError) -> CheckOutReport {
+        try locked(writing: true) { state throws(LedgerError) in Self.checkOut(request, &state) }
     }
 
     static func checkOut(_ request: CheckOutRequest, _ state: inout State) -> CheckOutReport {
@@ -143,14 +147,13 @@ public final class InMemoryLedger: CheckInLedger {
         return CheckOutReport(closed: 1, visit: state.checkIns[index])
     }
 
-    public func openVisits(venue: VenueID?, _ body: (CheckIn) -> Bool) throws(LedgerError) {
-        let rows = try locked { state throws(LedgerError) in
-            Self.selected(state.checkIns.filter { Self.isOpen($0, at: venue, since: nil) }, CheckInQuery())
+    public func openVisits(venue: VenueID?, after position: LogPosition?, limit: Int) async throws(LedgerError) -> [CheckIn] {
+        try locked { [ids] state throws(LedgerError) in
+            Self.selected(state.checkIns.filter { Self.isOpen($0, at: venue, since: nil) }, CheckInQuery(limit: limit), after: position, state, ids)
         }
-        for row in rows where !body(row) { break }
     }
 
-    public func occupancy(venue: VenueID?, openSince: WallTime?) throws(LedgerError) -> [VenueID: Int] {
+    public func occupancy(venue: VenueID?, openSince: WallTime?) async throws(LedgerError) -> [VenueID: Int] {
         try locked { state throws(LedgerError) in
             var counts: [VenueID: Int] = [:]
             for visit in state.checkIns where Self.isOpen(visit, at: venue, since: openSince) { counts[visit.venue, default: 0] += 1 }
@@ -158,35 +161,39 @@ public final class InMemoryLedger: CheckInLedger {
         }
     }
 
-    public func visits(meeting query: MeetingQuery) throws(LedgerError) -> [CheckIn] {
-        try locked { state throws(LedgerError) in Self.selected(state.checkIns.filter(query.matches), CheckInQuery()) }
+    public func visits(meeting query: MeetingQuery) async throws(LedgerError) -> [CheckIn] {
+        try locked { [ids] state throws(LedgerError) in Self.selected(state.checkIns.filter(query.matches), CheckInQuery(), after: nil, state, ids) }
     }
 
     private static func append(_ checkIn: CheckIn, to state: inout State) -> CheckIn {
         state.checkIns.append(checkIn)
+        state.rows[checkIn.id] = state.nextRow
         state.nextRow += 1
         return checkIn
     }
 
-    public func recordRefusal(_ refusal: Refusal) throws(LedgerError) {
+    public func recordRefusal(_ refusal: Refusal) async throws(LedgerError) {
         try locked(writing: true) { state throws(LedgerError) in state.refusals.append(refusal) }
     }
 
-    public func find(id: Int64) throws(LedgerError) -> CheckIn? {
+    /// Keeps the refusal at once (there is nothing to wait for); a failure is dropped.
+    public func recordRefusalLater(_ refusal: Refusal) {
+        try? locked(writing: true) { state throws(LedgerError) in state.refusals.append(refusal) }
+    }
+
+    public func find(id: Int64) async throws(LedgerError) -> CheckIn? {
         try locked { state throws(LedgerError) in state.checkIns.first { $0.id == id } }
     }
 
-    public func export(_ query: CheckInQuery, _ body: (CheckIn) -> Bool) throws(LedgerError) {
-        // A snapshot, then the calls outside the lock (body may be slow: a pipe to a reader).
-        let rows = try locked { state throws(LedgerError) in Self.selected(state.checkIns, query) }
-        for row in rows where !body(row) { break }
+    public func checkIns(_ query: CheckInQuery, after position: LogPosition?) async throws(LedgerError) -> [CheckIn] {
+        try locked { [ids] state throws(LedgerError) in Self.selected(state.checkIns, query, after: position, state, ids) }
     }
 
-    public func count(_ query: CheckInQuery) throws(LedgerError) -> Int {
+    public func count(_ query: CheckInQuery) async throws(LedgerError) -> Int {
         try locked { state throws(LedgerError) in state.checkIns.filter(query.matches).count }
     }
 
-    public func purge(_ request: PurgeRequest) throws(LedgerError) -> PurgeReport {
+    public func purge(_ request: PurgeRequest) async throws(LedgerError) -> PurgeReport {
         try locked(writing: !request.dryRun) { state throws(LedgerError) in
             let isOld: (CheckIn) -> Bool = { $0.time < request.checkInsBefore }
             let report = Self.purgeDue(request, state)
@@ -210,7 +217,7 @@ public final class InMemoryLedger: CheckInLedger {
                     refusals: state.refusals.filter { $0.time < request.refusalsBefore }.count)
     }
 
-    public func tally(_ query: CheckInQuery) throws(LedgerError) -> [CheckInTally] {
+    public func tally(_ query: CheckInQuery) async throws(LedgerError) -> [CheckInTally] {
         try locked { state throws(LedgerError) in
             var counts: [TallyKey: Int] = [:]
             for checkIn in state.checkIns where query.matches(checkIn) {
@@ -225,20 +232,20 @@ public final class InMemoryLedger: CheckInLedger {
         let quarter: WallTime
     }
 
-    public func keptCounts(venue: VenueID?) throws(LedgerError) -> [DailyCount] {
+    public func keptCounts(venue: VenueID?) async throws(LedgerError) -> [DailyCount] {
         try locked { state throws(LedgerError) in
             state.kept.filter { venue == nil || $0.key.venue == venue }
                 .map { DailyCount(venue: $0.key.venue, day: $0.key.day, count: $0.value) }
         }
     }
 
-    public func checkIns(of subject: ErasureSubject) throws(LedgerError) -> [CheckIn] {
-        try locked { state throws(LedgerError) in
-            Self.selected(state.checkIns.filter(Self.isSubject(subject)), CheckInQuery())
+    public func checkIns(of subject: ErasureSubject) async throws(LedgerError) -> [CheckIn] {
+        try locked { [ids] state throws(LedgerError) in
+            Self.selected(state.checkIns.filter(Self.isSubject(subject)), CheckInQuery(), after: nil, state, ids)
         }
     }
 
-    public func devices(prefixed prefix: String, limit: Int) throws(LedgerError) -> [DeviceID] {
+    public func devices(prefixed prefix: String, limit: Int) async throws(LedgerError) -> [DeviceID] {
         try locked { state throws(LedgerError) in
             var found: Set<DeviceID> = []
             for checkIn in state.checkIns {
@@ -250,10 +257,6 @@ public final class InMemoryLedger: CheckInLedger {
         }
     }
 
-    public func erase(_ subject: ErasureSubject) throws(LedgerError) -> Int {
-        try locked(writing: true) { state throws(LedgerError) in Self.erase(subject, &state) }
-    }
-
     /// Deletes `subject`'s check-ins and duplicate keys from `state`; returns how many.
     static func erase(_ subject: ErasureSubject, _ state: inout State) -> Int {
         let isSubject = Self.isSubject(subject)
@@ -261,11 +264,6 @@ public final class InMemoryLedger: CheckInLedger {
         state.checkIns.removeAll(where: isSubject)
         state.presence = state.presence.filter { !isSubject($0.value) }
         return count
-    }
-
-    @discardableResult
-    public func appendAudit(_ entry: AuditEntry) throws(LedgerError) -> AuditEntry {
-        try locked(writing: true) { state in Self.appendAudit(entry, &state) }
     }
 
     /// Appends `entry` to `state`'s audit log under the next id.
@@ -277,18 +275,13 @@ public final class InMemoryLedger: CheckInLedger {
         return appended
     }
 
-    public func audit(_ query: AuditQuery, _ body: (AuditEntry) -> Bool) throws(LedgerError) {
-        let selected = try locked { state in
-            state.audit.reversed().filter { entry in
+    public func audit(_ query: AuditQuery) async throws(LedgerError) -> [AuditEntry] {
+        try locked { state in
+            Array(state.audit.reversed().filter { entry in
                 (query.from.map { entry.time >= $0 } ?? true) && (query.until.map { entry.time < $0 } ?? true)
                     && (query.before.map { entry.id! < $0 } ?? true)
-            }.prefix(query.limit ?? Int.max)
+            }.prefix(query.limit ?? Int.max))
         }
-        for entry in selected where !body(entry) { break }
-    }
-
-    public func purgeAudit(before cutoff: WallTime) throws(LedgerError) -> Int {
-        try locked(writing: true) { state in Self.purgeAudit(before: cutoff, &state) }
     }
 
     /// Deletes `state`'s audit entries before `cutoff`; returns how many.
@@ -298,7 +291,22 @@ public final class InMemoryLedger: CheckInLedger {
         return before - state.audit.count
     }
 
-    public func transaction<T: Sendable>(_ body: @escaping @Sendable (any LedgerTransaction) throws(LedgerError) -> T) throws(LedgerError) -> T {
+    public func refusalCounts(since: WallTime) async throws(LedgerError) -> [RefusalCount] {
+        try locked { state throws(LedgerError) in
+            var counts: [RefusalKey: Int] = [:]
+            for refusal in state.refusals where refusal.time >= since {
+                counts[RefusalKey(venue: refusal.venue, reason: refusal.reason), default: 0] += 1
+            }
+            return counts.map { RefusalCount(venue: $0.key.venue, reason: $0.key.reason, count: $0.value) }
+        }
+    }
+
+    private struct RefusalKey: Hashable {
+        let venue: VenueID?
+        let reason: RefusalReason
+    }
+
+    public func transaction<T: Sendable>(_ body: @escaping @Sendable (any LedgerTransaction) throws(LedgerError) -> T) async throws(LedgerError) -> T {
         try locked(writing: true) { [ids, consoleAccounts] state throws(LedgerError) in
             // Both states change only when the body returned: a throw leaves them as they were.
             try consoleAccounts.transact { accounts throws(LedgerError) in
@@ -320,13 +328,22 @@ public final class InMemoryLedger: CheckInLedger {
         }
     }
 
-    /// Oldest first, then in the order of recording (as the databases order by time and row id).
-    private static func selected(_ rows: [CheckIn], _ query: CheckInQuery) -> [CheckIn] {
-        let sorted = rows.enumerated().filter { query.matches($0.element) }
-            .sorted { ($0.element.time, $0.offset) < ($1.element.time, $1.offset) }.map(\.element)
+    /// Oldest first, then in the order of recording (as the databases order by time and row
+    /// id), after `position` when given (its row is the one its id names).
+    private static func selected(_ checkIns: [CheckIn], _ query: CheckInQuery, after position: LogPosition?, _ state: State,
+                                 _ ids: CheckInIDCipher) -> [CheckIn] {
+        let row = { (checkIn: CheckIn) -> Int64 in state.rows[checkIn.id] ?? ids.rowID(shown: checkIn.id) ?? 0 }
+        let start = position.map { ($0.time.milliseconds, state.rows[$0.id] ?? ids.rowID(shown: $0.id) ?? 0) }
+        let sorted = checkIns.filter { checkIn in
+            guard query.matches(checkIn) else { return false }
+            guard let start else { return true }
+            return (checkIn.time.milliseconds, row(checkIn)) > start
+        }.sorted { (a, b) in (a.time.milliseconds, row(a)) < (b.time.milliseconds, row(b)) }
         return query.limit.map { Array(sorted.prefix(max(0, $0))) } ?? sorted
     }
 
+    /// Runs `body` on the state under the lock, failing as `fail` and `failWrites` say, and
+    /// tells the observer how it went.
     func locked<T>(writing: Bool = false, _ body: (inout State) throws(LedgerError) -> T) throws(LedgerError) -> T {
         let result: Result<T, LedgerError> = state.withLock { state in
             if let failure = state.failure ?? (writing ? state.writeFailure : nil) { return .failure(failure) }
@@ -336,6 +353,7 @@ public final class InMemoryLedger: CheckInLedger {
                 return .failure(error)
             }
         }
+        observer?.answered(result.map { _ in () })
         return try result.get()
     }
 }

@@ -1,7 +1,8 @@
+import ServerDomain
 import SharedDomain
 
 /// The API's tokens in memory: the reference the database ledgers are held to by `APITokenContract`.
-extension InMemoryLedger: APITokens {
+extension InMemoryLedger {
     public func token(secretHash: String) async throws(LedgerError) -> APIToken? {
         try locked { state throws(LedgerError) in state.tokens.values.first { $0.secretHash == secretHash } }
     }

@@ -1,3 +1,4 @@
+import ServerDomain
 import SharedDomain
 
 /// `InMemoryLedger`'s transaction: copies of the ledger's and the accounts' states that the
@@ -60,6 +61,14 @@ final class InMemoryTransaction: LedgerTransaction {
 
     func tokens() throws(LedgerError) -> [APIToken] {
         state.tokens.values.sorted { $0.name < $1.name }
+    }
+
+    func addSession(_ session: ConsoleSession) throws(LedgerError) {
+        accounts.sessions[session.idHash] = session
+    }
+
+    func removeSession(idHash: String) throws(LedgerError) {
+        accounts.sessions[idHash] = nil
     }
 
     @discardableResult

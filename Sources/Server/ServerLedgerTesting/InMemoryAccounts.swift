@@ -1,3 +1,4 @@
+import ServerDomain
 import SharedDomain
 import Synchronization
 
@@ -14,7 +15,7 @@ public final class InMemoryAccounts: AccountLedger {
     /// No accounts, no sessions.
     public init() {}
 
-    public func addAccount(_ account: ConsoleAccount) throws(LedgerError) -> Bool {
+    public func addAccount(_ account: ConsoleAccount) async throws(LedgerError) -> Bool {
         state.withLock { Self.addAccount(account, &$0) }
     }
 
@@ -37,15 +38,15 @@ public final class InMemoryAccounts: AccountLedger {
         return try result.get()
     }
 
-    public func account(named name: String) throws(LedgerError) -> ConsoleAccount? {
+    public func account(named name: String) async throws(LedgerError) -> ConsoleAccount? {
         state.withLock { $0.accounts[name] }
     }
 
-    public func accounts() throws(LedgerError) -> [ConsoleAccount] {
+    public func accounts() async throws(LedgerError) -> [ConsoleAccount] {
         state.withLock { $0.accounts.values.sorted { $0.name < $1.name } }
     }
 
-    public func changeAccount(named name: String, _ change: AccountChange) throws(LedgerError) -> Bool {
+    public func changeAccount(named name: String, _ change: AccountChange) async throws(LedgerError) -> Bool {
         state.withLock { Self.changeAccount(named: name, change, &$0) }
     }
 
@@ -60,7 +61,7 @@ public final class InMemoryAccounts: AccountLedger {
         return true
     }
 
-    public func removeAccount(named name: String) throws(LedgerError) -> Bool {
+    public func removeAccount(named name: String) async throws(LedgerError) -> Bool {
         state.withLock { Self.removeAccount(named: name, &$0) }
     }
 
@@ -71,23 +72,23 @@ public final class InMemoryAccounts: AccountLedger {
         return true
     }
 
-    public func addSession(_ session: ConsoleSession) throws(LedgerError) {
+    public func addSession(_ session: ConsoleSession) async throws(LedgerError) {
         state.withLock { $0.sessions[session.idHash] = session }
     }
 
-    public func session(idHash: String) throws(LedgerError) -> ConsoleSession? {
+    public func session(idHash: String) async throws(LedgerError) -> ConsoleSession? {
         state.withLock { $0.sessions[idHash] }
     }
 
-    public func touchSession(idHash: String, at time: WallTime) throws(LedgerError) {
+    public func touchSession(idHash: String, at time: WallTime) async throws(LedgerError) {
         state.withLock { $0.sessions[idHash]?.lastSeen = time }
     }
 
-    public func removeSession(idHash: String) throws(LedgerError) {
+    public func removeSession(idHash: String) async throws(LedgerError) {
         _ = state.withLock { $0.sessions.removeValue(forKey: idHash) }
     }
 
-    public func purgeSessions(idleBefore: WallTime, createdBefore: WallTime) throws(LedgerError) -> Int {
+    public func purgeSessions(idleBefore: WallTime, createdBefore: WallTime) async throws(LedgerError) -> Int {
         state.withLock { state in
             let before = state.sessions.count
             state.sessions = state.sessions.filter { $0.value.lastSeen >= idleBefore && $0.value.created >= createdBefore }
@@ -96,42 +97,37 @@ public final class InMemoryAccounts: AccountLedger {
     }
 }
 
-extension AccountChange {
-    /// Whether the change ends the account's sessions: a new password, a new role, disabling.
-    public var endsSessions: Bool { passwordHash != nil || role != nil || disabled == true }
-}
-
 /// The ledger's accounts: every write fails as the ledger's writes do (`failWrites`).
-extension InMemoryLedger: AccountLedger {
-    public func addAccount(_ account: ConsoleAccount) throws(LedgerError) -> Bool {
+extension InMemoryLedger {
+    public func addAccount(_ account: ConsoleAccount) async throws(LedgerError) -> Bool {
         try checkWritable()
-        return try consoleAccounts.addAccount(account)
+        return try await consoleAccounts.addAccount(account)
     }
-    public func account(named name: String) throws(LedgerError) -> ConsoleAccount? { try consoleAccounts.account(named: name) }
-    public func accounts() throws(LedgerError) -> [ConsoleAccount] { try consoleAccounts.accounts() }
-    public func changeAccount(named name: String, _ change: AccountChange) throws(LedgerError) -> Bool {
+    public func account(named name: String) async throws(LedgerError) -> ConsoleAccount? { try await consoleAccounts.account(named: name) }
+    public func accounts() async throws(LedgerError) -> [ConsoleAccount] { try await consoleAccounts.accounts() }
+    public func changeAccount(named name: String, _ change: AccountChange) async throws(LedgerError) -> Bool {
         try checkWritable()
-        return try consoleAccounts.changeAccount(named: name, change)
+        return try await consoleAccounts.changeAccount(named: name, change)
     }
-    public func removeAccount(named name: String) throws(LedgerError) -> Bool {
+    public func removeAccount(named name: String) async throws(LedgerError) -> Bool {
         try checkWritable()
-        return try consoleAccounts.removeAccount(named: name)
+        return try await consoleAccounts.removeAccount(named: name)
     }
-    public func addSession(_ session: ConsoleSession) throws(LedgerError) {
+    public func addSession(_ session: ConsoleSession) async throws(LedgerError) {
         try checkWritable()
-        try consoleAccounts.addSession(session)
+        try await consoleAccounts.addSession(session)
     }
-    public func session(idHash: String) throws(LedgerError) -> ConsoleSession? { try consoleAccounts.session(idHash: idHash) }
-    public func touchSession(idHash: String, at time: WallTime) throws(LedgerError) {
+    public func session(idHash: String) async throws(LedgerError) -> ConsoleSession? { try await consoleAccounts.session(idHash: idHash) }
+    public func touchSession(idHash: String, at time: WallTime) async throws(LedgerError) {
         try checkWritable()
-        try consoleAccounts.touchSession(idHash: idHash, at: time)
+        try await consoleAccounts.touchSession(idHash: idHash, at: time)
     }
-    public func removeSession(idHash: String) throws(LedgerError) {
+    public func removeSession(idHash: String) async throws(LedgerError) {
         try checkWritable()
-        try consoleAccounts.removeSession(idHash: idHash)
+        try await consoleAccounts.removeSession(idHash: idHash)
     }
-    public func purgeSessions(idleBefore: WallTime, createdBefore: WallTime) throws(LedgerError) -> Int {
+    public func purgeSessions(idleBefore: WallTime, createdBefore: WallTime) async throws(LedgerError) -> Int {
         try checkWritable()
-        return try consoleAccounts.purgeSessions(idleBefore: idleBefore, createdBefore: createdBefore)
+        return try await consoleAccounts.purgeSessions(idleBefore: idleBefore, createdBefore: createdBefore)
     }
 }
