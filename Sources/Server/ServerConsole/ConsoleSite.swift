@@ -30,6 +30,10 @@ public struct ConsoleSite: HTTPHandler {
         /// The transactions operator actions and their entries go in (`AuditTrail`).
         public let transactions: any LedgerTransactions
         public let accounts: any AccountLedger
+        /// The API's tokens, found by their secrets' hashes.
+        public let tokens: any APITokens
+        /// Each API token's rate budget (keyed by its name).
+        public let apiRate: BoundedRateTable
         public let venues: VenueDirectory
         public let zone: any LocalTimeZone
         public let clock: any WallClock
@@ -46,7 +50,8 @@ public struct ConsoleSite: HTTPHandler {
         /// The parts, every port of `ledger` (each handler uses only those it needs).
         public init(ledger: any Ledger,
                     venues: VenueDirectory, zone: any LocalTimeZone, clock: any WallClock, crypto: ConsoleCrypto,
-                    throttle: SignInThrottle = SignInThrottle(), ledgerAnswers: @escaping @Sendable () -> Bool = { true }, decoyHash: @escaping @Sendable () async -> String) {
+                    throttle: SignInThrottle = SignInThrottle(), apiRate: RateBudget = ConsoleSite.apiRate,
+                    ledgerAnswers: @escaping @Sendable () -> Bool = { true }, decoyHash: @escaping @Sendable () async -> String) {
             visits = ledger
             log = ledger
             refusals = ledger
@@ -54,6 +59,8 @@ public struct ConsoleSite: HTTPHandler {
             erasure = ledger
             transactions = ledger
             accounts = ledger
+            tokens = ledger
+            self.apiRate = BoundedRateTable(budget: apiRate, capacity: 1024)
             self.venues = venues
             self.zone = zone
             self.clock = clock
@@ -68,12 +75,18 @@ public struct ConsoleSite: HTTPHandler {
 
     let parts: Parts
 
+    /// An API token's rate budget: 100 calls at once, then 20 a second (a script paging the
+    /// log at full speed, a door counter polling; never a loop that hammers the ledger).
+    public static let apiRate = RateBudget(burst: 100, intervalMilliseconds: 50)
+
     /// A console of `parts`.
     public init(_ parts: Parts) {
         self.parts = parts
     }
 
     public func respond(to http: HTTPRequest) async -> HTTPResponse {
+        // The API (tokens, JSON, problem details) shares the listener, nothing else.
+        if APIRoute.owns(http.path) { return await APIHandler(parts: parts).respond(to: http) }
         let words = ConsoleWords(PageLanguage.choose(http))
         let now = parts.clock.now()
         let anonymous = ConsoleRequest(http: http, words: words, current: nil, now: now, zone: parts.zone)

@@ -209,6 +209,11 @@ public final class MicroHTTPServer: Service, @unchecked Sendable {
             } else if let processor = state.postProcessor, let upload {
                 // A malformed form stops its decoder; the fields read so far stay (the site checks them).
                 _ = MHD_post_process(processor, upload, uploadSize.pointee)
+            } else if let upload {
+                // Not a form (no decoder was made for its type): kept whole, within the limit.
+                upload.withMemoryRebound(to: UInt8.self, capacity: uploadSize.pointee) { bytes in
+                    state.body.append(contentsOf: UnsafeBufferPointer(start: bytes, count: uploadSize.pointee))
+                }
             }
             uploadSize.pointee = 0
             return .YES
@@ -343,9 +348,11 @@ public final class MicroHTTPServer: Service, @unchecked Sendable {
         for name in LookupName.cookies {
             if let text = value(.COOKIE_KIND, name) { cookies[name.name] = text }
         }
+        // Every argument, known or not (a count, nothing copied): who refuses unknown ones sees them.
+        let arguments = Int(MHD_get_connection_values(connection, .GET_ARGUMENT_KIND, nil, nil))
         return HTTPRequest(
             method: String(cString: method), path: String(decoding: UnsafeRawBufferPointer(start: url, count: strlen(url)).bindMemory(to: UInt8.self), as: UTF8.self),
-            query: query, headers: headers, cookies: cookies, form: state.tooLarge ? [:] : state.form,
+            query: query, queryArguments: arguments, headers: headers, cookies: cookies, form: state.tooLarge ? [:] : state.form, body: state.tooLarge ? [] : state.body,
             bodyTooLarge: state.tooLarge, client: resolved.text, clientKey: resolved.client?.rateLimitKey,
             clientIsLocal: resolved.client?.isLoopback ?? false, secure: resolved.secure)
     }
@@ -397,7 +404,8 @@ public final class MicroHTTPServer: Service, @unchecked Sendable {
 public enum HTTPRequestQuery {
     /// Query argument names: the visitor pages' (`lang`, `again`), then the operator console's
     /// (its searches, pages and previews; the visitor site never reads them).
-    public static let names = ["lang", "again", "venue", "from", "until", "receipt", "after", "before", "format", "done", "checkin", "phone", "only"]
+    /// (its searches, pages and previews; the visitor site never reads them), then the API's.
+    public static let names = ["lang", "again", "venue", "from", "until", "receipt", "after", "before", "format", "done", "checkin", "phone", "only", "limit"]
     /// Cookie names: the visitor pages', then the console's session and sign-in form.
     public static let cookieNames = ["qrcheckin_device", "qrcheckin_visitor", "qrcheckin_console", "qrcheckin_console_login"]
 }

@@ -76,6 +76,8 @@ final class RequestState: @unchecked Sendable {
     var form: [String: String] = [:]
     /// Body bytes received.
     var bodyBytes = 0
+    /// The body, when it is not a form (libmicrohttpd has no decoder for it): the API's JSON.
+    var body: [UInt8] = []
     /// The body went over the limit: its fields are dropped and the site answers 413.
     var tooLarge = false
     /// libmicrohttpd's form decoder, when the body is a form.
