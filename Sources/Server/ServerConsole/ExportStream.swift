@@ -78,6 +78,12 @@ final class ExportStream: HTTPBodyStream {
     func next(max: Int, whenReady: @escaping @Sendable () -> Void) -> HTTPBodyPart {
         let (part, room): (HTTPBodyPart, CheckedContinuation<Bool, Never>?) = state.withLock { state in
             if !state.parts.isEmpty {
+                // At most `max`, as the protocol promises: the rest of a large part stays first.
+                if max > 0, state.parts[0].count > max {
+                    let head = Array(state.parts[0].prefix(max))
+                    state.parts[0].removeFirst(max)
+                    return (.bytes(head), nil)
+                }
                 defer { state.producer = nil }
                 return (.bytes(state.parts.removeFirst()), state.producer)
             }

@@ -249,9 +249,9 @@ public final class MicroHTTPServer: Service, @unchecked Sendable {
         return queue(response, on: connection)
     }
 
-    /// Asks the site for the request's answer, in a task of its own: the answer is delivered
-    /// when the task has it (`RequestState.deliver`), and the connection, if it sleeps by then,
-    /// woken.
+    /// Asks the site for the request's answer: at once when it has one (`respondAtOnce`), else
+    /// in a task of its own: the answer is delivered when the task has it
+    /// (`RequestState.deliver`), and the connection, if it sleeps by then, woken.
     private func ask(_ connection: OpaquePointer, url: UnsafePointer<CChar>, method: UnsafePointer<CChar>,
                      state: RequestState) {
         // The request is in: no deadline while its answer is made and sent.
@@ -259,6 +259,10 @@ public final class MicroHTTPServer: Service, @unchecked Sendable {
         state.started = MonotonicClock().nanoseconds()
         let request = makeRequest(connection, url: url, method: method, state: state)
         state.request = request
+        if let now = handler.respondAtOnce(to: request) {
+            state.answer.withLock { $0 = .ready(now) }
+            return
+        }
         state.answer.withLock { $0 = .awaited }
         state.connection = ConnectionHandle(connection)
         let handler = handler, hooks = hooks

@@ -68,6 +68,15 @@ public enum HTTPBodyPart: Sendable, Equatable {
 public protocol HTTPHandler: Sendable {
     /// The answer to `request`.
     func respond(to request: HTTPRequest) async -> HTTPResponse
+
+    /// The answer to `request` if it can be made at once, on the adapter's thread, waiting for
+    /// nothing (a page that reads no ledger): sent without a task or a suspension, as cheap as
+    /// an answer gets. nil (the default) when `respond` must make it.
+    func respondAtOnce(to request: HTTPRequest) -> HTTPResponse?
+}
+
+extension HTTPHandler {
+    public func respondAtOnce(to request: HTTPRequest) -> HTTPResponse? { nil }
 }
 
 /// Told about every answered request (metrics).

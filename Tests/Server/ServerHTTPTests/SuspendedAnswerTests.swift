@@ -155,8 +155,13 @@ private final class GatedHandler: HTTPHandler {
         self.answerAtOnce = answerAtOnce
     }
 
+    /// The answer the adapter can send without a task, when the handler answers at once.
+    func respondAtOnce(to request: HTTPRequest) -> HTTPResponse? {
+        answerAtOnce ? HTTPResponse(status: 200, body: Array("at once".utf8)) : nil
+    }
+
     func respond(to request: HTTPRequest) async -> HTTPResponse {
-        if answerAtOnce { return HTTPResponse(status: 200, body: Array("at once".utf8)) }
+        if let now = respondAtOnce(to: request) { return now }
         return await withCheckedContinuation { (answer: CheckedContinuation<HTTPResponse, Never>) in
             let reply: Reply = { answer.resume(returning: $0) }
             let taker: CheckedContinuation<Reply, Never>? = slots.withLock { slots in

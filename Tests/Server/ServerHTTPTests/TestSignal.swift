@@ -8,51 +8,67 @@ import Synchronization
 final class TestSignal: Sendable {
     private struct State {
         var count = 0
-        var waiters: [CheckedContinuation<Void, Never>] = []
+        var nextWaiter = 0
+        /// Waiters in the order they came, each resumed with true (an event) or false (its deadline).
+        var waiters: [(id: Int, continuation: CheckedContinuation<Bool, Never>)] = []
+        /// Waiters whose deadline passed before they were registered.
+        var expired: Set<Int> = []
     }
 
     private let state = Mutex(State())
 
-    /// One more event.
+    /// One more event: the oldest waiter takes it, or it is kept for the next.
     func signal() {
-        let waiter: CheckedContinuation<Void, Never>? = state.withLock { state in
-            guard state.waiters.isEmpty else { return state.waiters.removeFirst() }
+        let waiter: CheckedContinuation<Bool, Never>? = state.withLock { state in
+            guard state.waiters.isEmpty else { return state.waiters.removeFirst().continuation }
             state.count += 1
             return nil
         }
-        waiter?.resume()
+        waiter?.resume(returning: true)
     }
 
     /// Takes one event, waiting for it.
     func wait() async {
-        await withCheckedContinuation { (continuation: CheckedContinuation<Void, Never>) in
-            let now = state.withLock { state in
+        _ = await take(id: state.withLock { state in defer { state.nextWaiter += 1 }; return state.nextWaiter })
+    }
+
+    /// Takes one event if it comes within `limit`; false when it did not. A wait that timed out
+    /// takes nothing later: the next event is the next wait's.
+    func wait(within limit: Duration) async -> Bool {
+        let id = state.withLock { state in defer { state.nextWaiter += 1 }; return state.nextWaiter }
+        let deadline = Task {
+            try await Task.sleep(for: limit)
+            self.expire(id)
+        }
+        defer { deadline.cancel() }
+        return await take(id: id)
+    }
+
+    private func take(id: Int) async -> Bool {
+        await withCheckedContinuation { (continuation: CheckedContinuation<Bool, Never>) in
+            let now: Bool? = state.withLock { state in
+                if state.expired.remove(id) != nil { return false }
                 guard state.count > 0 else {
-                    state.waiters.append(continuation)
-                    return false
+                    state.waiters.append((id, continuation))
+                    return nil
                 }
                 state.count -= 1
                 return true
             }
-            if now { continuation.resume() }
+            if let now { continuation.resume(returning: now) }
         }
     }
 
-    /// Takes one event if it comes within `limit`; false when it did not.
-    func wait(within limit: Duration) async -> Bool {
-        let taken = Mutex(false)
-        let task = Task {
-            await self.wait()
-            taken.withLock { $0 = true }
+    /// The deadline of waiter `id` passed: it stops waiting (false), taking nothing.
+    private func expire(_ id: Int) {
+        let waiter: CheckedContinuation<Bool, Never>? = state.withLock { state in
+            guard let index = state.waiters.firstIndex(where: { $0.id == id }) else {
+                state.expired.insert(id)
+                return nil
+            }
+            return state.waiters.remove(at: index).continuation
         }
-        let deadline = ContinuousClock.now + limit
-        while !taken.withLock({ $0 }), ContinuousClock.now < deadline {
-            try? await Task.sleep(for: .milliseconds(1))
-        }
-        if taken.withLock({ $0 }) { return true }
-        // Not in time: the waiter stays and takes the next event (each test's signals are its own).
-        _ = task
-        return false
+        waiter?.resume(returning: false)
     }
 }
 
