@@ -14,6 +14,7 @@ public enum ConsoleAccess {
         .export: .supervisor,
         .erase: .supervisor,
         .users: .admin,
+        .tokens: .admin,
         .audit: .admin,
     ]
 
@@ -36,6 +37,6 @@ public enum ConsoleAccess {
 
     /// The pages `role` may open, for its navigation.
     static func pages(for role: ConsoleRole) -> [ConsolePage] {
-        [.dashboard, .inside, .checkin, .log, .export, .erase, .users, .audit].filter { decide($0, role: role) == .allowed }
+        [.dashboard, .inside, .checkin, .log, .export, .erase, .users, .tokens, .audit].filter { decide($0, role: role) == .allowed }
     }
 }

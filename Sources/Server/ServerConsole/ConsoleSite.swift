@@ -131,6 +131,7 @@ public struct ConsoleSite: HTTPHandler {
         case .export: return await ExportHandler(parts: parts).respond(to: request)
         case .erase: return await EraseHandler(parts: parts).respond(to: request)
         case .users: return await UsersHandler(parts: parts).respond(to: request)
+        case .tokens: return await TokensHandler(parts: parts).respond(to: request)
         case .audit: return await AuditHandler(parts: parts).respond(to: request)
         }
     }
