@@ -182,7 +182,7 @@ let package = Package(
         testTarget("ServerWebTests", "Server", ["ServerWeb", "ServerDomain", "ServerHTTPTypes", "SharedDomain"]),
         testTarget("ServerSecondFactorTests", "Server", ["ServerSecondFactor", "SharedDomain", "SharedSystem", "SharedQR", "SharedQREncoder", "COath"]),
         testTarget("ServerConsoleTests", "Server",
-                   ["SharedTesting", "ServerConsole", "ServerDomain", "ServerLedgerContract", "ServerLedgerTesting", "ServerHTTPTypes", "ServerReports", "SharedDomain", "SharedText"]),
+                   ["SharedTesting", "ServerConsole", "ServerDomain", "ServerLedgerContract", "ServerLedgerTesting", "ServerHTTPTypes", "ServerReports", "SharedDomain", "SharedJSON", "SharedText"]),
         testTarget("ServerSiteTests", "Server",
                    ["SharedTesting", "ServerSite", "ServerReports", "ServerDomain", "ServerLedgerContract", "ServerLedgerTesting", "ServerHTTPTypes", "ServerWeb", "SharedDomain", "SharedSystem", "SharedText",
                     "SharedJSON"]),
