@@ -151,7 +151,7 @@ let package = Package(
         // The operator console: accounts, roles in one table, sessions, pages for staff (ko/en);
         // a request in, a response out, on its own listener. Not the visitor site: what both
         // need is ServerWeb's.
-        target("ServerConsole", "Server", ["ServerDomain", "ServerReports", "ServerHTTPTypes", "ServerWeb", "SharedDomain", "SharedText"]),
+        target("ServerConsole", "Server", ["ServerDomain", "ServerReports", "ServerHTTPTypes", "ServerWeb", "SharedDomain", "SharedJSON", "SharedText"]),
         // The console's second factor (issue 41): TOTP through liboath with replay refusal, the
         // otpauth URI and its QR code (SharedQR's renderers), single-use recovery codes kept as
         // keyed hashes, and TOTP secrets sealed (libsodium's secretbox) under a key derived
@@ -199,7 +199,7 @@ let package = Package(
         testTarget("ServerWebTests", "Server", ["ServerWeb", "ServerDomain", "ServerHTTPTypes", "SharedDomain"]),
         testTarget("ServerSecondFactorTests", "Server", ["ServerSecondFactor", "SharedDomain", "SharedSystem", "SharedQR", "SharedQREncoder", "COath"]),
         testTarget("ServerConsoleTests", "Server",
-                   ["SharedTesting", "ServerConsole", "ServerDomain", "ServerLedgerContract", "ServerLedgerTesting", "ServerHTTPTypes", "ServerReports", "SharedDomain", "SharedText"]),
+                   ["SharedTesting", "ServerConsole", "ServerDomain", "ServerLedgerContract", "ServerLedgerTesting", "ServerHTTPTypes", "ServerReports", "SharedDomain", "SharedJSON", "SharedText"]),
         testTarget("ServerSiteTests", "Server",
                    ["SharedTesting", "ServerSite", "ServerReports", "ServerDomain", "ServerLedgerContract", "ServerLedgerTesting", "ServerHTTPTypes", "ServerWeb", "SharedDomain", "SharedSystem", "SharedText",
                     "SharedJSON"]),

@@ -34,6 +34,10 @@ ELSEWHERE = {
     "Give your staff a console": ["sudo qrcheckin-server user add mina --role admin",
                                   "sudo qrcheckin-server user add door1 --role steward --password-file door1.txt",
                                   "xdg-open http://127.0.0.1:8081/admin/"],
+    # The API's token and a call: test_server_api.py (token add prints the token alone on
+    # standard output; the bearer call on the console's port), with free ports instead of 8081.
+    "Tell your other systems": ["TOKEN=$(sudo qrcheckin-server token add door-counter --scope read --venue HALL-1)",
+                                'curl -H "Authorization: Bearer $TOKEN" http://127.0.0.1:8081/api/v1/venues'],
 }
 
 

@@ -95,6 +95,11 @@ def steps(postgres=False, source=None):
         Step("webhook", ["deliveries", "crm"], [], why="the delivery log: times, statuses, the receivers' answers; no visitor"),
         Step("webhook", ["remove", "crm"], ["webhook-remove"]),
         Step("webhook", ["remove", "crm"], [], exit=1, why="no such endpoint: nothing changed", label="webhook remove again"),
+        Step("token", ["add", "ci", "--scope", "read", "--venue", "HALL-1"], ["token-add"], label="token add"),
+        Step("token", ["add", "ci", "--scope", "checkin"], [], exit=1, why="the name is taken: nothing changed", label="token add again"),
+        Step("token", ["list"], [], why="the tokens' names, scopes and venues: no visitor, no secret"),
+        Step("token", ["remove", "ci"], ["token-remove"]),
+        Step("token", ["remove", "ci"], [], exit=1, why="no such token: nothing changed", label="token remove again"),
         Step("purge", ["--dry-run"], [], why="counts what would go, changes nothing"),
         Step("purge", [], ["purge"]),
         Step("audit", ["--format", "csv"], []),
@@ -102,8 +107,13 @@ def steps(postgres=False, source=None):
     ]
     if postgres:
         walk.append(Step("import", ["--from", source], ["import"]))
+        walk.append(Step("backup", lambda state: ["--to", state["backup"]], [], exit=69, why="copies SQLite only: refused (pg_dump's way)"))
     else:
         walk.append(Step("import", ["--from", "sqlite:/nonexistent.db"], [], exit=64, why="copies into PostgreSQL only: refused"))
+        walk.append(Step("backup", lambda state: ["--to", state["backup"]], ["backup"]))
+        walk.append(Step("backup", lambda state: ["--to", state["backup"]], [], exit=73, why="the file exists: nothing copied",
+                         label="backup over a file"))
+        walk.append(Step("backup", lambda state: ["--verify", state["backup"]], [], why="checks a copy's integrity: counts, nobody's data"))
     # Kiosks (issue 39): no kiosk reported on this ledger, so a steer and a forget change nothing
     # (test_server_kiosks.py checks the kiosk-steer entry of a real one).
     walk += [
@@ -154,7 +164,7 @@ def prepare(tmp_path):
     config.write_text("capacity.CAFE = 1\nname.CAFE = Cafe\n")
     password = tmp_path / "password"
     password.write_text(PASSWORD + "\n")
-    return config, {"password": str(password)}
+    return config, {"password": str(password), "backup": str(tmp_path / "backup.db")}
 
 
 def walk(database, tmp_path, postgres=False, source=None):
@@ -223,8 +233,9 @@ def test_on_a_full_disk_every_audited_command_refuses_and_hands_out_nothing(tmp_
         assert status == 0, stderr
         state[step.label.split()[-1]] = re.search(r"check-in (\d+)", stdout).group(1)
     assert run(steps()[23], f"sqlite:{made}", config, state)[0] == 0, "user add"
-    webhook_add = next(step for step in steps() if step.label == "webhook add")
-    assert run(webhook_add, f"sqlite:{made}", config, state)[0] == 0, "webhook add"
+    for label in ("webhook add", "token add"):
+        step = next(step for step in steps() if step.label == label)
+        assert run(step, f"sqlite:{made}", config, state)[0] == 0, label
     checkpoint(made)
     database = tmpfs / "checkins.db"
     shutil.copyfile(made, database)
@@ -246,8 +257,10 @@ def test_on_a_full_disk_every_audited_command_refuses_and_hands_out_nothing(tmp_
     # mina exists on this ledger (for the account changes): a new account is nora.
     nora = Step("user", lambda state: ["add", "nora", "--role", "steward", "--password-file", state["password"]], ["account-added"], label="user add nora")
     door = Step("webhook", ["add", "door", HOOK], ["webhook-add"], label="webhook add door")
-    walked = [step for step in steps() if step.entries and step.exit == 0 and step.command != "checkin" and step.label not in ("user add", "webhook add")]
-    walked += [steps()[0], nora, door]
+    ops = Step("token", ["add", "ops", "--scope", "read"], ["token-add"], label="token add ops")
+    walked = [step for step in steps() if step.entries and step.exit == 0 and step.command != "checkin"
+              and step.label not in ("user add", "webhook add", "token add")]
+    walked += [steps()[0], nora, door, ops]
     assert {step.command for step in walked} == {step.command for step in steps() if step.entries}, "every audited command"
     for step in walked:
         status, stdout, stderr = run(step, ledger, config, state)

@@ -3,7 +3,9 @@ supervisor in the console (desktop); the steward, on a phone, sees who is inside
 staff check-in and gets 403 on the visitor log and exports; the supervisor exports CSV; the
 admin sees both in the audit log. Screenshots of the dashboard and the evacuation roll go to
 the test's directory; axe-core finds nothing on any console page, in Korean and English."""
+import json
 import os
+import urllib.request
 from pathlib import Path
 
 import pytest
@@ -16,7 +18,7 @@ from webutil import browser, resize
 
 DESKTOP = (1280, 900)
 PHONE = (360, 740)
-PAGES = ["/admin/", "/admin/inside", "/admin/checkin", "/admin/kiosks", "/admin/log", "/admin/erase", "/admin/users", "/admin/audit", "/admin/webhooks",
+PAGES = ["/admin/", "/admin/inside", "/admin/checkin", "/admin/kiosks", "/admin/log", "/admin/erase", "/admin/users", "/admin/tokens", "/admin/audit", "/admin/webhooks",
          # A filter the console cannot read: the log page's form with the field marked, the export's 400.
          "/admin/log?from=2030-01-01", "/admin/export?format=csv&venue=HALL_2"]
 
@@ -188,3 +190,34 @@ def test_the_webhooks_page_says_a_410_disabled_an_endpoint_at_both_sizes(console
                 chrome.save_screenshot(str(shots / f"webhooks-{width}-{language}.png"))
     finally:
         receiver.close()
+
+
+SHOTS = Path(os.environ.get("QRCHECKIN_SCREENSHOTS", Path(__file__).resolve().parents[2] / "build" / "screenshots" / "pages"))
+
+
+def test_an_admin_adds_an_api_token_in_the_console_and_it_is_shown_once(console, chrome):
+    """Issue 40: the tokens page (admins) adds a token, shows it once, and the API takes it;
+    screenshots at 390 and 1280 px in Korean and English (build/screenshots/pages/tokens-*)."""
+    SHOTS.mkdir(parents=True, exist_ok=True)
+    sign_in(chrome, console, "root-admin", "admin-password")
+    chrome.get(url(console, "/admin/tokens?lang=en"))
+    assert heading(chrome) == "API tokens"
+    chrome.find_element(By.ID, "token-name").send_keys("door-counter")
+    chrome.find_element(By.CSS_SELECTOR, "#token-scope option[value=read]").click()
+    chrome.find_element(By.ID, "token-venues").send_keys("HALL-1")
+    chrome.find_element(By.XPATH, "//input[@value='add']/following-sibling::button").click()
+    token = wait_until(lambda: chrome.find_elements(By.ID, "new-token") and chrome.find_element(By.ID, "new-token").get_attribute("value"),
+                       timeout=20, message="the new token")
+    assert token.startswith("qrc_") and "door-counter" in chrome.find_element(By.TAG_NAME, "table").text
+    for language in ("en", "ko"):
+        for width in (1280, 390):
+            resize(chrome, width, 900)
+            if language == "ko":
+                chrome.get(url(console, "/admin/tokens?lang=ko"))
+            chrome.save_screenshot(str(SHOTS / f"tokens-{language}-{width}.png"))
+    # Shown once: the list never shows it again.
+    chrome.get(url(console, "/admin/tokens?lang=en"))
+    assert token not in chrome.page_source
+    request = urllib.request.Request(url(console, "/api/v1/venues"), headers={"Authorization": f"Bearer {token}"})
+    with urllib.request.urlopen(request, timeout=20) as answer:
+        assert [venue["venue"] for venue in json.loads(answer.read())["venues"]] == ["HALL-1"]

@@ -17,6 +17,7 @@ public enum ConsoleAccess {
         .export: .supervisor,
         .erase: .supervisor,
         .users: .admin,
+        .tokens: .admin,
         .audit: .admin,
         .webhooks: .admin,
     ]
@@ -40,6 +41,6 @@ public enum ConsoleAccess {
 
     /// The pages `role` may open, for its navigation.
     static func pages(for role: ConsoleRole) -> [ConsolePage] {
-        [.dashboard, .inside, .checkin, .kiosks, .log, .export, .erase, .users, .audit, .webhooks].filter { decide($0, role: role) == .allowed }
+        [.dashboard, .inside, .checkin, .kiosks, .log, .export, .erase, .users, .tokens, .audit, .webhooks].filter { decide($0, role: role) == .allowed }
     }
 }

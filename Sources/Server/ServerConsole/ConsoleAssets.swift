@@ -41,6 +41,7 @@ enum ConsoleAssets {
         .hidden-label { position: absolute; width: 1px; height: 1px; overflow: hidden; clip: rect(0 0 0 0); }
         input, select { font: inherit; font-size: 1.1rem; padding: 0.45rem 0.6rem; border: 2px solid #6e7781; border-radius: 0.4rem; }
         input[type=checkbox] { width: auto; }
+        textarea { font-family: monospace; font-size: 1rem; padding: 0.45rem 0.6rem; border: 2px solid #6e7781; border-radius: 0.4rem; width: 100%; max-width: 28rem; box-sizing: border-box; word-break: break-all; resize: none; }
         button, .button { font: inherit; font-weight: 700; padding: 0.5rem 0.8rem; border: 0; border-radius: 0.4rem; background: #0550ae; color: #fff; text-decoration: none; display: inline-block; cursor: pointer; }
         .button.small { padding: 0.3rem 0.6rem; }
         button.danger { background: var(--bad); }

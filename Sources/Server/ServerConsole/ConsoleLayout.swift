@@ -55,6 +55,7 @@ struct ConsoleLayout {
         case .export: words.export
         case .erase: words.erase
         case .users: words.users
+        case .tokens: words.tokens
         case .audit: words.audit
         case .kiosks: words.kiosks
         case .webhooks: words.webhooks

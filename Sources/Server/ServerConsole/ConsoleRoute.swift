@@ -12,12 +12,13 @@
 /// | `/admin/export` | CSV, Excel-friendly CSV or JSON lines | — |
 /// | `/admin/erase` | find and preview | erases what was previewed |
 /// | `/admin/users` | the accounts | add, passwd, disable, enable, remove |
+/// | `/admin/tokens` | the API's tokens | add (the token shown once), remove |
 /// | `/admin/audit` | the audit log | — |
 /// | `/admin/kiosks` | the kiosks, judged now | steers one (supervisors), forgets one (admins) |
 /// | `/admin/webhooks` | endpoints, the outbox, recent deliveries | add, disable, enable, rotate-secret, test, redeliver, remove |
 /// | `/admin/_/NAME` | the style sheet and script | — |
 public enum ConsolePage: String, CaseIterable, Hashable, Sendable {
-    case login, logout, dashboard, inside, checkin, log, export, erase, users, audit, kiosks, webhooks
+    case login, logout, dashboard, inside, checkin, log, export, erase, users, tokens, audit, kiosks, webhooks
 
     /// The path of the page.
     public var path: String {
@@ -27,7 +28,7 @@ public enum ConsolePage: String, CaseIterable, Hashable, Sendable {
     /// The methods the page takes (HEAD with GET).
     var methods: [String] {
         switch self {
-        case .login, .checkin, .erase, .users, .kiosks, .webhooks: ["GET", "HEAD", "POST"]
+        case .login, .checkin, .erase, .users, .tokens, .kiosks, .webhooks: ["GET", "HEAD", "POST"]
         case .logout: ["POST"]
         case .dashboard, .inside, .log, .export, .audit: ["GET", "HEAD"]
         }

@@ -33,6 +33,10 @@ public struct ConsoleSite: HTTPHandler {
         /// Visits by when they began and ended, for the dashboard's occupancy curves, when the
         /// ledger can (every engine does; without it the curves are flat).
         public let flow: (any VisitFlowLog)?
+        /// The API's tokens, found by their secrets' hashes.
+        public let tokens: any APITokens
+        /// Each API token's rate budget (keyed by its name).
+        public let apiRate: BoundedRateTable
         public let venues: VenueDirectory
         public let zone: any LocalTimeZone
         public let clock: any WallClock
@@ -55,7 +59,8 @@ public struct ConsoleSite: HTTPHandler {
         /// The parts, every port of `ledger` (each handler uses only those it needs).
         public init(ledger: any Ledger,
                     venues: VenueDirectory, zone: any LocalTimeZone, clock: any WallClock, crypto: ConsoleCrypto,
-                    throttle: SignInThrottle = SignInThrottle(), ledgerAnswers: @escaping @Sendable () -> Bool = { true }, decoyHash: @escaping @Sendable () async -> String,
+                    throttle: SignInThrottle = SignInThrottle(), apiRate: RateBudget = ConsoleSite.apiRate,
+                    ledgerAnswers: @escaping @Sendable () -> Bool = { true }, decoyHash: @escaping @Sendable () async -> String,
                     kiosks: KioskConsole? = nil,
                     newWebhookSecret: (@Sendable () -> WebhookSecret)? = nil) {
             webhooks = ledger as? any WebhookLedger
@@ -68,6 +73,8 @@ public struct ConsoleSite: HTTPHandler {
             transactions = ledger
             accounts = ledger
             flow = ledger as? any VisitFlowLog
+            tokens = ledger
+            self.apiRate = BoundedRateTable(budget: apiRate, capacity: 1024)
             self.venues = venues
             self.zone = zone
             self.clock = clock
@@ -83,12 +90,18 @@ public struct ConsoleSite: HTTPHandler {
 
     let parts: Parts
 
+    /// An API token's rate budget: 100 calls at once, then 20 a second (a script paging the
+    /// log at full speed, a door counter polling; never a loop that hammers the ledger).
+    public static let apiRate = RateBudget(burst: 100, intervalMilliseconds: 50)
+
     /// A console of `parts`.
     public init(_ parts: Parts) {
         self.parts = parts
     }
 
     public func respond(to http: HTTPRequest) async -> HTTPResponse {
+        // The API (tokens, JSON, problem details) shares the listener, nothing else.
+        if APIRoute.owns(http.path) { return await APIHandler(parts: parts).respond(to: http) }
         let words = ConsoleWords(PageLanguage.choose(http))
         let now = parts.clock.now()
         let anonymous = ConsoleRequest(http: http, words: words, current: nil, now: now, zone: parts.zone)
@@ -133,6 +146,7 @@ public struct ConsoleSite: HTTPHandler {
         case .export: return await ExportHandler(parts: parts).respond(to: request)
         case .erase: return await EraseHandler(parts: parts).respond(to: request)
         case .users: return await UsersHandler(parts: parts).respond(to: request)
+        case .tokens: return await TokensHandler(parts: parts).respond(to: request)
         case .audit: return await AuditHandler(parts: parts).respond(to: request)
         case .kiosks: return await KiosksHandler(parts: parts).respond(to: request)
         case .webhooks: return await WebhooksHandler(parts: parts).respond(to: request)

@@ -258,6 +258,28 @@ public struct ConsoleWords: Sendable {
     var exists: String { ko ? "같은 이름의 계정이 있습니다." : "An account of that name exists." }
     var done: String { ko ? "저장했습니다." : "Saved." }
 
+    var tokens: String { ko ? "API 토큰" : "API tokens" }
+    var token: String { ko ? "토큰" : "Token" }
+    var addToken: String { ko ? "토큰 추가" : "Add a token" }
+    var scope: String { ko ? "권한" : "Scope" }
+    func scope(_ scope: APIScope) -> String {
+        switch scope {
+        case .read: ko ? "읽기 (read)" : "read"
+        case .checkin: ko ? "체크인 (checkin)" : "checkin"
+        }
+    }
+    var tokenVenues: String { ko ? "장소 (쉼표로 구분, 비우면 모든 장소)" : "Venues (comma-separated; empty: every venue)" }
+    var everyVenue: String { ko ? "모든 장소" : "every venue" }
+    var createdBy: String { ko ? "만든 사람" : "Added by" }
+    var tokenShownOnce: String {
+        ko ? "이 토큰은 지금 한 번만 보입니다. 복사해 두세요. 서버는 해시만 보관합니다." : "This token is shown now, once: copy it. The server keeps only its hash."
+    }
+    var badToken: String {
+        ko ? "이름은 1-64자의 영문, 숫자, . _ - @이고 권한은 read 또는 checkin, 장소는 장소 ID여야 합니다."
+            : "Names are 1-64 letters, digits, . _ - @; the scope read or checkin; venues venue ids."
+    }
+    var tokenExists: String { ko ? "같은 이름의 토큰이 있습니다." : "A token of that name exists." }
+
     var actor: String { ko ? "누가" : "Who" }
     var action: String { ko ? "무엇을" : "Action" }
     var subject: String { ko ? "대상" : "Subject" }

@@ -90,6 +90,15 @@ public enum AuditAction: String, CaseIterable, Hashable, Sendable {
     case webhookTest = "webhook-test"
     /// Failed webhook events (or one event) queued again.
     case webhookRedeliver = "webhook-redeliver"
+    /// A copy of the whole ledger made (`backup`): every visitor's data, to a file.
+    case backup
+    /// An API token added (`qrcheckin-server token add`, the console's tokens page): its name,
+    /// scope and venues, never its secret.
+    case tokenAdd = "token-add"
+    /// An API token removed: calls made with it are refused from then on.
+    case tokenRemove = "token-remove"
+    /// A read through the API that hands no visitor out (the venues' counts), as its token.
+    case apiRead = "api-read"
 }
 
 /// Which audit entries a listing covers, newest first; every bound optional.

@@ -46,6 +46,15 @@ public protocol LedgerTransaction {
     /// (`KioskForgetting`). A kiosk that reports again is listed again.
     func forgetKiosk(_ key: KioskKey) throws(LedgerError) -> Bool
 
+    /// Adds the API token `token` (false, nothing changed: the name is taken).
+    func addToken(_ token: APIToken) throws(LedgerError) -> Bool
+
+    /// Removes the API token named `name` (false: none); calls made with it fail from now on.
+    func removeToken(named name: String) throws(LedgerError) -> Bool
+
+    /// Every API token, by name.
+    func tokens() throws(LedgerError) -> [APIToken]
+
     /// Stores a new console session (a sign-in's, with its entry).
     func addSession(_ session: ConsoleSession) throws(LedgerError)
 

@@ -12,4 +12,4 @@ public protocol LedgerTransactions: Sendable {
 
 /// A whole ledger: every port, as the composition root and the contract suites hold it. Each
 /// use case and handler takes only the ports it uses.
-public typealias Ledger = VisitLedger & VisitLog & RefusalLog & AuditLog & AccountLedger & ErasureLedger & LedgerTransactions
+public typealias Ledger = VisitLedger & VisitLog & RefusalLog & AuditLog & AccountLedger & ErasureLedger & LedgerTransactions & APITokens

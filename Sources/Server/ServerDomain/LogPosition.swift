@@ -13,6 +13,12 @@ public struct LogPosition: Hashable, Sendable {
     /// The last row's id (as shown; each ledger knows the row it names).
     public let id: Int64
 
+    /// The position just after the row of `time` and `id` (a cursor a client sent back).
+    public init(time: WallTime, id: Int64) {
+        self.time = time
+        self.id = id
+    }
+
     /// The position just after `checkIn`.
     public init(after checkIn: CheckIn) {
         time = checkIn.time

@@ -352,9 +352,11 @@ public final class MicroHTTPServer: Service, @unchecked Sendable {
         for name in LookupName.cookies {
             if let text = value(.COOKIE_KIND, name) { cookies[name.name] = text }
         }
+        // Every argument, known or not (a count, nothing copied): who refuses unknown ones sees them.
+        let arguments = Int(MHD_get_connection_values(connection, .GET_ARGUMENT_KIND, nil, nil))
         return HTTPRequest(
             method: String(cString: method), path: String(decoding: UnsafeRawBufferPointer(start: url, count: strlen(url)).bindMemory(to: UInt8.self), as: UTF8.self),
-            query: query, headers: headers, cookies: cookies, form: state.tooLarge ? [:] : state.form,
+            query: query, queryArguments: arguments, headers: headers, cookies: cookies, form: state.tooLarge ? [:] : state.form,
             body: state.tooLarge ? [] : state.rawBody, bodyTooLarge: state.tooLarge, client: resolved.text, clientKey: resolved.client?.rateLimitKey,
             clientIsLocal: resolved.client?.isLoopback ?? false, secure: resolved.secure)
     }
@@ -405,8 +407,9 @@ public final class MicroHTTPServer: Service, @unchecked Sendable {
 /// The query arguments and cookies the adapter copies into a request (no others are read).
 public enum HTTPRequestQuery {
     /// Query argument names: the visitor pages' (`lang`, `again`), then the operator console's
-    /// (its searches, pages and previews; the visitor site never reads them).
-    public static let names = ["lang", "again", "venue", "from", "until", "receipt", "after", "before", "format", "done", "checkin", "phone", "only", "wait"]
+    /// (its searches, pages and previews; the visitor site never reads them), then a kiosk
+    /// report's (`wait`) and the API's (`limit`).
+    public static let names = ["lang", "again", "venue", "from", "until", "receipt", "after", "before", "format", "done", "checkin", "phone", "only", "wait", "limit"]
     /// Cookie names: the visitor pages', then the console's session and sign-in form.
     public static let cookieNames = ["qrcheckin_device", "qrcheckin_visitor", "qrcheckin_console", "qrcheckin_console_login"]
 }

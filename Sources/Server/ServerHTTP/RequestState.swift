@@ -76,8 +76,8 @@ final class RequestState: @unchecked Sendable {
     var form: [String: String] = [:]
     /// Body bytes received.
     var bodyBytes = 0
-    /// The body as sent when it is not a form (no form decoder: a kiosk's JSON report);
-    /// bounded by `limits.bodyBytes` as every body is.
+    /// The body as sent when it is not a form (no form decoder: a kiosk's JSON report, the
+    /// API's JSON); bounded by `limits.bodyBytes` as every body is.
     var rawBody: [UInt8] = []
     /// The body went over the limit: its fields are dropped and the site answers 413.
     var tooLarge = false

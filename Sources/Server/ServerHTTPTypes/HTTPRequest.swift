@@ -5,8 +5,12 @@ public struct HTTPRequest: Sendable, Equatable {
     public var method: String
     /// The path, percent-decoded, without the query (`/C/HALL-1/1AAAA…`).
     public var path: String
-    /// Query arguments by name (the first of repeated ones).
+    /// Query arguments by name (the first of repeated ones); only the names the adapter knows
+    /// (`HTTPRequestQuery.names`).
     public var query: [String: String]
+    /// How many query arguments the request had, known or not, repeated ones each (nil: not
+    /// counted): more than `query` holds means a name no page reads, or one given twice.
+    public var queryArguments: Int?
     /// Header values by lower-case name: only `keptHeaders` (the adapter drops the rest, and
     /// has already used the forwarding headers to find `client` and `secure`).
     public var headers: [String: String]
@@ -14,8 +18,9 @@ public struct HTTPRequest: Sendable, Equatable {
     public var cookies: [String: String]
     /// Form fields of an `application/x-www-form-urlencoded` or `multipart/form-data` body.
     public var form: [String: String]
-    /// The body's bytes when it is not a form (a kiosk's JSON report), as sent; empty for a
-    /// form (its fields are in `form`) and when it was too large.
+    /// The body's bytes when it is not a form (a kiosk's JSON report, the API's JSON), as sent,
+    /// at most the adapter's body limit; empty for a form (its fields are in `form`), no body,
+    /// and when it was too large.
     public var body: [UInt8]
     /// Whether the body was larger than the adapter accepts (its fields are then dropped).
     public var bodyTooLarge: Bool
@@ -31,12 +36,13 @@ public struct HTTPRequest: Sendable, Equatable {
     public var secure: Bool
 
     /// A request with these parts.
-    public init(method: String, path: String, query: [String: String] = [:], headers: [String: String] = [:],
+    public init(method: String, path: String, query: [String: String] = [:], queryArguments: Int? = nil, headers: [String: String] = [:],
                 cookies: [String: String] = [:], form: [String: String] = [:], body: [UInt8] = [], bodyTooLarge: Bool = false,
                 client: String = "127.0.0.1", clientKey: String? = nil, clientIsLocal: Bool = true, secure: Bool = false) {
         self.method = method
         self.path = path
         self.query = query
+        self.queryArguments = queryArguments
         self.headers = headers
         self.cookies = cookies
         self.form = form
@@ -50,6 +56,6 @@ public struct HTTPRequest: Sendable, Equatable {
 
     /// The headers the adapter copies (every other header is ignored): the language, the
     /// body's type, what tells a cross-site form post (`Sec-Fetch-Site`, `Origin`, `Host`), and
-    /// a kiosk report's signature (`Qrcheckin-Report`).
-    public static let keptHeaders = ["accept-language", "content-type", "sec-fetch-site", "origin", "host", "qrcheckin-report"]
+    /// a kiosk report's signature (`Qrcheckin-Report`), the API's bearer token (`Authorization`).
+    public static let keptHeaders = ["accept-language", "content-type", "sec-fetch-site", "origin", "host", "qrcheckin-report", "authorization"]
 }

@@ -164,6 +164,7 @@ public enum LedgerSchema {
         // and its reports' nonces until the replay window has passed (`LedgerSchema+Kiosks`).
         Migration(version: 8, name: "kiosks", statements: kioskTables),
         webhooksMigration,
+        apiTokensMigration,
     ]
 
     /// The key of check-in ids (`CheckInIDCipher`), as hex: the row migration 5 made.

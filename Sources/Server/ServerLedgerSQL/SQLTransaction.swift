@@ -63,6 +63,18 @@ public final class SQLTransaction: LedgerTransaction {
         try ledger.forgetKiosk(key, on: session)
     }
 
+    public func addToken(_ token: APIToken) throws(LedgerError) -> Bool {
+        try ledger.addToken(token, on: session)
+    }
+
+    public func removeToken(named name: String) throws(LedgerError) -> Bool {
+        try ledger.removeToken(named: name, on: session)
+    }
+
+    public func tokens() throws(LedgerError) -> [APIToken] {
+        try ledger.tokens(on: session)
+    }
+
     public func addSession(_ console: ConsoleSession) throws(LedgerError) {
         try ledger.addSession(console, on: session)
     }

@@ -27,6 +27,9 @@ public final class InMemoryLedger: Ledger {
         var nextAuditID: Int64 = 1
         /// The kiosks' latest reports, steers and nonces (`KioskFleet`).
         var fleet = InMemoryFleet()
+        /// The API's tokens, by name.
+        var tokens: [String: APIToken] = [:]
+
         /// The row id of each check-in recorded (by the id it shows): the log's order after time.
         var rows: [Int64: Int64] = [:]
     }

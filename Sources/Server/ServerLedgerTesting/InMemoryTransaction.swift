@@ -59,6 +59,18 @@ final class InMemoryTransaction: LedgerTransaction {
         state.fleet.forget(key)
     }
 
+    func addToken(_ token: APIToken) throws(LedgerError) -> Bool {
+        InMemoryLedger.addToken(token, &state)
+    }
+
+    func removeToken(named name: String) throws(LedgerError) -> Bool {
+        state.tokens.removeValue(forKey: name) != nil
+    }
+
+    func tokens() throws(LedgerError) -> [APIToken] {
+        state.tokens.values.sorted { $0.name < $1.name }
+    }
+
     func addSession(_ session: ConsoleSession) throws(LedgerError) {
         accounts.sessions[session.idHash] = session
     }

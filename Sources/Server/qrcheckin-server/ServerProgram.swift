@@ -9,7 +9,7 @@ enum ServerProgram {
     static let tool = AsyncCommandLineTool(
         name: "qrcheckin-server", version: version,
         about: "The check-in server: turns a scanned qrcheckin code into a recorded check-in.",
-        commands: [ServeCommand.self, CheckinsCommand.self, CheckinCommand.self, CheckoutCommand.self, InsideCommand.self, OverlapsCommand.self, StatusCommand.self, PurgeCommand.self, EraseCommand.self, MigrateCommand.self, ImportCommand.self, AuditCommand.self, UserCommand.self, KiosksCommand.self, WebhookCommand.self],
+        commands: [ServeCommand.self, CheckinsCommand.self, CheckinCommand.self, CheckoutCommand.self, InsideCommand.self, OverlapsCommand.self, StatusCommand.self, PurgeCommand.self, EraseCommand.self, MigrateCommand.self, ImportCommand.self, AuditCommand.self, UserCommand.self, KiosksCommand.self, WebhookCommand.self, TokenCommand.self, BackupCommand.self],
         examples: [
             "qrcheckin-server serve                          # 127.0.0.1:8080, every venue the secret signs",
             "qrcheckin-server serve --listen 0.0.0.0:8080 --secret-file /etc/qrcheckin-server/secret",
@@ -101,6 +101,16 @@ enum ServerExamples {
             "qrcheckin-server webhook add door https://door.example.org/in --events checkin,checkout,full --venue HALL-1",
             "qrcheckin-server webhook deliveries crm                  # the newest attempts, their status and answer",
             "qrcheckin-server webhook redeliver crm                   # every failed event again",
+        ]
+        case "token": [
+            "qrcheckin-server token add door-counter --scope read --venue HALL-1   # prints the token once",
+            "TOKEN=$(sudo qrcheckin-server token add crm --scope checkin)",
+            "qrcheckin-server token list",
+            "qrcheckin-server token remove door-counter               # its calls are refused at once",
+        ]
+        case "backup": [
+            "qrcheckin-server backup --to /var/backups/checkins-$(date +%F).db   # while the server runs",
+            "qrcheckin-server backup --verify /var/backups/checkins-2026-12-04.db",
         ]
         default: []
         }

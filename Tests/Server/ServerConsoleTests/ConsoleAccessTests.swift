@@ -7,7 +7,7 @@ import Testing
 struct ConsoleAccessTests {
     static let expected: [ConsolePage: ConsoleRole?] = [
         .login: nil, .logout: .steward, .dashboard: .steward, .inside: .steward, .checkin: .steward,
-        .log: .supervisor, .export: .supervisor, .erase: .supervisor, .users: .admin, .audit: .admin, .kiosks: .steward,
+        .log: .supervisor, .export: .supervisor, .erase: .supervisor, .users: .admin, .tokens: .admin, .audit: .admin, .kiosks: .steward,
         .webhooks: .admin,
     ]
 

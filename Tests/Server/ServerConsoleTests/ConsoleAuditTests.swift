@@ -96,6 +96,13 @@ struct ConsoleAuditTests {
             Step(page: .webhooks, method: "GET", entries: [], status: 200, fullDisk: .answers(200)),
             Step(page: .webhooks, method: "HEAD", entries: [], status: 200, fullDisk: .answers(200)),
             Step(page: .webhooks, method: "POST", form: ["action": "test", "name": "crm"], entries: [], status: 404, fullDisk: .answers(404)),
+            // The API's tokens: names and scopes, no visitor; a new token is shown once (200).
+            Step(page: .tokens, method: "GET", entries: [], status: 200, fullDisk: .answers(200)),
+            Step(page: .tokens, method: "HEAD", entries: [], status: 200, fullDisk: .answers(200)),
+            Step(page: .tokens, method: "POST", form: ["action": "add", "name": "crm", "scope": "read", "venues": "HALL-1"],
+                 entries: [.tokenAdd], status: 200, fullDisk: .refused),
+            Step(page: .tokens, method: "POST", form: ["action": "remove", "name": "crm"], entries: [.tokenRemove], status: 303, fullDisk: .refused),
+            Step(page: .tokens, method: "POST", form: ["action": "remove", "name": "nobody"], entries: [], status: 404, fullDisk: .refused),
             Step(page: .audit, method: "GET", entries: [], status: 200, fullDisk: .answers(200)),
             Step(page: .audit, method: "HEAD", entries: [], status: 200, fullDisk: .answers(200)),
             // Sign-in and sign-out (walked last: they change the session).

@@ -41,6 +41,10 @@ struct InMemoryLedgerTests {
         try await rule.run(on: InMemoryLedger())
     }
 
+    @Test(arguments: APITokenContract.cases) func tokens(_ rule: APITokenContract.Case) async throws {
+        try await rule.run(on: InMemoryLedger())
+    }
+
     /// Its storage is the object itself: opened again, it is the same one.
     @Test(arguments: LedgerContract.storageCases) func storage(_ rule: LedgerContract.StorageCase) async throws {
         let ledger = InMemoryLedger()

@@ -103,6 +103,11 @@ struct PostgresLedgerTests {
         try await rule.run(on: try await Self.freshLedger().0)
     }
 
+    @Test(arguments: APITokenContract.cases)
+    func tokens(_ rule: APITokenContract.Case) async throws {
+        try await rule.run(on: try await Self.freshLedger().0)
+    }
+
     /// Opened again is a new `PostgresLedger` on the same database (another server, a
     /// command); another ledger is another database of the cluster.
     @Test(arguments: LedgerContract.storageCases)

@@ -83,6 +83,12 @@ struct SQLiteLedgerTests {
         try await rule.run(on: try await SQLiteLedger(path: directory.file("checkins.db"), create: true, clock: FixedClock(), pool: TestPool.shared))
     }
 
+    @Test(arguments: APITokenContract.cases)
+    func tokens(_ rule: APITokenContract.Case) async throws {
+        let directory = TemporaryDirectory()
+        try await rule.run(on: try await Self.ledger(directory))
+    }
+
     /// Opened again is a new `SQLiteLedger` on the same file, as a restarted server or a
     /// command beside the running server opens it.
     @Test(arguments: LedgerContract.storageCases)
