@@ -31,6 +31,15 @@ public struct ConsoleSessions: Sendable {
         public let account: ConsoleAccount
     }
 
+    /// A new session of `account` (stored by the sign-in, with its audit entry) and the
+    /// cookie's value (the id, 64 hex digits).
+    public func make(for account: ConsoleAccount) -> (session: ConsoleSession, cookie: String) {
+        let id = crypto.random(32)
+        let now = clock.now()
+        return (ConsoleSession(idHash: hash(id), account: account.name, created: now, lastSeen: now, formToken: crypto.randomHex(32)),
+                ConsoleCrypto.hex(id))
+    }
+
     /// Begins a session of `account`; returns the cookie's value (the id, 64 hex digits).
     public func begin(_ account: ConsoleAccount) throws(LedgerError) -> String {
         let id = crypto.random(32)

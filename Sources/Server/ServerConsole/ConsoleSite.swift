@@ -34,11 +34,22 @@ public struct ConsoleSite: HTTPHandler {
         /// name takes as long as a known one (names cannot be probed by timing). A function:
         /// made on first use, not at start (it costs a hash's time and memory).
         public let decoyHash: @Sendable () -> String
+        /// How operators sign in: passwords, the venue's proxy, the roles that need a second factor.
+        public let signIn: ConsoleSignInPolicy
+        /// Second factors (the server's keys for them); nil: none can be set up or checked here.
+        public let secondFactor: ConsoleSecondFactor?
+        /// The proxy's headers from addresses that are no trusted proxy, per address: one entry
+        /// a minute at most.
+        let spoofs = AuditPacer()
+        /// The proxy's users refused (no role, a password account's name, disabled), per user
+        /// and reason: one entry a minute at most.
+        let proxyRefusals = AuditPacer()
 
         /// The parts.
         public init(ledger: any CheckInLedger, accounts: any AccountLedger, refusals: (any RefusalCounting)?, visits: any OpenVisits,
                     venues: VenueDirectory, zone: any LocalTimeZone, clock: any WallClock, crypto: ConsoleCrypto,
-                    throttle: SignInThrottle = SignInThrottle(), ledgerAnswers: @escaping @Sendable () -> Bool = { true }, decoyHash: @escaping @Sendable () -> String) {
+                    throttle: SignInThrottle = SignInThrottle(), ledgerAnswers: @escaping @Sendable () -> Bool = { true }, decoyHash: @escaping @Sendable () -> String,
+                    signIn: ConsoleSignInPolicy = .passwordOnly, secondFactor: ConsoleSecondFactor? = nil) {
             self.ledger = ledger
             self.accounts = accounts
             self.refusals = refusals
@@ -50,6 +61,8 @@ public struct ConsoleSite: HTTPHandler {
             self.throttle = throttle
             self.ledgerAnswers = ledgerAnswers
             self.decoyHash = decoyHash
+            self.signIn = signIn
+            self.secondFactor = secondFactor
         }
 
         var sessions: ConsoleSessions { ConsoleSessions(accounts: accounts, clock: clock, crypto: crypto) }
@@ -79,11 +92,27 @@ public struct ConsoleSite: HTTPHandler {
         if http.method == "POST", http.isCrossSite {
             return reply(anonymous.message(403, words.web.crossSiteTitle, words.web.crossSiteAdvice))
         }
-        let current: ConsoleSessions.Current?
+        var current: ConsoleSessions.Current?
         do throws(LedgerError) {
             current = try parts.sessions.current(cookie: http.cookies[ConsoleSessions.cookie])
         } catch {
             return reply(anonymous.unavailable())
+        }
+        // The venue's proxy vouches for (or signs in) the operator on every request (`ProxyGate`);
+        // the cookies it sets go on whatever the page answers.
+        var reply = reply
+        switch ProxyGate(parts: parts).check(ConsoleRequest(http: http, words: words, current: current, now: now, zone: parts.zone), page: page) {
+        case .answer(let response): return reply(response)
+        case .proceed(let vouched, let cookies):
+            current = vouched
+            if !cookies.isEmpty {
+                let original = reply
+                reply = { response in
+                    var response = response
+                    response.headers += cookies
+                    original(response)
+                }
+            }
         }
         let request = ConsoleRequest(http: http, words: words, current: current, now: now, zone: parts.zone)
         switch ConsoleAccess.decide(page, role: current?.account.role) {
@@ -92,7 +121,7 @@ public struct ConsoleSite: HTTPHandler {
         case .forbidden: return reply(request.message(403, words.forbidden))
         }
         // Every state-changing request carries the session's form token: nothing changes without it.
-        if http.method == "POST", page != .login {
+        if http.method == "POST", page != .login, page != .verify {
             guard let current, let token = http.form[Self.formField], parts.crypto.same(token, current.session.formToken) else {
                 return reply(request.message(403, words.formStale))
             }
@@ -108,6 +137,9 @@ public struct ConsoleSite: HTTPHandler {
         case .erase: reply(EraseHandler(parts: parts).respond(to: request))
         case .users: reply(UsersHandler(parts: parts).respond(to: request))
         case .audit: reply(AuditHandler(parts: parts).respond(to: request))
+        case .verify: reply(SecondStepHandler(parts: parts).respond(to: request))
+        case .account: reply(AccountHandler(parts: parts).respond(to: request))
+        case .checkout: reply(CheckoutHandler(parts: parts).respond(to: request))
         }
     }
 

@@ -7,6 +7,15 @@ public final class InMemoryAccounts: AccountLedger {
     struct State {
         var accounts: [String: ConsoleAccount] = [:]
         var sessions: [String: ConsoleSession] = [:]
+        /// Unused recovery codes' hashes, by account (the accounts' `recoveryCodesLeft` counts them).
+        var recoveryCodes: [String: Set<String>] = [:]
+
+        /// The account `name` as a ledger reads it: its recovery codes counted.
+        func read(_ name: String) -> ConsoleAccount? {
+            guard var account = accounts[name] else { return nil }
+            account.secondFactor?.recoveryCodesLeft = recoveryCodes[name]?.count ?? 0
+            return account
+        }
     }
 
     private let state = Mutex(State())
@@ -38,11 +47,11 @@ public final class InMemoryAccounts: AccountLedger {
     }
 
     public func account(named name: String) throws(LedgerError) -> ConsoleAccount? {
-        state.withLock { $0.accounts[name] }
+        state.withLock { $0.read(name) }
     }
 
     public func accounts() throws(LedgerError) -> [ConsoleAccount] {
-        state.withLock { $0.accounts.values.sorted { $0.name < $1.name } }
+        state.withLock { state in state.accounts.keys.sorted().compactMap { state.read($0) } }
     }
 
     public func changeAccount(named name: String, _ change: AccountChange) throws(LedgerError) -> Bool {
@@ -64,11 +73,43 @@ public final class InMemoryAccounts: AccountLedger {
         state.withLock { Self.removeAccount(named: name, &$0) }
     }
 
-    /// Removes `state`'s account `name` and its sessions.
+    /// Removes `state`'s account `name`, its sessions and its recovery codes.
     static func removeAccount(named name: String, _ state: inout State) -> Bool {
         guard state.accounts.removeValue(forKey: name) != nil else { return false }
         state.sessions = state.sessions.filter { $0.value.account != name }
+        state.recoveryCodes[name] = nil
         return true
+    }
+
+    /// Gives `state`'s password account `account` a second factor (`LedgerTransaction`).
+    static func enableSecondFactor(account: String, sealedSecret: String, recoveryCodes: [String], lastStep: Int64?,
+                                   _ state: inout State) -> Bool {
+        guard state.accounts[account]?.signIn == .password else { return false }
+        state.accounts[account]?.secondFactor = SecondFactorState(sealedSecret: sealedSecret, lastStep: lastStep, recoveryCodesLeft: 0)
+        state.recoveryCodes[account] = Set(recoveryCodes)
+        return true
+    }
+
+    /// Takes `state`'s account's second factor away.
+    static func disableSecondFactor(account: String, _ state: inout State) -> Bool {
+        guard state.accounts[account]?.secondFactor != nil else { return false }
+        state.accounts[account]?.secondFactor = nil
+        state.recoveryCodes[account] = nil
+        return true
+    }
+
+    /// The compare-and-set of an accepted step (`LedgerTransaction.acceptSecondFactorStep`).
+    static func acceptSecondFactorStep(account: String, step: Int64, resealed: String?, _ state: inout State) -> Bool {
+        guard var factor = state.accounts[account]?.secondFactor, factor.lastStep.map({ $0 < step }) ?? true else { return false }
+        factor.lastStep = step
+        if let resealed { factor.sealedSecret = resealed }
+        state.accounts[account]?.secondFactor = factor
+        return true
+    }
+
+    /// Deletes one recovery code of `account`; false when it was not there.
+    static func useRecoveryCode(account: String, hash: String, _ state: inout State) -> Bool {
+        state.recoveryCodes[account]?.remove(hash) != nil
     }
 
     public func addSession(_ session: ConsoleSession) throws(LedgerError) {

@@ -15,6 +15,10 @@ import Synchronization
 public final class MicroHTTPServer: Service, @unchecked Sendable {
     private let handler: any HTTPHandler
     private let resolver: ClientResolver
+    /// The proxy's sign-in headers and whom they are believed from (the console's, with
+    /// `admin-auth = proxy`); nil: never copied.
+    private let identity: ProxyIdentityHeaders?
+    private let identityNames: [LookupName]
     private let limits: HTTPServerLimits
     private let observer: (any HTTPObserver)?
     fileprivate let hooks: HTTPServerHooks
@@ -47,11 +51,13 @@ public final class MicroHTTPServer: Service, @unchecked Sendable {
     /// `hooks` are told of the connection's moments (tests drive the suspended path with them);
     /// request deadlines are counted on `clock` (monotonic).
     public init(listener: consuming FileDescriptor, handler: any HTTPHandler, limits: HTTPServerLimits, resolver: ClientResolver,
-                observer: (any HTTPObserver)? = nil, hooks: HTTPServerHooks = HTTPServerHooks(),
+                identity: ProxyIdentityHeaders? = nil, observer: (any HTTPObserver)? = nil, hooks: HTTPServerHooks = HTTPServerHooks(),
                 clock: any WallClock = MonotonicClock()) throws(HTTPServerError) {
         self.handler = handler
         self.limits = limits
         self.resolver = resolver
+        self.identity = identity
+        identityNames = identity?.names.map(LookupName.init) ?? []
         self.observer = observer
         self.hooks = hooks
         self.clock = clock
@@ -289,6 +295,16 @@ public final class MicroHTTPServer: Service, @unchecked Sendable {
         for name in LookupName.headers {
             if let text = value(.HEADER_KIND, name) { headers[name.name] = text }
         }
+        // The proxy's sign-in headers are copied from a trusted proxy only; from anyone else
+        // they are dropped here, and the request says only that they came.
+        var untrustedIdentity = false
+        if let identity {
+            let trusted = identity.trusts(peer: peer)
+            for name in identityNames {
+                guard let text = value(.HEADER_KIND, name) else { continue }
+                if trusted { headers[name.name] = text } else { untrustedIdentity = true }
+            }
+        }
         var query: [String: String] = [:]
         for name in LookupName.query {
             if let text = value(.GET_ARGUMENT_KIND, name) { query[name.name] = text }
@@ -297,11 +313,13 @@ public final class MicroHTTPServer: Service, @unchecked Sendable {
         for name in LookupName.cookies {
             if let text = value(.COOKIE_KIND, name) { cookies[name.name] = text }
         }
-        return HTTPRequest(
+        var request = HTTPRequest(
             method: String(cString: method), path: String(decoding: UnsafeRawBufferPointer(start: url, count: strlen(url)).bindMemory(to: UInt8.self), as: UTF8.self),
             query: query, headers: headers, cookies: cookies, form: state.tooLarge ? [:] : state.form,
             bodyTooLarge: state.tooLarge, client: resolved.text, clientKey: resolved.client?.rateLimitKey,
             clientIsLocal: resolved.client?.isLoopback ?? false, secure: resolved.secure)
+        request.untrustedIdentity = untrustedIdentity
+        return request
     }
 
     private func queue(_ response: HTTPResponse, on connection: OpaquePointer) -> MHD_Result {
@@ -348,9 +366,12 @@ private let streamClosed: MHD_ContentReaderFreeCallback = { context in
 public enum HTTPRequestQuery {
     /// Query argument names: the visitor pages' (`lang`, `again`), then the operator console's
     /// (its searches, pages and previews; the visitor site never reads them).
-    public static let names = ["lang", "again", "venue", "from", "until", "receipt", "after", "before", "format", "done", "checkin", "phone", "only"]
-    /// Cookie names: the visitor pages', then the console's session and sign-in form.
-    public static let cookieNames = ["qrcheckin_device", "qrcheckin_visitor", "qrcheckin_console", "qrcheckin_console_login"]
+    public static let names = ["lang", "again", "venue", "from", "until", "receipt", "after", "before", "format", "done", "checkin", "phone", "only",
+                               "out"]
+    /// Cookie names: the visitor pages', then the console's session, sign-in form and pending
+    /// second step.
+    public static let cookieNames = ["qrcheckin_device", "qrcheckin_visitor", "qrcheckin_console", "qrcheckin_console_login",
+                                     "qrcheckin_console_pending"]
 }
 
 /// A libmicrohttpd connection handed to the thread that resumes it.
