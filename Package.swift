@@ -116,16 +116,21 @@ let package = Package(
         // engine's session (`SQLLedger`). The engines only open sessions.
         target("ServerLedgerSQL", "Server", ["ServerDomain", "SharedDomain"]),
         // The embedded ledger: SQLite in WAL mode with group commit.
-        target("ServerSQLite", "Server", ["ServerDomain", "ServerLedgerSQL", "SharedDomain", "SharedSystem", "CSQLite"]),
+        target("ServerSQLite", "Server", ["ServerDomain", "ServerLedgerSQL", "SharedAsync", "SharedDomain", "SharedSystem", "CSQLite"]),
         // The shared ledger: PostgreSQL through libpq, for several servers.
-        target("ServerPostgres", "Server", ["ServerDomain", "ServerLedgerSQL", "SharedDomain", "SharedSystem", "CPostgres"]),
-        // The rules every ledger passes, run by each ledger's tests against a fresh ledger.
+        target("ServerPostgres", "Server", ["ServerDomain", "ServerLedgerSQL", "SharedAsync", "SharedDomain", "SharedSystem", "CPostgres"]),
+        // For tests only (no executable links them): the in-memory ledger, the reference every
+        // engine is held to and what the tests above the ledger run on...
+        target("ServerLedgerTesting", "Server", ["ServerDomain", "SharedDomain", "SharedSystem"]),
+        // ...and the rules every ledger passes, one contract suite per port, run by each
+        // ledger's tests against a fresh ledger.
         target("ServerLedgerContract", "Server", ["ServerDomain", "SharedDomain", "SharedSystem"]),
         // Plain HTTP request and response values between the adapter and the site. Swift stdlib only.
         target("ServerHTTPTypes", "Server"),
         // The HTTP adapter: libmicrohttpd in, plain values out; listening sockets, proxies.
-        // SharedSystem for the one monotonic clock, Rendezvous and ServiceGroup.
-        target("ServerHTTP", "Server", ["ServerHTTPTypes", "SharedDomain", "SharedSystem", "CMicroHTTPD"]),
+        // SharedSystem for the one monotonic clock; SharedAsync for the listener as a Service
+        // and the blocking pool its stop joins libmicrohttpd's threads on.
+        target("ServerHTTP", "Server", ["ServerHTTPTypes", "SharedAsync", "SharedDomain", "SharedSystem", "CMicroHTTPD"]),
         // What operators read: exports (CSV, JSON lines), tables, counts, local times.
         target("ServerReports", "Server", ["ServerDomain", "SharedDomain", "SharedJSON", "SharedText"]),
         // What both sites' pages are made of: the HTML value (escapes what it interpolates),
@@ -146,7 +151,7 @@ let package = Package(
         // Application: the commands and the composition root.
         .executableTarget(
             name: "qrcheckin-server",
-            dependencies: ["SharedCLI", "SharedDomain", "SharedSystem", "SharedText", "ServerDomain", "ServerLedgerSQL", "ServerSQLite",
+            dependencies: ["SharedAsync", "SharedCLI", "SharedDomain", "SharedSystem", "SharedText", "ServerDomain", "ServerLedgerSQL", "ServerSQLite",
                            "ServerPostgres", "ServerHTTP", "ServerHTTPTypes", "ServerReports", "ServerWeb", "ServerSite", "ServerConsole",
                            "ServerSecondFactor", "CLinux"],
             path: "Sources/Server/qrcheckin-server"
@@ -167,19 +172,19 @@ let package = Package(
         testTarget("KioskAdaptersTests", "Kiosk", ["KioskAdapters", "KioskCore", "SharedSystem", "SharedDomain", "SharedJSON", "SharedQR", "SharedQREncoder"]),
         // The executable's own logic (settings, locations, argument parsing), by @testable import.
         testTarget("qrcheckinTests", "Kiosk", ["qrcheckin", "SharedCLI", "SharedSystem", "SharedDomain", "KioskAdapters"]),
-        testTarget("ServerDomainTests", "Server", ["ServerDomain", "ServerLedgerContract", "ServerLedgerSQL", "SharedDomain", "SharedSystem"]),
-        testTarget("ServerSQLiteTests", "Server", ["ServerSQLite", "ServerLedgerContract", "ServerLedgerSQL", "ServerDomain", "SharedDomain", "CSQLite"]),
+        testTarget("ServerDomainTests", "Server", ["SharedTesting", "ServerDomain", "ServerLedgerContract", "ServerLedgerTesting", "ServerLedgerSQL", "SharedDomain", "SharedSystem"]),
+        testTarget("ServerSQLiteTests", "Server", ["SharedTesting", "ServerSQLite", "ServerLedgerContract", "SharedAsync", "ServerLedgerSQL", "ServerDomain", "SharedDomain", "CSQLite"]),
         testTarget("ServerPostgresTests", "Server",
-                   ["ServerPostgres", "ServerLedgerContract", "ServerLedgerSQL", "ServerDomain", "SharedDomain", "SharedSystem", "ServerSQLite", "CPostgres"]),
-        testTarget("ServerHTTPTests", "Server", ["ServerHTTP", "ServerHTTPTypes", "SharedDomain", "SharedSystem"]),
+                   ["SharedTesting", "ServerPostgres", "ServerLedgerContract", "SharedAsync", "ServerLedgerSQL", "ServerDomain", "SharedDomain", "SharedSystem", "ServerSQLite", "CPostgres"]),
+        testTarget("ServerHTTPTests", "Server", ["SharedTesting", "ServerHTTP", "ServerHTTPTypes", "SharedAsync", "SharedDomain", "SharedSystem"]),
         // The server executable's own logic (the commands' shared setup, their synopses, the settings), by @testable import.
-        testTarget("qrcheckin-serverTests", "Server", ["qrcheckin-server", "SharedCLI", "ServerDomain", "ServerSQLite", "ServerHTTP", "ServerReports", "SharedDomain"]),
+        testTarget("qrcheckin-serverTests", "Server", ["qrcheckin-server", "SharedAsync", "SharedCLI", "ServerDomain", "ServerSQLite", "ServerHTTP", "ServerReports", "SharedDomain"]),
         testTarget("ServerWebTests", "Server", ["ServerWeb", "ServerDomain", "ServerHTTPTypes", "SharedDomain"]),
         testTarget("ServerSecondFactorTests", "Server", ["ServerSecondFactor", "SharedDomain", "SharedSystem", "SharedQR", "SharedQREncoder", "COath"]),
         testTarget("ServerConsoleTests", "Server",
-                   ["ServerConsole", "ServerDomain", "ServerLedgerContract", "ServerHTTPTypes", "ServerReports", "SharedDomain", "SharedText"]),
+                   ["SharedTesting", "ServerConsole", "ServerDomain", "ServerLedgerContract", "ServerLedgerTesting", "ServerHTTPTypes", "ServerReports", "SharedDomain", "SharedText"]),
         testTarget("ServerSiteTests", "Server",
-                   ["ServerSite", "ServerReports", "ServerDomain", "ServerLedgerContract", "ServerHTTPTypes", "ServerWeb", "SharedDomain", "SharedSystem", "SharedText",
+                   ["SharedTesting", "ServerSite", "ServerReports", "ServerDomain", "ServerLedgerContract", "ServerLedgerTesting", "ServerHTTPTypes", "ServerWeb", "SharedDomain", "SharedSystem", "SharedText",
                     "SharedJSON"]),
     ],
     swiftLanguageModes: [.v6]

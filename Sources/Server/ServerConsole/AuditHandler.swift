@@ -9,7 +9,7 @@ struct AuditHandler {
     let parts: ConsoleSite.Parts
     static let pageSize = 100
 
-    func respond(to request: ConsoleRequest) -> HTTPResponse {
+    func respond(to request: ConsoleRequest) async -> HTTPResponse {
         let words = request.words
         var before: Int64?
         if let text = request.query("before") {
@@ -21,10 +21,7 @@ struct AuditHandler {
         }
         var entries: [AuditEntry] = []
         do throws(LedgerError) {
-            try parts.ledger.audit(AuditQuery(before: before, limit: Self.pageSize + 1)) {
-                entries.append($0)
-                return true
-            }
+            entries = try await parts.audit.audit(AuditQuery(before: before, limit: Self.pageSize + 1))
         } catch {
             return request.unavailable()
         }

@@ -2,7 +2,7 @@ import ServerDomain
 
 /// Who may open which page: the one table of route → minimum role, checked by `ConsoleSite`
 /// before any page's handler runs (and walked by the tests for every role). A page that is
-/// not in it needs no session (the sign-in form and its second step); every other page needs one.
+/// not in it needs no session (the sign-in form); every other page needs one.
 public enum ConsoleAccess {
     /// The least role that may open each page that needs a session.
     public static let minimumRole: [ConsolePage: ConsoleRole] = [
@@ -10,8 +10,6 @@ public enum ConsoleAccess {
         .dashboard: .steward,
         .inside: .steward,
         .checkin: .steward,
-        .checkout: .steward,
-        .account: .steward,
         .log: .supervisor,
         .export: .supervisor,
         .erase: .supervisor,
@@ -38,6 +36,6 @@ public enum ConsoleAccess {
 
     /// The pages `role` may open, for its navigation.
     static func pages(for role: ConsoleRole) -> [ConsolePage] {
-        [.dashboard, .inside, .checkin, .checkout, .log, .export, .erase, .users, .audit].filter { decide($0, role: role) == .allowed }
+        [.dashboard, .inside, .checkin, .log, .export, .erase, .users, .audit].filter { decide($0, role: role) == .allowed }
     }
 }

@@ -16,7 +16,7 @@ struct ConsoleLayout {
             bar = """
                 <header><nav aria-label="\(words.console)">\(links)</nav>
                 <form method="post" action="\(request.link(ConsolePage.logout.path))" class="signout">\(request.hiddenToken)
-                <a class="who" href="\(request.link(ConsolePage.account.path))">\(current.account.name) · \(words.role(current.account.role))</a>
+                <span class="who">\(current.account.name) · \(words.role(current.account.role))</span>
                 <button type="submit">\(words.signOut)</button></form></header>
                 """
         }
@@ -51,9 +51,6 @@ struct ConsoleLayout {
         case .dashboard: words.dashboard
         case .inside: words.inside
         case .checkin: words.staffCheckIn
-        case .checkout: words.checkOut
-        case .account: words.accountTitle
-        case .verify: words.secondStepTitle
         case .log: words.log
         case .export: words.export
         case .erase: words.erase

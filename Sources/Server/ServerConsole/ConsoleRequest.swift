@@ -17,9 +17,8 @@ struct ConsoleRequest: Sendable {
 
     /// Who the audit log names: the account.
     var actor: String { current?.account.name ?? "-" }
-    /// Where from, for the audit log: `console ADDRESS`, or `proxy ADDRESS` for an account the
-    /// venue's proxy signed in (its identity is the proxy's word, checked on every request).
-    var source: String { "\(current?.account.signIn == .proxy ? "proxy" : "console") \(http.client)" }
+    /// Where from, for the audit log.
+    var source: String { "console \(http.client)" }
     /// The session's form token (every form's hidden input).
     var formToken: String { current?.session.formToken ?? "" }
 

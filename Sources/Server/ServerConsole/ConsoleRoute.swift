@@ -13,12 +13,9 @@
 /// | `/admin/erase` | find and preview | erases what was previewed |
 /// | `/admin/users` | the accounts | add, passwd, disable, enable, remove |
 /// | `/admin/audit` | the audit log | — |
-/// | `/admin/verify` | a password sign-in's second step: the code (or the enrolment) | checks it, then 303 to the dashboard |
-/// | `/admin/account` | the signed-in account: how it signs in, its second factor | sets one up |
-/// | `/admin/checkout` | staff check-out: one visit, or every visit at a venue (confirmed) | ends them |
 /// | `/admin/_/NAME` | the style sheet and script | — |
 public enum ConsolePage: String, CaseIterable, Hashable, Sendable {
-    case login, logout, dashboard, inside, checkin, log, export, erase, users, audit, verify, account, checkout
+    case login, logout, dashboard, inside, checkin, log, export, erase, users, audit
 
     /// The path of the page.
     public var path: String {
@@ -28,7 +25,7 @@ public enum ConsolePage: String, CaseIterable, Hashable, Sendable {
     /// The methods the page takes (HEAD with GET).
     var methods: [String] {
         switch self {
-        case .login, .checkin, .erase, .users, .verify, .account, .checkout: ["GET", "HEAD", "POST"]
+        case .login, .checkin, .erase, .users: ["GET", "HEAD", "POST"]
         case .logout: ["POST"]
         case .dashboard, .inside, .log, .export, .audit: ["GET", "HEAD"]
         }

@@ -31,8 +31,8 @@ public struct ConsoleSessions: Sendable {
         public let account: ConsoleAccount
     }
 
-    /// A new session of `account` (stored by the sign-in, with its audit entry) and the
-    /// cookie's value (the id, 64 hex digits).
+    /// A new session of `account` (stored by the sign-in, with its audit entry:
+    /// `ConsoleSignIn`) and the cookie's value (the id, 64 hex digits).
     public func make(for account: ConsoleAccount) -> (session: ConsoleSession, cookie: String) {
         let id = crypto.random(32)
         let now = clock.now()
@@ -40,43 +40,35 @@ public struct ConsoleSessions: Sendable {
                 ConsoleCrypto.hex(id))
     }
 
-    /// Begins a session of `account`; returns the cookie's value (the id, 64 hex digits).
-    public func begin(_ account: ConsoleAccount) throws(LedgerError) -> String {
-        let id = crypto.random(32)
-        let now = clock.now()
-        try accounts.addSession(ConsoleSession(idHash: hash(id), account: account.name, created: now, lastSeen: now,
-                                               formToken: crypto.randomHex(32)))
-        return ConsoleCrypto.hex(id)
-    }
-
     /// The live session the cookie names, with its account (enabled); nil for none, an
     /// unknown, expired or ended one (an expired one is removed).
-    public func current(cookie: String?) throws(LedgerError) -> Current? {
+    public func current(cookie: String?) async throws(LedgerError) -> Current? {
         guard let cookie, let id = Self.bytes(hex: cookie), id.count == 32 else { return nil }
         let idHash = hash(id)
-        guard let session = try accounts.session(idHash: idHash) else { return nil }
+        guard let session = try await accounts.session(idHash: idHash) else { return nil }
         let now = clock.now().milliseconds
         if now - session.lastSeen.milliseconds >= Self.idleSeconds * 1000 || now - session.created.milliseconds >= Self.lifetimeSeconds * 1000 {
-            try accounts.removeSession(idHash: idHash)
+            try await accounts.removeSession(idHash: idHash)
             return nil
         }
-        guard let account = try accounts.account(named: session.account), !account.disabled else { return nil }
+        guard let account = try await accounts.account(named: session.account), !account.disabled else { return nil }
         if now - session.lastSeen.milliseconds >= Self.touchSeconds * 1000 {
-            try accounts.touchSession(idHash: idHash, at: WallTime(milliseconds: now))
+            try await accounts.touchSession(idHash: idHash, at: WallTime(milliseconds: now))
         }
         return Current(session: session, account: account)
     }
 
-    /// Ends the session the cookie names (sign-out).
-    public func end(cookie: String?) throws(LedgerError) {
-        guard let cookie, let id = Self.bytes(hex: cookie), id.count == 32 else { return }
-        try accounts.removeSession(idHash: hash(id))
+    /// The stored hash of the session the cookie names, if it names one: what a sign-out ends
+    /// (`ConsoleSignIn`).
+    public func idHash(cookie: String?) -> String? {
+        guard let cookie, let id = Self.bytes(hex: cookie), id.count == 32 else { return nil }
+        return hash(id)
     }
 
     /// Removes every expired session (the retention's daily run and the sign-in form).
-    public func purgeExpired() throws(LedgerError) -> Int {
+    public func purgeExpired() async throws(LedgerError) -> Int {
         let now = clock.now().milliseconds
-        return try accounts.purgeSessions(idleBefore: WallTime(milliseconds: now - Self.idleSeconds * 1000),
+        return try await accounts.purgeSessions(idleBefore: WallTime(milliseconds: now - Self.idleSeconds * 1000),
                                           createdBefore: WallTime(milliseconds: now - Self.lifetimeSeconds * 1000))
     }
 

@@ -11,7 +11,7 @@ import SharedDomain
 struct DashboardHandler {
     let parts: ConsoleSite.Parts
 
-    func respond(to request: ConsoleRequest) -> HTTPResponse {
+    func respond(to request: ConsoleRequest) async -> HTTPResponse {
         let words = request.words
         let dayStart = CalendarDay(containing: request.now, in: parts.zone).midnight(in: parts.zone)
         let tallies: [CheckInTally]
@@ -21,10 +21,12 @@ struct DashboardHandler {
         do throws(LedgerError) {
             // Tallies only, each from the index on time: no count of the whole log (at a million
             // check-ins that alone cost 20-80 ms a page).
-            tallies = try parts.ledger.tally(CheckInQuery(from: dayStart))
-            lastHour = try parts.ledger.tally(CheckInQuery(from: WallTime(milliseconds: request.now.milliseconds - 3_600_000)))
-            refusals = try parts.refusals?.refusalCounts(since: dayStart) ?? []
-            presence = try parts.visits.presence(at: request.now)
+            tallies = try await parts.log.tally(CheckInQuery(from: dayStart))
+            lastHour = try await parts.log.tally(CheckInQuery(from: WallTime(milliseconds: request.now.milliseconds - 3_600_000)))
+            refusals = try await parts.refusals.refusalCounts(since: dayStart)
+            // The one count of open visits (`LiveCounts.presence`, as `status` and `/metrics`
+            // read it), never a count of check-ins within the duplicate time.
+            presence = try await LiveCounts.presence(from: parts.visits, venues: parts.venues, at: request.now)
         } catch {
             return request.unavailable()
         }

@@ -12,7 +12,7 @@ import SharedDomain
 struct EraseHandler {
     let parts: ConsoleSite.Parts
 
-    func respond(to request: ConsoleRequest) -> HTTPResponse {
+    func respond(to request: ConsoleRequest) async -> HTTPResponse {
         let words = request.words
         let fields = request.http.method == "POST" ? request.http.form : request.http.query
         let selection: EraseSelection
@@ -26,19 +26,19 @@ struct EraseHandler {
         do throws(LedgerError) {
             let subject: ErasureSubject
             if let receipt {
-                guard let checkIn = try parts.ledger.find(id: receipt) else { return page(request, status: 404, result: "<p>\(words.noRows)</p>") }
+                guard let checkIn = try await parts.visits.find(id: receipt) else { return page(request, status: 404, result: "<p>\(words.noRows)</p>") }
                 if only { subject = .checkIn(receipt) } else if let device = checkIn.device { subject = .device(device) }
                 else if let digits = checkIn.entry.visitor?.phone { subject = .phone(digits) } else { subject = .checkIn(receipt) }
             } else {
                 subject = .phone(phone!)
             }
             let described = receipt.map { "receipt \($0)" + (only ? " only" : "") } ?? "phone …\(phone!.suffix(4))"
-            let erasure = Erasure(trail: request.trail(parts))
+            let erasure = Erasure(trail: request.trail(parts), ledger: parts.erasure)
             if request.http.method == "POST" {
-                let erased = try erasure.erase(subject, described: described)
+                let erased = try await erasure.erase(subject, described: described)
                 return page(request, status: 200, result: "<p class=\"ok\" role=\"status\">\(words.erased(erased))</p>")
             }
-            let checkIns = try erasure.preview(subject, described: described)
+            let checkIns = try await erasure.preview(subject, described: described)
             guard !checkIns.isEmpty else { return page(request, status: 200, result: "<p>\(words.noRows)</p>") }
             var byDay: [String: Int] = [:]
             for checkIn in checkIns { byDay["\(LocalTime(checkIn.time, in: parts.zone).date) \(checkIn.venue.rawValue)", default: 0] += 1 }

@@ -1,4 +1,3 @@
-import Dispatch
 import ServerDomain
 import ServerHTTPTypes
 import ServerReports
@@ -12,7 +11,7 @@ import SharedDomain
 struct ExportHandler {
     let parts: ConsoleSite.Parts
 
-    func respond(to request: ConsoleRequest) -> HTTPResponse {
+    func respond(to request: ConsoleRequest) async -> HTTPResponse {
         let formatName = request.query("format") ?? "csv"
         let format: CheckInExport.Format
         switch formatName {
@@ -37,33 +36,32 @@ struct ExportHandler {
         do throws(LedgerError) {
             // A receipt number is looked up alone, its check-in handed out only within the rest of the filter.
             let selection: VisitorLogExport.Selection = filter.receipt.map { .receipt($0, within: filter.query) } ?? .query(filter.query)
-            audited = try VisitorLogExport(trail: request.trail(parts)).begin(selection, subject: "visitor log",
-                                                                             detail: filter.detail + " format=\(formatName)")
+            audited = try await VisitorLogExport(trail: request.trail(parts), log: parts.log).begin(selection, subject: "visitor log",
+                                                                                                   detail: filter.detail + " format=\(formatName)")
         } catch {
             return request.unavailable()
         }
-        // Streamed: the ledger is read on a thread of its own while the client takes the rows,
-        // never more than a few parts in memory, no more rows than the entry counted.
+        // Streamed: the ledger is read a page at a time by a task of its own while the client
+        // takes the rows, never more than a few parts in memory, no more rows than the entry counted.
         let stream = ExportStream()
         let zone = parts.zone
-        DispatchQueue.global().async {
+        Task {
             var export = CheckInExport(format: format, excel: formatName == "excel", zone: zone)
             var part = Array(export.header.utf8)
             // Stopped: the client left, or the ledger failed (the file ends short).
             var stopped = false
-            let write: (CheckIn) -> Bool = { checkIn in
-                export.write(checkIn, to: &part)
-                guard part.count >= ExportStream.partBytes else { return true }
-                defer { part.removeAll(keepingCapacity: true) }
-                stopped = !stream.send(part)
-                return !stopped
-            }
             do throws(LedgerError) {
-                try audited.rows(write)
+                try await audited.rows { checkIn in
+                    export.write(checkIn, to: &part)
+                    guard part.count >= ExportStream.partBytes else { return true }
+                    defer { part.removeAll(keepingCapacity: true) }
+                    stopped = !(await stream.send(part))
+                    return !stopped
+                }
             } catch {
                 stopped = true
             }
-            if !stopped, !part.isEmpty { _ = stream.send(part) }
+            if !stopped, !part.isEmpty { _ = await stream.send(part) }
             stream.finish()
         }
         return HTTPResponse(status: 200, headers: headers, stream: stream)

@@ -13,11 +13,12 @@ struct InsideHandler {
     /// Visits one page shows at most.
     static let mostShown = 100_000
 
-    func respond(to request: ConsoleRequest) -> HTTPResponse {
+    func respond(to request: ConsoleRequest) async -> HTTPResponse {
         let words = request.words
         var visits: [CheckIn] = []
         do throws(LedgerError) {
-            try EvacuationRoll(trail: request.trail(parts), venues: parts.venues).run(venue: nil, detail: "venue all") { visit in
+            try await EvacuationRoll(trail: request.trail(parts), visits: parts.visits, venues: parts.venues).run(venue: nil, detail: "venue all") {
+                visit throws(LedgerError) in
                 visits.append(visit)
                 return visits.count < Self.mostShown
             }

@@ -11,7 +11,7 @@ struct LogHandler {
     let parts: ConsoleSite.Parts
     static let pageSize = 50
 
-    func respond(to request: ConsoleRequest) -> HTTPResponse {
+    func respond(to request: ConsoleRequest) async -> HTTPResponse {
         let filter: LogFilter
         do throws(UnreadableField) {
             filter = try LogFilter(request, paged: true)
@@ -23,9 +23,10 @@ struct LogHandler {
         var next: String?
         do throws(LedgerError) {
             // The page's rows are audited as an export of them before they are shown.
-            rows = try VisitorLogExport(trail: request.trail(parts)).page(subject: "visitor log page", detail: filter.detail + " format=page") {
-                () throws(LedgerError) -> [CheckIn] in
-                if let receipt = filter.receipt { return try parts.ledger.find(id: receipt).map { [$0] }?.filter(filter.admits) ?? [] }
+            rows = try await VisitorLogExport(trail: request.trail(parts), log: parts.log).page(subject: "visitor log page",
+                                                                                               detail: filter.detail + " format=page") {
+                log throws(LedgerError) -> [CheckIn] in
+                if let receipt = filter.receipt { return try await log.find(id: receipt).map { [$0] }?.filter(filter.admits) ?? [] }
                 var query = filter.query
                 var skip = 0
                 if let after = filter.after {
@@ -33,8 +34,7 @@ struct LogHandler {
                     skip = query.from!.milliseconds == after.milliseconds ? after.shown : 0
                 }
                 query.limit = skip + Self.pageSize + 1
-                var read: [CheckIn] = []
-                try parts.ledger.export(query) { read.append($0); return true }
+                let read = try await log.checkIns(query, after: nil)
                 let window = Array(read.dropFirst(skip))
                 let rows = Array(window.prefix(Self.pageSize))
                 if window.count > Self.pageSize, let last = rows.last {

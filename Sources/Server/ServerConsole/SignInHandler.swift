@@ -3,12 +3,13 @@ import ServerHTTPTypes
 import ServerWeb
 import SharedDomain
 
-/// `/admin/login` and `/admin/logout`: the sign-in form, the sign-in (throttled, audited, a new
-/// session id each time) and the sign-out (the session ends in the ledger, on every server).
+/// `/admin/login` and `/admin/logout`: the sign-in form, the sign-in (throttled, a new session
+/// id each time) and the sign-out (the session ends in the ledger, on every server), each an
+/// action with its audit entry (`ConsoleSignIn`).
 struct SignInHandler {
     let parts: ConsoleSite.Parts
 
-    func respond(to request: ConsoleRequest) -> HTTPResponse {
+    func respond(to request: ConsoleRequest) async -> HTTPResponse {
         if request.current != nil { return request.redirect(request.link(ConsolePage.dashboard.path)) }
         guard request.http.method == "POST" else { return form(request, status: 200, error: nil) }
         // The form's token is the one this browser's cookie holds (double submit): another
@@ -27,31 +28,30 @@ struct SignInHandler {
         }
         let account: ConsoleAccount?
         do throws(LedgerError) {
-            account = ConsoleAccount.isValidName(name) ? try parts.accounts.account(named: name) : nil
+            account = ConsoleAccount.isValidName(name) ? try await parts.accounts.account(named: name) : nil
         } catch {
             return request.unavailable()
         }
         // An unknown name is checked against a decoy hash: it takes as long as a known one.
-        guard let matches = parts.throttle.gate({ parts.crypto.verifyPassword(password, account?.passwordHash ?? parts.decoyHash()) }) else {
+        guard let matches = await parts.throttle.gate({
+            await parts.crypto.verifyPassword(password, account != nil ? account!.passwordHash : await parts.decoyHash())
+        }) else {
             return form(request, status: 503, error: request.words.busy, extra: [("Retry-After", "1")])
         }
         guard let account, matches, !account.disabled else {
             parts.throttle.failed(account: name, network: network, now: request.now.milliseconds)
             let reason = account == nil ? "unknown account" : account!.disabled ? "disabled account" : "wrong password"
             // The name only when it is an account's: a password typed into the name field stays out of the log.
-            _ = try? parts.ledger.appendAudit(AuditEntry(time: request.now, actor: account?.name ?? "-", action: .signInFailed,
-                                                     detail: reason, source: request.source))
+            _ = try? await signIn(request, as: account?.name ?? "-").failed(reason: reason, at: request.now)
             return form(request, status: 401, error: request.words.signInFailed)
         }
         parts.throttle.succeeded(account: account.name, network: network, now: request.now.milliseconds)
-        if parts.crypto.needsRehash(account.passwordHash), let rehashed = parts.crypto.hashPassword(password) {
-            _ = try? parts.accounts.changeAccount(named: account.name, AccountChange(passwordHash: rehashed))
+        if parts.crypto.needsRehash(account.passwordHash), let rehashed = await parts.crypto.hashPassword(password) {
+            _ = try? await parts.accounts.changeAccount(named: account.name, AccountChange(passwordHash: rehashed))
         }
-        let cookie: String
+        let (session, cookie) = parts.sessions.make(for: account)
         do throws(LedgerError) {
-            cookie = try parts.sessions.begin(account)
-            try parts.ledger.appendAudit(AuditEntry(time: request.now, actor: account.name, action: .signIn,
-                                                    detail: "role \(account.role.rawValue)", source: request.source))
+            try await signIn(request, as: account.name).signIn(session, role: account.role)
         } catch {
             return request.unavailable()
         }
@@ -61,14 +61,19 @@ struct SignInHandler {
         ])
     }
 
-    func signOut(_ request: ConsoleRequest) -> HTTPResponse {
+    func signOut(_ request: ConsoleRequest) async -> HTTPResponse {
         do throws(LedgerError) {
-            try parts.sessions.end(cookie: request.http.cookies[ConsoleSessions.cookie])
-            try parts.ledger.appendAudit(AuditEntry(time: request.now, actor: request.actor, action: .signOut, source: request.source))
+            try await signIn(request, as: request.actor).signOut(idHash: parts.sessions.idHash(cookie: request.http.cookies[ConsoleSessions.cookie]),
+                                                                  at: request.now)
         } catch {
             return request.unavailable()
         }
         return request.redirect(request.link(ConsolePage.login.path), extra: [ConsoleSite.cookie(ConsoleSessions.cookie, nil, secure: request.http.secure)])
+    }
+
+    /// The sign-in action of `name` (an account's, or `-`) from the request's address.
+    private func signIn(_ request: ConsoleRequest, as name: String) -> ConsoleSignIn {
+        ConsoleSignIn(trail: AuditTrail(ledger: parts.transactions, actor: Operator(name: name, source: request.source), clock: parts.clock))
     }
 
     /// The form, with a fresh token in the hidden input and in its cookie.

@@ -80,7 +80,7 @@ public final class SignInThrottle: Sendable {
     }
 
     /// Runs `body` (a password check) if fewer than `concurrentChecks` run; nil when busy.
-    public func gate<T>(_ body: () -> T) -> T? {
+    public func gate<T>(_ body: () async -> T) async -> T? {
         let admitted = checking.withLock { running in
             guard running < Self.concurrentChecks else { return false }
             running += 1
@@ -88,7 +88,7 @@ public final class SignInThrottle: Sendable {
         }
         guard admitted else { return nil }
         defer { checking.withLock { $0 -= 1 } }
-        return body()
+        return await body()
     }
 
     /// One key of an account and a network (a network never holds a NUL: no name typed into

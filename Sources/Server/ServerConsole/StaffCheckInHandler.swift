@@ -9,42 +9,42 @@ import SharedDomain
 struct StaffCheckInHandler {
     let parts: ConsoleSite.Parts
 
-    func respond(to request: ConsoleRequest, reply: @escaping @Sendable (HTTPResponse) -> Void) {
+    func respond(to request: ConsoleRequest) async -> HTTPResponse {
         guard request.http.method == "POST" else {
             let done = request.query("done").flatMap(Int64.init).map { request.words.checkedIn($0) }
-            return reply(form(request, status: 200, notice: done, error: nil))
+            return form(request, status: 200, notice: done, error: nil)
         }
         let words = request.words
         guard let venueText = request.form("venue"), let venue = try? VenueID(venueText), parts.venues.profile(for: venue) != nil else {
-            return reply(form(request, status: 400, notice: nil, error: words.unknownVenue))
+            return form(request, status: 400, notice: nil, error: words.unknownVenue)
         }
         // A name staff type is kept as the visitor form keeps one (one rule: `acceptableName`).
         var name: String?
         if let typed = request.form("name") {
-            guard let accepted = Visitor.acceptableName(typed) else { return reply(form(request, status: 400, notice: nil, error: words.badVisitor)) }
+            guard let accepted = Visitor.acceptableName(typed) else { return form(request, status: 400, notice: nil, error: words.badVisitor) }
             name = accepted
         }
         var phone: String?
         if let text = request.form("phone") {
-            guard let digits = Visitor.normalizedPhone(text) else { return reply(form(request, status: 400, notice: nil, error: words.badVisitor)) }
+            guard let digits = Visitor.normalizedPhone(text) else { return form(request, status: 400, notice: nil, error: words.badVisitor) }
             phone = digits
         }
         let visitor = name == nil && phone == nil ? nil : Visitor(name: name, phone: phone)
         let profile = parts.venues.profile(for: venue)
         let admission: Admission
         do throws(LedgerError) {
-            admission = try StaffCheckIn(trail: request.trail(parts)).record(venue: venue, visitor: visitor, profile: profile)
+            admission = try await StaffCheckIn(trail: request.trail(parts)).record(venue: venue, visitor: visitor, profile: profile)
         } catch {
-            return reply(request.unavailable())
+            return request.unavailable()
         }
         switch admission {
         case .full(let inside):
             // The capacity holds at the door too; `checkin --over-capacity` (audited) is the
             // deliberate exception, from the shell.
             let capacity = profile?.presence.capacity ?? inside
-            reply(form(request, status: 409, notice: nil, error: words.full(inside: inside, capacity: capacity)))
+            return form(request, status: 409, notice: nil, error: words.full(inside: inside, capacity: capacity))
         case .admitted(let outcome):
-            reply(request.redirect(request.link(ConsolePage.checkin.path, "done=\(outcome.checkIn.id)")))
+            return request.redirect(request.link(ConsolePage.checkin.path, "done=\(outcome.checkIn.id)"))
         }
     }
 

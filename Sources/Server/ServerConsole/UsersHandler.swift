@@ -8,11 +8,11 @@ import SharedDomain
 struct UsersHandler {
     let parts: ConsoleSite.Parts
 
-    func respond(to request: ConsoleRequest) -> HTTPResponse {
-        guard request.http.method == "POST" else { return page(request, status: 200, notice: nil) }
+    func respond(to request: ConsoleRequest) async -> HTTPResponse {
+        guard request.http.method == "POST" else { return await page(request, status: 200, notice: nil) }
         let words = request.words
         let form = request.http.form
-        guard let name = request.form("name"), ConsoleAccount.isValidName(name) else { return page(request, status: 400, notice: words.badAccount) }
+        guard let name = request.form("name"), ConsoleAccount.isValidName(name) else { return await page(request, status: 400, notice: words.badAccount) }
         let action = form["action"] ?? ""
         do throws(LedgerError) {
             // Each change and its audit entry are one transaction (`AccountChanges`).
@@ -21,24 +21,24 @@ struct UsersHandler {
             switch action {
             case "add", "passwd":
                 let password = form["password"] ?? ""
-                guard password.count >= 8, password.utf8.count <= 1024, let hash = parts.crypto.hashPassword(password) else {
-                    return page(request, status: 400, notice: words.badAccount)
+                guard password.count >= 8, password.utf8.count <= 1024, let hash = await parts.crypto.hashPassword(password) else {
+                    return await page(request, status: 400, notice: words.badAccount)
                 }
                 if action == "add" {
-                    guard let role = form["role"].flatMap(ConsoleRole.init(rawValue:)) else { return page(request, status: 400, notice: words.badAccount) }
-                    done = try changes.add(ConsoleAccount(name: name, role: role, passwordHash: hash, created: request.now))
-                    guard done else { return page(request, status: 409, notice: words.exists) }
+                    guard let role = form["role"].flatMap(ConsoleRole.init(rawValue:)) else { return await page(request, status: 400, notice: words.badAccount) }
+                    done = try await changes.add(ConsoleAccount(name: name, role: role, passwordHash: hash, created: request.now))
+                    guard done else { return await page(request, status: 409, notice: words.exists) }
                 } else {
-                    done = try changes.change(named: name, AccountChange(passwordHash: hash))
+                    done = try await changes.change(named: name, AccountChange(passwordHash: hash))
                 }
             case "disable", "enable":
-                done = try changes.change(named: name, AccountChange(disabled: action == "disable"))
+                done = try await changes.change(named: name, AccountChange(disabled: action == "disable"))
             case "remove":
-                done = try changes.remove(named: name)
+                done = try await changes.remove(named: name)
             default:
-                return page(request, status: 400, notice: words.badAccount)
+                return await page(request, status: 400, notice: words.badAccount)
             }
-            guard done else { return page(request, status: 404, notice: words.notFound) }
+            guard done else { return await page(request, status: 404, notice: words.notFound) }
         } catch {
             return request.unavailable()
         }
@@ -46,11 +46,11 @@ struct UsersHandler {
         return request.redirect(request.link(ConsolePage.users.path, "done=1"))
     }
 
-    private func page(_ request: ConsoleRequest, status: Int, notice: String?) -> HTTPResponse {
+    private func page(_ request: ConsoleRequest, status: Int, notice: String?) async -> HTTPResponse {
         let words = request.words
         let accounts: [ConsoleAccount]
         do throws(LedgerError) {
-            accounts = try parts.accounts.accounts()
+            accounts = try await parts.accounts.accounts()
         } catch {
             return request.unavailable()
         }

@@ -72,17 +72,6 @@ public enum AuditAction: String, CaseIterable, Hashable, Sendable {
     case purge
     /// Check-ins copied into this ledger from another (`import`).
     case `import`
-    /// A console sign-in through the venue's proxy (source `proxy`): the account the proxy
-    /// named, its role from the groups, and whether the sign-in added the account or changed
-    /// its role.
-    case proxySignIn = "proxy-sign-in"
-    /// The proxy's sign-in headers sent by an address that is no trusted proxy: ignored, and
-    /// recorded at most once a minute per address with how many came.
-    case proxySpoof = "proxy-spoof"
-    /// A second factor (TOTP and new recovery codes) turned on for an account.
-    case totpEnable = "totp-enable"
-    /// An account's second factor turned off (`user totp disable`, the accounts page).
-    case totpDisable = "totp-disable"
 }
 
 /// Which audit entries a listing covers, newest first; every bound optional.

@@ -10,8 +10,10 @@ public struct CheckInUseCase: Sendable {
     public let keys: [SigningKeySource]
     /// HMAC-SHA256.
     public let authenticator: any MessageAuthenticator
-    /// The visitor log.
-    public let ledger: any CheckInLedger
+    /// The visits (record, exits, receipts, occupancy).
+    public let visits: any VisitLedger
+    /// Where refused scans are kept.
+    public let refusals: any RefusalLog
     /// The server's clock.
     public let clock: any WallClock
     /// The budgets new devices are counted against.
@@ -21,38 +23,40 @@ public struct CheckInUseCase: Sendable {
 
     /// A use case over these parts; `keys` must not be empty.
     public init(venues: VenueDirectory, keys: [SigningKeySource], authenticator: any MessageAuthenticator,
-                ledger: any CheckInLedger, clock: any WallClock, newDevices: NewDeviceBudget = NewDeviceBudget()) {
+                ledger: any VisitLedger & RefusalLog, clock: any WallClock, newDevices: NewDeviceBudget = NewDeviceBudget()) {
         precondition(!keys.isEmpty, "a check-in server needs a key")
         self.venues = venues
         self.keys = keys
         self.authenticator = authenticator
-        self.ledger = ledger
+        visits = ledger
+        refusals = ledger
         self.clock = clock
         self.newDevices = newDevices
         venueKeys = VenueKeyCache(sources: keys, authenticator: authenticator)
     }
 
-    /// Checks `scan` in, answering through `completion` after the ledger's commit (or at once,
-    /// for refusals and forms); `completion` runs exactly once, on any thread. `verifiedAt` is
-    /// the moment to verify the code at, when the adapter vouches that it verified the same code
-    /// then (a visitor form filled in after the scan); nil verifies at the clock's now. The
-    /// check-in's time is always now.
-    public func checkIn(_ scan: Scan, verifiedAt: WallTime? = nil, completion: @escaping @Sendable (CheckInOutcome) -> Void) {
+    /// Checks `scan` in and returns the outcome: after the ledger's commit for a check-in or
+    /// an exit, at once for refusals and forms. `verifiedAt` is the moment to verify the code
+    /// at, when the adapter vouches that it verified the same code then (a visitor form filled
+    /// in after the scan); nil verifies at the clock's now. The check-in's time is always now.
+    public func checkIn(_ scan: Scan, verifiedAt: WallTime? = nil) async -> CheckInOutcome {
         switch decide(scan, verifiedAt: verifiedAt) {
         case .answer(let outcome):
-            completion(outcome)
+            return outcome
         case .record(let entry, let rules):
-            ledger.record(entry, rules: rules) { result in completion(outcome(result, entry)) }
+            do throws(LedgerError) {
+                return outcome(try await visits.record(entry, rules: rules), entry)
+            } catch {
+                return .unavailable(error)
+            }
         case .exit(let device, let venue):
             let request = CheckOutRequest(.device(device, venue: venue), at: clock.now(), kind: .kiosk)
-            ledger.checkOut(request) { result in
-                switch result {
-                case .success(let report):
-                    guard let visit = report.visit else { return completion(.noVisit(venue)) }
-                    completion(.checkedOut(visit, again: report.closed == 0))
-                case .failure(let error):
-                    completion(.unavailable(error))
-                }
+            do throws(LedgerError) {
+                let report = try await visits.checkOut(request)
+                guard let visit = report.visit else { return .noVisit(venue) }
+                return .checkedOut(visit, again: report.closed == 0)
+            } catch {
+                return .unavailable(error)
             }
         }
     }
@@ -65,14 +69,13 @@ public struct CheckInUseCase: Sendable {
         case exit(DeviceID, venue: VenueID)
     }
 
-    private func outcome(_ result: Result<Admission, LedgerError>, _ entry: NewCheckIn) -> CheckInOutcome {
-        switch result {
-        case .success(.admitted(.recorded(let checkIn))): return .checkedIn(checkIn)
-        case .success(.admitted(.duplicate(of: let earlier))): return .alreadyCheckedIn(earlier)
-        case .success(.full(let inside)):
-            ledger.recordRefusalLater(Refusal(venue: entry.venue, time: entry.time, reason: .full, method: entry.method))
+    private func outcome(_ admission: Admission, _ entry: NewCheckIn) -> CheckInOutcome {
+        switch admission {
+        case .admitted(.recorded(let checkIn)): return .checkedIn(checkIn)
+        case .admitted(.duplicate(of: let earlier)): return .alreadyCheckedIn(earlier)
+        case .full(let inside):
+            refusals.recordRefusalLater(Refusal(venue: entry.venue, time: entry.time, reason: .full, method: entry.method))
             return .full(entry.venue, inside: inside, capacity: venues.profile(for: entry.venue)?.presence.capacity ?? inside)
-        case .failure(let error): return .unavailable(error)
         }
     }
 
@@ -118,7 +121,7 @@ public struct CheckInUseCase: Sendable {
     /// A refusal, kept in the refusal log when the ledger can take it (a refusal is answered
     /// the same when it cannot: nothing is lost that a visitor was promised).
     private func refuse(_ reason: RefusalReason, venue: VenueID?, _ method: CheckInMethod, _ now: WallTime) -> CheckInOutcome {
-        ledger.recordRefusalLater(Refusal(venue: venue, time: now, reason: reason, method: method))
+        refusals.recordRefusalLater(Refusal(venue: venue, time: now, reason: reason, method: method))
         return .refused(reason, venue: venue)
     }
 }
@@ -136,37 +139,29 @@ extension CheckInUseCase {
 
     /// The check-in a receipt shows: check-in `id`, only when it is at `venue` and was made by
     /// `device` (nobody else's receipt can be opened by guessing ids).
-    public func receipt(id: Int64, venue: VenueID, device: DeviceID) throws(LedgerError) -> CheckIn? {
-        guard let checkIn = try ledger.find(id: id), checkIn.venue == venue, checkIn.device == device else { return nil }
+    public func receipt(id: Int64, venue: VenueID, device: DeviceID) async throws(LedgerError) -> CheckIn? {
+        guard let checkIn = try await visits.find(id: id), checkIn.venue == venue, checkIn.device == device else { return nil }
         return checkIn
     }
 }
 
 extension CheckInUseCase {
     /// The receipt's "check out": ends visit `id` at `venue` when `device` made it (nobody
-    /// else's visit can be ended by guessing ids), answering after the commit with the visit
-    /// as it now is, or nil when there is no such visit of that device.
-    public func checkOut(id: Int64, venue: VenueID, device: DeviceID,
-                         completion: @escaping @Sendable (Result<(visit: CheckIn, again: Bool)?, LedgerError>) -> Void) {
-        let visit: CheckIn?
-        do throws(LedgerError) {
-            visit = try receipt(id: id, venue: venue, device: device)
-        } catch {
-            return completion(.failure(error))
-        }
-        guard let visit else { return completion(.success(nil)) }
-        if visit.exit != nil { return completion(.success((visit, true))) }
-        ledger.checkOut(CheckOutRequest(.checkIn(id), at: clock.now(), kind: .receipt)) { result in
-            completion(result.map { report in report.visit.map { ($0, report.closed == 0) } })
-        }
+    /// else's visit can be ended by guessing ids), returning after the commit the visit as it
+    /// now is, or nil when there is no such visit of that device.
+    public func checkOut(id: Int64, venue: VenueID, device: DeviceID) async throws(LedgerError) -> (visit: CheckIn, again: Bool)? {
+        guard let visit = try await receipt(id: id, venue: venue, device: device) else { return nil }
+        if visit.exit != nil { return (visit, true) }
+        let report = try await visits.checkOut(CheckOutRequest(.checkIn(id), at: clock.now(), kind: .receipt))
+        return report.visit.map { ($0, report.closed == 0) }
     }
 
     /// How many are inside `venue` now (visits open, entered within its `max-stay`) and its
     /// capacity: what the occupancy endpoint and a door sign show.
-    public func occupancy(of venue: VenueID) throws(LedgerError) -> (inside: Int, capacity: Int?, at: WallTime)? {
+    public func occupancy(of venue: VenueID) async throws(LedgerError) -> (inside: Int, capacity: Int?, at: WallTime)? {
         guard let profile = venues.profile(for: venue) else { return nil }
         let now = clock.now()
-        let inside = try ledger.occupancy(venue: venue, openSince: profile.openSince(at: now))[venue] ?? 0
+        let inside = try await visits.occupancy(venue: venue, openSince: profile.openSince(at: now))[venue] ?? 0
         return (inside, profile.presence.capacity, now)
     }
 }

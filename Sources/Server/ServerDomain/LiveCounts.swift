@@ -37,15 +37,15 @@ public struct LiveCounts: Hashable, Sendable {
     }
 
     /// The counts with `presence` read from `ledger` by `venues`' settings at `at`.
-    public func withPresence(from ledger: any CheckInLedger, venues directory: VenueDirectory) throws(LedgerError) -> LiveCounts {
+    public func withPresence(from ledger: any VisitLedger, venues directory: VenueDirectory) async throws(LedgerError) -> LiveCounts {
         var copy = self
-        copy.presence = try Self.presence(from: ledger, venues: directory, at: at)
+        copy.presence = try await Self.presence(from: ledger, venues: directory, at: at)
         return copy
     }
 
     /// Every venue with an open visit (within its `max-stay`) or a configured capacity.
-    public static func presence(from ledger: any CheckInLedger, venues directory: VenueDirectory, at now: WallTime) throws(LedgerError) -> [Presence] {
-        let open = try ledger.occupancy(venue: nil, openSince: nil)
+    public static func presence(from ledger: any VisitLedger, venues directory: VenueDirectory, at now: WallTime) async throws(LedgerError) -> [Presence] {
+        let open = try await ledger.occupancy(venue: nil, openSince: nil)
         var names = Set(open.keys)
         for (venue, profile) in directory.profiles where profile.presence.capacity != nil { names.insert(venue) }
         var rows: [Presence] = []
@@ -54,7 +54,7 @@ public struct LiveCounts: Hashable, Sendable {
             // profile, as the evacuation roll (`inside`, the console's) lists them.
             let profile = directory.profile(for: venue) ?? directory.defaults
             // Visits older than max-stay are over even before the server's next pass ends them.
-            let inside = open[venue] == nil ? 0 : try ledger.occupancy(venue: venue, openSince: profile.openSince(at: now))[venue] ?? 0
+            let inside = open[venue] == nil ? 0 : try await ledger.occupancy(venue: venue, openSince: profile.openSince(at: now))[venue] ?? 0
             rows.append(Presence(venue: venue, inside: inside, capacity: profile.presence.capacity))
         }
         return rows
@@ -62,15 +62,15 @@ public struct LiveCounts: Hashable, Sendable {
 
     /// Reads the counts at `now`, today being everything from `dayStart` on. Times after `now`
     /// (a clock set back) count as today and as the last hour: they are in the log.
-    public static func read(from ledger: any CheckInLedger, at now: WallTime, dayStart: WallTime) throws(LedgerError) -> LiveCounts {
+    public static func read(from ledger: any VisitLog, at now: WallTime, dayStart: WallTime) async throws(LedgerError) -> LiveCounts {
         let hourAgo = WallTime(milliseconds: now.milliseconds - 3_600_000)
         var today: [VenueID: Int] = [:], lastHour: [VenueID: Int] = [:]
-        for tally in try ledger.tally(CheckInQuery(from: dayStart)) { today[tally.venue, default: 0] += tally.count }
-        for tally in try ledger.tally(CheckInQuery(from: hourAgo)) { lastHour[tally.venue, default: 0] += tally.count }
+        for tally in try await ledger.tally(CheckInQuery(from: dayStart)) { today[tally.venue, default: 0] += tally.count }
+        for tally in try await ledger.tally(CheckInQuery(from: hourAgo)) { lastHour[tally.venue, default: 0] += tally.count }
         let venues = Set(today.keys).union(lastHour.keys).sorted { $0.rawValue < $1.rawValue }.map { venue in
             Venue(venue: venue, today: today[venue] ?? 0, lastHour: lastHour[venue] ?? 0)
         }
         return LiveCounts(at: now, dayStart: dayStart, today: today.values.reduce(0, +), lastHour: lastHour.values.reduce(0, +),
-                          venues: venues, total: try ledger.count(CheckInQuery()))
+                          venues: venues, total: try await ledger.count(CheckInQuery()))
     }
 }

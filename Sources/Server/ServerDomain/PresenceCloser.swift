@@ -15,8 +15,8 @@ public final class PresenceCloser: Sendable {
         public let result: Result<Int, LedgerError>
     }
 
-    /// The visitor log.
-    public let ledger: any CheckInLedger
+    /// The visits it ends.
+    public let ledger: any VisitLedger
     /// The venues and their settings (unlisted venues take the defaults).
     public let venues: VenueDirectory
     /// The clock passes are due by.
@@ -28,7 +28,7 @@ public final class PresenceCloser: Sendable {
     private let report: @Sendable (Pass) -> Void
 
     /// A closer of `ledger`'s visits by `venues`' settings, a pass every `intervalSeconds`.
-    public init(ledger: any CheckInLedger, venues: VenueDirectory, clock: any WallClock, intervalSeconds: Int64 = 60,
+    public init(ledger: any VisitLedger, venues: VenueDirectory, clock: any WallClock, intervalSeconds: Int64 = 60,
                 zoneOffset: @escaping @Sendable (WallTime) -> Int = { _ in 0 }, report: @escaping @Sendable (Pass) -> Void = { _ in }) {
         precondition(intervalSeconds > 0, "the interval must be positive")
         self.ledger = ledger
@@ -58,17 +58,17 @@ public final class PresenceCloser: Sendable {
             var ended = 0
             // Every venue with someone inside, configured or not (unlisted ones by the defaults).
             // A write only when a count says one is due: an idle server commits nothing.
-            for (venue, open) in try ledger.occupancy(venue: nil, openSince: nil) {
+            for (venue, open) in try await ledger.occupancy(venue: nil, openSince: nil) {
                 guard let profile = venues.profile(for: venue) else { continue }
                 if let minute = profile.presence.closeAtMinute {
                     let closing = lastClosing(atMinute: minute, before: now)
-                    if try inside(venue, since: closing) < open {
+                    if try await inside(venue, since: closing) < open {
                         ended += try await checkOut(CheckOutRequest(.enteredBefore(venue, cutoff: closing), at: closing, kind: .automatic))
                     }
                 }
                 // Due: entered at or before now minus the stay (`overstayed`), so live is after it.
                 let live = WallTime(milliseconds: now.milliseconds - profile.maxStaySeconds * 1000 + 1)
-                if try inside(venue, since: live) < (try inside(venue, since: nil)) {
+                if try await inside(venue, since: live) < (try await inside(venue, since: nil)) {
                     ended += try await checkOut(CheckOutRequest(.overstayed(venue, maxStaySeconds: profile.maxStaySeconds), at: now,
                                                                 kind: .automatic))
                 }
@@ -82,18 +82,16 @@ public final class PresenceCloser: Sendable {
         return pass
     }
 
-    private func inside(_ venue: VenueID, since: WallTime?) throws(LedgerError) -> Int {
-        try ledger.occupancy(venue: venue, openSince: since)[venue] ?? 0
+    private func inside(_ venue: VenueID, since: WallTime?) async throws(LedgerError) -> Int {
+        try await ledger.occupancy(venue: venue, openSince: since)[venue] ?? 0
     }
 
     private func checkOut(_ request: CheckOutRequest) async throws(LedgerError) -> Int {
-        let result = await withCheckedContinuation { continuation in
-            ledger.checkOut(request) { continuation.resume(returning: $0) }
-        }
-        return try result.get().closed
+        try await ledger.checkOut(request).closed
     }
 
-    /// A pass now, then one every `intervalSeconds`, until the task is cancelled (or `sleep` throws).
+    /// A pass now, then one every `intervalSeconds`, until the task is cancelled (or `sleep`
+    /// throws: `serve` cancels its sleep when the server stops, never a pass under way).
     public func run(sleep: @Sendable (Duration) async throws -> Void) async throws {
         while true {
             try Task.checkCancellation()

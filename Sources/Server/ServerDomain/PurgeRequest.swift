@@ -32,3 +32,17 @@ public struct PurgeRequest: Hashable, Sendable {
         CalendarDay(containing: time, offsetSeconds: dayOffsetSeconds)
     }
 }
+
+/// What a purge deleted (or, dry, would delete).
+public struct PurgeReport: Hashable, Sendable {
+    /// Check-ins deleted.
+    public let checkIns: Int
+    /// Refusals deleted.
+    public let refusals: Int
+
+    /// A report of these counts.
+    public init(checkIns: Int, refusals: Int) {
+        self.checkIns = checkIns
+        self.refusals = refusals
+    }
+}

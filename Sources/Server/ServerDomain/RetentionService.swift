@@ -28,8 +28,8 @@ public final class RetentionService: Sendable {
         case waiting(until: WallTime)
     }
 
-    /// The visitor log.
-    public let ledger: any CheckInLedger
+    /// What it purges, and the transactions its audit entry goes in.
+    public let ledger: any ErasureLedger & LedgerTransactions
     /// What is kept how long.
     public let policy: RetentionPolicy
     /// The clock purges are due by and whose now their cutoffs count back from.
@@ -48,7 +48,7 @@ public final class RetentionService: Sendable {
     private let last = Mutex<Purge?>(nil)
 
     /// A service purging `ledger` by `policy` every `intervalSeconds` of `clock`.
-    public init(ledger: any CheckInLedger, policy: RetentionPolicy, clock: any WallClock, intervalSeconds: Int64 = 86_400,
+    public init(ledger: any ErasureLedger & LedgerTransactions, policy: RetentionPolicy, clock: any WallClock, intervalSeconds: Int64 = 86_400,
                 retrySeconds: Int64 = 3600, napSeconds: Int64 = 3600, dayOffset: @escaping @Sendable (WallTime) -> Int = { _ in 0 },
                 report: @escaping @Sendable (Purge) -> Void = { _ in }) {
         precondition(intervalSeconds > 0 && retrySeconds > 0 && napSeconds > 0, "service intervals must be positive")
@@ -70,13 +70,17 @@ public final class RetentionService: Sendable {
 
     /// Purges what the policy says is due at the clock's now, once.
     @discardableResult
-    public func purgeNow() -> Purge {
+    public func purgeNow() async -> Purge {
         state.withLock { $0 = .purging }
         let now = clock.now()
         let request = policy.purgeRequest(at: now, dayOffsetSeconds: dayOffset(now))
         // As an operator's purge, audited (`LogPurge`), by the server itself, when anything was due.
-        let purged = Result { () throws(LedgerError) in
-            try LogPurge(trail: AuditTrail(ledger: ledger, actor: .server, clock: clock), policy: policy).run(request, at: now, always: false)
+        let purged: Result<LogPurge.Result, LedgerError>
+        do throws(LedgerError) {
+            purged = .success(try await LogPurge(trail: AuditTrail(ledger: ledger, actor: .server, clock: clock), ledger: ledger, policy: policy)
+                .run(request, at: now, always: false))
+        } catch {
+            purged = .failure(error)
         }
         let purge = Purge(at: now, request: request, result: purged.map(\.report), audit: purged.map(\.auditEntries))
         last.withLock { $0 = purge }
@@ -85,7 +89,8 @@ public final class RetentionService: Sendable {
     }
 
     /// Purges now, then whenever the next purge is due, until the task is cancelled (or
-    /// `sleep` throws). `sleep` waits the duration it is given (`Task.sleep(for:)` in the server).
+    /// `sleep` throws). `sleep` waits the duration it is given (`serve` sleeps on its clock and
+    /// cancels the sleep when the server stops, never a purge under way).
     public func run(sleep: @Sendable (Duration) async throws -> Void) async throws {
         defer { state.withLock { $0 = .idle } }
         var due = clock.now()
@@ -93,7 +98,7 @@ public final class RetentionService: Sendable {
             try Task.checkCancellation()
             let now = clock.now()
             if now >= due {
-                let purge = purgeNow()
+                let purge = await purgeNow()
                 let wait = if case .success = purge.result { intervalSeconds } else { retrySeconds }
                 due = WallTime(milliseconds: clock.now().milliseconds + wait * 1000)
             } else if due.milliseconds - now.milliseconds > intervalSeconds * 1000 {

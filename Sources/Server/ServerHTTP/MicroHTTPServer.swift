@@ -1,24 +1,29 @@
 import CMicroHTTPD
-import Dispatch
 import Glibc
 import ServerHTTPTypes
+import SharedAsync
 import SharedDomain
 import SharedSystem
 import Synchronization
 
 /// The HTTP adapter: GNU libmicrohttpd parses HTTP on a few epoll threads; each request becomes
-/// a plain `HTTPRequest`, the handler answers with a plain `HTTPResponse` (at once, or after a
-/// commit while the connection is suspended), which goes back to libmicrohttpd as it is. No
-/// business rules here; but what libmicrohttpd lets through that HTTP forbids (ambiguous
+/// a plain `HTTPRequest`, answered by the handler in a task of its own; the plain
+/// `HTTPResponse` goes back to libmicrohttpd as it is. An answer ready by libmicrohttpd's next
+/// call goes out at once; one that takes longer (a check-in's commit) has its connection
+/// suspended meanwhile and resumed with it: libmicrohttpd's suspend and resume are the one
+/// bridge between its threads and Swift's tasks (a streamed body's parts cross it the same way).
+/// No business rules here; but what libmicrohttpd lets through that HTTP forbids (ambiguous
 /// framing, encoded separators, a head too slow or too large, more connections than a fair
 /// share) is answered here, before the site sees it (docs/SERVER.md, "Security").
+///
+/// A `Service`: `run()` sweeps late requests until asked to stop, then stops (`stop()`).
+///
+/// `@unchecked Sendable` because it owns libmicrohttpd's daemon pointer: set in `init`, read by
+/// the callbacks (libmicrohttpd's threads) and cleared once, by `stop`, after the daemon's
+/// threads have ended; everything else it holds is immutable or under a lock.
 public final class MicroHTTPServer: Service, @unchecked Sendable {
     private let handler: any HTTPHandler
     private let resolver: ClientResolver
-    /// The proxy's sign-in headers and whom they are believed from (the console's, with
-    /// `admin-auth = proxy`); nil: never copied.
-    private let identity: ProxyIdentityHeaders?
-    private let identityNames: [LookupName]
     private let limits: HTTPServerLimits
     private let observer: (any HTTPObserver)?
     fileprivate let hooks: HTTPServerHooks
@@ -27,18 +32,21 @@ public final class MicroHTTPServer: Service, @unchecked Sendable {
     fileprivate let tracker: ConnectionTracker
     /// CLOCK_MONOTONIC, or a test's: request deadlines are counted on it.
     fileprivate let clock: any WallClock
-    /// The once-a-second sweep that ends requests too slow to arrive.
-    private var sweep: DispatchSourceTimer?
-    /// Whether the server is stopping: then no request is suspended any more.
-    private let stopping = Mutex(false)
-    /// Entered by each request that is suspended (a check-in waiting for its commit), left when
-    /// libmicrohttpd says it completed: `stop` waits for it to empty.
-    fileprivate let suspended = DispatchGroup()
-    /// The requests whose connections are (or were) suspended, until they complete.
-    fileprivate let sleepers = Mutex<[ObjectIdentifier: RequestState]>([:])
+    /// What the sweep and the stop's deadlines sleep on (a test's `TestClock`).
+    private let sleepClock: any Clock<Duration>
+    /// Where `stop` waits for libmicrohttpd's threads to end (a blocking join).
+    private let pool: BlockingPool
+    /// The phase, and what sleeps (suspended requests, streams) that must be woken to stop.
+    fileprivate let sleepers = Mutex(Sleepers())
+    /// Requests whose connection slept, or whose body streams, until they complete: `stop`
+    /// waits for none to be left.
+    fileprivate let counted = InFlight()
+    /// Wakes the sweep when a connection opens (it sleeps untimed while there is none).
+    fileprivate let connectionOpened = Wakeup()
+    private let stopped = Mutex(false)
 
-    /// How long `stop` lets suspended check-ins finish before it stops anyway (a commit longer
-    /// than this is a ledger that hangs; the service manager's own timeout is longer).
+    /// How long `stop` lets suspended check-ins finish before it answers them 503 (a commit
+    /// longer than this is a ledger that hangs; `serve`'s grace period is longer).
     public static let drainSeconds = 15
 
     /// Whether this libmicrohttpd keeps a request's head in place in its read buffer, which is
@@ -49,18 +57,19 @@ public final class MicroHTTPServer: Service, @unchecked Sendable {
     /// Starts serving on `listener`, a bound, listening socket, which libmicrohttpd takes over:
     /// it closes it when it stops (see `cmhd_stop`), and it is closed if the start fails.
     /// `hooks` are told of the connection's moments (tests drive the suspended path with them);
-    /// request deadlines are counted on `clock` (monotonic).
+    /// request deadlines are counted on `clock` (monotonic), the sweep and the stop's deadlines
+    /// sleep on `sleepClock`; `pool` is where the stop joins libmicrohttpd's threads.
     public init(listener: consuming FileDescriptor, handler: any HTTPHandler, limits: HTTPServerLimits, resolver: ClientResolver,
-                identity: ProxyIdentityHeaders? = nil, observer: (any HTTPObserver)? = nil, hooks: HTTPServerHooks = HTTPServerHooks(),
-                clock: any WallClock = MonotonicClock()) throws(HTTPServerError) {
+                observer: (any HTTPObserver)? = nil, hooks: HTTPServerHooks = HTTPServerHooks(),
+                clock: any WallClock = MonotonicClock(), sleepClock: any Clock<Duration> = ContinuousClock(), pool: BlockingPool) throws(HTTPServerError) {
         self.handler = handler
         self.limits = limits
         self.resolver = resolver
-        self.identity = identity
-        identityNames = identity?.names.map(LookupName.init) ?? []
         self.observer = observer
         self.hooks = hooks
         self.clock = clock
+        self.sleepClock = sleepClock
+        self.pool = pool
         tracker = ConnectionTracker(limits: limits)
         var settings = cmhd_settings(
             listen_fd: listener.release(), connection_limit: UInt32(limits.connections), timeout_seconds: UInt32(limits.idleSeconds),
@@ -70,18 +79,10 @@ public final class MicroHTTPServer: Service, @unchecked Sendable {
                                        context: Unmanaged.passUnretained(self).toOpaque())
         daemon = cmhd_start(&settings, &callbacks)
         guard daemon != nil else { throw HTTPServerError("libmicrohttpd could not start on the listening socket") }
-        // Once a second is enough: a deadline of seconds is kept to within one, and a server
-        // with no late request does nothing but look.
-        let sweep = DispatchSource.makeTimerSource(queue: .global(qos: .utility))
-        sweep.schedule(deadline: .now() + 1, repeating: 1, leeway: .milliseconds(100))
-        sweep.setEventHandler { [tracker, clock] in tracker.endLateRequests(now: clock.now().milliseconds) }
-        sweep.resume()
-        self.sweep = sweep
     }
 
     /// Ends the connections whose request has not arrived by its deadline (the clock's now):
-    /// what the once-a-second sweep does; tests call it after moving their clock. Returns how
-    /// many it ended.
+    /// what the sweep does; tests call it after moving their clock. Returns how many it ended.
     @discardableResult
     public func endLateRequests() -> Int {
         tracker.endLateRequests(now: clock.now().milliseconds)
@@ -92,40 +93,69 @@ public final class MicroHTTPServer: Service, @unchecked Sendable {
 
     public var name: String { "HTTP listener" }
 
-    /// Stops as `stop()` does, waiting for suspended check-ins until `deadline` (monotonic) at most.
-    public func stop(by deadline: WallTime) {
-        stop(drainingFor: deadline.milliseconds - MonotonicClock().now().milliseconds)
+    /// Serves until asked to stop gracefully (or cancelled), ending late requests meanwhile,
+    /// then stops (`stop`).
+    public func run() async throws {
+        let sweep = Task { [weak self] in await self?.sweep() }
+        try? await gracefulShutdown()
+        sweep.cancel()
+        await stop()
     }
 
-    /// Stops accepting, finishes the requests under way and closes every connection.
-    public func stop() {
-        stop(drainingFor: Int64(Self.drainSeconds) * 1000)
+    /// Once a second while connections are open, ends those whose request is late (a deadline
+    /// of seconds is kept to within one); with none open it waits, untimed, for one: an idle
+    /// server wakes for nothing.
+    private func sweep() async {
+        while !Task.isCancelled {
+            if tracker.count == 0 { await connectionOpened.wait() }
+            do {
+                try await sleepClock.sleep(for: .seconds(1))
+            } catch {
+                return
+            }
+            tracker.endLateRequests(now: clock.now().milliseconds)
+        }
     }
 
-    private func stop(drainingFor milliseconds: Int64) {
-        guard let daemon else { return }
-        sweep?.cancel()
-        sweep = nil
-        // libmicrohttpd aborts when stopped with a suspended connection (SIGTERM under load):
-        // let the check-ins under way commit and answer, then stop.
+    /// Stops: accepts no new connection and closes each after its answer; lets the answers
+    /// under way come (check-ins committing, exports streaming) for `drainSeconds` at most (on
+    /// the sleep clock; at once when the task is cancelled), answers 503 to what still waits
+    /// then, and ends libmicrohttpd (which must not stop with a connection asleep). Once.
+    public func stop(drainingFor limit: Duration = .seconds(drainSeconds)) async {
+        guard !stopped.withLock({ stopped in defer { stopped = true }; return stopped }) else { return }
         // Not MHD_quiesce_daemon: with a thread pool, 0.9.75's quiesce and a worker both remove
         // the listening socket from the worker's epoll set, and the loser aborts ("Failed to
-        // remove listen FD from epoll set"). New requests are answered without suspension.
-        stopping.withLock { $0 = true }
-        if suspended.wait(timeout: .now() + .milliseconds(Int(clamping: max(0, milliseconds)))) == .timedOut {
+        // remove listen FD from epoll set"). New connections are refused by the accept policy.
+        sleepers.withLock { $0.phase = .draining }
+        if !(await counted.drained(within: limit, on: sleepClock)) {
             // An answer that never came (a ledger that hangs): the client is told to come back,
             // and its connection wakes to say so (stopping with it asleep would abort).
-            let late = HTTPResponse(status: 503, headers: [("Content-Type", "text/plain; charset=utf-8")] + HTTPResponse.securityHeaders
-                                        + [("Retry-After", "5"), ("Connection", "close")],
-                                    body: Array("503 the check-in server is restarting: try again in a few seconds\n".utf8))
-            for state in sleepers.withLock({ Array($0.values) }) { _ = state.deliver(late) }
-            _ = suspended.wait(timeout: .now() + .seconds(2))
+            let (requests, streams) = sleepers.withLock { sleepers in
+                sleepers.phase = .closing
+                return (Array(sleepers.requests.values), Array(sleepers.streams.values))
+            }
+            for state in requests { _ = state.deliver(Self.late) }
+            for stream in streams { stream.cut() }
+            _ = await counted.drained(within: .seconds(2), on: sleepClock)
         }
-        cmhd_stop(daemon)  // never shuts down the listening socket: it may be systemd's
+        sleepers.withLock { $0.phase = .closing }
+        guard let daemon else { return }
         self.daemon = nil
+        // Joins libmicrohttpd's threads: never shuts down the listening socket (it may be systemd's).
+        let stopping = DaemonHandle(daemon)
+        _ = try? await pool.run { () throws(Never) in cmhd_stop(stopping.pointer) }
     }
 
-    deinit { stop() }
+    /// The answer to a request still waiting when the server closes.
+    static let late = HTTPResponse(status: 503, headers: [("Content-Type", "text/plain; charset=utf-8")] + HTTPResponse.securityHeaders
+                                       + [("Retry-After", "5"), ("Connection", "close")],
+                                   body: Array("503 the check-in server is restarting: try again in a few seconds\n".utf8))
+
+    deinit {
+        // Only a server never run and stopped gets here with its daemon (a start that failed
+        // further on): nothing sleeps in it.
+        if let daemon { cmhd_stop(daemon) }
+    }
 
     /// The request line has arrived (libmicrohttpd's URI callback, before it decodes the target
     /// in place): the request's state begins, with what its raw target earned. What this
@@ -214,7 +244,9 @@ public final class MicroHTTPServer: Service, @unchecked Sendable {
         return queue(response, on: connection)
     }
 
-    /// Asks the site for the request's answer, which it gives on any thread, once.
+    /// Asks the site for the request's answer: at once when it has one (`respondAtOnce`), else
+    /// in a task of its own: the answer is delivered when the task has it
+    /// (`RequestState.deliver`), and the connection, if it sleeps by then, woken.
     private func ask(_ connection: OpaquePointer, url: UnsafePointer<CChar>, method: UnsafePointer<CChar>,
                      state: RequestState) {
         // The request is in: no deadline while its answer is made and sent.
@@ -222,11 +254,15 @@ public final class MicroHTTPServer: Service, @unchecked Sendable {
         state.started = MonotonicClock().nanoseconds()
         let request = makeRequest(connection, url: url, method: method, state: state)
         state.request = request
+        if let now = handler.respondAtOnce(to: request) {
+            state.answer.withLock { $0 = .ready(now) }
+            return
+        }
         state.answer.withLock { $0 = .awaited }
         state.connection = ConnectionHandle(connection)
-        let hooks = hooks
-        handler.respond(to: request) { response in
-            if state.deliver(response) { hooks.resumed?() }
+        let handler = handler, hooks = hooks
+        Task {
+            if state.deliver(await handler.respond(to: request)) { hooks.resumed?() }
         }
     }
 
@@ -241,35 +277,43 @@ public final class MicroHTTPServer: Service, @unchecked Sendable {
 
     /// The second call for an answer still being made: suspend the connection until it is
     /// ready (counted until libmicrohttpd says the request completed, after its resumption) —
-    /// unless the server is stopping, which must not happen with a connection asleep: then
-    /// this thread waits for the answer.
+    /// unless the server is closing, when nothing may sleep: then it is answered 503 now.
     private func sleepOrFinish(state: RequestState, connection: OpaquePointer) -> MHD_Result {
-        let stopping = stopping.withLock { stopping in
-            if !stopping { suspended.enter() }
-            return stopping
-        }
-        if stopping { return finish(state.waitForAnswer(), state: state, connection: connection) }
-        let now: HTTPResponse? = state.answer.withLock { answer in
-            if case .ready(let response) = answer {
-                answer = .queued
-                return response
+        let now: HTTPResponse? = sleepers.withLock { sleepers in
+            guard sleepers.phase != .closing else {
+                return state.answer.withLock { answer in
+                    defer { answer = .queued }
+                    if case .ready(let response) = answer { return response }
+                    return Self.late
+                }
             }
-            answer = .sleeping
-            state.wasSuspended = true
-            sleepers.withLock { $0[ObjectIdentifier(state)] = state }
-            MHD_suspend_connection(connection)
-            return nil
+            return state.answer.withLock { answer in
+                if case .ready(let response) = answer {
+                    answer = .queued
+                    return response
+                }
+                answer = .sleeping
+                if !state.counted {
+                    state.counted = true
+                    counted.enter()
+                }
+                sleepers.requests[ObjectIdentifier(state)] = state
+                MHD_suspend_connection(connection)
+                return nil
+            }
         }
         guard let now else {
             hooks.suspended?()
             return .YES
         }
-        suspended.leave()
         return finish(now, state: state, connection: connection)
     }
 
     private func finish(_ response: HTTPResponse, state: RequestState, connection: OpaquePointer) -> MHD_Result {
-        let queued = queue(response, on: connection)
+        var response = response
+        // Stopping: this connection ends with its answer, so the work under way only shrinks.
+        if sleepers.withLock({ $0.phase }) != .serving { response.headers.append(("Connection", "close")) }
+        let queued = queue(response, on: connection, state: state)
         if let observer, let request = state.request {
             observer.answered(request, response, seconds: Double(MonotonicClock().nanoseconds() - state.started) / 1e9)
         }
@@ -295,16 +339,6 @@ public final class MicroHTTPServer: Service, @unchecked Sendable {
         for name in LookupName.headers {
             if let text = value(.HEADER_KIND, name) { headers[name.name] = text }
         }
-        // The proxy's sign-in headers are copied from a trusted proxy only; from anyone else
-        // they are dropped here, and the request says only that they came.
-        var untrustedIdentity = false
-        if let identity {
-            let trusted = identity.trusts(peer: peer)
-            for name in identityNames {
-                guard let text = value(.HEADER_KIND, name) else { continue }
-                if trusted { headers[name.name] = text } else { untrustedIdentity = true }
-            }
-        }
         var query: [String: String] = [:]
         for name in LookupName.query {
             if let text = value(.GET_ARGUMENT_KIND, name) { query[name.name] = text }
@@ -313,21 +347,32 @@ public final class MicroHTTPServer: Service, @unchecked Sendable {
         for name in LookupName.cookies {
             if let text = value(.COOKIE_KIND, name) { cookies[name.name] = text }
         }
-        var request = HTTPRequest(
+        return HTTPRequest(
             method: String(cString: method), path: String(decoding: UnsafeRawBufferPointer(start: url, count: strlen(url)).bindMemory(to: UInt8.self), as: UTF8.self),
             query: query, headers: headers, cookies: cookies, form: state.tooLarge ? [:] : state.form,
             bodyTooLarge: state.tooLarge, client: resolved.text, clientKey: resolved.client?.rateLimitKey,
             clientIsLocal: resolved.client?.isLoopback ?? false, secure: resolved.secure)
-        request.untrustedIdentity = untrustedIdentity
-        return request
     }
 
-    private func queue(_ response: HTTPResponse, on connection: OpaquePointer) -> MHD_Result {
+    private func queue(_ response: HTTPResponse, on connection: OpaquePointer, state: RequestState? = nil) -> MHD_Result {
         let made: OpaquePointer?
         if let stream = response.stream {
             // Unknown length: chunked; libmicrohttpd pulls 64 KB at a time as the socket takes them.
-            made = MHD_create_response_from_callback(UInt64.max, 64 * 1024, streamReader,
-                                                     Unmanaged.passRetained(StreamBox(stream)).toOpaque(), streamClosed)
+            let box = StreamBox(stream, connection: ConnectionHandle(connection), suspended: hooks.suspended)
+            let closing: Bool = sleepers.withLock { sleepers in
+                guard sleepers.phase != .closing else { return true }
+                // Counted until the request completes: a stop lets an export end, or cuts it.
+                if let state {
+                    sleepers.streams[ObjectIdentifier(state)] = box
+                    if !state.counted {
+                        state.counted = true
+                        counted.enter()
+                    }
+                }
+                return false
+            }
+            if closing { box.cut() }
+            made = MHD_create_response_from_callback(UInt64.max, 64 * 1024, streamReader, Unmanaged.passRetained(box).toOpaque(), streamClosed)
         } else {
             made = response.body.withUnsafeBytes { bytes in
                 MHD_create_response_from_buffer(bytes.count, UnsafeMutableRawPointer(mutating: bytes.baseAddress), .RESPMEM_MUST_COPY)
@@ -340,42 +385,38 @@ public final class MicroHTTPServer: Service, @unchecked Sendable {
         }
         return MHD_queue_response(connection, UInt32(response.status), made)
     }
-}
 
-/// A streamed body as libmicrohttpd's callbacks hold it (retained until the response is freed).
-private final class StreamBox {
-    let stream: any HTTPBodyStream
-    init(_ stream: any HTTPBodyStream) { self.stream = stream }
-}
-
-/// libmicrohttpd asks for the next part of a streamed body: up to `max` bytes into `buffer`.
-private let streamReader: MHD_ContentReaderCallback = { context, _, buffer, max in
-    let stream = Unmanaged<StreamBox>.fromOpaque(context!).takeUnretainedValue().stream
-    let bytes = stream.read(max: max)
-    guard !bytes.isEmpty, let buffer else { return -1 }  // MHD_CONTENT_READER_END_OF_STREAM
-    bytes.withUnsafeBytes { _ = memcpy(buffer, $0.baseAddress!, bytes.count) }
-    return bytes.count
-}
-
-/// libmicrohttpd frees a streamed response: sent, or its connection closed.
-private let streamClosed: MHD_ContentReaderFreeCallback = { context in
-    Unmanaged<StreamBox>.fromOpaque(context!).takeRetainedValue().stream.close()
+    /// A request completed (its answer sent, or it ended unanswered): it no longer counts.
+    fileprivate func completed(_ state: RequestState) {
+        guard state.counted else { return }
+        sleepers.withLock { sleepers in
+            sleepers.requests[ObjectIdentifier(state)] = nil
+            sleepers.streams[ObjectIdentifier(state)] = nil
+        }
+        counted.leave()
+    }
 }
 
 /// The query arguments and cookies the adapter copies into a request (no others are read).
 public enum HTTPRequestQuery {
     /// Query argument names: the visitor pages' (`lang`, `again`), then the operator console's
     /// (its searches, pages and previews; the visitor site never reads them).
-    public static let names = ["lang", "again", "venue", "from", "until", "receipt", "after", "before", "format", "done", "checkin", "phone", "only",
-                               "out"]
-    /// Cookie names: the visitor pages', then the console's session, sign-in form and pending
-    /// second step.
-    public static let cookieNames = ["qrcheckin_device", "qrcheckin_visitor", "qrcheckin_console", "qrcheckin_console_login",
-                                     "qrcheckin_console_pending"]
+    public static let names = ["lang", "again", "venue", "from", "until", "receipt", "after", "before", "format", "done", "checkin", "phone", "only"]
+    /// Cookie names: the visitor pages', then the console's session and sign-in form.
+    public static let cookieNames = ["qrcheckin_device", "qrcheckin_visitor", "qrcheckin_console", "qrcheckin_console_login"]
 }
 
-/// A libmicrohttpd connection handed to the thread that resumes it.
+/// A libmicrohttpd connection handed to the thread that resumes it. `@unchecked Sendable`
+/// because it is libmicrohttpd's pointer: valid until the request completes, and resumed from
+/// another thread only under the lock that orders the resume after the suspend.
 struct ConnectionHandle: @unchecked Sendable {
+    let pointer: OpaquePointer
+    init(_ pointer: OpaquePointer) { self.pointer = pointer }
+}
+
+/// The daemon handed to the pool thread that stops it. `@unchecked Sendable` because it is
+/// libmicrohttpd's pointer, stopped once, by that thread, after every use of it ended.
+struct DaemonHandle: @unchecked Sendable {
     let pointer: OpaquePointer
     init(_ pointer: OpaquePointer) { self.pointer = pointer }
 }
@@ -436,10 +477,7 @@ private let completedHandler: MHD_RequestCompletedCallback = { server, _, contex
     let request = Unmanaged<RequestState>.fromOpaque(state)
     if let server {
         let owner = Unmanaged<MicroHTTPServer>.fromOpaque(server).takeUnretainedValue()
-        if request.takeUnretainedValue().wasSuspended {
-            owner.sleepers.withLock { _ = $0.removeValue(forKey: ObjectIdentifier(request.takeUnretainedValue())) }
-            owner.suspended.leave()
-        }
+        owner.completed(request.takeUnretainedValue())
         // A kept-alive connection's next request is due within the deadline from now.
         request.takeUnretainedValue().tracked?.deadline.store(owner.clock.now().milliseconds + owner.tracker.requestMilliseconds,
                                                               ordering: .relaxed)
@@ -452,7 +490,8 @@ private let completedHandler: MHD_RequestCompletedCallback = { server, _, contex
 private let acceptPolicy: MHD_AcceptPolicyCallback = { server, address, _ in
     guard let server else { return .NO }
     let owner = Unmanaged<MicroHTTPServer>.fromOpaque(server).takeUnretainedValue()
-    let admitted = owner.tracker.admits(ClientNetwork(address))
+    // Stopping: no new connection (the answers under way close theirs).
+    let admitted = owner.sleepers.withLock({ $0.phase }) == .serving && owner.tracker.admits(ClientNetwork(address))
     owner.hooks.admitted?(admitted)
     return admitted ? .YES : .NO
 }
@@ -465,6 +504,7 @@ private let connectionHandler: MHD_NotifyConnectionCallback = { server, connecti
         let tracked = owner.tracker.opened(descriptor: cmhd_connection_fd(connection), network: ClientNetwork(cmhd_connection_address(connection)),
                                            now: owner.clock.now().milliseconds)
         socketContext.pointee = Unmanaged.passRetained(tracked).toOpaque()
+        owner.connectionOpened.wake()
         owner.hooks.accepted?()
     case .CONNECTION_NOTIFY_CLOSED:
         guard let pointer = socketContext.pointee else { return }

@@ -1,5 +1,4 @@
 import CMicroHTTPD
-import SharedSystem
 import ServerHTTPTypes
 import Synchronization
 
@@ -8,6 +7,12 @@ import Synchronization
 /// response once the site has it. Made when the request line has arrived (libmicrohttpd's URI
 /// callback), owned by the request's context pointer from then on (retained there, released
 /// when libmicrohttpd says the request completed).
+///
+/// `@unchecked Sendable` because it holds libmicrohttpd's values (the connection, the form
+/// decoder): they and the fields below are touched only by libmicrohttpd's thread serving the
+/// request, in its callbacks, except `answer` (under its lock, shared with the task that
+/// delivers the answer, which resumes the connection under it: libmicrohttpd allows a resume
+/// from any thread).
 final class RequestState: @unchecked Sendable {
     /// Where the answer is. A commit takes a while, so a check-in's request passes through
     /// `awaited` (libmicrohttpd stops reading the connection, see `MicroHTTPServer.handle`) to
@@ -31,43 +36,30 @@ final class RequestState: @unchecked Sendable {
     var started: Int64 = 0
     /// The request as the site saw it, for the observer.
     var request: HTTPRequest?
-    /// Whether the connection slept waiting for the answer (the server counts those until they
-    /// complete: it may stop only when none is left).
-    var wasSuspended = false
+    /// Whether the request is counted in the server's work under way (its connection slept
+    /// waiting for the answer, or its body streams) until libmicrohttpd says it completed: the
+    /// server stops only when none is left, or answers them 503 at the deadline.
+    var counted = false
 
-    /// Put once the answer is ready (for the rare caller that waits: a stopping server's thread).
-    let answered = Rendezvous<Void>()
-    /// The connection, for the thread that delivers the answer (set before the site is asked).
+    /// The connection, for the task that delivers the answer (set before the site is asked).
     var connection: ConnectionHandle?
 
     /// Keeps the site's answer (the first one: a stopping server may have answered for a
     /// commit that hangs) and wakes the connection if it sleeps; true when it did. The lock
     /// orders the suspend before any resume.
     func deliver(_ response: HTTPResponse) -> Bool {
-        let outcome: (first: Bool, resumed: Bool) = answer.withLock { answer in
+        answer.withLock { answer in
             switch answer {
             case .ready, .queued:
-                return (false, false)
+                return false
             case .sleeping:
                 answer = .ready(response)
                 if let connection { MHD_resume_connection(connection.pointer) }
-                return (true, true)
+                return true
             case .notAsked, .awaited:
                 answer = .ready(response)
-                return (true, false)
+                return false
             }
-        }
-        if outcome.first { answered.put(()) }
-        return outcome.resumed
-    }
-
-    /// Blocks until the site's answer is ready (the connection was not suspended), and takes it.
-    func waitForAnswer() -> HTTPResponse {
-        answered.take()
-        return answer.withLock { answer in
-            guard case .ready(let response) = answer else { preconditionFailure("answered without an answer") }
-            answer = .queued
-            return response
         }
     }
 

@@ -26,10 +26,6 @@ public struct HTTPRequest: Sendable, Equatable {
     public var clientIsLocal: Bool
     /// Whether the client's connection was TLS (a trusted proxy said `X-Forwarded-Proto: https`).
     public var secure: Bool
-    /// Whether the request carried the proxy's sign-in headers (`ProxyIdentityHeaders`) from an
-    /// address that is no trusted proxy: they were dropped, not copied into `headers`; this says
-    /// only that they came (a spoof attempt the console counts).
-    public var untrustedIdentity: Bool = false
 
     /// A request with these parts.
     public init(method: String, path: String, query: [String: String] = [:], headers: [String: String] = [:],

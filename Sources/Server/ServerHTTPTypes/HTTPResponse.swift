@@ -38,20 +38,45 @@ public struct HTTPResponse: Sendable, Equatable {
     }
 }
 
-/// A response body made while it is sent: the adapter pulls it part by part on its own
-/// thread as the client takes it, and tells it when the connection is gone.
+/// A response body made while it is sent: the adapter takes it part by part as the client
+/// takes them, and tells it when the connection is gone. Nothing waits on a thread: when no
+/// part is ready the adapter's connection sleeps (libmicrohttpd's suspend) until the stream
+/// says one is (`whenReady`).
 public protocol HTTPBodyStream: AnyObject, Sendable {
-    /// The body's next bytes, at most `max` (it may wait a moment for them); empty at its end.
-    func read(max: Int) -> [UInt8]
+    /// The body's next bytes, at most `max`, if any are ready; `.end` once all were taken. On
+    /// `.notYet` the stream calls `whenReady` once, from any thread, when a part or the end is
+    /// ready (perhaps before this returns: the adapter is ready for that).
+    func next(max: Int, whenReady: @escaping @Sendable () -> Void) -> HTTPBodyPart
     /// The connection is closed (the whole body sent, or the client gone): stop making it.
     func close()
 }
 
-/// What answers requests: the site. Called on the adapter's threads, concurrently.
+/// What a body stream has for the adapter.
+public enum HTTPBodyPart: Sendable, Equatable {
+    /// These bytes (never empty).
+    case bytes([UInt8])
+    /// Nothing ready yet: `whenReady` will be called.
+    case notYet
+    /// The body is complete.
+    case end
+}
+
+/// What answers requests: the site. Asked from a task the adapter starts for each request, many
+/// at once; the answer comes when it is ready (after a commit, for a check-in), and the
+/// adapter's connection sleeps meanwhile. Blocking work (a database read) runs on the blocking
+/// pool behind an `async` port, never here.
 public protocol HTTPHandler: Sendable {
-    /// Answers `request` through `reply`, exactly once: at once (before returning), or later
-    /// from any thread (after a commit), while the adapter's thread serves other connections.
-    func respond(to request: HTTPRequest, reply: @escaping @Sendable (HTTPResponse) -> Void)
+    /// The answer to `request`.
+    func respond(to request: HTTPRequest) async -> HTTPResponse
+
+    /// The answer to `request` if it can be made at once, on the adapter's thread, waiting for
+    /// nothing (a page that reads no ledger): sent without a task or a suspension, as cheap as
+    /// an answer gets. nil (the default) when `respond` must make it.
+    func respondAtOnce(to request: HTTPRequest) -> HTTPResponse?
+}
+
+extension HTTPHandler {
+    public func respondAtOnce(to request: HTTPRequest) -> HTTPResponse? { nil }
 }
 
 /// Told about every answered request (metrics).

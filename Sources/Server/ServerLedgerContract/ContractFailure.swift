@@ -18,9 +18,9 @@ func expect(_ condition: Bool, _ message: @autoclosure () -> String, line: Int =
 }
 
 /// The value of a ledger call, or a failure naming the ledger's error.
-func call<T>(_ what: String, line: Int = #line, _ body: () throws(LedgerError) -> T) throws(ContractFailure) -> T {
+func call<T>(_ what: String, line: Int = #line, _ body: () async throws(LedgerError) -> T) async throws(ContractFailure) -> T {
     do throws(LedgerError) {
-        return try body()
+        return try await body()
     } catch {
         throw ContractFailure("\(what) failed: \(error.kind.rawValue): \(error.message)", line: line)
     }

@@ -2,30 +2,30 @@ import ServerDomain
 import SharedDomain
 
 extension LedgerContract {
-    /// Transactions (`CheckInLedger.transaction`): how an operator action and its audit entry
+    /// Transactions (`LedgerTransactions.transaction`): how an operator action and its audit entry
     /// are written as one, committed together or not at all.
     static let transactionCases: [Case] = [
-        Case(description: "a transaction's writes and its audit entry are committed together") { ledger throws(ContractFailure) in
-            let visit = try call("record") { () throws(LedgerError) in try ledger.record(scan(phone, at: 0), duplicateSeconds: 60) }.checkIn
-            let (erased, entry) = try call("transaction") { () throws(LedgerError) in
-                try ledger.transaction { transaction throws(LedgerError) in
+        Case(description: "a transaction's writes and its audit entry are committed together") { ledger async throws(ContractFailure) in
+            let visit = try await call("record") { () async throws(LedgerError) in try await ledger.record(scan(phone, at: 0), duplicateSeconds: 60) }.checkIn
+            let (erased, entry) = try await call("transaction") { () async throws(LedgerError) in
+                try await ledger.transaction { transaction throws(LedgerError) in
                     let erased = try transaction.erase(.device(phone))
                     let entry = try transaction.appendAudit(AuditEntry(time: at(10), actor: "root", action: .erase, subject: "device", rows: erased))
                     return (erased, entry)
                 }
             }
             try expect(erased == 1 && entry.id != nil, "the erasure counts its row and the entry gets an id: \(erased), \(entry)")
-            try expect(try all(ledger).isEmpty, "the visit \(visit.id) is gone once the transaction returned")
-            try expect(try audit(ledger, AuditQuery()) == [entry], "the entry is in the log")
+            try expect(try await all(ledger).isEmpty, "the visit \(visit.id) is gone once the transaction returned")
+            try expect(try await audit(ledger, AuditQuery()) == [entry], "the entry is in the log")
         },
-        Case(description: "a transaction whose body throws changes nothing, and its error comes back") { ledger throws(ContractFailure) in
-            let kept = try call("record") { () throws(LedgerError) in try ledger.record(scan(phone, at: 0), duplicateSeconds: 60) }.checkIn
-            let open = try call("record") { () throws(LedgerError) in try ledger.record(scan(other, at: 1), duplicateSeconds: 60) }.checkIn
-            let earlier = try call("appendAudit") { () throws(LedgerError) in try ledger.appendAudit(AuditEntry(time: at(-10), actor: "root", action: .export)) }
-            let accounts = ledger as? any AccountLedger
+        Case(description: "a transaction whose body throws changes nothing, and its error comes back") { ledger async throws(ContractFailure) in
+            let kept = try await call("record") { () async throws(LedgerError) in try await ledger.record(scan(phone, at: 0), duplicateSeconds: 60) }.checkIn
+            let open = try await call("record") { () async throws(LedgerError) in try await ledger.record(scan(other, at: 1), duplicateSeconds: 60) }.checkIn
+            let earlier = try await append(ledger, AuditEntry(time: at(-10), actor: "root", action: .export))
+            let accounts: any AccountLedger = ledger
             var thrown: LedgerError?
             do throws(LedgerError) {
-                _ = try ledger.transaction { transaction throws(LedgerError) -> Int in
+                _ = try await ledger.transaction { transaction throws(LedgerError) -> Int in
                     _ = try transaction.erase(.device(phone))
                     _ = try transaction.checkOut(CheckOutRequest(.checkIn(open.id), at: at(5), kind: .staff))
                     _ = try transaction.record(scan(nil, cafe, at: 6, method: .staff, operatorName: "root"), rules: AdmissionRules(duplicateSeconds: 0))
@@ -38,22 +38,20 @@ extension LedgerContract {
                 thrown = error
             }
             try expect(thrown == LedgerError(.full, "the audit entry did not fit"), "the body's error comes back: \(String(describing: thrown))")
-            try expect(try all(ledger) == [kept, open], "no check-in erased, ended or recorded")
-            try expect(try call("find") { () throws(LedgerError) in try ledger.find(id: open.id) }?.exit == nil, "the visit is still open")
-            try expect(try audit(ledger, AuditQuery()) == [earlier], "no entry appended, none purged")
-            if let accounts {
-                try expect(try call("account") { () throws(LedgerError) in try accounts.account(named: "mallory") } == nil, "no account added")
-            }
+            try expect(try await all(ledger) == [kept, open], "no check-in erased, ended or recorded")
+            try expect(try await call("find") { () async throws(LedgerError) in try await ledger.find(id: open.id) }?.exit == nil, "the visit is still open")
+            try expect(try await audit(ledger, AuditQuery()) == [earlier], "no entry appended, none purged")
+            try expect(try await call("account") { () async throws(LedgerError) in try await accounts.account(named: "mallory") } == nil, "no account added")
             // The ledger goes on: the next transaction commits.
-            let erased = try call("transaction") { () throws(LedgerError) in
-                try ledger.transaction { transaction throws(LedgerError) in try transaction.erase(.device(phone)) }
+            let erased = try await call("transaction") { () async throws(LedgerError) in
+                try await ledger.transaction { transaction throws(LedgerError) in try transaction.erase(.device(phone)) }
             }
             try expect(erased == 1, "a transaction after a failed one commits: \(erased)")
         },
-        Case(description: "inside a transaction: admissions by capacity, occupancy, due purges, accounts, exits") { ledger throws(ContractFailure) in
+        Case(description: "inside a transaction: admissions by capacity, occupancy, due purges, accounts, exits") { ledger async throws(ContractFailure) in
             let rules = AdmissionRules(duplicateSeconds: 3600, capacity: 1, openSince: at(-86_400))
-            let (first, second, inside, due) = try call("transaction") { () throws(LedgerError) in
-                try ledger.transaction { transaction throws(LedgerError) in
+            let (first, second, inside, due) = try await call("transaction") { () async throws(LedgerError) in
+                try await ledger.transaction { transaction throws(LedgerError) in
                     let first = try transaction.record(scan(phone, at: -40 * 86_400), rules: AdmissionRules(duplicateSeconds: 60))
                     let second = try transaction.record(scan(other, at: 0), rules: rules)
                     let inside = try transaction.occupancy(venue: hall, openSince: at(-86_400))
@@ -66,26 +64,26 @@ extension LedgerContract {
             }
             try expect(inside == 1, "one visit open since yesterday, counted inside the transaction: \(inside)")
             try expect(due == PurgeReport(checkIns: 1, refusals: 0), "the 40-day-old check-in is due: \(due)")
-            let full = try call("transaction") { () throws(LedgerError) in
-                try ledger.transaction { transaction throws(LedgerError) in
+            let full = try await call("transaction") { () async throws(LedgerError) in
+                try await ledger.transaction { transaction throws(LedgerError) in
                     try transaction.record(scan(DeviceID("device-c")!, at: 10), rules: AdmissionRules(duplicateSeconds: 3600, capacity: 1, openSince: at(-86_400)))
                 }
             }
             try expect(full == .full(inside: 1), "the capacity holds inside a transaction: \(full)")
-            let report = try call("transaction") { () throws(LedgerError) in
-                try ledger.transaction { transaction throws(LedgerError) in try transaction.checkOut(CheckOutRequest(.checkIn(old.id), at: at(20), kind: .staff)) }
+            let report = try await call("transaction") { () async throws(LedgerError) in
+                try await ledger.transaction { transaction throws(LedgerError) in try transaction.checkOut(CheckOutRequest(.checkIn(old.id), at: at(20), kind: .staff)) }
             }
             try expect(report.closed == 1 && report.visit?.exit?.kind == .staff, "the exit is recorded: \(report)")
-            guard let accounts = ledger as? any AccountLedger else { return }
-            let (added, again, changed, removed) = try call("transaction") { () throws(LedgerError) in
-                try ledger.transaction { transaction throws(LedgerError) in
+            let accounts: any AccountLedger = ledger
+            let (added, again, changed, removed) = try await call("transaction") { () async throws(LedgerError) in
+                try await ledger.transaction { transaction throws(LedgerError) in
                     let account = ConsoleAccount(name: "mina", role: .steward, passwordHash: "x", created: at(0))
                     return (try transaction.addAccount(account), try transaction.addAccount(account),
                             try transaction.changeAccount(named: "mina", AccountChange(role: .admin)), try transaction.removeAccount(named: "nobody"))
                 }
             }
             try expect(added && !again && changed && !removed, "accounts change inside a transaction as outside: \(added) \(again) \(changed) \(removed)")
-            try expect(try call("account") { () throws(LedgerError) in try accounts.account(named: "mina") }?.role == .admin, "the change is committed")
+            try expect(try await call("account") { () async throws(LedgerError) in try await accounts.account(named: "mina") }?.role == .admin, "the change is committed")
         },
     ]
 }

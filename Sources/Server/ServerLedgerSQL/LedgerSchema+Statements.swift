@@ -21,6 +21,22 @@ extension LedgerSchema {
     /// its visits, takes it in turn. SQLite needs none: it has one writer.
     public static let lockVenue = "SELECT pg_advisory_xact_lock(32, hashtext($1))"
 
+    /// A page of open visits, oldest first (by time, then row id): of venue $1 when `atVenue`,
+    /// after the row whose time and id are the next two parameters when `after`, at most the
+    /// last parameter. The partial index of open visits (`{open}`) holds them.
+    public static func selectOpenPage(atVenue: Bool, after: Bool) -> String {
+        var conditions = ["exit_ms IS NULL"], next = 1
+        if atVenue {
+            conditions.append("venue = $1")
+            next = 2
+        }
+        if after {
+            conditions.append("(at_ms, id) > ($\(next), $\(next + 1))")
+            next += 2
+        }
+        return "SELECT \(checkInColumns) FROM checkins{open} WHERE \(conditions.joined(separator: " AND ")) ORDER BY at_ms, id LIMIT $\(next)"
+    }
+
     /// The check-in with row id $1.
     public static let checkInByID = "SELECT \(checkInColumns) FROM checkins WHERE id = $1"
 

@@ -11,8 +11,10 @@ enum LedgerStatements {
     static let insertRefusal = SQLStatement(LedgerSchema.insertRefusal)
     static let devicesPrefixed = SQLStatement(LedgerSchema.devicesPrefixed)
     static let countOpen = SQLStatement(LedgerSchema.countOpen)
-    static let selectOpen = SQLStatement(LedgerSchema.selectOpen)
-    static let selectOpenAtVenue = SQLStatement(LedgerSchema.selectOpenAtVenue)
+    /// Pages of open visits: (at a venue, after a position) each way.
+    static let selectOpenPage = Dictionary(uniqueKeysWithValues: [false, true].flatMap { venue in [false, true].map { after in
+        (OpenPage(atVenue: venue, after: after), SQLStatement(LedgerSchema.selectOpenPage(atVenue: venue, after: after)))
+    } })
     static let selectMeeting = SQLStatement(LedgerSchema.selectMeeting)
     static let endVisit = SQLStatement(LedgerSchema.endVisit)
     static let latestVisit = SQLStatement(LedgerSchema.latestVisit)
@@ -30,13 +32,6 @@ enum LedgerStatements {
     static let updateAccount = SQLStatement(LedgerSchema.updateAccount)
     static let deleteAccount = SQLStatement(LedgerSchema.deleteAccount)
     static let deleteAccountSessions = SQLStatement(LedgerSchema.deleteAccountSessions)
-    static let enableSecondFactor = SQLStatement(LedgerSchema.enableSecondFactor)
-    static let disableSecondFactor = SQLStatement(LedgerSchema.disableSecondFactor)
-    static let acceptSecondFactorStep = SQLStatement(LedgerSchema.acceptSecondFactorStep)
-    static let insertRecoveryCode = SQLStatement(LedgerSchema.insertRecoveryCode)
-    static let selectRecoveryCodes = SQLStatement(LedgerSchema.selectRecoveryCodes)
-    static let deleteRecoveryCode = SQLStatement(LedgerSchema.deleteRecoveryCode)
-    static let deleteRecoveryCodes = SQLStatement(LedgerSchema.deleteRecoveryCodes)
     static let insertSession = SQLStatement(LedgerSchema.insertSession)
     static let selectSession = SQLStatement(LedgerSchema.selectSession)
     static let touchSession = SQLStatement(LedgerSchema.touchSession)
@@ -48,4 +43,10 @@ enum LedgerStatements {
     static let deleteBefore = Dictionary(uniqueKeysWithValues: LedgerTable.allCases.map { ($0, SQLStatement(LedgerSchema.deleteBefore($0))) })
     /// Where a purge's batch of `table` ends.
     static let batchBound = Dictionary(uniqueKeysWithValues: LedgerTable.allCases.map { ($0, SQLStatement(LedgerSchema.batchBound($0))) })
+}
+
+/// Which of the open visits' page statements.
+struct OpenPage: Hashable {
+    let atVenue: Bool
+    let after: Bool
 }

@@ -6,8 +6,7 @@ extension SQLLedger {
     /// Inserts `account` unless its name is taken.
     public func addAccount(_ account: ConsoleAccount, on session: any SQLSession) throws(LedgerError) -> Bool {
         try session.first(LedgerStatements.insertAccount, [.text(account.name), .text(account.role.rawValue), .text(account.passwordHash),
-                                                           .integer(account.disabled ? 1 : 0), .integer(account.created.milliseconds),
-                                                           .text(account.signIn.rawValue)],
+                                                           .integer(account.disabled ? 1 : 0), .integer(account.created.milliseconds)],
                           { _ in true }) != nil
     }
 
@@ -29,13 +28,10 @@ extension SQLLedger {
         return changed
     }
 
-    /// Removes account `name`, its sessions and its recovery codes.
+    /// Removes account `name` and its sessions.
     public func removeAccount(named name: String, on session: any SQLSession) throws(LedgerError) -> Bool {
         let removed = try session.first(LedgerStatements.deleteAccount, [.text(name)], { _ in true }) != nil
-        if removed {
-            try session.run(LedgerStatements.deleteAccountSessions, [.text(name)])
-            try session.run(LedgerStatements.deleteRecoveryCodes, [.text(name)])
-        }
+        if removed { try session.run(LedgerStatements.deleteAccountSessions, [.text(name)]) }
         return removed
     }
 

@@ -14,11 +14,11 @@ extension SQLLedger {
                           detail: entry.detail, rows: entry.rows, source: entry.source)
     }
 
-    /// The entries `query` selects, newest first, handed to `body` until it returns false.
-    public func audit(_ query: AuditQuery, on session: any SQLSession, _ body: (AuditEntry) -> Bool) throws(LedgerError) {
-        try session.stream(LedgerStatements.selectAudit.text(for: session.dialect), [
+    /// The entries `query` selects, newest first, at most `query.limit`: a page.
+    public func audit(_ query: AuditQuery, on session: any SQLSession) throws(LedgerError) -> [AuditEntry] {
+        try session.all(LedgerStatements.selectAudit, [
             .integer(query.from?.milliseconds), .integer(query.until?.milliseconds), .integer(query.before),
             .integer(Int64(query.limit ?? Int(Int32.max))),
-        ]) { row throws(LedgerError) in body(try LedgerRows.auditEntry(row, session.target)) }
+        ]) { row throws(LedgerError) in try LedgerRows.auditEntry(row, session.target) }
     }
 }

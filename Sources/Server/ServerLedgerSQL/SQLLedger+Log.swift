@@ -3,14 +3,13 @@ import SharedDomain
 
 /// The log as operators read it: exports, counts, tallies, kept counts, devices by prefix.
 extension SQLLedger {
-    /// Every check-in `query` selects, oldest first (by time, then id), handed to `body` while
-    /// the rows are read, until it returns false.
-    public func export(_ query: CheckInQuery, on session: any SQLSession, _ body: (CheckIn) -> Bool) throws(LedgerError) {
-        let selection = CheckInSelection(query, columns: LedgerSchema.checkInColumns, ordered: true, dialect: session.dialect)
+    /// The check-ins `query` selects, oldest first (by time, then id), after `position`, at most
+    /// `query.limit`: a page of the log.
+    public func checkIns(_ query: CheckInQuery, after position: LogPosition?, on session: any SQLSession) throws(LedgerError) -> [CheckIn] {
+        let after = try position.map { position throws(LedgerError) in try row(of: position) }
+        let selection = CheckInSelection(query, columns: LedgerSchema.checkInColumns, ordered: true, dialect: session.dialect, after: after)
         var venues = VenueCache()
-        try session.stream(selection.sql, selection.values) { row throws(LedgerError) in
-            body(try LedgerRows.checkIn(row, ids: ids, venues: &venues))
-        }
+        return try session.all(selection.sql, selection.values) { row throws(LedgerError) in try LedgerRows.checkIn(row, ids: ids, venues: &venues) }
     }
 
     /// How many check-ins `query` selects (its limit ignored).

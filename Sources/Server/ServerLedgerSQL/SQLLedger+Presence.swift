@@ -49,15 +49,22 @@ extension SQLLedger {
                                                                  .text(kind.rawValue)])
     }
 
-    /// Every open visit (of `venue`, or of every venue), oldest first, handed to `body` until it
-    /// returns false.
-    public func openVisits(venue: VenueID?, on session: any SQLSession, _ body: (CheckIn) -> Bool) throws(LedgerError) {
-        let (statement, values): (SQLStatement, [SQLValue]) = venue.map { (LedgerStatements.selectOpenAtVenue, [.text($0.rawValue)]) }
-            ?? (LedgerStatements.selectOpen, [])
+    /// A page of open visits (of `venue`, or of every venue), oldest first, after `position`.
+    public func openVisits(venue: VenueID?, after position: LogPosition?, limit: Int, on session: any SQLSession) throws(LedgerError) -> [CheckIn] {
+        let after = try position.map { position throws(LedgerError) in try row(of: position) }
+        var values: [SQLValue] = venue.map { [.text($0.rawValue)] } ?? []
+        if let after { values += [.integer(after.time), .integer(after.row)] }
+        values.append(.integer(Int64(max(0, limit))))
         var venues = VenueCache()
-        try session.stream(statement.text(for: session.dialect), values) { row throws(LedgerError) in
-            body(try LedgerRows.checkIn(row, ids: ids, venues: &venues))
+        return try session.all(LedgerStatements.selectOpenPage[OpenPage(atVenue: venue != nil, after: after != nil)]!, values) { row throws(LedgerError) in
+            try LedgerRows.checkIn(row, ids: ids, venues: &venues)
         }
+    }
+
+    /// The time and row id of the check-in a position names.
+    func row(of position: LogPosition) throws(LedgerError) -> (time: Int64, row: Int64) {
+        guard let row = ids.rowID(shown: position.id) else { throw LedgerError(.failed, "a page's position names check-in \(position.id), which no ledger shows") }
+        return (position.time.milliseconds, row)
     }
 
     /// Open visits per venue (of `venue` or every venue), entered at or after `openSince` when given.

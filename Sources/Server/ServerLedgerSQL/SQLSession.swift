@@ -15,10 +15,6 @@ public protocol SQLSession {
     /// row to `row` until it returns false.
     func query(_ sql: String, _ values: [SQLValue], _ row: (any SQLRow) throws(LedgerError) -> Bool) throws(LedgerError)
 
-    /// As `query`, for a read whose rows may be many (an export): PostgreSQL then takes them one
-    /// at a time as they arrive (single-row mode, constant memory) instead of all at once.
-    func stream(_ sql: String, _ values: [SQLValue], _ row: (any SQLRow) throws(LedgerError) -> Bool) throws(LedgerError)
-
     /// Runs `sql` with `values` and returns how many rows it changed.
     @discardableResult
     func run(_ sql: String, _ values: [SQLValue]) throws(LedgerError) -> Int
@@ -86,10 +82,6 @@ extension SQLSession {
     public func count(_ sql: String, _ values: [SQLValue]) throws(LedgerError) -> Int {
         let found = try first(sql, values) { row throws(LedgerError) in try row.integer(0) }
         return Int((found ?? nil) ?? 0)
-    }
-
-    public func stream(_ sql: String, _ values: [SQLValue], _ row: (any SQLRow) throws(LedgerError) -> Bool) throws(LedgerError) {
-        try query(sql, values, row)
     }
 
     public func retryingTakenRowID<T>(_ record: () throws(LedgerError) -> T) throws(LedgerError) -> T {

@@ -111,51 +111,6 @@ final class PostgresConnection: @unchecked Sendable {
         return try check(result, doing: "running a statement")
     }
 
-    /// Runs `sql` and hands its rows to `body` one at a time as they arrive (libpq's single-row
-    /// mode: constant memory). When `body` returns false the statement is cancelled and the
-    /// connection abandoned (a late cancel request must not hit the next statement).
-    func stream(_ sql: String, _ parameters: [PostgresParameter], _ body: (PostgresResult) throws(LedgerError) -> Bool) throws(LedgerError) {
-        let name = try statementName(sql, parameters)
-        sent(repeatable: true)
-        let queued = parameters.withLibpqArrays { values, lengths, formats in
-            PQsendQueryPrepared(handle, name, Int32(parameters.count), values, lengths, formats, 1)
-        }
-        guard queued == 1 else { throw failure(nil, doing: "sending a query") }
-        PQsetSingleRowMode(handle)
-        var failure: LedgerError?
-        var completed = true
-        while let raw = PQgetResult(handle) {
-            let result = PostgresResult(raw)
-            guard failure == nil, completed else { continue }  // drain what is left
-            switch result.status {
-            case PGRES_SINGLE_TUPLE:
-                // Rows were handed out: the statement must not be sent again on another connection.
-                firstCommandRepeatable = false
-                do throws(LedgerError) {
-                    if try !body(result) {
-                        completed = false
-                        cancel()
-                    }
-                } catch {
-                    failure = error
-                    cancel()
-                }
-                if !completed || failure != nil { abandon() }
-            case PGRES_TUPLES_OK: break
-            default: failure = self.failure(result, doing: "reading rows")
-            }
-        }
-        if let failure { throw failure }
-    }
-
-    /// Asks the server to stop the running statement (its remaining rows are then discarded).
-    private func cancel() {
-        guard let cancel = PQgetCancel(handle) else { return }
-        var buffer = [CChar](repeating: 0, count: 256)
-        _ = PQcancel(cancel, &buffer, Int32(buffer.count))
-        PQfreeCancel(cancel)
-    }
-
     private func statementName(_ sql: String, _ parameters: [PostgresParameter]) throws(LedgerError) -> String {
         if let name = prepared[sql] { return name }
         let name = "qrcheckin_\(prepared.count + 1)"

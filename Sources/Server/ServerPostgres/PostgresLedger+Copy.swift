@@ -44,60 +44,87 @@ extension PostgresLedger {
     ///
     /// `audit` makes the copy's audit entry of its report (an operator's `import`): appended in
     /// the copy's transaction, so a copy the log cannot take is not committed either.
-    public func copy(from source: any CheckInLedger, venue: VenueID?,
-                     audit: ((LedgerCopyReport) -> AuditEntry)? = nil) throws(LedgerError) -> LedgerCopyReport {
+    public func copy(from source: any VisitLog, venue: VenueID?,
+                     audit: (@Sendable (LedgerCopyReport) -> AuditEntry)? = nil) async throws(LedgerError) -> LedgerCopyReport {
         let selection = CheckInQuery(venue: venue)
-        let expected = try source.count(selection)
-        return try withConnection { connection throws(LedgerError) in
-            try connection.transaction { () throws(LedgerError) in
+        let expected = try await source.count(selection)
+        let sql = sql
+        return try await pool.holding { held throws(LedgerError) in
+            try await held.run { connection throws(LedgerError) in
+                try connection.execute("BEGIN")
                 // One copy at a time: two at once could each find a check-in missing and both copy it.
                 _ = try connection.query(LedgerSchema.lockLedger, [.int64(PostgresSchema.copyLock)])
-                var copied = 0, alreadyThere = 0, renumbered = 0
-                var failure: LedgerError?
-                // Identical check-ins share their time, and the export is in time order: counting
-                // the occurrences within one millisecond is enough to tell a row's second copy
-                // from a second row.
-                var moment: Int64?
-                var seen: [NewCheckIn: Int64] = [:]
-                try source.export(selection) { checkIn in
-                    if moment != checkIn.time.milliseconds {
-                        moment = checkIn.time.milliseconds
-                        seen.removeAll(keepingCapacity: true)
-                    }
-                    let occurrence = seen[checkIn.entry, default: 0]
-                    seen[checkIn.entry] = occurrence + 1
-                    do throws(LedgerError) {
-                        guard let row = sql.ids.rowID(shown: checkIn.id) else {
-                            throw LedgerError(.corrupt, "the source shows check-in id \(checkIn.id), which no ledger shows")
-                        }
-                        let inserted = try connection.query(LedgerSchema.copyCheckIn, (LedgerRows.values(checkIn.entry)
-                                                         + [.integer(occurrence), .integer(row), .integer(checkIn.exit?.time.milliseconds),
-                                                            .text(checkIn.exit?.kind.rawValue)]).map(PostgresParameter.init))
-                        if inserted.rowCount == 1 {
-                            copied += 1
-                            if try inserted.int64(0, 0) != row { renumbered += 1 }
-                        } else {
-                            alreadyThere += 1
-                        }
-                        return true
-                    } catch {
-                        failure = error
-                        return false
-                    }
-                }
-                if let failure { throw failure }
-                guard copied + alreadyThere == expected else {
-                    throw LedgerError(.failed, "the source held \(expected) check-ins when counted but \(copied + alreadyThere) when copied (is a server still writing to it?); nothing was copied")
-                }
-                _ = try connection.query(LedgerSchema.copyPresence(venue: venue != nil), venue.map { [.text($0.rawValue)] } ?? [])
-                let total = try sql.count(selection, on: PostgresSession(connection, repeatable: false))
-                guard total >= expected else {
-                    throw LedgerError(.failed, "after the copy PostgreSQL holds \(total) check-ins, fewer than the source's \(expected); nothing was copied")
-                }
-                let report = LedgerCopyReport(source: expected, copied: copied, alreadyThere: alreadyThere, destination: total, renumbered: renumbered)
-                if let audit { _ = try sql.appendAudit(audit(report), on: PostgresSession(connection, repeatable: false)) }
-                return report
             }
+            do throws(LedgerError) {
+                var progress = CopyProgress()
+                var position: LogPosition?
+                while true {
+                    // The source a page at a time (oldest first), each page inserted in one trip.
+                    var page = selection
+                    page.limit = LogPosition.pageSize
+                    let rows = try await source.checkIns(page, after: position)
+                    progress = try await held.run { [progress] connection throws(LedgerError) in
+                        var progress = progress
+                        for checkIn in rows { try progress.insert(checkIn, on: connection, sql) }
+                        return progress
+                    }
+                    guard rows.count == LogPosition.pageSize, let last = rows.last else { break }
+                    position = LogPosition(after: last)
+                }
+                let done = progress
+                let report = try await held.run { connection throws(LedgerError) in
+                    guard done.copied + done.alreadyThere == expected else {
+                        throw LedgerError(.failed, "the source held \(expected) check-ins when counted but \(done.copied + done.alreadyThere) when copied (is a server still writing to it?); nothing was copied")
+                    }
+                    _ = try connection.query(LedgerSchema.copyPresence(venue: venue != nil), venue.map { [.text($0.rawValue)] } ?? [])
+                    let total = try sql.count(selection, on: PostgresSession(connection, repeatable: false))
+                    guard total >= expected else {
+                        throw LedgerError(.failed, "after the copy PostgreSQL holds \(total) check-ins, fewer than the source's \(expected); nothing was copied")
+                    }
+                    let report = LedgerCopyReport(source: expected, copied: done.copied, alreadyThere: done.alreadyThere, destination: total,
+                                                  renumbered: done.renumbered)
+                    if let audit { _ = try sql.appendAudit(audit(report), on: PostgresSession(connection, repeatable: false)) }
+                    // A lost connection here leaves the outcome unknown: the copy is idempotent, run it again.
+                    try connection.execute("COMMIT")
+                    return report
+                }
+                return report
+            } catch {
+                try? await held.run { connection throws(LedgerError) in try connection.execute("ROLLBACK") }
+                throw error
+            }
+        }
+    }
+}
+
+/// How far a copy is: what it copied, what was there already, what got new ids, and the
+/// occurrences of each check-in at the moment being copied.
+private struct CopyProgress: Sendable {
+    var copied = 0, alreadyThere = 0, renumbered = 0
+    /// Identical check-ins share their time, and the source is read in time order: counting the
+    /// occurrences within one millisecond is enough to tell a row's second copy from a second row.
+    var moment: Int64?
+    var seen: [NewCheckIn: Int64] = [:]
+
+    /// Copies `checkIn` unless it is here already as often as the source had it so far.
+    mutating func insert(_ checkIn: CheckIn, on connection: PostgresConnection, _ sql: SQLLedger) throws(LedgerError) {
+        if moment != checkIn.time.milliseconds {
+            moment = checkIn.time.milliseconds
+            seen.removeAll(keepingCapacity: true)
+        }
+        let occurrence = seen[checkIn.entry, default: 0]
+        seen[checkIn.entry] = occurrence + 1
+        guard let row = sql.ids.rowID(shown: checkIn.id) else {
+            throw LedgerError(.corrupt, "the source shows check-in id \(checkIn.id), which no ledger shows")
+        }
+        let inserted = try connection.query(LedgerSchema.copyCheckIn, (LedgerRows.values(checkIn.entry)
+                                         + [.integer(occurrence), .integer(row), .integer(checkIn.exit?.time.milliseconds),
+                                            .text(checkIn.exit?.kind.rawValue)]).map(PostgresParameter.init))
+        if inserted.rowCount == 1 {
+            copied += 1
+            if try inserted.int64(0, 0) != row { renumbered += 1 }
+        } else {
+            alreadyThere += 1
         }
     }
 }

@@ -25,12 +25,6 @@ struct PostgresSession: SQLSession {
         }
     }
 
-    func stream(_ sql: String, _ values: [SQLValue], _ row: (any SQLRow) throws(LedgerError) -> Bool) throws(LedgerError) {
-        try connection.stream(sql, values.map(PostgresParameter.init)) { result throws(LedgerError) in
-            try row(PostgresRow(result: result, row: 0))
-        }
-    }
-
     @discardableResult
     func run(_ sql: String, _ values: [SQLValue]) throws(LedgerError) -> Int {
         try connection.query(sql, values.map(PostgresParameter.init), repeatable: repeatable).changedRows

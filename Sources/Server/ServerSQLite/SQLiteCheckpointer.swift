@@ -1,9 +1,9 @@
 import CSQLite
-import Dispatch
 import ServerDomain
+import SharedAsync
 import Synchronization
 
-/// Copies the write-ahead log back into the database on its own thread and connection, so
+/// Copies the write-ahead log back into the database on a thread and connection of its own, so
 /// no check-in's commit waits for a checkpoint. SQLite's automatic checkpoint runs inside the
 /// commit that crosses its threshold: every check-in waiting on that commit then waits for
 /// megabytes to be copied and synced, which was the server's p99 (`make bench`: 19-34 ms with
@@ -18,21 +18,29 @@ final class SQLiteCheckpointer: Sendable {
     static let hardLimit: Int32 = 65536
 
     private let connection: SQLiteConnection
-    private let queue = DispatchQueue(label: "qrcheckin-server.ledger-checkpointer")
+    /// The checkpointer's own thread (a pool of one): a checkpoint copies and syncs megabytes,
+    /// which must occupy neither the writer nor a thread the readers need.
+    private let thread: BlockingPool
     /// Whether a checkpoint is under way or queued (requests meanwhile are one).
     private let busy = Mutex(false)
 
     /// A connection of its own to `file`, syncing as `durability` says (a checkpoint syncs the
     /// database file unless synchronous is OFF).
-    init(file: SQLiteDatabaseFile, durability: SQLiteDurability) throws(LedgerError) {
-        connection = try SQLiteConnection(file: file, create: false)
+    convenience init(file: SQLiteDatabaseFile, durability: SQLiteDurability) throws(LedgerError) {
+        let connection = try SQLiteConnection(file: file, create: false)
         // It also vacuums after purges (`SQLiteLedger.compact`): freed pages are zeroed.
         try connection.execute("PRAGMA synchronous = \(durability.rawValue.uppercased()); PRAGMA secure_delete = ON")
+        try self.init(readOnly: connection)
     }
 
     /// A checkpointer on `connection` (a ledger opened read-only: its checkpoints fail, harmlessly).
-    init(readOnly connection: SQLiteConnection) {
+    init(readOnly connection: SQLiteConnection) throws(LedgerError) {
         self.connection = connection
+        do {
+            thread = try BlockingPool(threads: 1, name: "ledger-checkpoint")
+        } catch {
+            throw LedgerError(.failed, "cannot start the ledger's checkpointer: \(error)")
+        }
     }
 
     /// Called on the writer's thread after each commit with the pages now in the log.
@@ -49,16 +57,25 @@ final class SQLiteCheckpointer: Sendable {
             return !busy
         }
         guard starts else { return }
-        queue.async {
-            // A busy database (a purge's VACUUM) only postpones it to the next request.
-            sqlite3_wal_checkpoint_v2(self.connection.handle, nil, SQLITE_CHECKPOINT_PASSIVE, nil, nil)
-            self.busy.withLock { $0 = false }
-        }
+        // Closed: the last connection's close checkpoints.
+        if !thread.execute({ self.checkpoint() }) { busy.withLock { $0 = false } }
     }
 
-    /// Runs `body` with this thread's connection once no checkpoint is under way, and waits
-    /// for it.
-    func withConnection(_ body: (SQLiteConnection) -> Void) {
-        queue.sync { body(connection) }
+    /// One PASSIVE checkpoint, on this thread. A busy database (a purge's VACUUM) only
+    /// postpones it to the next request.
+    private func checkpoint() {
+        sqlite3_wal_checkpoint_v2(connection.handle, nil, SQLITE_CHECKPOINT_PASSIVE, nil, nil)
+        busy.withLock { $0 = false }
+    }
+
+    /// Runs `body` with this thread's connection once no checkpoint is under way (in turn with
+    /// them), and returns when it did. Nothing when the checkpointer has stopped.
+    func withConnection(_ body: @escaping @Sendable (SQLiteConnection) -> Void) async {
+        _ = try? await thread.run { [connection] () throws(Never) in body(connection) }
+    }
+
+    /// Lets a checkpoint under way finish, then ends the thread.
+    func stop() async {
+        await thread.shutdown()
     }
 }

@@ -1,13 +1,16 @@
 import Glibc
 import ServerDomain
 import ServerLedgerSQL
+import SharedAsync
 import SharedDomain
 import SharedSystem
 
 /// The embedded ledger: one SQLite file in WAL mode (readers never wait for the writer),
-/// migrated on open, one writer with group commit. A check-in is acknowledged only after its
-/// transaction has committed (`SQLiteDurability` says how far).
-public final class SQLiteLedger: CheckInLedger {
+/// migrated on open, one writer with group commit on a thread of its own, reads on the
+/// blocking pool (each a connection of `SQLiteReaders`), checkpoints on a thread of their own.
+/// A check-in is acknowledged only after its transaction has committed (`SQLiteDurability`
+/// says how far). Every port is `SQLEngine`'s, written once with PostgreSQL's.
+public final class SQLiteLedger: SQLEngine, Ledger {
     /// The page size of a new database, in bytes.
     static let pageSize = 1024
 
@@ -16,18 +19,25 @@ public final class SQLiteLedger: CheckInLedger {
     let writer: SQLiteWriter
     let readers: SQLiteReaders
     let checkpointer: SQLiteCheckpointer
+    /// Where reads run: a connection each, as many at once as the pool has threads.
+    let pool: BlockingPool
     /// The ledger's SQL, under the key of the ids its check-ins show.
-    let sql: SQLLedger
+    public let sql: SQLLedger
+    public let observer: (any LedgerObserver)?
 
     /// Opens the ledger at `path`, creating it (mode 0600: a visitor log is personal data)
     /// when `create` is true, and brings its schema up to date. Its directory must pass the
     /// directory-trust rule, which follows the links on the way it trusts (`SQLiteDatabaseFile`:
     /// systemd's state directory); the file itself must not be a link. With `create` and
     /// `directoryMode`, a missing directory is made. `authenticator` computes the HMACs of the
-    /// ids check-ins show.
+    /// ids check-ins show. Reads run on `pool`; `observer` is told of every call's answer.
+    /// Blocks (files, the schema): from async code, `open`.
     public init(path: String, create: Bool, directoryMode: mode_t? = nil, durability: SQLiteDurability = .full,
-                clock: any WallClock, authenticator: any MessageAuthenticator = HMACAuthenticator()) throws(LedgerError) {
+                clock: any WallClock, authenticator: any MessageAuthenticator = HMACAuthenticator(), pool: BlockingPool,
+                observer: (any LedgerObserver)? = nil) throws(LedgerError) {
         self.path = path
+        self.pool = pool
+        self.observer = observer
         let file = try SQLiteDatabaseFile(path, directoryMode: create ? directoryMode : nil)
         if create {
             try Self.createFile(file)
@@ -53,8 +63,27 @@ public final class SQLiteLedger: CheckInLedger {
         let checkpointer = try SQLiteCheckpointer(file: file, durability: durability)
         connection.afterEachCommit { [unowned connection] pages in checkpointer.logGrew(to: pages, writer: connection) }
         self.checkpointer = checkpointer
-        writer = SQLiteWriter(connection: connection)
+        writer = try SQLiteWriter(connection: connection)
         readers = SQLiteReaders(file: file)
+    }
+
+    /// Opens the ledger as `init` does, on `pool` (opening and migrating block).
+    public static func open(path: String, create: Bool, directoryMode: mode_t? = nil, durability: SQLiteDurability = .full,
+                            clock: any WallClock, pool: BlockingPool, observer: (any LedgerObserver)? = nil) async throws(LedgerError) -> SQLiteLedger {
+        try await pool.run({ () throws(LedgerError) in
+            try SQLiteLedger(path: path, create: create, directoryMode: directoryMode, durability: durability, clock: clock, pool: pool, observer: observer)
+        }, refused: Self.refused)
+    }
+
+    /// Opens the ledger as `init(readingOnly:)` does, on `pool`.
+    public static func open(readingOnly path: String, pool: BlockingPool) async throws(LedgerError) -> SQLiteLedger {
+        try await pool.run({ () throws(LedgerError) in try SQLiteLedger(readingOnly: path, pool: pool) }, refused: Self.refused)
+    }
+
+    /// A call the blocking pool refused: it is shut down (the server is stopping), or the task
+    /// was cancelled before the work began. Nothing was done.
+    static func refused(_ refusal: BlockingPoolError<Never>) -> LedgerError {
+        LedgerError(.unavailable, "the ledger's work was refused: \(refusal)")
     }
 
     /// Opens the ledger at `path` for reading only, changing nothing on disk, not even creating
@@ -63,8 +92,10 @@ public final class SQLiteLedger: CheckInLedger {
     /// checkpoint), SQLite reads through it (`mode=ro`); without one, or when that fails (its
     /// shared memory cannot be made), the file is read as it is (`immutable=1`: no locks, no
     /// shared memory; what only the log holds is not seen). The schema must be the newest.
-    public init(readingOnly path: String, authenticator: any MessageAuthenticator = HMACAuthenticator()) throws(LedgerError) {
+    public init(readingOnly path: String, authenticator: any MessageAuthenticator = HMACAuthenticator(), pool: BlockingPool) throws(LedgerError) {
         self.path = path
+        self.pool = pool
+        observer = nil
         let file = try SQLiteDatabaseFile(path)
         guard access(file.resolvedPath, F_OK) == 0 else { throw LedgerError(.missing, "database \(path) does not exist") }
         var log = stat()
@@ -90,8 +121,8 @@ public final class SQLiteLedger: CheckInLedger {
         }
         sql = SQLLedger(ids: try CheckInIDCipher(storedKey: connection.text(LedgerSchema.selectCheckInIDKey), authenticator: authenticator,
                                                  ledger: path))
-        checkpointer = SQLiteCheckpointer(readOnly: connection)
-        writer = SQLiteWriter(connection: connection)
+        checkpointer = try SQLiteCheckpointer(readOnly: connection)
+        writer = try SQLiteWriter(connection: connection)
         readers = SQLiteReaders(file: file, uri: uri)
     }
 
@@ -112,9 +143,9 @@ public final class SQLiteLedger: CheckInLedger {
     /// Creates an empty file of mode 0600 unless one exists; never follows a symbolic link.
     private static func createFile(_ file: SQLiteDatabaseFile) throws(LedgerError) {
         let path = file.path
-        let descriptor = open(file.resolvedPath, O_WRONLY | O_CREAT | O_EXCL | O_NOFOLLOW | O_CLOEXEC, 0o600)
+        let descriptor = Glibc.open(file.resolvedPath, O_WRONLY | O_CREAT | O_EXCL | O_NOFOLLOW | O_CLOEXEC, 0o600)
         if descriptor >= 0 {
-            close(descriptor)
+            Glibc.close(descriptor)
             return
         }
         let code = errno
@@ -124,64 +155,36 @@ public final class SQLiteLedger: CheckInLedger {
                           "cannot create database \(path): \(reason)")
     }
 
-    public func record(_ checkIn: NewCheckIn, rules: AdmissionRules,
-                       completion: @escaping @Sendable (Result<Admission, LedgerError>) -> Void) {
-        writer.submit({ [sql] connection throws(LedgerError) in try sql.record(checkIn, rules: rules, on: SQLiteSession(connection)) },
-                      completion: completion)
+    // MARK: SQLEngine
+
+    public func read<T: Sendable>(_ body: @escaping @Sendable (any SQLSession) throws(LedgerError) -> T) async throws(LedgerError) -> T {
+        try await pool.run({ [readers] () throws(LedgerError) in
+            try readers.read { connection throws(LedgerError) in try body(SQLiteSession(connection)) }
+        }, refused: Self.refused)
     }
 
-    public func finishWrites() {
-        writer.finish()
+    public func write<T: Sendable>(_ body: @escaping @Sendable (any SQLSession) throws(LedgerError) -> T) async throws(LedgerError) -> T {
+        try await writer.perform { connection throws(LedgerError) in try body(SQLiteSession(connection)) }
     }
 
-    public func recordRefusal(_ refusal: Refusal) throws(LedgerError) {
-        try writer.perform { [sql] connection throws(LedgerError) in try sql.recordRefusal(refusal, on: SQLiteSession(connection)) }
+    public func writeAlone<T: Sendable>(_ body: @escaping @Sendable (any SQLSession) throws(LedgerError) -> T) async throws(LedgerError) -> T {
+        try await writer.perform(alone: true) { connection throws(LedgerError) in try body(SQLiteSession(connection)) }
     }
 
-    public func recordRefusalLater(_ refusal: Refusal) {
-        writer.submit({ [sql] connection throws(LedgerError) in try sql.recordRefusal(refusal, on: SQLiteSession(connection)) }, completion: { _ in })
+    public func writeLater(_ body: @escaping @Sendable (any SQLSession) throws(LedgerError) -> Void) {
+        writer.submit({ connection throws(LedgerError) in try body(SQLiteSession(connection)) }, completion: { _ in })
     }
 
-    /// Runs `body` on a read connection's session.
-    func read<T>(_ body: (SQLiteSession) throws(LedgerError) -> T) throws(LedgerError) -> T {
-        try readers.read { connection throws(LedgerError) in try body(SQLiteSession(connection)) }
+    /// The visitor's rows must not linger in the write-ahead log either.
+    public func erased() async {
+        await compact()
     }
 
-    /// Runs `body` on a read connection inside one read transaction: one consistent snapshot
-    /// however long it runs (an export, the open visits).
-    func snapshot(_ body: (SQLiteSession) throws(LedgerError) -> Void) throws(LedgerError) {
-        try readers.read { connection throws(LedgerError) in
-            try connection.execute("BEGIN")
-            defer { try? connection.execute("COMMIT") }
-            try body(SQLiteSession(connection))
-        }
-    }
-
-    public func find(id: Int64) throws(LedgerError) -> CheckIn? {
-        try read { session throws(LedgerError) in try sql.find(id: id, on: session) }
-    }
-
-    public func export(_ query: CheckInQuery, _ body: (CheckIn) -> Bool) throws(LedgerError) {
-        try snapshot { session throws(LedgerError) in try sql.export(query, on: session, body) }
-    }
-
-    public func count(_ query: CheckInQuery) throws(LedgerError) -> Int {
-        try read { session throws(LedgerError) in try sql.count(query, on: session) }
-    }
-
-    public func checkIns(of subject: ErasureSubject) throws(LedgerError) -> [CheckIn] {
-        try read { session throws(LedgerError) in try sql.checkIns(of: subject, on: session) }
-    }
-
-    public func devices(prefixed prefix: String, limit: Int) throws(LedgerError) -> [DeviceID] {
-        try read { session throws(LedgerError) in try sql.devices(prefixed: prefix, limit: limit, on: session) }
-    }
-
-    public func erase(_ subject: ErasureSubject) throws(LedgerError) -> Int {
-        let erased = try writer.perform { [sql] connection throws(LedgerError) in try sql.erase(subject, on: SQLiteSession(connection)) }
-        // The visitor's rows must not linger in the write-ahead log either.
-        if erased > 0 { compact() }
-        return erased
+    /// Lets the writes under way commit and the checkpoint under way end, then stops the
+    /// writer's and the checkpointer's threads: later writes fail. `serve`'s last step.
+    public func close() async {
+        await writer.close()
+        await checkpointer.stop()
     }
 
     /// `PRAGMA auto_vacuum`'s value for INCREMENTAL.

@@ -1,19 +1,19 @@
-import Dispatch
 import ServerDomain
-import SharedSystem
+import SharedAsync
 import Synchronization
 
-/// The one connection that writes, with group commit: writes that arrive while a commit is
-/// under way wait and go together into the next transaction, so under load one commit (one
-/// fsync with `synchronous = FULL`) covers many check-ins. Every caller waits until its
-/// transaction has committed; when the transaction fails, every write in it fails and none is
-/// acknowledged.
+/// The one connection that writes, on a thread of its own, with group commit: writes that
+/// arrive while a commit is under way wait and go together into the next transaction, so under
+/// load one commit (one fsync with `synchronous = FULL`) covers many check-ins. Each caller's
+/// task is resumed right after the commit that holds its write, from this thread (no queue in
+/// between: the task goes on on Swift's pool while this thread commits the next batch); when
+/// the transaction fails, every write in it fails and none is acknowledged.
 final class SQLiteWriter: Sendable {
     /// Writes in one transaction at most (a bound on latency when a flood arrives at once).
     static let batchLimit = 256
 
     private struct Pending: ~Copyable {
-        var jobs: [any WriteJob] = []
+        var jobs: [WriteJob] = []
         var draining = false
         /// Jobs in `jobs` that run alone (operators' actions: rare), so a flood of check-ins
         /// is batched without looking for one.
@@ -22,53 +22,72 @@ final class SQLiteWriter: Sendable {
 
     private let connection: SQLiteConnection
     private let pending = Mutex(Pending())
-    private let queue = DispatchQueue(label: "qrcheckin-server.ledger-writer")
-    /// Where a committed batch's callers are told (their pages built, their connections woken):
-    /// beside the writer, which meanwhile commits the next batch.
-    private let completions = DispatchQueue(label: "qrcheckin-server.ledger-completions")
+    /// The writer's own thread: a pool of one, so that its blocking commits never run on
+    /// Swift's cooperative threads, and a drain is queued, never waited for.
+    private let thread: BlockingPool
 
-    init(connection: SQLiteConnection) {
+    init(connection: SQLiteConnection) throws(LedgerError) {
         self.connection = connection
+        do {
+            thread = try BlockingPool(threads: 1, name: "ledger-writer")
+        } catch {
+            throw LedgerError(.failed, "cannot start the ledger's writer: \(error)")
+        }
     }
 
-    /// Runs `work` inside a write transaction and returns its value once that has committed.
-    func perform<T: Sendable>(_ work: @escaping @Sendable (SQLiteConnection) throws(LedgerError) -> T) throws(LedgerError) -> T {
-        try Rendezvous.wait { submit(work, completion: $0) }.get()
-    }
-
-    /// Runs `work` inside a write transaction of its own, batched with no other write, and
-    /// returns its value once that has committed: an operator's action and its audit entry,
-    /// whose failure (a full disk, a body that throws) must fail no visitor's check-in, and
-    /// whose commit no visitor's failure may undo.
-    func performAlone<T: Sendable>(_ work: @escaping @Sendable (SQLiteConnection) throws(LedgerError) -> T) throws(LedgerError) -> T {
-        try Rendezvous.wait { submit(work, alone: true, completion: $0) }.get()
+    /// Runs `work` inside a write transaction (batched with others) and returns its value once
+    /// that has committed. `alone`: in a transaction of its own, batched with no other write: an
+    /// operator's action and its audit entry, whose failure (a full disk, a body that throws)
+    /// must fail no visitor's check-in, and whose commit no visitor's failure may undo.
+    func perform<T: Sendable>(alone: Bool = false, _ work: @escaping @Sendable (SQLiteConnection) throws(LedgerError) -> T) async throws(LedgerError) -> T {
+        let result = await withCheckedContinuation { (continuation: CheckedContinuation<Result<T, LedgerError>, Never>) in
+            submit(work, alone: alone) { continuation.resume(returning: $0) }
+        }
+        return try result.get()
     }
 
     /// Runs `work` inside a write transaction and hands its value (or the failure) to
-    /// `completion` once that transaction has committed (or failed), on the completions' thread.
+    /// `completion` once that transaction has committed (or failed), on the writer's thread.
     func submit<T: Sendable>(_ work: @escaping @Sendable (SQLiteConnection) throws(LedgerError) -> T, alone: Bool = false,
                              completion: @escaping @Sendable (Result<T, LedgerError>) -> Void) {
-        let job = Job(work, alone: alone, completion: completion)
+        let job = WriteJob(alone: alone) { connection throws(LedgerError) in
+            let value = try work(connection)
+            return { completion(.success(value)) }
+        } failed: { error in
+            completion(.failure(error))
+        }
         let startsDrain = pending.withLock { pending in
             pending.jobs.append(job)
             if alone { pending.alone += 1 }
             defer { pending.draining = true }
             return !pending.draining
         }
-        if startsDrain { queue.async { self.drain() } }
+        guard startsDrain else { return }
+        if !thread.execute({ self.drain() }) {
+            // The ledger is closing: nothing more is written.
+            let refused = pending.withLock { pending in
+                defer { pending = Pending() }
+                return pending.jobs
+            }
+            for job in refused { job.finish(LedgerError(.unavailable, "\(connection.path): the ledger is closed")) }
+        }
     }
 
     /// Returns once every write submitted so far has committed (or failed) and its caller has
-    /// been told: the drain under way empties the queue before it ends.
-    func finish() {
-        queue.sync {}
-        completions.sync {}
+    /// been told: queued behind the drain under way, which empties the queue before it ends.
+    func finish() async {
+        _ = try? await thread.run { () throws(Never) in }
+    }
+
+    /// Finishes the writes submitted so far, then ends the thread: later writes fail.
+    func close() async {
+        await thread.shutdown()
     }
 
     /// Commits batches until nothing is pending.
     private func drain() {
         while true {
-            let batch: [any WriteJob] = pending.withLock { pending in
+            var batch: [WriteJob] = pending.withLock { pending in
                 // A job that runs alone is a batch of one; the batch before it ends where it waits.
                 let count: Int
                 if pending.alone == 0 {
@@ -85,68 +104,53 @@ final class SQLiteWriter: Sendable {
                 return batch
             }
             if batch.isEmpty { return }
-            commit(batch)
+            let answers = commit(batch)
+            // The works go before anyone is told: what they hold (an operator action's holds the
+            // ledger) must not keep the ledger open (and its write-ahead log unmerged) after a
+            // command that returns at once has exited.
+            batch = []
+            for answer in answers { answer() }
         }
     }
 
-    private func commit(_ batch: [any WriteJob]) {
+    /// One transaction of `batch`: every job's work, then COMMIT; returns how to tell each
+    /// caller its value (only now, after the commit), or tells every caller the failure.
+    private func commit(_ batch: [WriteJob]) -> [@Sendable () -> Void] {
+        var answers: [@Sendable () -> Void] = []
+        answers.reserveCapacity(batch.count)
         do throws(LedgerError) {
             try connection.execute("BEGIN IMMEDIATE")
             do throws(LedgerError) {
-                for job in batch { try job.execute(connection) }
+                for job in batch { answers.append(try job.work(connection)) }
                 try connection.execute("COMMIT")
             } catch {
                 try? connection.execute("ROLLBACK")
                 throw error
             }
-            completions.async { for job in batch { job.finish(nil) } }
         } catch {
-            completions.async { for job in batch { job.finish(error) } }
+            for job in batch { job.finish(error) }
+            return []
         }
+        return answers
     }
 }
 
-/// One write waiting for its transaction.
-private protocol WriteJob: AnyObject, Sendable {
-    /// Whether the job commits in a transaction of its own (`performAlone`).
-    var alone: Bool { get }
-    /// Does the write inside the open transaction.
-    func execute(_ connection: SQLiteConnection) throws(LedgerError)
-    /// The transaction committed (nil) or failed: wakes the caller.
-    func finish(_ error: LedgerError?)
-}
-
-/// A write returning `T`: its value is released only after the commit.
-private final class Job<T: Sendable>: WriteJob, @unchecked Sendable {
-    /// Dropped once run: what it holds (an operator action's closure holds the ledger) goes
-    /// before the caller is told, so a command that returns at once leaves nothing behind that
-    /// keeps the ledger open (and its write-ahead log unmerged) at exit.
-    private var work: (@Sendable (SQLiteConnection) throws(LedgerError) -> T)?
-    private let completion: @Sendable (Result<T, LedgerError>) -> Void
+/// One write waiting for its transaction: its work (which returns how to tell its caller, once
+/// committed) and how to tell a failure. Values only: it crosses from the caller to the writer
+/// thread once, and each closure runs once, there.
+private struct WriteJob: Sendable {
     let alone: Bool
-    /// Written by the writer's thread, read after the commit by the completions' (the dispatch orders them).
-    private var value: T?
+    let work: @Sendable (SQLiteConnection) throws(LedgerError) -> @Sendable () -> Void
+    let failed: @Sendable (LedgerError) -> Void
 
-    init(_ work: @escaping @Sendable (SQLiteConnection) throws(LedgerError) -> T, alone: Bool,
-         completion: @escaping @Sendable (Result<T, LedgerError>) -> Void) {
-        self.work = work
+    init(alone: Bool, work: @escaping @Sendable (SQLiteConnection) throws(LedgerError) -> @Sendable () -> Void,
+         failed: @escaping @Sendable (LedgerError) -> Void) {
         self.alone = alone
-        self.completion = completion
+        self.work = work
+        self.failed = failed
     }
 
-    func execute(_ connection: SQLiteConnection) throws(LedgerError) {
-        guard let work else { throw LedgerError(.failed, "a write of the batch ran twice") }
-        self.work = nil
-        value = try work(connection)
-    }
-
-    func finish(_ error: LedgerError?) {
-        if let error {
-            completion(.failure(error))
-        } else if let value {
-            completion(.success(value))
-        } else {
-            completion(.failure(LedgerError(.failed, "a write of the batch did not run")))
-        }
+    func finish(_ error: LedgerError) {
+        failed(error)
     }
 }

@@ -53,21 +53,21 @@ public struct CheckInSite: HTTPHandler {
         self.parts = parts
     }
 
-    public func respond(to http: HTTPRequest, reply: @escaping @Sendable (HTTPResponse) -> Void) {
+    public func respond(to http: HTTPRequest) async -> HTTPResponse {
         let request = SiteRequest(http, basePath: parts.basePath, zone: parts.zone, look: parts.look)
         switch Route(method: http.method, path: http.path, basePath: parts.basePath) {
-        case .scan(let venue, let token): ScanHandler(parts: parts).respond(to: request, venue: venue, token: token, reply: reply)
-        case .safeNumber(let venue): SafeNumberHandler(parts: parts).post(request, venue: venue, reply: reply)
-        case .visitor(let venue): VisitorFormHandler(parts: parts).post(request, venue: venue, reply: reply)
-        case .safeNumberForm(let venue): reply(SafeNumberHandler(parts: parts).form(for: request, venue: venue))
-        case .receipt(let venue, let id): reply(ReceiptHandler(parts: parts).respond(to: request, venue: venue, id: id))
-        case .checkOut(let venue, let id): CheckOutHandler(parts: parts).post(request, venue: venue, id: id, reply: reply)
-        case .occupancy(let venue): reply(OccupancyHandler(parts: parts).respond(to: request, venue: venue))
-        case .asset(let name): reply(AssetHandler.respond(to: request, name: name, look: parts.look))
-        case .metrics: reply(MetricsHandler(metrics: parts.metrics).respond(to: request))
-        case .unreadable(let page): reply(UnreadableRouteHandler(parts: parts).respond(to: request, page))
-        case .methodNotAllowed(let allowed): reply(request.methodNotAllowed(allowed))
-        case .notFound: reply(request.notFound())
+        case .scan(let venue, let token): return await ScanHandler(parts: parts).respond(to: request, venue: venue, token: token)
+        case .safeNumber(let venue): return await SafeNumberHandler(parts: parts).post(request, venue: venue)
+        case .visitor(let venue): return await VisitorFormHandler(parts: parts).post(request, venue: venue)
+        case .safeNumberForm(let venue): return SafeNumberHandler(parts: parts).form(for: request, venue: venue)
+        case .receipt(let venue, let id): return await ReceiptHandler(parts: parts).respond(to: request, venue: venue, id: id)
+        case .checkOut(let venue, let id): return await CheckOutHandler(parts: parts).post(request, venue: venue, id: id)
+        case .occupancy(let venue): return await OccupancyHandler(parts: parts).respond(to: request, venue: venue)
+        case .asset(let name): return AssetHandler.respond(to: request, name: name, look: parts.look)
+        case .metrics: return await MetricsHandler(metrics: parts.metrics).respond(to: request)
+        case .unreadable(let page): return UnreadableRouteHandler(parts: parts).respond(to: request, page)
+        case .methodNotAllowed(let allowed): return request.methodNotAllowed(allowed)
+        case .notFound: return request.notFound()
         }
     }
 }

@@ -12,25 +12,23 @@ struct CheckOutHandler: Sendable {
     /// The form's purpose in its token.
     static let formPurpose = "check-out"
 
-    func post(_ request: SiteRequest, venue: VenueID, id: ReceiptID, reply: @escaping @Sendable (HTTPResponse) -> Void) {
-        guard !request.http.bodyTooLarge else { return reply(request.tooLarge()) }
-        guard !request.isCrossSite else { return reply(request.crossSite()) }
-        guard let device = request.existingDevice(parts.cookies) else { return reply(request.notFound(request.words.receiptMissing)) }
+    func post(_ request: SiteRequest, venue: VenueID, id: ReceiptID) async -> HTTPResponse {
+        guard !request.http.bodyTooLarge else { return request.tooLarge() }
+        guard !request.isCrossSite else { return request.crossSite() }
+        guard let device = request.existingDevice(parts.cookies) else { return request.notFound(request.words.receiptMissing) }
         guard parts.formTokens.isValid(request.http.form[FormTokens.field], Self.formPurpose, venue: venue, device: device, at: parts.clock.now()) else {
-            return reply(request.page(400, request.pages.message(request.words.formExpired, request.words.notFoundAdvice)))
+            return request.page(400, request.pages.message(request.words.formExpired, request.words.notFoundAdvice))
         }
-        parts.useCase.checkOut(id: id.rawValue, venue: venue, device: device) { result in
-            switch result {
-            case .success(let found?):
-                reply(request.page(200, request.pages.checkedOut(found.visit, venueName: parts.useCase.displayName(of: venue), again: found.again,
-                                                                 now: parts.clock.now())))
-            case .success(nil):
-                reply(request.notFound(request.words.receiptMissing))
-            case .failure(let error):
-                parts.metrics.countFailure(error)
-                parts.ledgerFailed(error)
-                reply(request.unavailable(now: parts.clock.now()))
+        do throws(LedgerError) {
+            guard let found = try await parts.useCase.checkOut(id: id.rawValue, venue: venue, device: device) else {
+                return request.notFound(request.words.receiptMissing)
             }
+            return request.page(200, request.pages.checkedOut(found.visit, venueName: parts.useCase.displayName(of: venue), again: found.again,
+                                                              now: parts.clock.now()))
+        } catch {
+            parts.metrics.countFailure(error)
+            parts.ledgerFailed(error)
+            return request.unavailable(now: parts.clock.now())
         }
     }
 }

@@ -5,9 +5,9 @@ import ServerHTTPTypes
 struct MetricsHandler: Sendable {
     let metrics: ServerMetrics
 
-    func respond(to request: SiteRequest) -> HTTPResponse {
+    func respond(to request: SiteRequest) async -> HTTPResponse {
         guard request.http.clientIsLocal, request.http.method == "GET" || request.http.method == "HEAD" else { return request.notFound() }
         return HTTPResponse(status: 200, headers: [("Content-Type", "text/plain; version=0.0.4; charset=utf-8"), ("Cache-Control", "no-store")],
-                            body: Array(metrics.render().utf8))
+                            body: Array(await metrics.render().utf8))
     }
 }

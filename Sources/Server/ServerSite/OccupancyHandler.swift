@@ -10,10 +10,10 @@ import SharedText
 struct OccupancyHandler: Sendable {
     let parts: CheckInSite.Parts
 
-    func respond(to request: SiteRequest, venue: VenueID) -> HTTPResponse {
+    func respond(to request: SiteRequest, venue: VenueID) async -> HTTPResponse {
         let found: (inside: Int, capacity: Int?, at: WallTime)?
         do throws(LedgerError) {
-            found = try parts.useCase.occupancy(of: venue)
+            found = try await parts.useCase.occupancy(of: venue)
         } catch {
             parts.metrics.countFailure(error)
             parts.ledgerFailed(error)

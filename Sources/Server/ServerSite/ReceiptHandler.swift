@@ -10,11 +10,11 @@ struct ReceiptHandler: Sendable {
     /// found the check-in again keeps its receipt fresh, without trusting the address.
     static let seenPurpose = "seen"
 
-    func respond(to request: SiteRequest, venue: VenueID, id: ReceiptID) -> HTTPResponse {
+    func respond(to request: SiteRequest, venue: VenueID, id: ReceiptID) async -> HTTPResponse {
         guard let device = request.existingDevice(parts.cookies) else { return request.notFound(request.words.receiptMissing) }
         let found: CheckIn?
         do throws(LedgerError) {
-            found = try parts.useCase.receipt(id: id.rawValue, venue: venue, device: device)
+            found = try await parts.useCase.receipt(id: id.rawValue, venue: venue, device: device)
         } catch {
             parts.metrics.countFailure(error)
             parts.ledgerFailed(error)

@@ -23,34 +23,33 @@ struct SafeNumberHandler: Sendable {
 
     /// `POST B/VENUE`: the typed number checks in; a wrong one counts against the phone and
     /// its network, a malformed one (not the shape of a safe number) against nobody.
-    func post(_ request: SiteRequest, venue: VenueID, reply: @escaping @Sendable (HTTPResponse) -> Void) {
-        guard !request.http.bodyTooLarge else { return reply(request.tooLarge()) }
-        guard !request.isCrossSite else { return reply(request.crossSite()) }
-        guard parts.useCase.profile(of: venue) != nil else { return reply(Self.unknownVenue(request)) }
+    func post(_ request: SiteRequest, venue: VenueID) async -> HTTPResponse {
+        guard !request.http.bodyTooLarge else { return request.tooLarge() }
+        guard !request.isCrossSite else { return request.crossSite() }
+        guard parts.useCase.profile(of: venue) != nil else { return Self.unknownVenue(request) }
         let known = request.existingDevice(parts.cookies)
         let network = request.http.clientKey
         if let wait = parts.limiter.wait(device: known, network: network) {
             parts.metrics.countRateLimited()
             let html = request.pages.tooMany(retryAfter: wait, now: parts.clock.now(), venue: venue, venueName: parts.useCase.displayName(of: venue))
-            return reply(request.page(429, html, extra: [("Retry-After", "\(wait)")]))
+            return request.page(429, html, extra: [("Retry-After", "\(wait)")])
         }
         guard parts.formTokens.isValid(request.http.form[FormTokens.field], Self.formPurpose, venue: venue, device: known, at: parts.clock.now()) else {
-            return reply(request.page(400, page(request, venue: venue, message: request.words.formExpired)))
+            return request.page(400, page(request, venue: venue, message: request.words.formExpired))
         }
         guard let number = Self.normalized(request.http.form["safe-number"] ?? "") else {
-            return reply(request.page(400, page(request, venue: venue, message: request.words.notSafeNumberShape)))
+            return request.page(400, page(request, venue: venue, message: request.words.notSafeNumberShape))
         }
         let (device, newCookie) = request.scanDevice(parts.cookies)
         let code = Scan.Code.safeNumber(number)
-        parts.useCase.checkIn(Scan(venue: venue, code: code, device: device, visitor: request.visitorCookie)) { outcome in
-            parts.metrics.count(outcome, method: .safeNumber)
-            if case .refused(let reason, _) = outcome, reason == .badMAC || reason == .malformed {
-                // A wrong number: the form again, and one try less for this phone and network.
-                parts.limiter.failed(device: known, network: network)
-                return reply(request.page(CheckInAnswers.status(of: reason), page(request, venue: venue, message: request.words.wrongSafeNumber)))
-            }
-            reply(CheckInAnswers(parts: parts).response(to: outcome, code: code, device: device, newCookie: newCookie, for: request))
+        let outcome = await parts.useCase.checkIn(Scan(venue: venue, code: code, device: device, visitor: request.visitorCookie))
+        parts.metrics.count(outcome, method: .safeNumber)
+        if case .refused(let reason, _) = outcome, reason == .badMAC || reason == .malformed {
+            // A wrong number: the form again, and one try less for this phone and network.
+            parts.limiter.failed(device: known, network: network)
+            return request.page(CheckInAnswers.status(of: reason), page(request, venue: venue, message: request.words.wrongSafeNumber))
         }
+        return CheckInAnswers(parts: parts).response(to: outcome, code: code, device: device, newCookie: newCookie, for: request)
     }
 
     /// The form page, with a token for the device that sees it.

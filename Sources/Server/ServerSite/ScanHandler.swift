@@ -6,12 +6,11 @@ import SharedDomain
 struct ScanHandler: Sendable {
     let parts: CheckInSite.Parts
 
-    func respond(to request: SiteRequest, venue: VenueID?, token: String, reply: @escaping @Sendable (HTTPResponse) -> Void) {
+    func respond(to request: SiteRequest, venue: VenueID?, token: String) async -> HTTPResponse {
         let (device, newCookie) = request.scanDevice(parts.cookies)
         let code = Scan.Code.token(token)
-        parts.useCase.checkIn(Scan(venue: venue, code: code, device: device, visitor: request.visitorCookie)) { outcome in
-            parts.metrics.count(outcome, method: .qr)
-            reply(CheckInAnswers(parts: parts).response(to: outcome, code: code, device: device, newCookie: newCookie, for: request))
-        }
+        let outcome = await parts.useCase.checkIn(Scan(venue: venue, code: code, device: device, visitor: request.visitorCookie))
+        parts.metrics.count(outcome, method: .qr)
+        return CheckInAnswers(parts: parts).response(to: outcome, code: code, device: device, newCookie: newCookie, for: request)
     }
 }

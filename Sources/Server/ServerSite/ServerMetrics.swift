@@ -41,10 +41,10 @@ public final class ServerMetrics: HTTPObserver {
     private let counters = Mutex(Counters())
     private let startedAt: WallTime
     /// Reads the live counts from the ledger at each scrape (nil when it cannot).
-    private let live: (@Sendable () -> LiveCounts?)?
+    private let live: (@Sendable () async -> LiveCounts?)?
 
     /// Counters starting now; `live` gives the gauges of today's and the last hour's check-ins.
-    public init(startedAt: WallTime, live: (@Sendable () -> LiveCounts?)? = nil) {
+    public init(startedAt: WallTime, live: (@Sendable () async -> LiveCounts?)? = nil) {
         self.startedAt = startedAt
         self.live = live
     }
@@ -112,7 +112,7 @@ public final class ServerMetrics: HTTPObserver {
     }
 
     /// The Prometheus text exposition (through the shared `PrometheusWriter`).
-    public func render() -> String {
+    public func render() async -> String {
         let counters = counters.withLock { $0 }
         var out = PrometheusWriter()
         out.family("qrcheckin_server_start_time_seconds", .gauge, "When the server started, in Unix seconds.")
@@ -148,7 +148,7 @@ public final class ServerMetrics: HTTPObserver {
             out.family("qrcheckin_server_last_purge_time_seconds", .gauge, "When the retention last purged, in Unix seconds.")
             out.sample("qrcheckin_server_last_purge_time_seconds", .integer(last.seconds))
         }
-        if let counts = live?() { Self.write(counts, to: &out) }
+        if let live, let counts = await live() { Self.write(counts, to: &out) }
         out.family("qrcheckin_server_request_duration_seconds", .histogram, "Time from a request's last byte to its response.")
         var cumulative = 0
         for (index, bound) in Self.bucketLabels.enumerated() {

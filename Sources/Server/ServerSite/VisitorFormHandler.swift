@@ -8,22 +8,22 @@ import SharedDomain
 struct VisitorFormHandler: Sendable {
     let parts: CheckInSite.Parts
 
-    func post(_ request: SiteRequest, venue: VenueID, reply: @escaping @Sendable (HTTPResponse) -> Void) {
-        guard !request.http.bodyTooLarge else { return reply(request.tooLarge()) }
-        guard !request.isCrossSite else { return reply(request.crossSite()) }
+    func post(_ request: SiteRequest, venue: VenueID) async -> HTTPResponse {
+        guard !request.http.bodyTooLarge else { return request.tooLarge() }
+        guard !request.isCrossSite else { return request.crossSite() }
         let form = request.http.form
-        guard let profile = parts.useCase.profile(of: venue), let ticket = form["ticket"] else { return reply(Self.expired(request)) }
+        guard let profile = parts.useCase.profile(of: venue), let ticket = form["ticket"] else { return Self.expired(request) }
         if form["switch"] == "1" {
             // The language switch: the same form in the other language, the ticket untouched
             // (it is checked when the form is sent).
             let html = request.pages.visitorForm(venue: venue, venueName: parts.useCase.displayName(of: venue), fields: profile.visitorFields,
                                                  ticket: ticket, message: nil)
-            return reply(request.page(200, html))
+            return request.page(200, html)
         }
         // The ticket was issued with the device's cookie: the same cookie must come back, and
         // the ticket is good once (a replay, or a post from elsewhere, records nothing).
         guard let device = request.existingDevice(parts.cookies) else {
-            return reply(request.page(400, request.pages.message(request.words.badRequestTitle, request.words.formOtherDevice)))
+            return request.page(400, request.pages.message(request.words.badRequestTitle, request.words.formOtherDevice))
         }
         let name = form["name"].flatMap(Visitor.acceptableName)
         let visitor = Visitor(name: name, phone: form["phone"])
@@ -32,7 +32,7 @@ struct VisitorFormHandler: Sendable {
             // Checked before the ticket is used: a typo costs the visitor nothing.
             let html = request.pages.visitorForm(venue: venue, venueName: parts.useCase.displayName(of: venue), fields: profile.visitorFields,
                                                  ticket: ticket, message: request.words.visitorInvalid)
-            return reply(request.page(400, html))
+            return request.page(400, html)
         }
         let pending: (code: Scan.Code, verifiedAt: WallTime)
         do throws(VisitorTickets.Refusal) {
@@ -43,16 +43,15 @@ struct VisitorFormHandler: Sendable {
             case .otherDevice: request.words.formOtherDevice
             case .used: request.words.formUsed
             }
-            return reply(request.page(400, request.pages.message(request.words.badRequestTitle, advice)))
+            return request.page(400, request.pages.message(request.words.badRequestTitle, advice))
         }
         let cookie = "\(VisitorCookie.name)=\(VisitorCookie.value(visitor)); Path=\(request.cookiePath); "
             + "Max-Age=\(DeviceCookies.maxAgeSeconds); HttpOnly; SameSite=Lax" + (request.http.secure ? "; Secure" : "")
         let scan = Scan(venue: venue, code: pending.code, device: .known(device), visitor: visitor)
-        parts.useCase.checkIn(scan, verifiedAt: pending.verifiedAt) { outcome in
-            parts.metrics.count(outcome, method: pending.code.method)
-            reply(CheckInAnswers(parts: parts).response(to: outcome, code: pending.code, device: .known(device), newCookie: nil, for: request,
-                                                        extra: [("Set-Cookie", cookie)]))
-        }
+        let outcome = await parts.useCase.checkIn(scan, verifiedAt: pending.verifiedAt)
+        parts.metrics.count(outcome, method: pending.code.method)
+        return CheckInAnswers(parts: parts).response(to: outcome, code: pending.code, device: .known(device), newCookie: nil, for: request,
+                                                     extra: [("Set-Cookie", cookie)])
     }
 
     /// 400 for a form that cannot be taken: not of a venue served, without its ticket, or at a

@@ -1,12 +1,13 @@
 import ServerDomain
 import ServerReports
+import SharedAsync
 import SharedCLI
 import SharedDomain
 import SharedSystem
 
 /// `qrcheckin-server audit`: who exported, erased, queried or changed what in the visitor log,
 /// newest first, as a table, CSV or JSON lines.
-struct AuditCommand: Command {
+struct AuditCommand: AsyncCommand {
     static let spec = CommandSpec(
         name: "audit",
         summary: "List the audit log: who exported, erased, queried or changed what, newest first.",
@@ -44,14 +45,14 @@ struct AuditCommand: Command {
         query = AuditQuery(from: bounds.from, until: bounds.until, limit: try arguments.integer("limit", in: 0...Int.max))
     }
 
-    func run(_ context: CommandContext) throws(CommandError) -> ExitCode {
-        let ledger = try ledgerOptions.openLedger()
+    func run(_ context: CommandContext) async throws(CommandError) -> ExitCode {
+        let ledger = try await ledgerOptions.openLedger().ledger
         var export = AuditExport(format: format ?? (context.standardOutputIsTerminal ? .table : .csv), zone: SystemZone())
         var output = CheckedOutput()
         var failure: CommandError?
         try output.append(export.header)
-        try ledgerCall { () throws(LedgerError) in
-            try ledger.audit(query) { entry in
+        try await ledgerCall { () async throws(LedgerError) in
+            try await ledger.eachEntry(query) { entry throws(LedgerError) in
                 do throws(CommandError) {
                     try output.append { export.write(entry, to: &$0) }
                     return true

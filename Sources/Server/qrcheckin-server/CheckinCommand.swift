@@ -1,12 +1,13 @@
 import ServerDomain
 import ServerReports
+import SharedAsync
 import SharedCLI
 import SharedDomain
 import SharedSystem
 
 /// `qrcheckin-server checkin`: door staff check a visitor in by hand (no phone, a paper list,
 /// a group), recorded with method `staff` and the operator's user name as the audit trail.
-struct CheckinCommand: Command {
+struct CheckinCommand: AsyncCommand {
     static let spec = CommandSpec(
         name: "checkin",
         summary: "Record a staff check-in (a visitor without a phone), with your user name.",
@@ -76,18 +77,18 @@ struct CheckinCommand: Command {
         overCapacity = arguments.has("over-capacity")
     }
 
-    func run(_ context: CommandContext) throws(CommandError) -> ExitCode {
+    func run(_ context: CommandContext) async throws(CommandError) -> ExitCode {
         let clock = SystemClock()
-        let ledger = try configuration.ledger.openLedger(create: true, clock: clock)
-        if !newVenue, configuration.venues.profiles[venue] == nil, !(try Self.holdsCheckIns(at: venue, ledger)) {
+        let ledger = try await configuration.ledger.openLedger(create: true, clock: clock).ledger
+        if !newVenue, configuration.venues.profiles[venue] == nil, !(try await Self.holdsCheckIns(at: venue, ledger)) {
             throw CommandError(.dataError, "unknown venue \(venue): no setting names it and it has no check-in yet (a typo?); "
                                + "add --new-venue to record its first check-in")
         }
         let trail = AuditTrail.shell(ledger, context, clock: clock)
         let profile = configuration.venues.profile(for: venue)
         // The check-in and its audit entry (over-capacity when the venue was full) are one transaction.
-        let admission = try ledgerCall { () throws(LedgerError) in
-            try StaffCheckIn(trail: trail).record(venue: venue, visitor: visitor, profile: profile, overCapacity: overCapacity)
+        let admission = try await ledgerCall { () async throws(LedgerError) in
+            try await StaffCheckIn(trail: trail).record(venue: venue, visitor: visitor, profile: profile, overCapacity: overCapacity)
         }
         guard case .admitted(let outcome) = admission else {
             let inside = if case .full(let inside) = admission { inside } else { 0 }
@@ -100,15 +101,10 @@ struct CheckinCommand: Command {
     }
 
     /// Whether `venue` has a check-in in `ledger`, or a kept count of purged ones.
-    private static func holdsCheckIns(at venue: VenueID, _ ledger: any CheckInLedger) throws(CommandError) -> Bool {
-        try ledgerCall { () throws(LedgerError) in
-            var found = false
-            try ledger.export(CheckInQuery(venue: venue, limit: 1)) { _ in
-                found = true
-                return false
-            }
-            if found { return true }
-            return !(try ledger.keptCounts(venue: venue)).isEmpty
+    private static func holdsCheckIns(at venue: VenueID, _ ledger: any VisitLog) async throws(CommandError) -> Bool {
+        try await ledgerCall { () async throws(LedgerError) in
+            if !(try await ledger.checkIns(CheckInQuery(venue: venue, limit: 1), after: nil)).isEmpty { return true }
+            return !(try await ledger.keptCounts(venue: venue)).isEmpty
         }
     }
 }

@@ -1,5 +1,6 @@
 import ServerDomain
 import ServerReports
+import SharedAsync
 import SharedCLI
 import SharedDomain
 import SharedSystem
@@ -7,7 +8,7 @@ import SharedText
 
 /// `qrcheckin-server checkins`: the recorded check-ins, oldest first, as a table, CSV or JSON
 /// lines; or, with `--count`, how many (by venue, day or hour).
-struct CheckinsCommand: Command {
+struct CheckinsCommand: AsyncCommand {
     static let spec = CommandSpec(
         name: "checkins",
         summary: "List or count the recorded check-ins (table, CSV or JSON lines).",
@@ -110,24 +111,24 @@ struct CheckinsCommand: Command {
         return keys
     }
 
-    func run(_ context: CommandContext) throws(CommandError) -> ExitCode {
-        let ledger = try ledgerOptions.openLedger()
+    func run(_ context: CommandContext) async throws(CommandError) -> ExitCode {
+        let ledger = try await ledgerOptions.openLedger().ledger
         var query = query
-        if let device = query.device { query.device = try DeviceLookup.device(prefixed: device, in: ledger) }
+        if let device = query.device { query.device = try await DeviceLookup.device(prefixed: device, in: ledger) }
         let chosen = format ?? (context.standardOutputIsTerminal ? .table : .csv)
         let trail = AuditTrail.shell(ledger, context)
-        if let countKeys { return try count(ledger, trail: trail, query: query, keys: countKeys, format: chosen, context) }
+        if let countKeys { return try await count(ledger, trail: trail, query: query, keys: countKeys, format: chosen, context) }
         // Who exported what, the filter and how many rows, is committed before the first row
         // leaves: a log that cannot take the entry (a full disk) exports nothing (exit 74).
-        let audited = try ledgerCall { () throws(LedgerError) in
-            try VisitorLogExport(trail: trail).begin(.query(query), detail: Self.describe(query, format: chosen, excel: excel))
+        let audited = try await ledgerCall { () async throws(LedgerError) in
+            try await VisitorLogExport(trail: trail, log: ledger).begin(.query(query), detail: Self.describe(query, format: chosen, excel: excel))
         }
         var export = CheckInExport(format: chosen, excel: excel, zone: SystemZone())
         var output = CheckedOutput()
         var failure: CommandError?
         try output.append(export.header)
         do throws(LedgerError) {
-            try audited.rows { checkIn in
+            try await audited.rows { checkIn throws(LedgerError) in
                 do throws(CommandError) {
                     try output.append { export.write(checkIn, to: &$0) }
                     return true
@@ -155,18 +156,18 @@ struct CheckinsCommand: Command {
         return (parts + ["format=\(format.rawValue)"] + (excel ? ["excel"] : [])).joined(separator: " ")
     }
 
-    private func count(_ ledger: any CheckInLedger, trail: AuditTrail, query: CheckInQuery, keys: [CountReport.Key], format: CheckInExport.Format,
-                       _ context: CommandContext) throws(CommandError) -> ExitCode {
+    private func count(_ ledger: any Ledger, trail: AuditTrail, query: CheckInQuery, keys: [CountReport.Key], format: CheckInExport.Format,
+                       _ context: CommandContext) async throws(CommandError) -> ExitCode {
         // Counts of venues, days and hours are numbers of nobody; counted for one device they
         // tell when that visitor came: audited as an export of that device's check-ins.
         if query.device != nil {
-            _ = try ledgerCall { () throws(LedgerError) in
-                try VisitorLogExport(trail: trail).begin(.query(query), detail: Self.describe(query, format: format) + " count")
+            _ = try await ledgerCall { () async throws(LedgerError) in
+                try await VisitorLogExport(trail: trail, log: ledger).begin(.query(query), detail: Self.describe(query, format: format) + " count")
             }
         }
-        let kept = includesKept ? try ledgerCall { () throws(LedgerError) in try keptCounts(ledger) } : []
+        let kept = includesKept ? try await ledgerCall { () async throws(LedgerError) in try await keptCounts(ledger) } : []
         guard !keys.isEmpty else {
-            let total = try ledgerCall { () throws(LedgerError) in try ledger.count(query) }
+            let total = try await ledgerCall { () async throws(LedgerError) in try await ledger.count(query) }
             try context.output("\(total + kept.reduce(0) { $0 + $1.count })\n")
             return .success
         }
@@ -174,8 +175,8 @@ struct CheckinsCommand: Command {
         if peak {
             let now = SystemClock().now()
             var sweep = PeakOccupancy(byVenue: keys.contains(.venue), byDay: keys.contains(.day))
-            try ledgerCall { () throws(LedgerError) in
-                try ledger.export(query) { visit in
+            try await ledgerCall { () async throws(LedgerError) in
+                try await ledger.eachCheckIn(query) { visit throws(LedgerError) in
                     let profile = venues.profile(for: visit.venue) ?? venues.defaults
                     let end = visit.exit?.time ?? WallTime(milliseconds: min(now.milliseconds, visit.time.milliseconds + profile.maxStaySeconds * 1000))
                     sweep.add(visit, until: end)
@@ -186,16 +187,16 @@ struct CheckinsCommand: Command {
             try context.output(report.text(format))
             return .success
         }
-        for tally in try ledgerCall({ () throws(LedgerError) in try ledger.tally(query) }) { report.add(tally) }
+        for tally in try await ledgerCall({ () async throws(LedgerError) in try await ledger.tally(query) }) { report.add(tally) }
         for count in kept { report.add(count) }
         try context.output(report.text(format))
         return .success
     }
 
     /// The kept counts the query's venue and time range select (whole days, by their midnight).
-    private func keptCounts(_ ledger: any CheckInLedger) throws(LedgerError) -> [DailyCount] {
+    private func keptCounts(_ ledger: any VisitLog) async throws(LedgerError) -> [DailyCount] {
         let zone = SystemZone()
-        return try ledger.keptCounts(venue: query.venue).filter { count in
+        return try await ledger.keptCounts(venue: query.venue).filter { count in
             let midnight = count.day.midnight(in: zone)
             return (query.from.map { midnight >= $0 } ?? true) && (query.until.map { midnight < $0 } ?? true)
         }

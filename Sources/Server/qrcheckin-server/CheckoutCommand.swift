@@ -1,5 +1,6 @@
 import ServerDomain
 import ServerReports
+import SharedAsync
 import SharedCLI
 import SharedDomain
 import SharedSystem
@@ -7,7 +8,7 @@ import SharedSystem
 /// `qrcheckin-server checkout`: staff end one visit (`--checkin ID`) or every open visit at a
 /// venue (`--venue V --all`: the end of the day, after an evacuation), recorded as `staff`
 /// and in the audit log.
-struct CheckoutCommand: Command {
+struct CheckoutCommand: AsyncCommand {
     static let spec = CommandSpec(
         name: "checkout",
         summary: "Record a staff check-out: one visit, or every open visit at a venue.",
@@ -48,11 +49,11 @@ struct CheckoutCommand: Command {
         }
     }
 
-    func run(_ context: CommandContext) throws(CommandError) -> ExitCode {
+    func run(_ context: CommandContext) async throws(CommandError) -> ExitCode {
         let clock = SystemClock()
-        let ledger = try ledgerOptions.openLedger(clock: clock)
+        let ledger = try await ledgerOptions.openLedger(clock: clock).ledger
         // The exits and their audit entry are one transaction (`StaffCheckOut`).
-        let report = try ledgerCall { () throws(LedgerError) in try StaffCheckOut(trail: AuditTrail.shell(ledger, context, clock: clock)).run(target) }
+        let report = try await ledgerCall { () async throws(LedgerError) in try await StaffCheckOut(trail: AuditTrail.shell(ledger, context, clock: clock)).run(target) }
         if case .checkIn(let id) = target, report.visit == nil { throw CommandError(.dataError, "no check-in \(id) in the log") }
         let zone = SystemZone()
         if let visit = report.visit, let exit = visit.exit {

@@ -23,9 +23,9 @@ extension CommandError {
 }
 
 /// The value of a ledger call, its failure as the command's (with the documented exit status).
-func ledgerCall<T>(_ body: () throws(LedgerError) -> T) throws(CommandError) -> T {
+func ledgerCall<T>(_ body: () async throws(LedgerError) -> T) async throws(CommandError) -> T {
     do throws(LedgerError) {
-        return try body()
+        return try await body()
     } catch {
         throw CommandError(error)
     }

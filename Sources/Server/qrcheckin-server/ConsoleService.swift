@@ -2,6 +2,7 @@ import Glibc
 import ServerConsole
 import ServerDomain
 import ServerHTTP
+import SharedAsync
 import SharedCLI
 import SharedDomain
 import SharedSystem
@@ -20,40 +21,40 @@ enum ConsoleService {
         }
     }
 
-    /// Starts the console on `listener` (which its server takes over) and adds it to
-    /// `services`; returns the bound address.
-    static func start(on listener: consuming FileDescriptor, opened: any CheckInLedger, ledger: WatchedLedger, configuration: ServerConfiguration,
-                      zone: SystemZone, clock: any WallClock, services: ServiceGroup) throws(CommandError) -> String {
-        guard let accounts = opened as? any AccountLedger else { throw CommandError(.software, "this ledger keeps no console accounts") }
+    /// Starts the console on `listener` (which its server takes over): its listener, as a
+    /// service of `serve`, and the address it is bound to. Password hashes (Argon2id) run on `pool`.
+    static func start(on listener: consuming FileDescriptor, ledger: any Ledger, health: LedgerHealthWatch, configuration: ServerConfiguration,
+                      zone: SystemZone, clock: any WallClock, pool: BlockingPool) async throws(CommandError) -> (service: any Service, address: String) {
         let authenticator = HMACAuthenticator()
         let crypto = ConsoleCrypto(
             random: SecureRandom.bytes, digest: { GenericHash.digest($0, length: 32) },
-            verifyPassword: { PasswordHash.verify($0, against: $1) }, hashPassword: PasswordHash.make, needsRehash: PasswordHash.needsRehash,
-            equal: { authenticator.isEqualInConstantTime($0, $1) })
+            verifyPassword: { password, hash in (try? await pool.run { () throws(Never) in PasswordHash.verify(password, against: hash) }) ?? false },
+            hashPassword: { password in (try? await pool.run { () throws(Never) in PasswordHash.make(password) }) ?? nil },
+            needsRehash: PasswordHash.needsRehash, equal: { authenticator.isEqualInConstantTime($0, $1) })
         // Unknown names are checked against this, so they take as long as known ones; made at
         // the first sign-in, not at start (a hash's 0.1 s of CPU and 64 MiB).
         let decoyHash = Mutex<String?>(nil)
-        let decoy: @Sendable () -> String = {
-            decoyHash.withLock { made in
-                if made == nil { made = PasswordHash.make(Hex.encode(SecureRandom.bytes(16))) }
-                return made ?? "$argon2id$unusable"
+        let decoy: @Sendable () async -> String = {
+            if let made = decoyHash.withLock({ $0 }) { return made }
+            let made = (try? await pool.run { () throws(Never) in PasswordHash.make(Hex.encode(SecureRandom.bytes(16))) }) ?? nil
+            return decoyHash.withLock { kept in
+                if kept == nil { kept = made }
+                return kept ?? "$argon2id$unusable"
             }
         }
-        let sessions = ConsoleSessions(accounts: accounts, clock: clock, crypto: crypto)
-        _ = try? sessions.purgeExpired()
-        let parts = ConsoleSite.Parts(
-            ledger: ledger, accounts: accounts, refusals: opened as? any RefusalCounting,
-            visits: LedgerOpenVisits(ledger: ledger, venues: configuration.venues), venues: configuration.venues, zone: zone, clock: clock,
-            crypto: crypto, ledgerAnswers: { !ledger.isInOutage }, decoyHash: decoy)
+        let sessions = ConsoleSessions(accounts: ledger, clock: clock, crypto: crypto)
+        _ = try? await sessions.purgeExpired()
+        let parts = ConsoleSite.Parts(ledger: ledger, venues: configuration.venues, zone: zone, clock: clock, crypto: crypto,
+                                      ledgerAnswers: { !health.isInOutage }, decoyHash: decoy)
         var limits = configuration.limits
         limits.threads = 2
         let address = ListenSocket.boundAddress(listener)
         do throws(HTTPServerError) {
-            services.add(try MicroHTTPServer(listener: listener, handler: ConsoleSite(parts), limits: limits,
-                                             resolver: ClientResolver(trustedProxies: configuration.trustedProxies), observer: nil))
+            let server = try MicroHTTPServer(listener: listener, handler: ConsoleSite(parts), limits: limits,
+                                             resolver: ClientResolver(trustedProxies: configuration.trustedProxies), observer: nil, pool: pool)
+            return (NamedService(name: "console listener", service: server), address)
         } catch {
             throw CommandError(.unavailable, "admin-listen: " + error.description)
         }
-        return address
     }
 }

@@ -10,8 +10,8 @@ enum DeviceLookup {
 
     /// The device whose id is `prefix`, or the one device with check-ins whose id begins with
     /// it; else exit 65: no device, or several (listed, each as far as tells it from the others).
-    static func device(prefixed prefix: DeviceID, in ledger: any CheckInLedger) throws(CommandError) -> DeviceID {
-        let matches = try ledgerCall { () throws(LedgerError) in try ledger.devices(prefixed: prefix.rawValue, limit: listed + 1) }
+    static func device(prefixed prefix: DeviceID, in ledger: any VisitLog) async throws(CommandError) -> DeviceID {
+        let matches = try await ledgerCall { () async throws(LedgerError) in try await ledger.devices(prefixed: prefix.rawValue, limit: listed + 1) }
         if matches.contains(prefix) { return prefix }
         if matches.count == 1 { return matches[0] }
         guard !matches.isEmpty else {

@@ -1,12 +1,13 @@
 import ServerDomain
 import ServerReports
+import SharedAsync
 import SharedCLI
 import SharedSystem
 
 /// `qrcheckin-server erase`: deletes one visitor's check-ins on request (by the device id the
 /// export shows, a collected phone number, or a receipt's number), or one check-in alone. It
 /// shows what it will erase first and erases only once the operator said yes (or `--yes`).
-struct EraseCommand: Command {
+struct EraseCommand: AsyncCommand {
     static let spec = CommandSpec(
         name: "erase",
         summary: "Erase one visitor's check-ins (by receipt, device or phone), after showing them.",
@@ -105,26 +106,26 @@ struct EraseCommand: Command {
         }
     }
 
-    func run(_ context: CommandContext) throws(CommandError) -> ExitCode {
-        let ledger = try ledgerOptions.openLedger()
-        let (subject, scope) = try chosen(ledger)
-        let erasure = Erasure(trail: AuditTrail.shell(ledger, context))
+    func run(_ context: CommandContext) async throws(CommandError) -> ExitCode {
+        let ledger = try await ledgerOptions.openLedger().ledger
+        let (subject, scope) = try await chosen(ledger)
+        let erasure = Erasure(trail: AuditTrail.shell(ledger, context), ledger: ledger)
         let described = scope.described
         if mode == .confirmed {
             // One action: what goes is shown once it is gone, the erasure and its entry one
             // transaction. Counted first, so that nothing matching erases (and audits) nothing.
-            let checkIns = try ledgerCall { () throws(LedgerError) in try ledger.checkIns(of: subject) }
+            let checkIns = try await ledgerCall { () async throws(LedgerError) in try await ledger.checkIns(of: subject) }
             let preview = ErasurePreview(scope: scope, checkIns: checkIns, zone: SystemZone())
             guard preview.count > 0 else {
                 throw CommandError(.dataError, "\(preview.nothing) (never recorded, purged or erased already): nothing erased")
             }
-            let erased = try ledgerCall { () throws(LedgerError) in try erasure.erase(subject, described: described) }
+            let erased = try await ledgerCall { () async throws(LedgerError) in try await erasure.erase(subject, described: described) }
             try context.output(preview.text + preview.erased(erased) + "\n")
             return .success
         }
         // What would go is shown to the operator: audited as a preview before it is shown
         // (on a full disk nothing is shown, exit 74). Erasing then is a second action.
-        let checkIns = try ledgerCall { () throws(LedgerError) in try erasure.preview(subject, described: described) }
+        let checkIns = try await ledgerCall { () async throws(LedgerError) in try await erasure.preview(subject, described: described) }
         let preview = ErasurePreview(scope: scope, checkIns: checkIns, zone: SystemZone())
         guard preview.count > 0 else {
             throw CommandError(.dataError, "\(preview.nothing) (never recorded, purged or erased already): nothing erased")
@@ -142,26 +143,26 @@ struct EraseCommand: Command {
             try context.output("nothing erased\n")
             return .failure
         }
-        let erased = try ledgerCall { () throws(LedgerError) in try erasure.erase(subject, described: described) }
+        let erased = try await ledgerCall { () async throws(LedgerError) in try await erasure.erase(subject, described: described) }
         try context.output(preview.erased(erased) + "\n")
         return .success
     }
 
     /// What to erase and how to name it: a subject as given, or found from check-in `id`.
-    private func chosen(_ ledger: any CheckInLedger) throws(CommandError) -> (ErasureSubject, ErasurePreview.Scope) {
+    private func chosen(_ ledger: any Ledger) async throws(CommandError) -> (ErasureSubject, ErasurePreview.Scope) {
         switch target {
         case .device(prefix: let prefix):
-            let device = try DeviceLookup.device(prefixed: prefix, in: ledger)
+            let device = try await DeviceLookup.device(prefixed: prefix, in: ledger)
             return (.device(device), .device(device, ofCheckIn: nil))
         case .subject(.device(let device)):
             return (.device(device), .device(device, ofCheckIn: nil))
         case .subject(.phone(let phone)):
             return (.phone(phone), .phone(phone, ofCheckIn: nil))
         case .subject(.checkIn(let id)), .checkIn(let id, only: true):
-            _ = try Self.find(id, in: ledger)
+            _ = try await Self.find(id, in: ledger)
             return (.checkIn(id), .checkIn(id, namesNoVisitor: false))
         case .checkIn(let id, only: false):
-            let checkIn = try Self.find(id, in: ledger)
+            let checkIn = try await Self.find(id, in: ledger)
             if let device = checkIn.device { return (.device(device), .device(device, ofCheckIn: id)) }
             if let phone = checkIn.entry.visitor?.phone { return (.phone(phone), .phone(phone, ofCheckIn: id)) }
             return (.checkIn(id), .checkIn(id, namesNoVisitor: true))
@@ -170,8 +171,8 @@ struct EraseCommand: Command {
 
     /// Check-in `id`, or exit 65: the number names nothing (never recorded, purged, erased, or
     /// another ledger's).
-    private static func find(_ id: Int64, in ledger: any CheckInLedger) throws(CommandError) -> CheckIn {
-        guard let checkIn = try ledgerCall({ () throws(LedgerError) in try ledger.find(id: id) }) else {
+    private static func find(_ id: Int64, in ledger: any VisitLedger) async throws(CommandError) -> CheckIn {
+        guard let checkIn = try await ledgerCall({ () async throws(LedgerError) in try await ledger.find(id: id) }) else {
             throw CommandError(.dataError, "no such check-in: \(id) (never recorded, purged or erased already, or of another database)")
         }
         return checkIn

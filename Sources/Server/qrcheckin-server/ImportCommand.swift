@@ -1,11 +1,12 @@
 import ServerDomain
 import ServerPostgres
+import SharedAsync
 import SharedCLI
 import SharedDomain
 import SharedSystem
 
 /// `qrcheckin-server import`: copies a SQLite ledger's check-ins into the PostgreSQL ledger.
-struct ImportCommand: Command {
+struct ImportCommand: AsyncCommand {
     static let spec = CommandSpec(
         name: "import",
         summary: "Copy the check-ins of a SQLite ledger into PostgreSQL (moving up to many servers).",
@@ -51,18 +52,19 @@ struct ImportCommand: Command {
         venue = try arguments["venue"].map { text throws(CommandError) in try ServerConfiguration.venue(text, .flag("venue")) }
     }
 
-    func run(_ context: CommandContext) throws(CommandError) -> ExitCode {
+    func run(_ context: CommandContext) async throws(CommandError) -> ExitCode {
         let clock = SystemClock()
-        let from = try LedgerOpener.open(source, create: false, clock: clock)
+        let from = try await LedgerOpener.open(source, create: false, clock: clock).ledger
         let report: LedgerCopyReport
+        let pool = try LedgerOpener.blockingPool(threads: 1)
         do throws(LedgerError) {
             // Every check-in of the source, visitor fields and all, moves: audited in the copy's
             // own transaction (`import`), so a copy the log cannot take is not committed.
-            let ledger = try PostgresLedger(destination, poolSize: 1, clock: clock)
+            let ledger = try await PostgresLedger.open(destination, poolSize: 1, clock: clock, blocking: pool)
             let trail = AuditTrail.shell(ledger, context, clock: clock)
             let now = clock.now()
             let origin = source.description
-            report = try ledger.copy(from: from, venue: venue) { report in
+            report = try await ledger.copy(from: from, venue: venue) { report in
                 trail.entry(AuditNote(.import, subject: venue.map { "venue \($0)" }, detail: "from \(origin): source \(report.source), "
                                       + "copied \(report.copied), already there \(report.alreadyThere)", rows: report.copied), at: now)
             }

@@ -1,5 +1,6 @@
 import ServerDomain
 import ServerReports
+import SharedAsync
 import SharedCLI
 import SharedDomain
 import SharedSystem
@@ -7,7 +8,7 @@ import SharedSystem
 /// `qrcheckin-server inside`: the evacuation roll, every open visit. A read: it works while
 /// the server runs and on a ledger that cannot be written (a full disk), because an evacuation
 /// is not the time for an error.
-struct InsideCommand: Command {
+struct InsideCommand: AsyncCommand {
     static let spec = CommandSpec(
         name: "inside",
         summary: "List who is inside now (every open visit): the evacuation roll.",
@@ -46,11 +47,11 @@ struct InsideCommand: Command {
         format = try arguments.choice("format", as: VisitReport.Format.self)
     }
 
-    func run(_ context: CommandContext) throws(CommandError) -> ExitCode {
+    func run(_ context: CommandContext) async throws(CommandError) -> ExitCode {
         let clock = SystemClock()
-        let ledger = try ledgerOptions.openLedgerForReading(clock: clock) { why in
+        let ledger = try await ledgerOptions.openLedgerForReading(clock: clock) { why in
             context.logger.warning("the ledger cannot be opened for writing (\(why)); reading it read-only")
-        }
+        }.ledger
         let now = clock.now()
         let chosen = format ?? (context.standardOutputIsTerminal ? .table : .csv)
         // Streamed as the rows are read: any number of visits in constant memory.
@@ -62,11 +63,11 @@ struct InsideCommand: Command {
         // ledger that cannot take the entry (a full disk, a read-only mount) the roll is listed
         // all the same, and the missing entry said on stderr (docs/PRIVACY.md).
         let logger = context.logger
-        let roll = EvacuationRoll(trail: AuditTrail.shell(ledger, context, clock: clock), venues: venues)
-        _ = try ledgerCall { () throws(LedgerError) in
-            try roll.run(venue: venue, detail: "format=\(chosen.rawValue)", unaudited: .listAnyway(warn: { error in
+        let roll = EvacuationRoll(trail: AuditTrail.shell(ledger, context, clock: clock), visits: ledger, venues: venues)
+        _ = try await ledgerCall { () async throws(LedgerError) in
+            try await roll.run(venue: venue, detail: "format=\(chosen.rawValue)", unaudited: .listAnyway(warn: { error in
                 logger.warning("could not record the roll in the audit log (\(error.message)); listing it all the same")
-            })) { visit in
+            })) { visit throws(LedgerError) in
                 do throws(CommandError) {
                     try output.append { report.write(VisitReport.Row(visit: visit), to: &$0) }
                     return true

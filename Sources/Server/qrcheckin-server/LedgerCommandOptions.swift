@@ -49,25 +49,22 @@ struct LedgerCommandOptions {
 
     /// The ledger at `database`; `create` as `LedgerOpener.open` takes it (a missing SQLite file
     /// made, a PostgreSQL schema brought up to date).
-    func openLedger(create: Bool = false, clock: any WallClock = SystemClock()) throws(CommandError) -> any CheckInLedger {
-        try LedgerOpener.open(database, create: create, durability: durability, poolSize: poolSize, clock: clock)
+    func openLedger(create: Bool = false, clock: any WallClock = SystemClock(),
+                    observer: (any LedgerObserver)? = nil) async throws(CommandError) -> OpenedLedger {
+        try await LedgerOpener.open(database, create: create, durability: durability, poolSize: poolSize, clock: clock, observer: observer)
     }
 
     /// The ledger for a command that only reads and must answer even when nothing can be
     /// written (the evacuation roll on a full disk): opened as usual, else, for SQLite, read-only
     /// without touching the disk (`SQLiteLedger(readingOnly:)`); `fellBack` is told why.
-    func openLedgerForReading(clock: any WallClock = SystemClock(), fellBack: (String) -> Void) throws(CommandError) -> any CheckInLedger {
+    func openLedgerForReading(clock: any WallClock = SystemClock(), fellBack: (String) -> Void) async throws(CommandError) -> OpenedLedger {
         do throws(CommandError) {
-            return try openLedger(clock: clock)
+            return try await openLedger(clock: clock)
         } catch {
             guard case .sqlite(let path, _) = database, error.code != .noInput else { throw error }
-            do throws(LedgerError) {
-                let ledger = try SQLiteLedger(readingOnly: path)
-                fellBack(error.message)
-                return ledger
-            } catch {
-                throw CommandError(error)
-            }
+            let opened = try await LedgerOpener.openReadingOnly(path)
+            fellBack(error.message)
+            return opened
         }
     }
 }

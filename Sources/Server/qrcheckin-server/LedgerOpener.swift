@@ -1,37 +1,100 @@
 import ServerDomain
 import ServerPostgres
 import ServerSQLite
+import SharedAsync
 import SharedCLI
 import SharedDomain
 import SharedSystem
 
 /// Opens the ledger a `database` setting names: the composition root's one place that knows
-/// which adapters exist.
+/// which adapters exist, and how many threads their blocking work gets.
 enum LedgerOpener {
-    /// The ledger at `location`; `create` makes a missing SQLite file (and, for the default
-    /// location, its directory, mode 0700) or brings a PostgreSQL schema up to date (without it,
-    /// a schema behind this program is an error: run `migrate`).
+    /// Threads of the blocking pool for a ledger at `location`, derived here alone. SQLite: its
+    /// reads (each on a read connection of its own) and the console's password hashes; its
+    /// writer and checkpointer have threads of their own. Four on two cores: reads are short
+    /// and mostly from the page cache, and a slow one (an export's page, a dashboard's tally)
+    /// or a sign-in's Argon2id (a tenth of a second) leaves three for the visitors' receipts.
+    /// PostgreSQL: one per connection (each holds a thread for its whole round trip, so fewer
+    /// threads would leave connections idle and check-ins waiting), and two for password hashes.
+    static func poolThreads(for location: DatabaseLocation, poolSize: Int) -> Int {
+        switch location {
+        case .sqlite: 4
+        case .postgresql: poolSize + 2
+        }
+    }
+
+    /// The ledger at `location`, its reads on a new blocking pool; `create` makes a missing
+    /// SQLite file (and, for the default location, its directory, mode 0700) or brings a
+    /// PostgreSQL schema up to date (without it, a schema behind this program is an error: run
+    /// `migrate`). `observer` is told of every call's answer.
     static func open(_ location: DatabaseLocation, create: Bool, durability: SQLiteDurability = .full,
-                     poolSize: Int = PostgresLedger.defaultPoolSize, clock: any WallClock) throws(CommandError) -> any CheckInLedger {
+                     poolSize: Int = PostgresLedger.defaultPoolSize, clock: any WallClock,
+                     observer: (any LedgerObserver)? = nil) async throws(CommandError) -> OpenedLedger {
+        let pool = try blockingPool(threads: poolThreads(for: location, poolSize: poolSize))
         switch location {
         case .postgresql(let connection):
             do throws(LedgerError) {
-                return try PostgresLedger(connection, poolSize: poolSize, migrate: create, clock: clock)
+                let ledger = try await PostgresLedger.open(connection, poolSize: poolSize, migrate: create, clock: clock, blocking: pool,
+                                                           observer: observer)
+                return OpenedLedger(ledger: ledger, pool: pool, services: [PostgresWrites(ledger: ledger)])
             } catch {
+                await pool.shutdown()
                 throw CommandError(error)
             }
         case .sqlite(let path, let isDefault):
             do throws(LedgerError) {
                 // The directory is held to the directory-trust rules (docs/STATE.md) before a
                 // visitor log goes in it; the default one is made 0700 if missing.
-                return try SQLiteLedger(path: path, create: create, directoryMode: isDefault ? 0o700 : nil,
-                                        durability: durability, clock: clock)
+                let ledger = try await SQLiteLedger.open(path: path, create: create, directoryMode: isDefault ? 0o700 : nil,
+                                                         durability: durability, clock: clock, pool: pool, observer: observer)
+                return OpenedLedger(ledger: ledger, pool: pool, services: ledger.services)
             } catch {
+                await pool.shutdown()
                 if error.kind == .missing, !create {
                     throw CommandError(.noInput, "\(error.message) (no check-ins recorded yet, or set --database)")
                 }
                 throw CommandError(error)
             }
         }
+    }
+
+    /// The SQLite ledger at `path` opened for reading only (`SQLiteLedger(readingOnly:)`).
+    static func openReadingOnly(_ path: String) async throws(CommandError) -> OpenedLedger {
+        let pool = try blockingPool(threads: 2)
+        do throws(LedgerError) {
+            return OpenedLedger(ledger: try await SQLiteLedger.open(readingOnly: path, pool: pool), pool: pool, services: [])
+        } catch {
+            await pool.shutdown()
+            throw CommandError(error)
+        }
+    }
+
+    /// A blocking pool of `threads` for a ledger's work.
+    static func blockingPool(threads: Int) throws(CommandError) -> BlockingPool {
+        do {
+            return try BlockingPool(threads: threads, name: "ledger")
+        } catch {
+            throw CommandError(.software, error.description)
+        }
+    }
+}
+
+/// A ledger as a command opened it: every port, the blocking pool its work runs on, and the
+/// services that stop its writes in order when `serve` stops.
+struct OpenedLedger: Sendable {
+    let ledger: any Ledger
+    let pool: BlockingPool
+    let services: [any Service]
+}
+
+/// The PostgreSQL ledger's part of `serve`'s stop: the writes nobody waits for (refused scans)
+/// end before the process does.
+struct PostgresWrites: Service {
+    let name = "ledger"
+    let ledger: PostgresLedger
+
+    func run() async throws {
+        try? await gracefulShutdown()
+        await ledger.finishWrites()
     }
 }

@@ -1,11 +1,12 @@
 import ServerDomain
 import ServerLedgerSQL
 import ServerPostgres
+import SharedAsync
 import SharedCLI
 import SharedSystem
 
 /// `qrcheckin-server migrate`: brings the ledger's schema to this version's, without serving.
-struct MigrateCommand: Command {
+struct MigrateCommand: AsyncCommand {
     static let spec = CommandSpec(
         name: "migrate",
         summary: "Bring the database's schema up to this version's, then exit.",
@@ -32,14 +33,15 @@ struct MigrateCommand: Command {
         ledgerOptions = try LedgerCommandOptions(arguments, environment: context.environment)
     }
 
-    func run(_ context: CommandContext) throws(CommandError) -> ExitCode {
+    func run(_ context: CommandContext) async throws(CommandError) -> ExitCode {
         let latest = LedgerSchema.latestVersion
         let database = ledgerOptions.database
         switch database {
         case .postgresql(let connection):
             let versions: (from: Int, to: Int)
+            let pool = try LedgerOpener.blockingPool(threads: 1)
             do throws(LedgerError) {
-                versions = try PostgresLedger.migrate(connection, clock: SystemClock())
+                versions = try await PostgresLedger.migrate(connection, clock: SystemClock(), blocking: pool)
             } catch {
                 throw CommandError(error)
             }
@@ -48,7 +50,7 @@ struct MigrateCommand: Command {
                 : "\(database.description): schema version \(versions.from) → \(versions.to)\n")
         case .sqlite:
             // SQLite applies the missing steps whenever a ledger is opened.
-            _ = try ledgerOptions.openLedger(create: true)
+            _ = try await ledgerOptions.openLedger(create: true)
             try context.output("\(database.description): at schema version \(latest)\n")
         }
         return .success

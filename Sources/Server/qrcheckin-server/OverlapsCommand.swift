@@ -1,5 +1,6 @@
 import ServerDomain
 import ServerReports
+import SharedAsync
 import SharedCLI
 import SharedDomain
 import SharedSystem
@@ -7,7 +8,7 @@ import SharedSystem
 /// `qrcheckin-server overlaps`: who was at the same venue at the same time as a visit, or as
 /// any of one device's visits in a time range. Every run is recorded in the audit log (who,
 /// when, which visit, how many rows): the query reveals who met whom.
-struct OverlapsCommand: Command {
+struct OverlapsCommand: AsyncCommand {
     static let spec = CommandSpec(
         name: "overlaps",
         summary: "List the visits that overlapped a visit (or a device's visits), audited.",
@@ -61,23 +62,23 @@ struct OverlapsCommand: Command {
         }
     }
 
-    func run(_ context: CommandContext) throws(CommandError) -> ExitCode {
+    func run(_ context: CommandContext) async throws(CommandError) -> ExitCode {
         let clock = SystemClock()
-        let ledger = try ledgerOptions.openLedger(clock: clock)
+        let ledger = try await ledgerOptions.openLedger(clock: clock).ledger
         // Audited before the answer is returned (`OverlapsLookup`): who met whom is not read without a trace.
-        let overlaps = OverlapsLookup(trail: AuditTrail.shell(ledger, context, clock: clock), venues: venues)
+        let overlaps = OverlapsLookup(trail: AuditTrail.shell(ledger, context, clock: clock), ledger: ledger, venues: venues)
         let now = clock.now()
         let chosen = format ?? (context.standardOutputIsTerminal ? .table : .csv)
         let detail = "format=\(chosen.rawValue)"
         var rows: [VisitReport.Row] = []
         if let checkIn {
-            guard let found = try ledgerCall({ () throws(LedgerError) in try overlaps.overlaps(of: checkIn, marginSeconds: marginSeconds, detail: detail) }) else {
+            guard let found = try await ledgerCall({ () async throws(LedgerError) in try await overlaps.overlaps(of: checkIn, marginSeconds: marginSeconds, detail: detail) }) else {
                 throw CommandError(.dataError, "no check-in \(checkIn) in the log")
             }
             rows = found.others.map { VisitReport.Row(visit: $0, meets: found.visit.id) }
         } else {
-            let found = try ledgerCall { () throws(LedgerError) in
-                try overlaps.overlaps(ofDevice: query.device!, from: query.from, until: query.until, marginSeconds: marginSeconds, detail: detail)
+            let found = try await ledgerCall { () async throws(LedgerError) in
+                try await overlaps.overlaps(ofDevice: query.device!, from: query.from, until: query.until, marginSeconds: marginSeconds, detail: detail)
             }
             for answer in found { rows += answer.others.map { VisitReport.Row(visit: $0, meets: answer.visit.id) } }
         }

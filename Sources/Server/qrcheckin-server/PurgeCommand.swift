@@ -1,12 +1,13 @@
 import ServerDomain
 import ServerReports
+import SharedAsync
 import SharedCLI
 import SharedDomain
 import SharedSystem
 
 /// `qrcheckin-server purge`: deletes now what the retention settings say is due (the server
 /// does the same at start and daily); `--dry-run` says what would go and changes nothing.
-struct PurgeCommand: Command {
+struct PurgeCommand: AsyncCommand {
     static let spec = CommandSpec(
         name: "purge",
         summary: "Delete check-ins and refused scans older than the retention (or show what would go).",
@@ -46,23 +47,23 @@ struct PurgeCommand: Command {
         dryRun = arguments.has("dry-run")
     }
 
-    func run(_ context: CommandContext) throws(CommandError) -> ExitCode {
+    func run(_ context: CommandContext) async throws(CommandError) -> ExitCode {
         let clock = SystemClock()
         let zone = SystemZone()
-        let ledger = try ledgerOptions.openLedger(clock: clock)
+        let ledger = try await ledgerOptions.openLedger(clock: clock).ledger
         let now = clock.now()
         let request = policy.purgeRequest(at: now, dayOffsetSeconds: zone.offsetSeconds(at: now), dryRun: dryRun)
         guard !dryRun else {
             // Counts only: it changes nothing and hands out nobody's data, so it is not audited.
-            let report = try ledgerCall { () throws(LedgerError) in try ledger.purge(request) }
+            let report = try await ledgerCall { () async throws(LedgerError) in try await ledger.purge(request) }
             try context.output(PurgeSummary(request: request, report: report, policy: policy, zone: zone).text + "\n")
             return .success
         }
         // The audit log's old entries go with this purge's own entry after them, in one
         // transaction, before anything else is deleted (`LogPurge`): no purge empties the log
         // of its own trace, and one the log cannot take (a full disk) deletes nothing.
-        let purged = try ledgerCall { () throws(LedgerError) in
-            try LogPurge(trail: AuditTrail.shell(ledger, context, clock: clock), policy: policy).run(request, at: now, always: true)
+        let purged = try await ledgerCall { () async throws(LedgerError) in
+            try await LogPurge(trail: AuditTrail.shell(ledger, context, clock: clock), ledger: ledger, policy: policy).run(request, at: now, always: true)
         }
         var summary = PurgeSummary(request: request, report: purged.report, policy: policy, zone: zone).text
         let audit = purged.auditEntries

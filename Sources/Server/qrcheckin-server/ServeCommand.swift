@@ -5,13 +5,14 @@ import ServerHTTP
 import ServerReports
 import ServerSite
 import ServerWeb
+import SharedAsync
 import SharedCLI
 import SharedDomain
 import SharedSystem
 import Synchronization
 
 /// `qrcheckin-server serve`: answers the scanned URLs, records check-ins, until SIGTERM.
-struct ServeCommand: Command {
+struct ServeCommand: AsyncCommand {
     static let spec = CommandSpec(
         name: "serve",
         summary: "Answer scanned check-in URLs: verify, record, show the receipt.",
@@ -63,22 +64,35 @@ struct ServeCommand: Command {
         configuration = try ServerConfiguration(arguments, environment: context.environment)
     }
 
-    func run(_ context: CommandContext) throws(CommandError) -> ExitCode {
+    /// SIGTERM (systemd's stop) and SIGINT (Ctrl-C) reach the service group as events.
+    static var signals: Set<UnixSignal> { [.terminate, .interrupt] }
+
+    /// The longest a stop takes: the listener's drain, then the rest's (a purge's batch, the
+    /// ledger's last commit). systemd's TimeoutStopSec is longer.
+    static let gracePeriod: Duration = .seconds(MicroHTTPServer.drainSeconds + 5)
+
+    func run(_ context: CommandContext) async throws(CommandError) -> ExitCode {
         // libsodium (cookies' random bytes, device ids) is checked before anything is served.
         try LoadedLibrary.require([.sodium])
         let logger = Logger(environment: context.environment, program: "qrcheckin-server")
         AllocatorTuning.apply()
         let clock = SystemClock()
+        let sleepClock = ContinuousClock()
         let keys = try ServerKeys.load(configuration.secretFiles, kioskStateDirectory: configuration.kioskStateDirectory,
                                        environment: context.environment)
-        // Started in order, stopped in reverse: the listener lets its check-ins commit, then the
-        // retention schedule ends (a purge under way finishes), then the ledger's writes do.
-        let services = ServiceGroup(graceSeconds: Int64(MicroHTTPServer.drainSeconds) + 5)
-        let opened = try configuration.ledger.openLedger(create: true, clock: clock)
-        let ledger = WatchedLedger(
-            opened,
-            now: { MonotonicClock().now().milliseconds }, report: { LedgerOutageLog.write($0, to: logger) })
-        services.add(LedgerWrites(ledger: ledger))
+        // Signals as events of the service group (blocked in every thread: ours, Swift's, and
+        // the main thread before this command ran).
+        let signals: SignalSequence
+        do {
+            signals = try SignalSequence(Self.signals)
+        } catch {
+            throw CommandError(.software, error.description)
+        }
+        // An outage (the database unreachable, busy or full) is logged once as it begins and
+        // once as it ends: the engine tells the watch of every call's answer.
+        let health = LedgerHealthWatch(now: { MonotonicClock().now().milliseconds }, report: { LedgerOutageLog.write($0, to: logger) })
+        let opened = try await configuration.ledger.openLedger(create: true, clock: clock, observer: health)
+        let ledger = opened.ledger
         let listener: FileDescriptor
         do throws(ListenSocketError) {
             if let inherited = try ListenSocket.inherited(environment: context.environment) {
@@ -91,26 +105,19 @@ struct ServeCommand: Command {
         }
         // Owned descriptors: whatever fails from here on, each socket is closed once, as it goes.
         let consoleListener = try configuration.adminListen.map(ConsoleService.bind)
-        // Signals go to a descriptor: blocked here, before libmicrohttpd starts its threads, so
-        // every thread inherits the mask and the main thread alone takes them.
-        let signals: SignalSource
-        do {
-            signals = try SignalSource([SIGTERM, SIGINT])
-        } catch {
-            throw CommandError(.software, error.description)
-        }
         let authenticator = HMACAuthenticator()
         let useCase = CheckInUseCase(venues: configuration.venues, keys: keys.map(\.keys), authenticator: authenticator,
                                      ledger: ledger, clock: clock, newDevices: NewDeviceBudget(limits: configuration.newDevices))
         let siteKeys = SiteKeys(sources: keys.map(\.keys), authenticator: authenticator)
         let zone = SystemZone()
+        let venues = configuration.venues
         let metrics = ServerMetrics(startedAt: clock.now(), live: {
             let now = clock.now()
-            return try? LiveCounts.read(from: ledger, at: now, dayStart: CalendarDay(containing: now, in: zone).midnight(in: zone))
-                .withPresence(from: ledger, venues: configuration.venues)
+            return try? await LiveCounts.read(from: ledger, at: now, dayStart: CalendarDay(containing: now, in: zone).midnight(in: zone))
+                .withPresence(from: ledger, venues: venues)
         })
         let retention = RetentionService(ledger: ledger, policy: configuration.retention, clock: clock,
-                                         dayOffset: { zone.offsetSeconds(at: $0) }, report: { purge in
+                                         dayOffset: { zone.offsetSeconds(at: $0) }, report: { [configuration] purge in
             metrics.countPurge(purge)
             switch purge.result {
             case .success(let report):
@@ -123,16 +130,12 @@ struct ServeCommand: Command {
                 logger.error("retention: the purge failed, trying again within the hour: \(error.message)")
             }
         })
-        // At start, then daily: nothing is kept longer than the retention says.
-        services.add(RetentionSchedule(retention))
-        // At start, then every minute: visits nobody ended end by max-stay and close-at.
-        services.add(PresenceSchedule(PresenceCloser(ledger: ledger, venues: configuration.venues, clock: clock,
-                                                     zoneOffset: { zone.offsetSeconds(at: $0) }, report: { pass in
+        let closer = PresenceCloser(ledger: ledger, venues: venues, clock: clock, zoneOffset: { zone.offsetSeconds(at: $0) }, report: { pass in
             switch pass.result {
             case .success(let ended): if ended > 0 { logger.info("presence: \(ended) visits ended automatically (max-stay, close-at)") }
             case .failure(let error): logger.error("presence: ending visits automatically failed, trying again in a minute: \(error.message)")
             }
-        })))
+        })
         let failures = Mutex(LogRateLimiter(intervalMilliseconds: 60_000))
         let parts = CheckInSite.Parts(
             useCase: useCase, basePath: configuration.basePath, zone: zone, clock: clock,
@@ -144,8 +147,8 @@ struct ServeCommand: Command {
             look: configuration.look,
             occupancyOrigins: configuration.occupancyOrigins,
             ledgerFailed: { error in
-                // An outage (the database unreachable, busy or full) is logged by the watched
-                // ledger as it begins and ends; other failures once a minute at most.
+                // An outage (the database unreachable, busy or full) is logged by the health
+                // watch as it begins and ends; other failures once a minute at most.
                 guard !LedgerHealth.isOutage(error.kind) else { return }
                 if let skipped = failures.withLock({ $0.admit(now: MonotonicClock().now()) }) {
                     logger.error("the ledger failed, check-ins are answered with 503: \(error.message)"
@@ -154,21 +157,19 @@ struct ServeCommand: Command {
             })
         // The console first: once the visitors' listener runs, the server is at work.
         var consoleAddress = ""
+        var listeners: [any Service] = []
         if let consoleListener = consume consoleListener {
-            do throws(CommandError) {
-                consoleAddress = try ConsoleService.start(on: consoleListener, opened: opened, ledger: ledger, configuration: configuration,
-                                                          zone: zone, clock: clock, services: services)
-            } catch {
-                services.stop()
-                throw error
-            }
+            let console = try await ConsoleService.start(on: consoleListener, ledger: ledger, health: health, configuration: configuration,
+                                                         zone: zone, clock: clock, pool: opened.pool)
+            listeners.append(console.service)
+            consoleAddress = console.address
         }
         let address = ListenSocket.boundAddress(listener)
         do throws(HTTPServerError) {
-            services.add(try MicroHTTPServer(listener: listener, handler: CheckInSite(parts), limits: configuration.limits,
-                                             resolver: ClientResolver(trustedProxies: configuration.trustedProxies), observer: metrics))
+            listeners.append(try MicroHTTPServer(listener: listener, handler: CheckInSite(parts), limits: configuration.limits,
+                                                 resolver: ClientResolver(trustedProxies: configuration.trustedProxies), observer: metrics,
+                                                 sleepClock: sleepClock, pool: opened.pool))
         } catch {
-            services.stop()
             throw CommandError(.unavailable, error.description)
         }
         let served = configuration.venues.servesUnlisted ? "every venue its keys serve"
@@ -177,29 +178,22 @@ struct ServeCommand: Command {
                       + "\(configuration.database.description), \(consoleAddress.isEmpty ? "no console" : "console on " + consoleAddress), keys \(keys.map(\.path).joined(separator: ", ")); serving \(served)")
         let notifier = SystemdNotifier(environment: context.environment)
         notifier.notify("READY=1\nSTATUS=listening on \(address)")
-        do throws(CommandError) {
-            try Self.waitForStopSignal(signals)
-        } catch {
-            services.stop()
-            throw error
+        // Started in order, stopped in the reverse on SIGTERM within the grace period: the
+        // listeners let their check-ins commit (the visitors' first, then the console's), the
+        // schedules end (a purge under way finishes), then the ledger's threads (the writer last:
+        // every acknowledged check-in is committed, and the refused scans too).
+        let group = ServiceGroup(
+            services: opened.services + [RetentionSchedule(retention: retention, clock: sleepClock),
+                                         PresenceSchedule(closer: closer, clock: sleepClock)] + listeners + [StoppingNotice(notifier: notifier)],
+            signals: signals, gracePeriod: Self.gracePeriod, clock: sleepClock, logger: logger)
+        let report = await group.run()
+        logger.notice("stopped (\(report.reason)): \(report.endings.map { "\($0.name) \($0.kind)" }.joined(separator: ", "))")
+        guard report.isClean else {
+            throw CommandError(.software, "the server stopped unclean (\(report.reason)): "
+                               + report.endings.filter { $0.kind != .stopped || $0.error != nil }.map { "\($0.name) \($0.kind)" + ($0.error.map { ": \($0)" } ?? "") }
+                                   .joined(separator: ", "))
         }
-        notifier.notify("STOPPING=1")
-        let stopped = services.stop()
-        logger.notice("stopped (\(stopped.joined(separator: ", ")))")
         return .success
-    }
-
-    /// Blocks until SIGTERM or SIGINT arrives.
-    private static func waitForStopSignal(_ signals: borrowing SignalSource) throws(CommandError) {
-        while true {
-            do {
-                _ = try Poller.wait(readable: [signals.descriptor.rawValue], timeoutMilliseconds: -1)
-            } catch {
-                throw CommandError(.software, error.description)
-            }
-            let received = signals.drain()
-            if received.contains(SIGTERM) || received.contains(SIGINT) { return }
-        }
     }
 }
 

@@ -1,3 +1,4 @@
+import SharedAsync
 import SharedCLI
 
 /// qrcheckin-server: the check-in server's commands and its `--help`.
@@ -5,7 +6,7 @@ enum ServerProgram {
     static let version = "0.1.0"
 
     /// The program as a command-line tool.
-    static let tool = CommandLineTool(
+    static let tool = AsyncCommandLineTool(
         name: "qrcheckin-server", version: version,
         about: "The check-in server: turns a scanned qrcheckin code into a recorded check-in.",
         commands: [ServeCommand.self, CheckinsCommand.self, CheckinCommand.self, CheckoutCommand.self, InsideCommand.self, OverlapsCommand.self, StatusCommand.self, PurgeCommand.self, EraseCommand.self, MigrateCommand.self, ImportCommand.self, AuditCommand.self, UserCommand.self],

@@ -1,12 +1,13 @@
 import ServerDomain
 import ServerReports
+import SharedAsync
 import SharedCLI
 import SharedDomain
 import SharedSystem
 
 /// `qrcheckin-server status`: the live counts door staff watch (today, the last hour, per
 /// venue), read from the visitor log, and what the retention will delete next.
-struct StatusCommand: Command {
+struct StatusCommand: AsyncCommand {
     static let spec = CommandSpec(
         name: "status",
         summary: "Show today's and the last hour's check-ins per venue, and the log's retention.",
@@ -41,16 +42,16 @@ struct StatusCommand: Command {
         venues = try ServerConfiguration.venues(ledgerOptions.layers)
     }
 
-    func run(_ context: CommandContext) throws(CommandError) -> ExitCode {
+    func run(_ context: CommandContext) async throws(CommandError) -> ExitCode {
         let clock = SystemClock()
         let zone = SystemZone()
-        let ledger = try ledgerOptions.openLedger(clock: clock)
+        let ledger = try await ledgerOptions.openLedger(clock: clock).ledger
         let now = clock.now()
-        let (counts, oldest) = try ledgerCall { () throws(LedgerError) in
-            let counts = try LiveCounts.read(from: ledger, at: now, dayStart: CalendarDay(containing: now, in: zone).midnight(in: zone))
+        let (counts, oldest) = try await ledgerCall { () async throws(LedgerError) in
+            let counts = try await LiveCounts.read(from: ledger, at: now, dayStart: CalendarDay(containing: now, in: zone).midnight(in: zone))
                 .withPresence(from: ledger, venues: venues)
             var oldest: WallTime?
-            try ledger.export(CheckInQuery(limit: 1)) { oldest = $0.time; return false }
+            oldest = try await ledger.checkIns(CheckInQuery(limit: 1), after: nil).first?.time
             return (counts, oldest)
         }
         let report = ServerStatusReport(counts: counts, oldest: oldest, policy: policy, database: ledgerOptions.database.description, zone: zone)

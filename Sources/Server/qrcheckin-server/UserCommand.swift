@@ -1,4 +1,5 @@
 import ServerDomain
+import SharedAsync
 import SharedCLI
 import SharedDomain
 import SharedSystem
@@ -6,7 +7,7 @@ import SharedText
 
 /// `qrcheckin-server user`: the operator console's accounts (add, list, passwd, remove,
 /// disable, enable), kept in the ledger's database; every change is in the audit log.
-struct UserCommand: Command {
+struct UserCommand: AsyncCommand {
     static let spec = CommandSpec(
         name: "user",
         summary: "Manage the operator console's accounts: add, list, passwd, remove, disable, enable.",
@@ -68,21 +69,25 @@ struct UserCommand: Command {
         operatorName = OperatorIdentity.current(environment: context.environment)
     }
 
-    func run(_ context: CommandContext) throws(CommandError) -> ExitCode {
+    func run(_ context: CommandContext) async throws(CommandError) -> ExitCode {
         let clock = SystemClock()
-        let ledger = try ledgerOptions.openLedger(create: action == .add, clock: clock)
-        guard let accounts = ledger as? any AccountLedger else { throw CommandError(.software, "this ledger keeps no console accounts") }
-        if action == .list { return try list(accounts, context) }
+        let opened = try await ledgerOptions.openLedger(create: action == .add, clock: clock)
+        let ledger = opened.ledger
+        let accounts: any AccountLedger = ledger
+        if action == .list { return try await list(accounts, context) }
         let name = name!
         let hash: String?
         if action == .add || action == .passwd {
             // The account must exist before a prompt asks for its password.
-            if action == .passwd, try ledgerCall({ () throws(LedgerError) in try accounts.account(named: name) }) == nil {
+            if action == .passwd, try await ledgerCall({ () async throws(LedgerError) in try await accounts.account(named: name) }) == nil {
                 context.error("no account \(name)")
                 return .failure
             }
             let password = try PasswordInput.read(file: passwordFile, context: context)
-            guard let made = PasswordHash.make(password) else { throw CommandError(.unavailable, "cannot hash the password: out of memory") }
+            // Argon2id: a tenth of a second of CPU and 64 MiB, on the ledger's blocking pool.
+            guard let made = try? await opened.pool.run({ () throws(Never) in PasswordHash.make(password) }) ?? nil else {
+                throw CommandError(.unavailable, "cannot hash the password: out of memory")
+            }
             hash = made
         } else {
             hash = nil
@@ -92,15 +97,15 @@ struct UserCommand: Command {
         let done: Bool
         switch action {
         case .add:
-            done = try ledgerCall { () throws(LedgerError) in
-                try changes.add(ConsoleAccount(name: name, role: role!, passwordHash: hash!, created: clock.now()))
+            done = try await ledgerCall { () async throws(LedgerError) in
+                try await changes.add(ConsoleAccount(name: name, role: role!, passwordHash: hash!, created: clock.now()))
             }
         case .passwd:
-            done = try ledgerCall { () throws(LedgerError) in try changes.change(named: name, AccountChange(role: role, passwordHash: hash)) }
+            done = try await ledgerCall { () async throws(LedgerError) in try await changes.change(named: name, AccountChange(role: role, passwordHash: hash)) }
         case .disable, .enable:
-            done = try ledgerCall { () throws(LedgerError) in try changes.change(named: name, AccountChange(disabled: action == .disable)) }
+            done = try await ledgerCall { () async throws(LedgerError) in try await changes.change(named: name, AccountChange(disabled: action == .disable)) }
         case .remove:
-            done = try ledgerCall { () throws(LedgerError) in try changes.remove(named: name) }
+            done = try await ledgerCall { () async throws(LedgerError) in try await changes.remove(named: name) }
         case .list:
             return .success
         }
@@ -120,8 +125,8 @@ struct UserCommand: Command {
         return .success
     }
 
-    private func list(_ accounts: any AccountLedger, _ context: CommandContext) throws(CommandError) -> ExitCode {
-        let all = try ledgerCall { () throws(LedgerError) in try accounts.accounts() }
+    private func list(_ accounts: any AccountLedger, _ context: CommandContext) async throws(CommandError) -> ExitCode {
+        let all = try await ledgerCall { () async throws(LedgerError) in try await accounts.accounts() }
         var text = "name\trole\tstate\tcreated\n"
         for account in all {
             let created = UTCTime.iso8601(account.created.seconds)

@@ -92,6 +92,18 @@ public final class BlockingPool: Sendable {
         return try result.get()
     }
 
+    /// Runs `work` on a pool thread without waiting for it (NIO's `NIOThreadPool.submit`): for
+    /// work begun where no task waits, a thread of our own or a C callback (a SQLite commit's
+    /// checkpoint request, a refused scan kept for the log). In the queue's order with `run`'s
+    /// work. Returns false, and `work` never runs, once the pool is shut down.
+    @discardableResult
+    public func execute(_ work: @escaping @Sendable () -> Void) -> Bool {
+        let job = PoolJob(id: nextID.add(1, ordering: .relaxed).newValue) { refusal in
+            if refusal == nil { work() }
+        }
+        return core.enqueue(job, cancelled: { false }) == nil
+    }
+
     /// Runs `work` as `run(_:)` does, throwing the work's own error type: `refused` turns a
     /// refusal (`.closed`, `.cancelled`) into one, so a caller with one error type
     /// (`LedgerError`) needs no second `catch`.

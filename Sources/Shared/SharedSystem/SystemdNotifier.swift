@@ -4,7 +4,7 @@ import Glibc
 /// systemd's notification protocol (sd_notify(3)): datagrams of `KEY=value` lines sent to
 /// `$NOTIFY_SOCKET`. A few lines of protocol instead of linking libsystemd; without the
 /// variable (not under systemd) every call does nothing.
-public final class SystemdNotifier {
+public final class SystemdNotifier: Sendable {
     private let socket: Int32
     private let address: [UInt8]
     /// The watchdog interval systemd asked for (`$WATCHDOG_USEC`), if any, in milliseconds.

@@ -24,14 +24,14 @@ struct ConsoleAccessTests {
         }
     }
 
-    @Test func theSiteAnswersEveryPageForEveryRoleAsTheTableSays() {
-        let fixture = ConsoleFixture()
+    @Test func theSiteAnswersEveryPageForEveryRoleAsTheTableSays() async {
+        let fixture = await ConsoleFixture()
         var cookies: [ConsoleRole: String] = [:]
-        for role in ConsoleRole.allCases { cookies[role] = fixture.signIn(role.rawValue).cookie! }
+        for role in ConsoleRole.allCases { cookies[role] = await fixture.signIn(role.rawValue).cookie! }
         for page in ConsolePage.allCases where page != .login && page != .logout {
             for role in [nil] + ConsoleRole.allCases.map(Optional.some) {
                 let cookie = role.map { ["qrcheckin_console": cookies[$0]!] } ?? [:]
-                let response = fixture.send(HTTPRequest(method: "GET", path: page.path, cookies: cookie))
+                let response = await fixture.send(HTTPRequest(method: "GET", path: page.path, cookies: cookie))
                 let expected = role == nil ? 303 : role! >= Self.expected[page]!! ? 200 : 403
                 #expect(response.status == expected, "GET \(page.path) as \(String(describing: role)): \(response.status)")
                 if role == nil { #expect(response.header("Location") == "/admin/login") }
@@ -39,20 +39,20 @@ struct ConsoleAccessTests {
         }
     }
 
-    @Test func aPostWithoutOrWithAStaleFormTokenChangesNothing() throws {
-        let fixture = ConsoleFixture()
-        let old = fixture.signIn("admin").cookie!
-        let oldToken = try #require(ConsoleFixture.formToken(fixture.send(HTTPRequest(method: "GET", path: "/admin/users", cookies: ["qrcheckin_console": old]))))
-        let cookie = fixture.signIn("admin").cookie!
+    @Test func aPostWithoutOrWithAStaleFormTokenChangesNothing() async throws {
+        let fixture = await ConsoleFixture()
+        let old = await fixture.signIn("admin").cookie!
+        let oldToken = try await #require(ConsoleFixture.formToken(await fixture.send(HTTPRequest(method: "GET", path: "/admin/users", cookies: ["qrcheckin_console": old]))))
+        let cookie = await fixture.signIn("admin").cookie!
         let add = ["action": "add", "name": "mallory", "role": "admin", "password": "long-enough"]
         for form in [add, add.merging(["form-token": oldToken]) { $1 }, add.merging(["form-token": ""]) { $1 }] {
-            let response = fixture.send(HTTPRequest(method: "POST", path: "/admin/users", cookies: ["qrcheckin_console": cookie], form: form))
+            let response = await fixture.send(HTTPRequest(method: "POST", path: "/admin/users", cookies: ["qrcheckin_console": cookie], form: form))
             #expect(response.status == 403)
         }
-        #expect(try fixture.ledger.account(named: "mallory") == nil)
-        let token = try #require(ConsoleFixture.formToken(fixture.send(HTTPRequest(method: "GET", path: "/admin/users", cookies: ["qrcheckin_console": cookie]))))
-        let response = fixture.send(HTTPRequest(method: "POST", path: "/admin/users", cookies: ["qrcheckin_console": cookie], form: add.merging(["form-token": token]) { $1 }))
+        #expect(try await fixture.ledger.account(named: "mallory") == nil)
+        let token = try await #require(ConsoleFixture.formToken(await fixture.send(HTTPRequest(method: "GET", path: "/admin/users", cookies: ["qrcheckin_console": cookie]))))
+        let response = await fixture.send(HTTPRequest(method: "POST", path: "/admin/users", cookies: ["qrcheckin_console": cookie], form: add.merging(["form-token": token]) { $1 }))
         #expect(response.status == 303)
-        #expect(try fixture.ledger.account(named: "mallory")?.role == .admin)
+        #expect(try await fixture.ledger.account(named: "mallory")?.role == .admin)
     }
 }

@@ -1,5 +1,6 @@
 import ServerConsole
 import ServerDomain
+import ServerLedgerTesting
 import ServerHTTPTypes
 import SharedDomain
 import Testing
@@ -37,7 +38,7 @@ struct ConsoleAuditTests {
 
     /// The walk, in order, as the admin (who may open every page). Why each exempt route reads
     /// no personal data is its comment.
-    static func steps(receipt: Int64) -> [Step] {
+    static func steps(receipt: Int64) async -> [Step] {
         [
             // The sign-in form, the dashboard's counts, the staff check-in form: nobody's data.
             Step(page: .login, method: "GET", entries: [], status: 200, fullDisk: .answers(200)),
@@ -89,62 +90,62 @@ struct ConsoleAuditTests {
     }
 
     /// A console whose log holds one visitor with a name and a phone number; the admin signed in.
-    static func fixture() throws -> (ConsoleFixture, cookie: String, receipt: Int64) {
-        let fixture = ConsoleFixture()
-        let visitor = NewCheckIn(venue: try VenueID("HALL-1"), time: fixture.clock.now(), method: .staff, windowAge: nil, device: nil,
+    static func fixture() async throws -> (ConsoleFixture, cookie: String, receipt: Int64) {
+        let fixture = await ConsoleFixture()
+        let visitor = NewCheckIn(venue: try await VenueID("HALL-1"), time: fixture.clock.now(), method: .staff, windowAge: nil, device: nil,
                                  visitor: Visitor(name: name, phone: phone), operatorName: "door")
-        let receipt = try fixture.ledger.record(visitor, rules: AdmissionRules(duplicateSeconds: 0))
+        let receipt = try await fixture.ledger.record(visitor, rules: AdmissionRules(duplicateSeconds: 0))
         guard case .admitted(let outcome) = receipt else { throw LedgerError(.failed, "not admitted") }
-        let cookie = try #require(fixture.signIn("admin").cookie)
+        let cookie = try await #require(await fixture.signIn("admin").cookie)
         return (fixture, cookie, outcome.checkIn.id)
     }
 
     /// Sends `step` as a browser would: the page's form token in a POST, a same-origin fetch;
     /// the sign-in form's requests as a browser that is not signed in.
-    static func send(_ step: Step, _ fixture: ConsoleFixture, cookie: String) -> HTTPResponse {
+    static func send(_ step: Step, _ fixture: ConsoleFixture, cookie: String) async -> HTTPResponse {
         var form = step.form
         var cookies = step.page == .login ? [:] : ["qrcheckin_console": cookie]
         if step.method == "POST" {
             if step.page == .login {
-                let page = fixture.send(HTTPRequest(method: "GET", path: "/admin/login"))
+                let page = await fixture.send(HTTPRequest(method: "GET", path: "/admin/login"))
                 let token = ConsoleFixture.cookie(page, "qrcheckin_console_login") ?? ""
                 cookies = ["qrcheckin_console_login": token]
                 form["form-token"] = token
             } else {
-                let page = fixture.send(HTTPRequest(method: "GET", path: ConsolePage.dashboard.path, cookies: cookies))
+                let page = await fixture.send(HTTPRequest(method: "GET", path: ConsolePage.dashboard.path, cookies: cookies))
                 form["form-token"] = ConsoleFixture.formToken(page) ?? ""
             }
         }
-        return fixture.send(HTTPRequest(method: step.method, path: step.page.path, query: step.query,
+        return await fixture.send(HTTPRequest(method: step.method, path: step.page.path, query: step.query,
                                         headers: ["sec-fetch-site": "same-origin", "host": "127.0.0.1:8081"], cookies: cookies, form: form))
     }
 
-    static func entries(_ ledger: InMemoryLedger) throws -> [AuditEntry] {
+    static func entries(_ ledger: InMemoryLedger) async throws -> [AuditEntry] {
         var entries: [AuditEntry] = []
-        try ledger.audit(AuditQuery()) { entries.append($0); return true }
+        try await ledger.eachEntry(AuditQuery()) { entries.append($0); return true }
         return entries.reversed()
     }
 
-    @Test func theTableHasARowForEveryRouteTheConsoleAnswers() throws {
-        let (fixture, cookie, receipt) = try Self.fixture()
-        let steps = Self.steps(receipt: receipt)
+    @Test func theTableHasARowForEveryRouteTheConsoleAnswers() async throws {
+        let (fixture, cookie, receipt) = try await Self.fixture()
+        let steps = await Self.steps(receipt: receipt)
         // Every page of the access table (and the sign-in form, which needs no session)…
         #expect(Set(ConsoleAccess.minimumRole.keys).union([.login]) == Set(ConsolePage.allCases))
         for page in ConsolePage.allCases {
             for method in ["GET", "HEAD", "POST"] where !steps.contains(where: { $0.page == page && $0.method == method }) {
                 // …with every method it answers is walked, or answers 405.
-                let response = Self.send(Step(page: page, method: method, entries: [], status: 405, fullDisk: .refused), fixture, cookie: cookie)
+                let response = await Self.send(Step(page: page, method: method, entries: [], status: 405, fullDisk: .refused), fixture, cookie: cookie)
                 #expect(response.status == 405, "\(method) \(page.path) answers \(response.status) but is not in the table")
             }
         }
     }
 
-    @Test func everyRouteLeavesExactlyTheEntriesOfItsAction() throws {
-        let (fixture, cookie, receipt) = try Self.fixture()
-        for step in Self.steps(receipt: receipt) {
-            let before = try Self.entries(fixture.ledger)
-            let response = Self.send(step, fixture, cookie: cookie)
-            let after = try Self.entries(fixture.ledger)
+    @Test func everyRouteLeavesExactlyTheEntriesOfItsAction() async throws {
+        let (fixture, cookie, receipt) = try await Self.fixture()
+        for step in await Self.steps(receipt: receipt) {
+            let before = try await Self.entries(fixture.ledger)
+            let response = await Self.send(step, fixture, cookie: cookie)
+            let after = try await Self.entries(fixture.ledger)
             #expect(response.status == step.status, "\(step): \(response.status)")
             let added = Array(after.dropFirst(before.count))
             #expect(after.prefix(before.count) == before[...], "\(step): entries are only ever appended")
@@ -156,14 +157,14 @@ struct ConsoleAuditTests {
         }
     }
 
-    @Test func onAFullDiskEveryAuditedRouteRefusesAndHandsOutNothing() throws {
-        let (fixture, cookie, receipt) = try Self.fixture()
+    @Test func onAFullDiskEveryAuditedRouteRefusesAndHandsOutNothing() async throws {
+        let (fixture, cookie, receipt) = try await Self.fixture()
         fixture.ledger.failWrites(with: LedgerError(.full, "database or disk is full"))
-        let rows = try fixture.ledger.count(CheckInQuery())
-        let accounts = try fixture.ledger.accounts()
-        for step in Self.steps(receipt: receipt) {
-            let response = Self.send(step, fixture, cookie: cookie)
-            let body = String(decoding: ConsoleExportTests.read(response), as: UTF8.self)
+        let rows = try await fixture.ledger.count(CheckInQuery())
+        let accounts = try await fixture.ledger.accounts()
+        for step in await Self.steps(receipt: receipt) {
+            let response = await Self.send(step, fixture, cookie: cookie)
+            let body = await String(decoding: ConsoleExportTests.read(response), as: UTF8.self)
             switch step.fullDisk {
             case .refused:
                 #expect(response.status == 503, "\(step): \(response.status)")
@@ -171,8 +172,9 @@ struct ConsoleAuditTests {
             case .answers(let status):
                 #expect(response.status == status, "\(step): \(response.status)")
             }
-            #expect(try Self.entries(fixture.ledger).map(\.action) == [.signIn], "\(step): no entry but the sign-in's before the disk filled")
-            #expect(try fixture.ledger.count(CheckInQuery()) == rows && (try fixture.ledger.accounts()) == accounts, "\(step) changed the ledger")
+            #expect(try await Self.entries(fixture.ledger).map(\.action) == [.signIn], "\(step): no entry but the sign-in's before the disk filled")
+            #expect(try await fixture.ledger.count(CheckInQuery()) == rows, "\(step) changed the ledger")
+            #expect(try await fixture.ledger.accounts() == accounts, "\(step) changed the ledger")
         }
     }
 }

@@ -21,25 +21,25 @@ struct ConsoleCrossSiteTests {
         ["origin": "http://127.0.0.1:8081", "host": "127.0.0.1:8081"],
     ]
 
-    @Test func aCrossSiteSignInIsRefusedAndBeginsNoSession() throws {
-        let fixture = ConsoleFixture()
+    @Test func aCrossSiteSignInIsRefusedAndBeginsNoSession() async throws {
+        let fixture = await ConsoleFixture()
         for headers in Self.crossSite {
-            let form = fixture.send(HTTPRequest(method: "GET", path: "/admin/login"))
-            let token = try #require(ConsoleFixture.cookie(form, "qrcheckin_console_login"))
-            let response = fixture.send(HTTPRequest(method: "POST", path: "/admin/login", headers: headers, cookies: ["qrcheckin_console_login": token],
+            let form = await fixture.send(HTTPRequest(method: "GET", path: "/admin/login"))
+            let token = try await #require(ConsoleFixture.cookie(form, "qrcheckin_console_login"))
+            let response = await fixture.send(HTTPRequest(method: "POST", path: "/admin/login", headers: headers, cookies: ["qrcheckin_console_login": token],
                                                     form: ["form-token": token, "user": "admin", "password": "password-admin"]))
             #expect(response.status == 403 && ConsoleFixture.cookie(response, "qrcheckin_console") == nil, "\(headers)")
             #expect(String(decoding: response.body, as: UTF8.self).contains("This request came from another site"))
         }
         var entries: [AuditEntry] = []
-        try fixture.ledger.audit(AuditQuery()) { entries.append($0); return true }
+        try await fixture.ledger.eachEntry(AuditQuery()) { entries.append($0); return true }
         #expect(entries.isEmpty, "no sign-in, and no failed one counted either")
     }
 
-    @Test func everyPostOfASessionIsRefusedCrossSiteAndChangesNothing() throws {
-        let fixture = ConsoleFixture()
-        let cookie = try #require(fixture.signIn("admin").cookie)
-        let token = try #require(ConsoleFixture.formToken(fixture.send(HTTPRequest(method: "GET", path: "/admin/users", cookies: ["qrcheckin_console": cookie]))))
+    @Test func everyPostOfASessionIsRefusedCrossSiteAndChangesNothing() async throws {
+        let fixture = await ConsoleFixture()
+        let cookie = try await #require(await fixture.signIn("admin").cookie)
+        let token = try await #require(ConsoleFixture.formToken(await fixture.send(HTTPRequest(method: "GET", path: "/admin/users", cookies: ["qrcheckin_console": cookie]))))
         let posts: [(String, [String: String])] = [
             ("/admin/users", ["action": "add", "name": "mallory", "role": "admin", "password": "long-enough"]),
             ("/admin/checkin", ["venue": "HALL-1", "name": "Park"]),
@@ -48,16 +48,16 @@ struct ConsoleCrossSiteTests {
         ]
         for headers in Self.crossSite {
             for (path, fields) in posts {
-                let response = fixture.send(HTTPRequest(method: "POST", path: path, headers: headers, cookies: ["qrcheckin_console": cookie],
+                let response = await fixture.send(HTTPRequest(method: "POST", path: path, headers: headers, cookies: ["qrcheckin_console": cookie],
                                                         form: fields.merging(["form-token": token]) { $1 }))
                 #expect(response.status == 403, "\(path) \(headers)")
             }
         }
-        #expect(try fixture.ledger.account(named: "mallory") == nil)
-        #expect(try fixture.ledger.count(CheckInQuery()) == 0)
-        #expect(fixture.send(HTTPRequest(method: "GET", path: "/admin/", cookies: ["qrcheckin_console": cookie])).status == 200, "still signed in")
+        #expect(try await fixture.ledger.account(named: "mallory") == nil)
+        #expect(try await fixture.ledger.count(CheckInQuery()) == 0)
+        #expect(await fixture.send(HTTPRequest(method: "GET", path: "/admin/", cookies: ["qrcheckin_console": cookie])).status == 200, "still signed in")
         for headers in Self.sameSite {
-            let response = fixture.send(HTTPRequest(method: "POST", path: "/admin/checkin", headers: headers, cookies: ["qrcheckin_console": cookie],
+            let response = await fixture.send(HTTPRequest(method: "POST", path: "/admin/checkin", headers: headers, cookies: ["qrcheckin_console": cookie],
                                                     form: ["form-token": token, "venue": "HALL-1", "name": "Park"]))
             #expect(response.status == 303, "\(headers)")
         }

@@ -8,30 +8,30 @@ import Testing
 /// (`Visitor.acceptableName`): trimmed, 1-64 characters, no control or format character.
 struct ConsoleStaffNameTests {
     /// Posts the staff check-in form with `name`; returns the response.
-    static func checkIn(_ fixture: ConsoleFixture, cookie: String, name: String) throws -> HTTPResponse {
-        let form = fixture.send(HTTPRequest(method: "GET", path: "/admin/checkin", cookies: ["qrcheckin_console": cookie]))
-        let token = try #require(ConsoleFixture.formToken(form))
-        return fixture.send(HTTPRequest(method: "POST", path: "/admin/checkin", cookies: ["qrcheckin_console": cookie],
+    static func checkIn(_ fixture: ConsoleFixture, cookie: String, name: String) async throws -> HTTPResponse {
+        let form = await fixture.send(HTTPRequest(method: "GET", path: "/admin/checkin", cookies: ["qrcheckin_console": cookie]))
+        let token = try await #require(ConsoleFixture.formToken(form))
+        return await fixture.send(HTTPRequest(method: "POST", path: "/admin/checkin", cookies: ["qrcheckin_console": cookie],
                                         form: ["form-token": token, "venue": "HALL-1", "name": name]))
     }
 
     @Test(arguments: ["\u{202E}gnp.exe", "a\u{2066}b\u{2069}", "zero\u{200B}width", "\u{200B}", "tab\there", "\u{1B}[2J", String(repeating: "x", count: 65)])
-    func aNameTheVisitorFormRefusesIsRefused(_ name: String) throws {
-        let fixture = ConsoleFixture()
-        let cookie = fixture.signIn("steward").cookie!
-        let response = try Self.checkIn(fixture, cookie: cookie, name: name)
+    func aNameTheVisitorFormRefusesIsRefused(_ name: String) async throws {
+        let fixture = await ConsoleFixture()
+        let cookie = await fixture.signIn("steward").cookie!
+        let response = try await Self.checkIn(fixture, cookie: cookie, name: name)
         #expect(response.status == 400, "\(Quoted(name)): \(response.status)")
-        #expect(try fixture.ledger.count(CheckInQuery()) == 0, "nothing recorded")
+        #expect(try await fixture.ledger.count(CheckInQuery()) == 0, "nothing recorded")
     }
 
     @Test(arguments: [" Kim", "Kim ", "\u{3000}Kim", "\tKim\t"])
-    func aNameIsKeptTrimmedAsTheFormKeepsIt(_ typed: String) throws {
-        let fixture = ConsoleFixture()
-        let cookie = fixture.signIn("steward").cookie!
-        let response = try Self.checkIn(fixture, cookie: cookie, name: typed)
+    func aNameIsKeptTrimmedAsTheFormKeepsIt(_ typed: String) async throws {
+        let fixture = await ConsoleFixture()
+        let cookie = await fixture.signIn("steward").cookie!
+        let response = try await Self.checkIn(fixture, cookie: cookie, name: typed)
         #expect(response.status == 303, "\(Quoted(typed)): \(response.status)")
         var names: [String?] = []
-        try fixture.ledger.export(CheckInQuery()) { names.append($0.entry.visitor?.name); return true }
+        try await fixture.ledger.eachCheckIn(CheckInQuery()) { names.append($0.entry.visitor?.name); return true }
         #expect(names == ["Kim"])
     }
 

@@ -1,6 +1,7 @@
 import ServerConsole
 import ServerDomain
 import ServerLedgerContract
+import ServerLedgerTesting
 import ServerHTTPTypes
 import ServerReports
 import SharedDomain
@@ -31,31 +32,24 @@ struct ConsoleFixture {
     let clock = TestClock()
     let site: ConsoleSite
 
-    init(venues: VenueDirectory = VenueDirectory(), throttle: SignInThrottle = SignInThrottle()) {
-        site = ConsoleSite(ConsoleSite.Parts(
-            ledger: ledger, accounts: ledger, refusals: ledger, visits: LedgerOpenVisits(ledger: ledger, venues: venues),
-            venues: venues, zone: UTCTimeZone(), clock: clock, crypto: FakeCrypto.crypto, throttle: throttle, decoyHash: { "plain:\u{1}" }))
+    init(venues: VenueDirectory = VenueDirectory(), throttle: SignInThrottle = SignInThrottle()) async {
+        site = ConsoleSite(ConsoleSite.Parts(ledger: ledger, venues: venues, zone: UTCTimeZone(), clock: clock, crypto: FakeCrypto.crypto,
+                                             throttle: throttle, decoyHash: { "plain:\u{1}" }))
         for role in ConsoleRole.allCases {
-            _ = try! ledger.addAccount(ConsoleAccount(name: role.rawValue, role: role, passwordHash: "plain:password-\(role.rawValue)", created: clock.now()))
+            _ = try! await ledger.addAccount(ConsoleAccount(name: role.rawValue, role: role, passwordHash: "plain:password-\(role.rawValue)", created: clock.now()))
         }
     }
 
-    /// Answers `request` (waiting for a completion that comes later).
-    func send(_ request: HTTPRequest) -> HTTPResponse {
-        let answer = Mutex<HTTPResponse?>(nil)
-        site.respond(to: request) { response in answer.withLock { $0 = response } }
-        for _ in 0..<2000 {
-            if let response = answer.withLock({ $0 }) { return response }
-            usleepMilliseconds(5)
-        }
-        fatalError("no answer within 10 s")
+    /// Answers `request` (a check-in's answer after the commit).
+    func send(_ request: HTTPRequest) async -> HTTPResponse {
+        await site.respond(to: request)
     }
 
     /// Signs in as `name` from `client`; returns the session cookie, or the refusal's response.
-    func signIn(_ name: String, password: String? = nil, client: String = "192.0.2.1") -> (cookie: String?, response: HTTPResponse) {
-        let form = send(HTTPRequest(method: "GET", path: "/admin/login", client: client))
+    func signIn(_ name: String, password: String? = nil, client: String = "192.0.2.1") async -> (cookie: String?, response: HTTPResponse) {
+        let form = await send(HTTPRequest(method: "GET", path: "/admin/login", client: client))
         let token = Self.cookie(form, "qrcheckin_console_login")!
-        let response = send(HTTPRequest(method: "POST", path: "/admin/login", cookies: ["qrcheckin_console_login": token],
+        let response = await send(HTTPRequest(method: "POST", path: "/admin/login", cookies: ["qrcheckin_console_login": token],
                                         form: ["form-token": token, "user": name, "password": password ?? "password-\(name)"], client: client))
         return (Self.cookie(response, "qrcheckin_console"), response)
     }
@@ -77,5 +71,3 @@ struct ConsoleFixture {
     }
 }
 
-import Glibc
-func usleepMilliseconds(_ milliseconds: UInt32) { usleep(milliseconds * 1000) }

@@ -20,12 +20,12 @@ struct BoundedRateTableTests {
         #expect(table.wait("locked", now: 1000) > 0, "still locked out after 100,000 others")
     }
 
-    @Test func aFullTableForgetsTheLeastSuspiciousFirst() {
+    @Test func aFullTableForgetsTheLeastSuspiciousFirst() async {
         let table = BoundedRateTable(budget: budget, capacity: 16)
         for _ in 0..<5 { table.spend("suspect", now: 0) }
         for source in 0..<1000 { table.spend("once-\(source)", now: 0) }
         #expect(table.wait("suspect", now: 0) > 0)
-        // Memory is bounded: most of the one-try clients are forgotten (and start afresh).
+        // Memory is bounded: most of the one-try await clients are forgotten (and start afresh).
         #expect((0..<1000).filter { table.wait("once-\($0)", now: 0) > 0 }.count < 20)
     }
 }

@@ -15,7 +15,7 @@ struct ReceiptIDTests {
     }
 
     @Test(arguments: ["", "+1", "-1", "-0", " 1", "1 ", "1e3", "0x1F", "１２", "1234567890123456789", "12a", "١٢"])
-    func anythingElseIsNot(text: String) {
+    func anythingElseIsNot(text: String) async {
         #expect(ReceiptID(text) == nil, "\(text)")
     }
 }

@@ -1,5 +1,6 @@
 import ServerLedgerContract
 import ServerDomain
+import ServerLedgerTesting
 import SharedDomain
 import Synchronization
 import Testing
@@ -30,32 +31,32 @@ struct RetentionServiceTests {
         }
     }
 
-    static func record(_ ledger: InMemoryLedger, daysAgo: Int64, from now: WallTime, device: String) throws {
+    static func record(_ ledger: InMemoryLedger, daysAgo: Int64, from now: WallTime, device: String) async throws {
         let time = WallTime(milliseconds: now.milliseconds - daysAgo * day * 1000)
-        _ = try ledger.record(NewCheckIn(venue: hall, time: time, method: .qr, windowAge: 0, device: DeviceID(device)),
+        _ = try await ledger.record(NewCheckIn(venue: hall, time: time, method: .qr, windowAge: 0, device: DeviceID(device)),
                               duplicateSeconds: 0)
     }
 
     @Test func itPurgesAtStartAndDailySo29DaysAreGoneAnd27Remain() async throws {
         let clock = TestClock(seconds: Fixture.start)
         let ledger = InMemoryLedger()
-        try Self.record(ledger, daysAgo: 29, from: clock.now(), device: "old")
-        try Self.record(ledger, daysAgo: 27, from: clock.now(), device: "young")
+        try await Self.record(ledger, daysAgo: 29, from: clock.now(), device: "old")
+        try await Self.record(ledger, daysAgo: 27, from: clock.now(), device: "young")
         let purges = Mutex<[RetentionService.Purge]>([])
         let service = RetentionService(ledger: ledger, policy: .standard, clock: clock, napSeconds: 3600,
                                        report: { purge in purges.withLock { $0.append(purge) } })
         // 24 naps of an hour each is a day: stop during the third day.
         let sleeper = Sleeper(clock, stopAfter: 24 * 2 + 5)
-        await #expect(throws: CancellationError.self) { try await service.run(sleep: { try sleeper.sleep($0) }) }
+        await #expect(throws: CancellationError.self) { try await service.run(sleep: { try await sleeper.sleep($0) }) }
         let runs = purges.withLock { $0 }
         #expect(runs.map { ($0.at.seconds - Fixture.start) / 3600 } == [0, 24, 48], "at start, then every 24 hours")
         #expect(runs.map { try? $0.result.get().checkIns } == [1, 0, 1])
         // At start the 29-day-old check-in went and the 27-day-old one stayed; two days later
         // that one was 29 days old too.
-        #expect(try ledger.count(CheckInQuery()) == 0)
+        #expect(try await ledger.count(CheckInQuery()) == 0)
         #expect(sleeper.seconds.allSatisfy { $0 <= 3600 }, "never sleeps more than a nap")
         #expect(runs.allSatisfy { $0.request.keepsCounts }, "the standard policy keeps daily counts")
-        #expect(try ledger.keptCounts(venue: nil).map(\.count).reduce(0, +) == 2)
+        #expect(try await ledger.keptCounts(venue: nil).map(\.count).reduce(0, +) == 2)
     }
 
     @Test func aFailedPurgeIsTriedAgainWithinTheHour() async throws {
@@ -70,7 +71,7 @@ struct RetentionServiceTests {
         await #expect(throws: CancellationError.self) {
             try await service.run(sleep: { duration in
                 states.withLock { $0.append(service.current) }
-                try sleeper.sleep(duration)
+                try await sleeper.sleep(duration)
                 if clock.now().seconds - Fixture.start >= 3600 { ledger.fail(with: nil) }
             })
         }
@@ -100,18 +101,18 @@ struct RetentionServiceTests {
         #expect(count.withLock { $0 } == 2, "purged at start and again a day after the clock went back")
     }
 
-    @Test func purgeNowUsesTheClocksNowAndTheZoneForKeptDays() throws {
+    @Test func purgeNowUsesTheClocksNowAndTheZoneForKeptDays() async throws {
         let clock = TestClock(seconds: Fixture.start)
         let ledger = InMemoryLedger()
-        try Self.record(ledger, daysAgo: 30, from: clock.now(), device: "a")
+        try await Self.record(ledger, daysAgo: 30, from: clock.now(), device: "a")
         let service = RetentionService(ledger: ledger, policy: RetentionPolicy(checkInSeconds: 86_400, refusalSeconds: 3600, keepsDailyCounts: true),
                                        clock: clock, dayOffset: { _ in 9 * 3600 })
-        let purge = service.purgeNow()
+        let purge = await service.purgeNow()
         #expect(purge.request.checkInsBefore == WallTime(seconds: Fixture.start - 86_400))
         #expect(purge.request.refusalsBefore == WallTime(seconds: Fixture.start - 3600))
         #expect(purge.request.dayOffsetSeconds == 9 * 3600)
         // 2026-10-31T09:00Z is 18:00 of 2026-10-31 in UTC+9.
-        #expect(try ledger.keptCounts(venue: nil).map(\.day.description) == ["2026-10-31"])
+        #expect(try await ledger.keptCounts(venue: nil).map(\.day.description) == ["2026-10-31"])
         #expect(service.lastPurge?.at == clock.now())
     }
 }

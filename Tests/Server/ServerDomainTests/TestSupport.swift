@@ -1,4 +1,5 @@
 import ServerDomain
+import ServerLedgerTesting
 import SharedDomain
 import SharedSystem
 import Synchronization
@@ -36,24 +37,16 @@ struct Fixture {
     static func device(_ name: String = "phone-1") -> DeviceID { DeviceID(name)! }
 }
 
-extension CheckInUseCase {
-    /// The outcome of checking `scan` in, waited for through the one bridge: the tests read as
-    /// one step after another.
-    func checkIn(_ scan: Scan, verifiedAt: WallTime? = nil) -> CheckInOutcome {
-        Rendezvous.wait { checkIn(scan, verifiedAt: verifiedAt, completion: $0) }
-    }
-}
-
 extension StaffCheckIn {
     /// Staff check-ins into `ledger` at `clock`'s times, by whoever each `record` names.
-    init(ledger: any CheckInLedger, clock: any WallClock) {
+    init(ledger: any LedgerTransactions, clock: any WallClock) {
         self.init(trail: AuditTrail(ledger: ledger, actor: .shell("staff"), clock: clock))
     }
 
     /// The staff check-in of `operatorName` (from a shell), with its audit entry.
-    func record(venue: VenueID, visitor: Visitor?, operatorName: String) throws(LedgerError) -> CheckIn {
+    func record(venue: VenueID, visitor: Visitor?, operatorName: String) async throws(LedgerError) -> CheckIn {
         let staff = StaffCheckIn(trail: AuditTrail(ledger: trail.ledger, actor: .shell(operatorName), clock: trail.clock))
-        guard case .admitted(let outcome) = try staff.record(venue: venue, visitor: visitor, profile: nil) else {
+        guard case .admitted(let outcome) = try await staff.record(venue: venue, visitor: visitor, profile: nil) else {
             throw LedgerError(.failed, "a staff check-in without a capacity was refused")
         }
         return outcome.checkIn

@@ -12,7 +12,7 @@ import Testing
         return fstat(descriptor, &status) == 0 ? (status.st_dev, status.st_ino) : nil
     }
 
-    @Test func theBoundAddressIsWrittenAsListenAddressReadsIt() throws {
+    @Test func theBoundAddressIsWrittenAsListenAddressReadsIt() async throws {
         let v4 = try ListenSocket.bind(ListenAddress("127.0.0.1:0"))
         let address = ListenSocket.boundAddress(v4)
         #expect(address.hasPrefix("127.0.0.1:") && address != "127.0.0.1:0")
@@ -23,7 +23,7 @@ import Testing
         #expect(try ListenAddress(address6).description == address6)
     }
 
-    @Test func aTakenAddressIsRefusedWithItsErrno() throws {
+    @Test func aTakenAddressIsRefusedWithItsErrno() async throws {
         let taken = try ListenSocket.bind(ListenAddress("127.0.0.1:0"))
         let address = try ListenAddress(ListenSocket.boundAddress(taken))
         let error = #expect(throws: ListenSocketError.self) { _ = try ListenSocket.bind(address) }
@@ -31,22 +31,22 @@ import Testing
         #expect(error?.description == "cannot listen on \(address): \(String(cString: strerror(EADDRINUSE)))")
     }
 
-    @Test func aStoppedServerLetsGoOfItsSocketOnce() throws {
+    @Test func aStoppedServerLetsGoOfItsSocketOnce() async throws {
         let listener = try ListenSocket.bind(ListenAddress("127.0.0.1:0"))
         let address = try ListenAddress(ListenSocket.boundAddress(listener))
         let raw = listener.rawValue
         let before = try #require(identity(raw))
         let server = try MicroHTTPServer(listener: listener, handler: RecordingHandler(), limits: HTTPServerLimits(),
-                                         resolver: ClientResolver(trustedProxies: []))
+                                         resolver: ClientResolver(trustedProxies: []), pool: ClientThreads.pool)
         #expect(identity(raw).map { $0 == before } == true, "libmicrohttpd holds the socket while it serves")
-        server.stop()
+        await server.stop()
         #expect(identity(raw).map { $0 != before } ?? true, "closed when the server stops")
         // Nothing else holds it: the address is free again at once.
         let again = try ListenSocket.bind(address)
         #expect(ListenSocket.boundAddress(again) == address.description)
     }
 
-    @Test func releasingADescriptorLeavesItOpenForItsNewOwner() throws {
+    @Test func releasingADescriptorLeavesItOpenForItsNewOwner() async throws {
         let socket = try ListenSocket.bind(ListenAddress("127.0.0.1:0"))
         let before = try #require(identity(socket.rawValue))
         let raw = socket.release()

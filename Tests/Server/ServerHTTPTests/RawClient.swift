@@ -1,13 +1,15 @@
 import Glibc
+import Synchronization
 import Testing
 
 /// A TCP client on loopback that writes exactly the bytes it is given (malformed framing
 /// included) and reads what the server sends, from a chosen source address (all of
 /// 127.0.0.0/8 is loopback, so each address is another client to the server).
-final class RawClient {
+final class RawClient: Sendable {
     let descriptor: Int32
+    private let lastTimedOut = Mutex(false)
     /// Whether the last read ended because the server sent nothing for 20 s (not a close).
-    private(set) var timedOut = false
+    var timedOut: Bool { lastTimedOut.withLock { $0 } }
 
     /// Connects to `port` from `source`, and sends `request` if given.
     init(port: UInt16, source: String = "127.0.0.1", sending request: String? = nil) throws {
@@ -44,8 +46,19 @@ final class RawClient {
         Glibc.send(descriptor, bytes, bytes.count, Int32(MSG_NOSIGNAL)) == bytes.count
     }
 
-    /// Everything the server sends until it closes the connection (or 20 s pass: `timedOut`).
-    func readAll() -> String {
+    /// Everything the server sends until it closes the connection (or 20 s pass: `timedOut`),
+    /// read on a client thread.
+    func readAll() async -> String {
+        await ClientThreads.run { self.readAllNow() }
+    }
+
+    /// One response, by its Content-Length, leaving the connection open; nil when the server
+    /// closed it (or sent nothing for 20 s) first. Read on a client thread.
+    func readResponse() async -> String? {
+        await ClientThreads.run { self.readResponseNow() }
+    }
+
+    private func readAllNow() -> String {
         var data: [UInt8] = []
         var buffer = [UInt8](repeating: 0, count: 4096)
         while true {
@@ -54,15 +67,14 @@ final class RawClient {
                 data += buffer[..<count]
                 continue
             }
-            timedOut = count < 0 && (errno == EAGAIN || errno == EWOULDBLOCK)
+            let timedOut = count < 0 && (errno == EAGAIN || errno == EWOULDBLOCK)
+            lastTimedOut.withLock { $0 = timedOut }
             break
         }
         return String(decoding: data, as: UTF8.self)
     }
 
-    /// One response, by its Content-Length, leaving the connection open; nil when the server
-    /// closed it (or sent nothing for 20 s) first.
-    func readResponse() -> String? {
+    private func readResponseNow() -> String? {
         var data: [UInt8] = []
         var byte: UInt8 = 0
         while !data.ends(with: Array("\r\n\r\n".utf8)) {

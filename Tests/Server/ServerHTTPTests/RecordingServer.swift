@@ -1,4 +1,3 @@
-import Dispatch
 import ServerHTTP
 import ServerHTTPTypes
 import SharedDomain
@@ -14,26 +13,36 @@ final class RecordingServer: Sendable {
     let handler = RecordingHandler()
     let clock = SteppedClock()
     /// Signalled each time a connection is accepted and tracked.
-    let accepted = DispatchSemaphore(value: 0)
+    let accepted = TestSignal()
     /// Signalled each time a request completes (its next one is due from then).
-    let completed = DispatchSemaphore(value: 0)
+    let completed = TestSignal()
 
     /// `admitted` is told of each accept policy decision, on libmicrohttpd's thread (a test may
     /// hold that thread there).
-    init(limits: HTTPServerLimits = HTTPServerLimits(), admitted: (@Sendable (Bool) -> Void)? = nil) throws {
+    /// libmicrohttpd's idle timeout counts real seconds, while these tests move their own clock
+    /// and, run among hundreds of others on Swift's two threads here, may wait that long for
+    /// their turn: `idleSeconds` keeps it out of their way (none of them is about it).
+    init(limits: HTTPServerLimits = HTTPServerLimits(), idleSeconds: Int = 600, admitted: (@Sendable (Bool) -> Void)? = nil) throws {
+        var limits = limits
+        limits.idleSeconds = idleSeconds
         let listener = try ListenSocket.bind(ListenAddress("127.0.0.1:0"))
         port = UInt16(ListenSocket.boundAddress(listener).split(separator: ":").last!)!
         let accepted = accepted, completed = completed
         server = try MicroHTTPServer(listener: listener, handler: handler, limits: limits, resolver: ClientResolver(trustedProxies: []),
                                      hooks: HTTPServerHooks(admitted: admitted, accepted: { accepted.signal() },
-                                                            completed: { completed.signal() }), clock: clock)
+                                                            completed: { completed.signal() }), clock: clock, pool: ClientThreads.pool)
     }
 
     /// A client connected from `source`, once the server tracks its connection.
-    func connect(from source: String = "127.0.0.1") throws -> RawClient {
+    func connect(from source: String = "127.0.0.1") async throws -> RawClient {
         let client = try RawClient(port: port, source: source)
-        accepted.wait()
+        await accepted.wait()
         return client
+    }
+
+    /// Stops the server in a task of its own: what a test's `defer` can start.
+    func stopLater() {
+        Task { [server] in await server.stop() }
     }
 }
 
@@ -44,10 +53,15 @@ final class RecordingHandler: HTTPHandler {
     /// The paths asked so far.
     var paths: [String] { seen.withLock { $0 } }
 
-    func respond(to request: HTTPRequest, reply: @escaping @Sendable (HTTPResponse) -> Void) {
+    /// At once, on libmicrohttpd's thread: no task waits its turn among the other tests'.
+    func respondAtOnce(to request: HTTPRequest) -> HTTPResponse? {
         seen.withLock { $0.append(request.path) }
         let body = "seen \(request.path) " + request.form.sorted { $0.key < $1.key }.map { "\($0.key)=\($0.value)" }.joined(separator: "&")
-        reply(HTTPResponse(status: 200, headers: [("Content-Type", "text/plain")], body: Array(body.utf8)))
+        return HTTPResponse(status: 200, headers: [("Content-Type", "text/plain")], body: Array(body.utf8))
+    }
+
+    func respond(to request: HTTPRequest) async -> HTTPResponse {
+        respondAtOnce(to: request)!
     }
 }
 

@@ -1,4 +1,3 @@
-import Dispatch
 import Glibc
 import ServerHTTP
 import ServerHTTPTypes
@@ -11,94 +10,94 @@ import Testing
 /// connection is suspended, then resumed with the answer. `HTTPServerHooks` says when the
 /// connection sleeps, so each case answers at the moment it means, never after a sleep.
 @Suite(.serialized) struct SuspendedAnswerTests {
-    @Test func anAnswerGivenWhileTheConnectionSleepsReachesTheClient() throws {
+    @Test func anAnswerGivenWhileTheConnectionSleepsReachesTheClient() async throws {
         let harness = try Harness()
-        defer { harness.server.stop() }
+        defer { harness.stopLater() }
         let client = try RawClient(port: harness.port, sending: "GET /later HTTP/1.1\r\nHost: x\r\nConnection: close\r\n\r\n")
-        let reply = harness.handler.nextReply()
-        harness.suspended.take()
+        let reply = await harness.handler.nextReply()
+        await harness.suspended.wait()
         reply(HTTPResponse(status: 303, headers: [("Location", "/receipt")], body: Array("later".utf8)))
-        let answer = client.readAll()
+        let answer = await client.readAll()
         #expect(answer.hasPrefix("HTTP/1.1 303"))
         #expect(answer.hasSuffix("later"))
-        harness.resumed.take()
+        await harness.resumed.wait()
     }
 
-    @Test func aClientThatShutsDownItsSendingSideWhileItsAnswerWaitsIsAnsweredAllTheSame() throws {
+    @Test func aClientThatShutsDownItsSendingSideWhileItsAnswerWaitsIsAnsweredAllTheSame() async throws {
         let harness = try Harness()
-        defer { harness.server.stop() }
+        defer { harness.stopLater() }
         let client = try RawClient(port: harness.port, sending: "GET /later HTTP/1.1\r\nHost: x\r\nConnection: close\r\n\r\n")
-        let reply = harness.handler.nextReply()
-        harness.suspended.take()
+        let reply = await harness.handler.nextReply()
+        await harness.suspended.wait()
         // HTTP/1.0 tools shut down their sending side after the request: the read of the
         // half-closed connection must not close it before its answer (the CI failure of
         // issue 20, when the connection was resumed in its reading phase).
         shutdown(client.descriptor, Int32(SHUT_WR))
         reply(HTTPResponse(status: 303, body: Array("after half-close".utf8)))
-        let answer = client.readAll()
+        let answer = await client.readAll()
         #expect(answer.hasPrefix("HTTP/1.1 303"), "got \(answer)")
         #expect(answer.hasSuffix("after half-close"))
     }
 
-    @Test func aClientThatHalfClosesRightAfterItsRequestIsAnswered() throws {
+    @Test func aClientThatHalfClosesRightAfterItsRequestIsAnswered() async throws {
         let harness = try Harness()
-        defer { harness.server.stop() }
+        defer { harness.stopLater() }
         let client = try RawClient(port: harness.port, sending: "GET /later HTTP/1.0\r\n\r\n")
         shutdown(client.descriptor, Int32(SHUT_WR))
-        let reply = harness.handler.nextReply()
-        harness.suspended.take()
+        let reply = await harness.handler.nextReply()
+        await harness.suspended.wait()
         reply(HTTPResponse(status: 200, body: Array("ok".utf8)))
-        #expect(client.readAll().hasSuffix("ok"))
+        #expect(await client.readAll().hasSuffix("ok"))
     }
 
-    @Test func anAnswerGivenAtOnceNeverSuspendsTheConnection() throws {
+    @Test func anAnswerGivenAtOnceNeverSuspendsTheConnection() async throws {
         let harness = try Harness(answerAtOnce: true)
-        defer { harness.server.stop() }
+        defer { harness.stopLater() }
         let client = try RawClient(port: harness.port, sending: "GET /now HTTP/1.1\r\nHost: x\r\nConnection: close\r\n\r\n")
-        #expect(client.readAll().hasSuffix("at once"))
+        #expect(await client.readAll().hasSuffix("at once"))
         #expect(harness.suspendedCount == 0)
     }
 
-    @Test func aSleepingAnswerOutlivesTheRequestDeadline() throws {
+    @Test func aSleepingAnswerOutlivesTheRequestDeadline() async throws {
         let harness = try Harness()
-        defer { harness.server.stop() }
+        defer { harness.stopLater() }
         let client = try RawClient(port: harness.port, sending: "GET /later HTTP/1.1\r\nHost: x\r\nConnection: close\r\n\r\n")
-        let reply = harness.handler.nextReply()
-        harness.suspended.take()
+        let reply = await harness.handler.nextReply()
+        await harness.suspended.wait()
         // The request is in: a commit that takes long is no slow client.
         harness.clock.advance(seconds: 60)
         #expect(harness.server.endLateRequests() == 0)
         reply(HTTPResponse(status: 303, body: Array("committed".utf8)))
-        #expect(client.readAll().hasSuffix("committed"))
+        #expect(await client.readAll().hasSuffix("committed"))
     }
 
-    @Test func stopWaitsForASleepingAnswerAndTheClientGetsIt() throws {
+    @Test func stopWaitsForASleepingAnswerAndTheClientGetsIt() async throws {
         let harness = try Harness()
         let client = try RawClient(port: harness.port, sending: "GET /later HTTP/1.1\r\nHost: x\r\nConnection: close\r\n\r\n")
-        let reply = harness.handler.nextReply()
-        harness.suspended.take()
-        let stopped = Rendezvous<Void>()
-        DispatchQueue.global().async { harness.server.stop(); stopped.put(()) }
+        let reply = await harness.handler.nextReply()
+        await harness.suspended.wait()
+        let stopped = TestSignal()
+        Task { await harness.server.stop(); stopped.signal() }
         // Stopping waits for the sleeping connection: it has not returned before the answer.
-        #expect(stopped.take(waitingAtMost: 200) == nil)
+        #expect(await !stopped.wait(within: .milliseconds(200)))
         reply(HTTPResponse(status: 303, body: Array("before stop".utf8)))
-        #expect(client.readAll().hasSuffix("before stop"))
-        #expect(stopped.take(waitingAtMost: 10_000) != nil)
+        #expect(await client.readAll().hasSuffix("before stop"))
+        #expect(await stopped.wait(within: .seconds(10)))
     }
 
-    @Test func stopAnswers503ForAnAnswerThatDoesNotComeByItsDeadline() throws {
+    @Test func stopAnswers503ForAnAnswerThatDoesNotComeByItsDeadline() async throws {
         let harness = try Harness()
         let client = try RawClient(port: harness.port, sending: "GET /never HTTP/1.1\r\nHost: x\r\nConnection: close\r\n\r\n")
-        let reply = harness.handler.nextReply()
-        harness.suspended.take()
+        let reply = await harness.handler.nextReply()
+        await harness.suspended.wait()
         let clock = MonotonicClock()
         let start = clock.now()
-        harness.server.stop(by: WallTime(milliseconds: start.milliseconds + 300))
+        await harness.server.stop(drainingFor: .milliseconds(300))
         let waited = clock.now().milliseconds - start.milliseconds
         #expect(waited >= 300 && waited < 5000, "stop took \(waited) ms")
         // The client is told to come back rather than cut off (and libmicrohttpd, stopped with
         // a connection asleep, would abort the process).
-        let answer = client.readAll()
+        let answer = await client.readAll()
         #expect(answer.hasPrefix("HTTP/1.1 503") && answer.contains("Retry-After: 5"), "got \(answer)")
         // The commit that finally ends finds its request answered: nothing happens.
         reply(HTTPResponse(status: 303))
@@ -110,13 +109,12 @@ private final class Harness: Sendable {
     let server: MicroHTTPServer
     let port: UInt16
     let handler: GatedHandler
-    let suspended = Rendezvous<Void>()
-    let resumed = Rendezvous<Void>()
+    let suspended = TestSignal()
+    let resumed = TestSignal()
     let clock = SteppedClock()
     private let suspendedCounter: Counted
     /// How many times a connection was suspended.
     var suspendedCount: Int { suspendedCounter.value.load(ordering: .acquiring) }
-
 
     init(answerAtOnce: Bool = false) throws {
         let listener = try ListenSocket.bind(ListenAddress("127.0.0.1:0"))
@@ -127,8 +125,13 @@ private final class Harness: Sendable {
         suspendedCounter = counted
         server = try MicroHTTPServer(listener: listener, handler: handler, limits: HTTPServerLimits(),
                                      resolver: ClientResolver(trustedProxies: []),
-                                     hooks: HTTPServerHooks(suspended: { counted.value.add(1, ordering: .releasing); suspended.put(()) },
-                                                            resumed: { resumed.put(()) }), clock: clock)
+                                     hooks: HTTPServerHooks(suspended: { counted.value.add(1, ordering: .releasing); suspended.signal() },
+                                                            resumed: { resumed.signal() }), clock: clock, pool: ClientThreads.pool)
+    }
+
+    /// Stops the server in a task of its own: what a test's `defer` can start.
+    func stopLater() {
+        Task { [server] in await server.stop() }
     }
 }
 
@@ -137,37 +140,48 @@ private final class Counted: Sendable {
     let value = Atomic<Int>(0)
 }
 
-/// Hands each request's reply to the test (or answers at once).
-private final class GatedHandler: HTTPHandler, @unchecked Sendable {
+/// Hands each request's reply to the test (or answers at once): the request's task waits,
+/// suspended, until the test replies.
+private final class GatedHandler: HTTPHandler {
+    typealias Reply = @Sendable (HTTPResponse) -> Void
     private let answerAtOnce: Bool
-    private let replies = Mutex<[Rendezvous<@Sendable (HTTPResponse) -> Void>]>([])
-    /// Requests asked so far, and replies the test took so far.
-    private let asked = Mutex(0), taken = Mutex(0)
+    private struct Slots {
+        var ready: [Reply] = []
+        var takers: [CheckedContinuation<Reply, Never>] = []
+    }
+    private let slots = Mutex(Slots())
 
     init(answerAtOnce: Bool) {
         self.answerAtOnce = answerAtOnce
     }
 
-    private func slot(_ index: Int) -> Rendezvous<@Sendable (HTTPResponse) -> Void> {
-        replies.withLock { replies in
-            while replies.count <= index { replies.append(Rendezvous()) }
-            return replies[index]
+    /// The answer the adapter can send without a task, when the handler answers at once.
+    func respondAtOnce(to request: HTTPRequest) -> HTTPResponse? {
+        answerAtOnce ? HTTPResponse(status: 200, body: Array("at once".utf8)) : nil
+    }
+
+    func respond(to request: HTTPRequest) async -> HTTPResponse {
+        if let now = respondAtOnce(to: request) { return now }
+        return await withCheckedContinuation { (answer: CheckedContinuation<HTTPResponse, Never>) in
+            let reply: Reply = { answer.resume(returning: $0) }
+            let taker: CheckedContinuation<Reply, Never>? = slots.withLock { slots in
+                guard slots.takers.isEmpty else { return slots.takers.removeFirst() }
+                slots.ready.append(reply)
+                return nil
+            }
+            taker?.resume(returning: reply)
         }
     }
 
-    func respond(to request: HTTPRequest, reply: @escaping @Sendable (HTTPResponse) -> Void) {
-        if answerAtOnce { return reply(HTTPResponse(status: 200, body: Array("at once".utf8))) }
-        slot(asked.withLock { count in
-            defer { count += 1 }
-            return count
-        }).put(reply)
-    }
-
     /// The reply of the next request the handler is asked, once it has been asked.
-    func nextReply() -> @Sendable (HTTPResponse) -> Void {
-        slot(taken.withLock { count in
-            defer { count += 1 }
-            return count
-        }).take()
+    func nextReply() async -> Reply {
+        await withCheckedContinuation { (taker: CheckedContinuation<Reply, Never>) in
+            let ready: Reply? = slots.withLock { slots in
+                guard slots.ready.isEmpty else { return slots.ready.removeFirst() }
+                slots.takers.append(taker)
+                return nil
+            }
+            if let ready { taker.resume(returning: ready) }
+        }
     }
 }

@@ -11,7 +11,10 @@ final class PostgresCluster: @unchecked Sendable {
     /// The cluster every contract case shares (each case gets its own database), started on first use.
     static let shared: PostgresCluster = {
         do {
-            let cluster = try PostgresCluster()
+            // Made on first use, wherever that is: a thread of Swift's pool is held for initdb once.
+            let cluster = try PostgresCluster(prepared: ())
+            try PostgresCluster.run(cluster.initialise, in: cluster.directory)
+            try PostgresCluster.run(cluster.starting, in: cluster.directory)
             atexit { PostgresCluster.shared.close() }
             return cluster
         } catch {
@@ -44,8 +47,15 @@ final class PostgresCluster: @unchecked Sendable {
     /// Whether the tests run as root (then PostgreSQL runs as `postgres`).
     private static let asRoot = getuid() == 0
 
-    /// Initialises and starts a new cluster.
-    init() throws {
+    /// Initialises and starts a new cluster (initdb and pg_ctl on the test pool).
+    convenience init() async throws {
+        try self.init(prepared: ())
+        try await run(initialise)
+        try await start()
+    }
+
+    /// The cluster's directory and its watchdog; nothing initialised or started yet.
+    private init(prepared: ()) throws {
         var template = Array("/tmp/qrcheckin-pg-test.XXXXXX".utf8CString)
         guard let made = template.withUnsafeMutableBufferPointer({ mkdtemp($0.baseAddress!) }) else {
             throw ClusterError("mkdtemp failed")
@@ -66,21 +76,27 @@ final class PostgresCluster: @unchecked Sendable {
         defer { Glibc.close(null) }
         watchdog = try Spawn.start(["/bin/sh", "-c", script], input: ends[0], output: null, newSession: true)
         Glibc.close(ends[0])
-        try run(["\(Self.binaries)/initdb", "-D", data, "-A", "trust", "-U", "postgres", "-E", "UTF8", "--locale=C", "--no-sync"])
-        try start()
+    }
+
+    private var initialise: [String] {
+        ["\(Self.binaries)/initdb", "-D", data, "-A", "trust", "-U", "postgres", "-E", "UTF8", "--locale=C", "--no-sync"]
+    }
+
+    private var starting: [String] {
+        ["\(Self.binaries)/pg_ctl", "-D", data, "-l", directory + "/log", "-w", "-o",
+         "-k \(directory) -c listen_addresses='' -c fsync=off -c max_connections=200", "start"]
     }
 
     deinit { close() }
 
     /// Starts the server (again) and waits until it accepts connections.
-    func start() throws {
-        try run(["\(Self.binaries)/pg_ctl", "-D", data, "-l", directory + "/log", "-w", "-o",
-                 "-k \(directory) -c listen_addresses='' -c fsync=off -c max_connections=200", "start"])
+    func start() async throws {
+        try await run(starting)
     }
 
     /// Stops the server (fast: clients are disconnected) and waits until it is gone.
-    func stop() throws {
-        try run(["\(Self.binaries)/pg_ctl", "-D", data, "-m", "fast", "-w", "stop"])
+    func stop() async throws {
+        try await run(["\(Self.binaries)/pg_ctl", "-D", data, "-m", "fast", "-w", "stop"])
     }
 
     /// Stops everything and removes the directory; waits until that is done. Idempotent.
@@ -96,16 +112,22 @@ final class PostgresCluster: @unchecked Sendable {
     }
 
     /// A new empty database; its name.
-    func createDatabase() throws -> String {
+    func createDatabase() async throws -> String {
         let name = "ledger_\(databases.withLock { $0 += 1; return $0 })"
-        try execute("CREATE DATABASE \(name)", in: "postgres")
+        try await execute("CREATE DATABASE \(name)", in: "postgres")
         return name
     }
 
-    /// Runs `sql` (no parameters: test statements) in `database`; the first column of the first row.
+    /// Runs `sql` (no parameters: test statements) in `database`; the first column of the first
+    /// row. On the test pool: libpq blocks, and Swift's few threads are the servers' under test.
     @discardableResult
-    func execute(_ sql: String, in database: String) throws -> String? {
-        guard let connection = PQconnectdb(uri(database)) else { throw ClusterError("out of memory") }
+    func execute(_ sql: String, in database: String) async throws -> String? {
+        let uri = uri(database)
+        return try await TestPool.shared.run({ () throws(ClusterError) in try Self.execute(sql, uri: uri) }, refused: { ClusterError("\($0)") })
+    }
+
+    private static func execute(_ sql: String, uri: String) throws(ClusterError) -> String? {
+        guard let connection = PQconnectdb(uri) else { throw ClusterError("out of memory") }
         defer { PQfinish(connection) }
         guard PQstatus(connection) == CONNECTION_OK else { throw ClusterError(String(cString: PQerrorMessage(connection))) }
         guard let result = PQexec(connection, sql) else { throw ClusterError("out of memory") }
@@ -117,13 +139,25 @@ final class PostgresCluster: @unchecked Sendable {
         }
     }
 
-    /// Runs a server program as the cluster's owner and waits for it; its output goes to a log.
-    private func run(_ arguments: [String]) throws {
+    /// Runs a server program as the cluster's owner and waits for it (on the test pool: it
+    /// blocks for seconds); its output goes to a log.
+    private func run(_ arguments: [String]) async throws {
+        let directory = directory
+        try await TestPool.shared.run({ () throws(ClusterError) in try Self.run(arguments, in: directory) }, refused: { ClusterError("\($0)") })
+    }
+
+    private static func run(_ arguments: [String], in directory: String) throws(ClusterError) {
         let path = directory + "/commands.log"
         let log = open(path, O_WRONLY | O_CREAT | O_APPEND | O_CLOEXEC, 0o644)
         guard log >= 0 else { throw ClusterError("cannot write \(path)") }
         defer { Glibc.close(log) }
-        let status = Spawn.wait(try Spawn.start(Self.command(arguments), output: log))
+        let pid: pid_t
+        do {
+            pid = try Spawn.start(Self.command(arguments), output: log)
+        } catch {
+            throw ClusterError("\(arguments[0]): \(error)")
+        }
+        let status = Spawn.wait(pid)
         guard status == 0 else {
             throw ClusterError("\(arguments.joined(separator: " ")) exited \(status); see \(path)")
         }

@@ -24,31 +24,31 @@ struct SQLiteDatabaseFileTests {
         rmdir(directory.file("private"))
     }
 
-    @Test func aLedgerInAStateDirectoryThatIsSystemdsLinkOpensAndReopens() throws {
+    @Test func aLedgerInAStateDirectoryThatIsSystemdsLinkOpensAndReopens() async throws {
         let directory = TemporaryDirectory()
         let (path, resolved) = Self.dynamicUserLayout(directory)
         defer { Self.removeLayout(directory) }
-        #expect(try SQLiteDatabaseFile(path).resolvedPath == resolved)
+        #expect(try await SQLiteDatabaseFile(path).resolvedPath == resolved)
         do {
-            let ledger = try SQLiteLedger(path: path, create: true, clock: FixedClock())
+            let ledger = try await SQLiteLedger(path: path, create: true, clock: FixedClock(), pool: TestPool.shared)
             #expect(ledger.path == path)  // messages name the configured path
-            _ = try ledger.record(SQLiteLedgerTests.entry("d0", at: 100), duplicateSeconds: 60)
+            _ = try await ledger.record(SQLiteLedgerTests.entry("d0", at: 100), duplicateSeconds: 60)
         }
         #expect(access(resolved, F_OK) == 0)
         // Reopened by a command, and read-only as the evacuation roll reads it: readers and the
         // checkpointer open the resolved path too.
         var seen = 0
-        try SQLiteLedger(path: path, create: false, clock: FixedClock()).export(CheckInQuery()) { _ in seen += 1; return true }
-        try SQLiteLedger(readingOnly: path).export(CheckInQuery()) { _ in seen += 1; return true }
+        seen += try await SQLiteLedger(path: path, create: false, clock: FixedClock(), pool: TestPool.shared).checkIns(CheckInQuery(), after: nil).count
+        seen += try await SQLiteLedger(readingOnly: path, pool: TestPool.shared).checkIns(CheckInQuery(), after: nil).count
         #expect(seen == 2)
     }
 
-    @Test func theDatabaseFileItselfBeingALinkIsRefusedNamingWhatSQLiteRefused() throws {
+    @Test func theDatabaseFileItselfBeingALinkIsRefusedNamingWhatSQLiteRefused() async throws {
         let directory = TemporaryDirectory()
-        _ = try SQLiteLedger(path: directory.file("checkins.db"), create: true, clock: FixedClock())
+        _ = try await SQLiteLedger(path: directory.file("checkins.db"), create: true, clock: FixedClock(), pool: TestPool.shared)
         symlink(directory.file("checkins.db"), directory.file("link.db"))
         do {
-            _ = try SQLiteLedger(path: directory.file("link.db"), create: false, clock: FixedClock())
+            _ = try await SQLiteLedger(path: directory.file("link.db"), create: false, clock: FixedClock(), pool: TestPool.shared)
             Issue.record("followed a link to the database file")
         } catch {
             #expect(error.kind == .cannotOpen)
@@ -56,13 +56,13 @@ struct SQLiteDatabaseFileTests {
         }
     }
 
-    @Test func aDirectoryAnyoneMayWriteIsRefused() throws {
+    @Test func aDirectoryAnyoneMayWriteIsRefused() async throws {
         let directory = TemporaryDirectory()
         mkdir(directory.file("open"), 0o700)
         chmod(directory.file("open"), 0o777)
         defer { rmdir(directory.file("open")) }
         do {
-            _ = try SQLiteLedger(path: directory.file("open/checkins.db"), create: true, clock: FixedClock())
+            _ = try await SQLiteLedger(path: directory.file("open/checkins.db"), create: true, clock: FixedClock(), pool: TestPool.shared)
             Issue.record("made a visitor log where anyone may replace it")
         } catch {
             #expect(error.kind == .cannotOpen)
@@ -71,13 +71,13 @@ struct SQLiteDatabaseFileTests {
         #expect(access(directory.file("open/checkins.db"), F_OK) != 0)
     }
 
-    @Test func aMissingDirectoryIsMadeOnlyWhenAsked() throws {
+    @Test func aMissingDirectoryIsMadeOnlyWhenAsked() async throws {
         let directory = TemporaryDirectory()
         let path = directory.file("made/checkins.db")
-        #expect(throws: LedgerError(.missing, "database \(path) does not exist (nor its directory \(directory.file("made")))")) {
-            try SQLiteLedger(path: path, create: true, clock: FixedClock())
+        await #expect(throws: LedgerError(.missing, "database \(path) does not exist (nor its directory \(directory.file("made")))")) {
+            try await SQLiteLedger(path: path, create: true, clock: FixedClock(), pool: TestPool.shared)
         }
-        _ = try SQLiteLedger(path: path, create: true, directoryMode: 0o700, clock: FixedClock())
+        _ = try await SQLiteLedger(path: path, create: true, directoryMode: 0o700, clock: FixedClock(), pool: TestPool.shared)
         var status = stat()
         #expect(stat(directory.file("made"), &status) == 0 && status.st_mode & 0o7777 == 0o700)
         for file in ["checkins.db", "checkins.db-wal", "checkins.db-shm"] { unlink(directory.file("made/" + file)) }
@@ -87,13 +87,13 @@ struct SQLiteDatabaseFileTests {
     /// Root may write any file mode allows; e2e tests make it read-only for root
     /// (test_server_database_file.py: an immutable file, a read-only mount).
     @Test(.enabled(if: geteuid() != 0, "root writes whatever the mode"))
-    func aReadOnlyFileIsRefusedAtOpenAsReadOnly() throws {
+    func aReadOnlyFileIsRefusedAtOpenAsReadOnly() async throws {
         let directory = TemporaryDirectory()
         let path = directory.file("checkins.db")
-        _ = try SQLiteLedger(path: path, create: true, clock: FixedClock())
+        _ = try await SQLiteLedger(path: path, create: true, clock: FixedClock(), pool: TestPool.shared)
         chmod(path, 0o444)
         do {
-            _ = try SQLiteLedger(path: path, create: false, clock: FixedClock())
+            _ = try await SQLiteLedger(path: path, create: false, clock: FixedClock(), pool: TestPool.shared)
             Issue.record("opened a read-only ledger for writing")
         } catch {
             #expect(error.kind == .readOnly)

@@ -15,14 +15,14 @@ struct SQLiteDeletionTests {
     /// A ledger with `count` check-ins of one visitor (name `MARKER-…`, device `dev-…`) a second
     /// apart from `start`, recorded in time order (an earlier time after a later one of the
     /// same device would be a duplicate).
-    static func filled(_ directory: TemporaryDirectory, count: Int) throws -> SQLiteLedger {
-        let ledger = try SQLiteLedger(path: directory.file("checkins.db"), create: true, durability: .normal, clock: FixedClock())
+    static func filled(_ directory: TemporaryDirectory, count: Int) async throws -> SQLiteLedger {
+        let ledger = try await SQLiteLedger(path: directory.file("checkins.db"), create: true, durability: .normal, clock: FixedClock(), pool: TestPool.shared)
         for index in 0..<count {
             let entry = NewCheckIn(venue: hall, time: WallTime(seconds: start + Int64(index)), method: .qr, windowAge: 0,
                                    device: DeviceID("dev-\(index % 50)"),
                                    visitor: Visitor(name: "MARKER-\(index)-" + String(repeating: "x", count: 100),
                                                     phone: "010-5555-\(1000 + index % 9000)"))
-            guard case .recorded = try ledger.record(entry, duplicateSeconds: 0) else {
+            guard case .recorded = try await ledger.record(entry, duplicateSeconds: 0) else {
                 throw LedgerError(.failed, "check-in \(index) was taken for a duplicate")
             }
         }
@@ -54,21 +54,21 @@ struct SQLiteDeletionTests {
         return stat(path, &status) == 0 ? Int(status.st_size) : 0
     }
 
-    @Test func aPurgeLeavesNoTraceAndTheFileShrinks() throws {
+    @Test func aPurgeLeavesNoTraceAndTheFileShrinks() async throws {
         let directory = TemporaryDirectory()
-        let ledger = try Self.filled(directory, count: 3000)
+        let ledger = try await Self.filled(directory, count: 3000)
         let path = directory.file("checkins.db")
         // All of it in the main file, as days of serving would leave it. The ledger's own
         // checkpointer may be copying meanwhile: SQLite then refuses this one (busy = 1) at once.
         let deadline = ContinuousClock.now + .seconds(30)
-        while try SQLiteLedgerTests.query(path, "PRAGMA wal_checkpoint(TRUNCATE)") != "0", ContinuousClock.now < deadline {
+        while try await SQLiteLedgerTests.query(path, "PRAGMA wal_checkpoint(TRUNCATE)") != "0", ContinuousClock.now < deadline {
             usleep(1000)
         }
         let before = Self.size(path)
         #expect(before > 500_000, "3000 check-ins of ~200 bytes: \(before) bytes")
         #expect(Self.traces(of: "MARKER-1234-", in: path), "the visitor is in the file before the purge")
         // Everything but the last 100 seconds' check-ins.
-        let report = try ledger.purge(PurgeRequest(checkInsBefore: WallTime(seconds: Self.start + 2900), refusalsBefore: WallTime(seconds: 0),
+        let report = try await ledger.purge(PurgeRequest(checkInsBefore: WallTime(seconds: Self.start + 2900), refusalsBefore: WallTime(seconds: 0),
                                                    keepsCounts: true, dayOffsetSeconds: 9 * 3600))
         #expect(report.checkIns == 2900)
         let after = Self.size(path)
@@ -77,92 +77,92 @@ struct SQLiteDeletionTests {
         #expect(!Self.traces(of: "MARKER-1234-", in: path), "a purged visitor's name is nowhere in the files")
         #expect(!Self.traces(of: "MARKER-2899-", in: path))
         #expect(Self.traces(of: "MARKER-2950-", in: path), "what is kept is still there")
-        #expect(try ledger.count(CheckInQuery()) == 100)
-        #expect(try ledger.keptCounts(venue: nil).map(\.count) == [2900])
-        #expect(try SQLiteLedgerTests.query(path, "PRAGMA integrity_check") == "ok")
+        #expect(try await ledger.count(CheckInQuery()) == 100)
+        #expect(try await ledger.keptCounts(venue: nil).map(\.count) == [2900])
+        #expect(try await SQLiteLedgerTests.query(path, "PRAGMA integrity_check") == "ok")
     }
 
-    @Test func aLargePurgeGoesInBatchesAndKeepsEveryCountOnce() throws {
+    @Test func aLargePurgeGoesInBatchesAndKeepsEveryCountOnce() async throws {
         let directory = TemporaryDirectory()
         let path = directory.file("checkins.db")
-        let ledger = try SQLiteLedger(path: path, create: true, durability: .normal, clock: FixedClock())
+        let ledger = try await SQLiteLedger(path: path, create: true, durability: .normal, clock: FixedClock(), pool: TestPool.shared)
         // 25,000 check-ins, the first 12,000 in one millisecond (a batch ends after a whole
         // millisecond), then one a millisecond, and one after the cutoff.
-        try SQLiteLedgerTests.query(path, """
+        try await SQLiteLedgerTests.query(path, """
             WITH RECURSIVE n(i) AS (SELECT 1 UNION ALL SELECT i + 1 FROM n WHERE i < 25000)
             INSERT INTO checkins (venue, at_ms, method, device) SELECT 'HALL-1', CASE WHEN i <= 12000 THEN 1000 ELSE 1000 + i END, 'qr', 'd' || i FROM n
             """)
-        try SQLiteLedgerTests.query(path, "INSERT INTO checkins (venue, at_ms, method) VALUES ('HALL-1', 90000000, 'staff')")
+        try await SQLiteLedgerTests.query(path, "INSERT INTO checkins (venue, at_ms, method) VALUES ('HALL-1', 90000000, 'staff')")
         #expect(SQLiteLedger.purgeBatch < 12_000)
-        let report = try ledger.purge(PurgeRequest(checkInsBefore: WallTime(milliseconds: 86_400_000), refusalsBefore: WallTime(seconds: 0),
+        let report = try await ledger.purge(PurgeRequest(checkInsBefore: WallTime(milliseconds: 86_400_000), refusalsBefore: WallTime(seconds: 0),
                                                    keepsCounts: true))
         #expect(report.checkIns == 25_000)
-        #expect(try ledger.count(CheckInQuery()) == 1)
-        #expect(try ledger.keptCounts(venue: nil) == [DailyCount(venue: Self.hall, day: CalendarDay(daysSince1970: 0), count: 25_000)])
+        #expect(try await ledger.count(CheckInQuery()) == 1)
+        #expect(try await ledger.keptCounts(venue: nil) == [DailyCount(venue: Self.hall, day: CalendarDay(daysSince1970: 0), count: 25_000)])
     }
 
-    @Test func anErasureLeavesNoTraceOfTheVisitor() throws {
+    @Test func anErasureLeavesNoTraceOfTheVisitor() async throws {
         let directory = TemporaryDirectory()
-        let ledger = try Self.filled(directory, count: 1000)
+        let ledger = try await Self.filled(directory, count: 1000)
         let path = directory.file("checkins.db")
         // dev-7 made check-ins 7, 57, 107, …: 20 of them.
         #expect(Self.traces(of: "MARKER-707-", in: path))
-        #expect(try ledger.erase(.device(DeviceID("dev-7")!)) == 20)
+        #expect(try await ledger.transaction { transaction throws(LedgerError) in try transaction.erase(.device(DeviceID("dev-7")!)) } == 20)
         #expect(!Self.traces(of: "MARKER-707-", in: path), "an erased visitor's name is nowhere in the files")
         #expect(Self.traces(of: "MARKER-708-", in: path), "another device's check-ins stay")
-        #expect(try ledger.count(CheckInQuery()) == 980)
-        #expect(try ledger.count(CheckInQuery(device: DeviceID("dev-7")!)) == 0)
+        #expect(try await ledger.count(CheckInQuery()) == 980)
+        #expect(try await ledger.count(CheckInQuery(device: DeviceID("dev-7")!)) == 0)
     }
 
-    @Test func aDryRunChangesNotAByte() throws {
+    @Test func aDryRunChangesNotAByte() async throws {
         let directory = TemporaryDirectory()
-        let ledger = try Self.filled(directory, count: 500)
+        let ledger = try await Self.filled(directory, count: 500)
         let path = directory.file("checkins.db")
         let before = (Self.bytes(path), Self.bytes(path + "-wal"))
-        let report = try ledger.purge(PurgeRequest(checkInsBefore: WallTime(seconds: Self.start + 400), refusalsBefore: WallTime(seconds: Self.start),
+        let report = try await ledger.purge(PurgeRequest(checkInsBefore: WallTime(seconds: Self.start + 400), refusalsBefore: WallTime(seconds: Self.start),
                                                    keepsCounts: true, dryRun: true))
         #expect(report == PurgeReport(checkIns: 400, refusals: 0))
         #expect(Self.bytes(path) == before.0 && Self.bytes(path + "-wal") == before.1, "the files are unchanged")
-        #expect(try ledger.count(CheckInQuery()) == 500)
-        #expect(try ledger.keptCounts(venue: nil).isEmpty)
+        #expect(try await ledger.count(CheckInQuery()) == 500)
+        #expect(try await ledger.keptCounts(venue: nil).isEmpty)
     }
 
-    @Test func aVersionOneLedgerIsMigratedAndKeepsItsRows() throws {
+    @Test func aVersionOneLedgerIsMigratedAndKeepsItsRows() async throws {
         let directory = TemporaryDirectory()
         let path = directory.file("checkins.db")
         // A ledger as the first release made it: schema 1 only.
-        try SQLiteLedgerTests.query(path, "PRAGMA application_id = \(0x5152_4349)", create: true)
-        try SQLiteLedgerTests.query(path, LedgerSchema.migrationsTable)
-        for statement in LedgerSchema.migrations[0].statements(for: .sqlite) { try SQLiteLedgerTests.query(path, statement) }
-        try SQLiteLedgerTests.query(path, "INSERT INTO schema_migrations VALUES (1, 'v1', 0)")
-        try SQLiteLedgerTests.query(path, "INSERT INTO checkins (venue, at_ms, method) VALUES ('HALL-1', 1000, 'staff')")
+        try await SQLiteLedgerTests.query(path, "PRAGMA application_id = \(0x5152_4349)", create: true)
+        try await SQLiteLedgerTests.query(path, LedgerSchema.migrationsTable)
+        for statement in LedgerSchema.migrations[0].statements(for: .sqlite) { try await SQLiteLedgerTests.query(path, statement) }
+        try await SQLiteLedgerTests.query(path, "INSERT INTO schema_migrations VALUES (1, 'v1', 0)")
+        try await SQLiteLedgerTests.query(path, "INSERT INTO checkins (venue, at_ms, method) VALUES ('HALL-1', 1000, 'staff')")
         // A phone's check-in and its claim, as version 1 keyed it (venue first).
-        try SQLiteLedgerTests.query(path, "INSERT INTO checkins (venue, at_ms, method, device) VALUES ('HALL-1', 5000, 'qr', 'phone')")
-        try SQLiteLedgerTests.query(path, "INSERT INTO presence (venue, device, at_ms) VALUES ('HALL-1', 'phone', 5000)")
-        let ledger = try SQLiteLedger(path: path, create: false, clock: FixedClock())
-        #expect(try SQLiteLedgerTests.query(path, "SELECT max(version) FROM schema_migrations") == "\(LedgerSchema.latestVersion)")
-        #expect(try ledger.count(CheckInQuery()) == 2)
+        try await SQLiteLedgerTests.query(path, "INSERT INTO checkins (venue, at_ms, method, device) VALUES ('HALL-1', 5000, 'qr', 'phone')")
+        try await SQLiteLedgerTests.query(path, "INSERT INTO presence (venue, device, at_ms) VALUES ('HALL-1', 'phone', 5000)")
+        let ledger = try await SQLiteLedger(path: path, create: false, clock: FixedClock(), pool: TestPool.shared)
+        #expect(try await SQLiteLedgerTests.query(path, "SELECT max(version) FROM schema_migrations") == "\(LedgerSchema.latestVersion)")
+        #expect(try await ledger.count(CheckInQuery()) == 2)
         // Version 4 made the ledger its key for the ids it shows; the rows keep their row ids.
-        #expect(try SQLiteLedgerTests.query(path, "SELECT count(*) || ' ' || length(key_hex) FROM ledger_keys") == "1 64")
-        #expect(try SQLiteLedgerTests.query(path, "SELECT group_concat(id) FROM checkins") == "1,2")
+        #expect(try await SQLiteLedgerTests.query(path, "SELECT count(*) || ' ' || length(key_hex) FROM ledger_keys") == "1 64")
+        #expect(try await SQLiteLedgerTests.query(path, "SELECT group_concat(id) FROM checkins") == "1,2")
         // Version 3 keys presence and the device index by device: the claim came along, so the
         // phone scanning again within the duplicate time is still told of its first check-in.
-        #expect(try SQLiteLedgerTests.query(path, "SELECT group_concat(name) FROM pragma_index_list('checkins')") == "checkins_open,checkins_device_at,checkins_at")
-        guard case .duplicate(let earlier) = try ledger.record(SQLiteLedgerTests.entry("phone", at: 30), duplicateSeconds: 60) else {
+        #expect(try await SQLiteLedgerTests.query(path, "SELECT group_concat(name) FROM pragma_index_list('checkins')") == "checkins_open,checkins_device_at,checkins_at")
+        guard case .duplicate(let earlier) = try await ledger.record(SQLiteLedgerTests.entry("phone", at: 30), duplicateSeconds: 60) else {
             Issue.record("the migrated claim was lost")
             return
         }
         #expect(earlier.time == WallTime(milliseconds: 5000))
         // Version 6 gave visits exits: the old rows have none, so they are open, but a count at
         // their venue's max-stay leaves them out, and the server's pass ends them at entry plus it.
-        #expect(try ledger.occupancy(venue: nil, openSince: nil) == [Self.hall: 2])
-        #expect(try ledger.occupancy(venue: Self.hall, openSince: WallTime(milliseconds: 6000)) == [:])
-        let ended = try ledger.checkOut(CheckOutRequest(.overstayed(Self.hall, maxStaySeconds: 3600), at: WallTime(seconds: 7200), kind: .automatic))
+        #expect(try await ledger.occupancy(venue: nil, openSince: nil) == [Self.hall: 2])
+        #expect(try await ledger.occupancy(venue: Self.hall, openSince: WallTime(milliseconds: 6000)) == [:])
+        let ended = try await ledger.checkOut(CheckOutRequest(.overstayed(Self.hall, maxStaySeconds: 3600), at: WallTime(seconds: 7200), kind: .automatic))
         #expect(ended.closed == 2)
-        #expect(try ledger.occupancy(venue: nil, openSince: nil).isEmpty)
-        #expect(try SQLiteLedgerTests.query(path, "SELECT group_concat(exit_ms || ' ' || exit_kind) FROM checkins")
+        #expect(try await ledger.occupancy(venue: nil, openSince: nil).isEmpty)
+        #expect(try await SQLiteLedgerTests.query(path, "SELECT group_concat(exit_ms || ' ' || exit_kind) FROM checkins")
                 == "3601000 automatic,3605000 automatic")
-        _ = try ledger.purge(PurgeRequest(checkInsBefore: WallTime(seconds: 10), refusalsBefore: WallTime(seconds: 10), keepsCounts: true))
-        #expect(try ledger.keptCounts(venue: nil) == [DailyCount(venue: Self.hall, day: CalendarDay(daysSince1970: 0), count: 2)])
+        _ = try await ledger.purge(PurgeRequest(checkInsBefore: WallTime(seconds: 10), refusalsBefore: WallTime(seconds: 10), keepsCounts: true))
+        #expect(try await ledger.keptCounts(venue: nil) == [DailyCount(venue: Self.hall, day: CalendarDay(daysSince1970: 0), count: 2)])
     }
 }

@@ -12,30 +12,66 @@ struct FixedClock: WallClock {
     func now() -> WallTime { WallTime(seconds: 1_796_029_200) }
 }
 
-/// The SQLite ledger keeps the ledger contract and SQLite's own promises: WAL, one schema,
+/// The SQLite ledger keeps every port's contract and SQLite's own promises: WAL, one schema,
 /// a private file, nothing of another program touched.
 struct SQLiteLedgerTests {
-    @Test(arguments: LedgerContract.cases, SQLiteDurability.allCases)
-    func contract(_ rule: LedgerContract.Case, durability: SQLiteDurability) throws {
+    /// A new ledger in `directory`, its commits as `durability` says.
+    static func ledger(_ directory: TemporaryDirectory, durability: SQLiteDurability = .full) throws -> SQLiteLedger {
+        try SQLiteLedger(path: directory.file("checkins.db"), create: true, durability: durability, clock: FixedClock(), pool: TestPool.shared)
+    }
+
+    // Each port's contract, with both durabilities.
+
+    @Test(arguments: LedgerContract.visitLedger, SQLiteDurability.allCases)
+    func visits(_ rule: LedgerContract.Case, durability: SQLiteDurability) async throws {
         let directory = TemporaryDirectory()
-        let ledger = try SQLiteLedger(path: directory.file("checkins.db"), create: true, durability: durability, clock: FixedClock())
-        try rule.run(on: ledger)
+        try await rule.run(on: try await Self.ledger(directory, durability: durability))
+    }
+
+    @Test(arguments: LedgerContract.visitLog, SQLiteDurability.allCases)
+    func log(_ rule: LedgerContract.Case, durability: SQLiteDurability) async throws {
+        let directory = TemporaryDirectory()
+        try await rule.run(on: try await Self.ledger(directory, durability: durability))
+    }
+
+    @Test(arguments: LedgerContract.refusalLog, SQLiteDurability.allCases)
+    func refusals(_ rule: LedgerContract.Case, durability: SQLiteDurability) async throws {
+        let directory = TemporaryDirectory()
+        try await rule.run(on: try await Self.ledger(directory, durability: durability))
+    }
+
+    @Test(arguments: LedgerContract.auditLog, SQLiteDurability.allCases)
+    func audit(_ rule: LedgerContract.Case, durability: SQLiteDurability) async throws {
+        let directory = TemporaryDirectory()
+        try await rule.run(on: try await Self.ledger(directory, durability: durability))
+    }
+
+    @Test(arguments: LedgerContract.erasure, SQLiteDurability.allCases)
+    func erasure(_ rule: LedgerContract.Case, durability: SQLiteDurability) async throws {
+        let directory = TemporaryDirectory()
+        try await rule.run(on: try await Self.ledger(directory, durability: durability))
+    }
+
+    @Test(arguments: LedgerContract.transactions, SQLiteDurability.allCases)
+    func transactions(_ rule: LedgerContract.Case, durability: SQLiteDurability) async throws {
+        let directory = TemporaryDirectory()
+        try await rule.run(on: try await Self.ledger(directory, durability: durability))
     }
 
     @Test(arguments: AccountContract.cases)
-    func accounts(_ rule: AccountContract.Case) throws {
+    func accounts(_ rule: AccountContract.Case) async throws {
         let directory = TemporaryDirectory()
-        try rule.run(on: try SQLiteLedger(path: directory.file("checkins.db"), create: true, clock: FixedClock()))
+        try await rule.run(on: try await SQLiteLedger(path: directory.file("checkins.db"), create: true, clock: FixedClock(), pool: TestPool.shared))
     }
 
     /// Opened again is a new `SQLiteLedger` on the same file, as a restarted server or a
     /// command beside the running server opens it.
     @Test(arguments: LedgerContract.storageCases)
-    func storage(_ rule: LedgerContract.StorageCase) throws {
+    func storage(_ rule: LedgerContract.StorageCase) async throws {
         let directory = TemporaryDirectory()
-        try rule.run(on: LedgerContract.Storage(
-            open: { () throws(LedgerError) in try SQLiteLedger(path: directory.file("checkins.db"), create: true, clock: FixedClock()) },
-            openAnother: { () throws(LedgerError) in try SQLiteLedger(path: directory.file("other.db"), create: true, clock: FixedClock()) }))
+        try await rule.run(on: LedgerContract.Storage(
+            open: { () async throws(LedgerError) in try await SQLiteLedger(path: directory.file("checkins.db"), create: true, clock: FixedClock(), pool: TestPool.shared) },
+            openAnother: { () async throws(LedgerError) in try await SQLiteLedger(path: directory.file("other.db"), create: true, clock: FixedClock(), pool: TestPool.shared) }))
     }
 
     static let hall = try! VenueID("HALL-1")
@@ -44,40 +80,39 @@ struct SQLiteLedgerTests {
         NewCheckIn(venue: hall, time: WallTime(seconds: seconds), method: .qr, windowAge: 0, device: DeviceID(device))
     }
 
-    @Test func checkInsSurviveReopeningAndTheSchemaIsAppliedOnce() throws {
+    @Test func checkInsSurviveReopeningAndTheSchemaIsAppliedOnce() async throws {
         let directory = TemporaryDirectory()
         let path = directory.file("checkins.db")
         var ids: [Int64] = []
         do {
-            let ledger = try SQLiteLedger(path: path, create: true, clock: FixedClock())
-            for index in 0..<5 { ids.append(try ledger.record(Self.entry("d\(index)", at: 100), duplicateSeconds: 60).checkIn.id) }
+            let ledger = try await SQLiteLedger(path: path, create: true, clock: FixedClock(), pool: TestPool.shared)
+            for index in 0..<5 { ids.append(try await ledger.record(Self.entry("d\(index)", at: 100), duplicateSeconds: 60).checkIn.id) }
         }
-        let again = try SQLiteLedger(path: path, create: false, clock: FixedClock())
-        var seen: [Int64] = []
-        try again.export(CheckInQuery()) { seen.append($0.id); return true }
+        let again = try await SQLiteLedger(path: path, create: false, clock: FixedClock(), pool: TestPool.shared)
+        let seen = try await again.checkIns(CheckInQuery(), after: nil).map(\.id)
         #expect(seen == ids)
         // The duplicate keys survive too: the same device within the time is still a duplicate.
-        #expect(try again.record(Self.entry("d0", at: 130), duplicateSeconds: 60) == .duplicate(of: try again.find(id: ids[0])!))
-        #expect(try Self.query(path, "SELECT count(*) FROM schema_migrations") == "\(LedgerSchema.latestVersion)")
-        #expect(try Self.query(path, "PRAGMA journal_mode") == "wal")
-        #expect(try Self.query(path, "PRAGMA auto_vacuum") == "2")  // incremental
+        #expect(try await again.record(Self.entry("d0", at: 130), duplicateSeconds: 60) == .duplicate(of: try await again.find(id: ids[0])!))
+        #expect(try await Self.query(path, "SELECT count(*) FROM schema_migrations") == "\(LedgerSchema.latestVersion)")
+        #expect(try await Self.query(path, "PRAGMA journal_mode") == "wal")
+        #expect(try await Self.query(path, "PRAGMA auto_vacuum") == "2")  // incremental
     }
 
-    @Test func theFileIsPrivateAndALinkIsRefused() throws {
+    @Test func theFileIsPrivateAndALinkIsRefused() async throws {
         let directory = TemporaryDirectory()
         let path = directory.file("checkins.db")
-        _ = try SQLiteLedger(path: path, create: true, clock: FixedClock())
+        _ = try await SQLiteLedger(path: path, create: true, clock: FixedClock(), pool: TestPool.shared)
         var status = stat()
         #expect(stat(path, &status) == 0)
         #expect(status.st_mode & 0o777 == 0o600)
         symlink(path, directory.file("link.db"))
-        #expect(throws: LedgerError.self) { try SQLiteLedger(path: directory.file("link.db"), create: true, clock: FixedClock()) }
+        await #expect(throws: LedgerError.self) { try await SQLiteLedger(path: directory.file("link.db"), create: true, clock: FixedClock(), pool: TestPool.shared) }
     }
 
-    @Test func aMissingDatabaseIsNotCreatedUnlessAsked() {
+    @Test func aMissingDatabaseIsNotCreatedUnlessAsked() async {
         let directory = TemporaryDirectory()
         do {
-            _ = try SQLiteLedger(path: directory.file("none.db"), create: false, clock: FixedClock())
+            _ = try await SQLiteLedger(path: directory.file("none.db"), create: false, clock: FixedClock(), pool: TestPool.shared)
             Issue.record("opened a database that does not exist")
         } catch {
             #expect(error.kind == .missing)
@@ -85,41 +120,41 @@ struct SQLiteLedgerTests {
         #expect(access(directory.file("none.db"), F_OK) != 0)
     }
 
-    @Test func anotherProgramsDatabaseIsLeftAlone() throws {
+    @Test func anotherProgramsDatabaseIsLeftAlone() async throws {
         let directory = TemporaryDirectory()
         let path = directory.file("other.db")
-        try Self.query(path, "CREATE TABLE notes (text TEXT)", create: true)
+        try await Self.query(path, "CREATE TABLE notes (text TEXT)", create: true)
         do {
-            _ = try SQLiteLedger(path: path, create: false, clock: FixedClock())
+            _ = try await SQLiteLedger(path: path, create: false, clock: FixedClock(), pool: TestPool.shared)
             Issue.record("adopted another program's database")
         } catch {
             #expect(error.kind == .corrupt)
             #expect(error.message.contains("not a qrcheckin-server ledger"))
         }
-        #expect(try Self.query(path, "SELECT count(*) FROM sqlite_schema WHERE type = 'table'") == "1")
+        #expect(try await Self.query(path, "SELECT count(*) FROM sqlite_schema WHERE type = 'table'") == "1")
     }
 
-    @Test func aNewerSchemaIsRefused() throws {
+    @Test func aNewerSchemaIsRefused() async throws {
         let directory = TemporaryDirectory()
         let path = directory.file("checkins.db")
-        _ = try SQLiteLedger(path: path, create: true, clock: FixedClock())
-        try Self.query(path, "INSERT INTO schema_migrations VALUES (99, 'from the future', 0)")
+        _ = try await SQLiteLedger(path: path, create: true, clock: FixedClock(), pool: TestPool.shared)
+        try await Self.query(path, "INSERT INTO schema_migrations VALUES (99, 'from the future', 0)")
         do {
-            _ = try SQLiteLedger(path: path, create: false, clock: FixedClock())
+            _ = try await SQLiteLedger(path: path, create: false, clock: FixedClock(), pool: TestPool.shared)
             Issue.record("opened a ledger of a newer schema")
         } catch {
             #expect(error.kind == .tooNew)
         }
     }
 
-    @Test func aDamagedFileIsCorrupt() throws {
+    @Test func aDamagedFileIsCorrupt() async throws {
         let directory = TemporaryDirectory()
         let path = directory.file("checkins.db")
         let descriptor = open(path, O_WRONLY | O_CREAT, 0o600)
         _ = Array(repeating: UInt8(0x5a), count: 8192).withUnsafeBytes { write(descriptor, $0.baseAddress, $0.count) }
         close(descriptor)
         do {
-            _ = try SQLiteLedger(path: path, create: false, clock: FixedClock())
+            _ = try await SQLiteLedger(path: path, create: false, clock: FixedClock(), pool: TestPool.shared)
             Issue.record("opened a file of junk")
         } catch {
             #expect(error.kind == .corrupt)

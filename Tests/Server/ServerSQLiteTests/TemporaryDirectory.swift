@@ -1,7 +1,7 @@
 import Glibc
 
 /// A fresh directory under /tmp, removed with everything in it when the value goes away.
-final class TemporaryDirectory {
+final class TemporaryDirectory: Sendable {
     let path: String
 
     init() {

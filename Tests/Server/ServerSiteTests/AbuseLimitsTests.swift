@@ -2,17 +2,18 @@ import ServerDomain
 import ServerHTTPTypes
 import ServerSite
 import SharedDomain
+import SharedTesting
 import Testing
 
 /// One code is one visitor: the site's limits against minting crowds, planting visitors and
 /// guessing safe numbers, and never against the honest crowd behind one Wi-Fi address.
 struct AbuseLimitsTests {
-    @Test func oneCodeReplayedWithoutCookiesMintsNoMoreThanTheNetworksBudget() throws {
+    @Test func oneCodeReplayedWithoutCookiesMintsNoMoreThanTheNetworksBudget() async throws {
         let fixture = SiteFixture()
         let path = "/C/HALL-1/" + fixture.code().token
         var admitted = 0, turnedAway = 0
         for _ in 0..<500 {
-            let response = fixture.get(path, language: "en")
+            let response = await fixture.get(path, language: "en")
             if response.status == 303 { admitted += 1 }
             if response.status == 429 {
                 turnedAway += 1
@@ -22,79 +23,79 @@ struct AbuseLimitsTests {
             }
         }
         #expect(admitted == NewDeviceLimits.standard.perNetworkBurst && turnedAway == 500 - admitted)
-        #expect(try fixture.ledger.count(CheckInQuery()) == admitted)
+        #expect(try await fixture.ledger.count(CheckInQuery()) == admitted)
         // The phones that already have their cookie are never held back by that budget.
-        let phones = try (0..<50).map { index in
+        let phones = try await (0..<50).asyncMap { index in
             fixture.clock.advance(seconds: 3)
-            let response = fixture.get("/C/HALL-1/" + fixture.code().token, client: "198.51.100.\(index + 1)")
-            return ["qrcheckin_device": try #require(SiteFixture.cookie(response, "qrcheckin_device"))]
+            let response = await fixture.get("/C/HALL-1/" + fixture.code().token, client: "198.51.100.\(index + 1)")
+            return ["qrcheckin_device": try await #require(SiteFixture.cookie(response, "qrcheckin_device"))]
         }
         fixture.clock.advance(seconds: 4 * 3600)  // past the duplicate time: each checks in anew
         let live = "/C/HALL-1/" + fixture.code().token
-        for _ in 0..<200 { _ = fixture.get(live) }  // the replay goes on meanwhile
-        for phone in phones { #expect(fixture.get(live, cookies: phone).status == 303) }
+        for _ in 0..<200 { _ = await fixture.get(live) }  // the replay goes on meanwhile
+        for phone in phones { #expect(await fixture.get(live, cookies: phone).status == 303) }
     }
 
-    @Test func aBurstOfFiftyNewPhonesBehindOneAddressAllGetIn() {
+    @Test func aBurstOfFiftyNewPhonesBehindOneAddressAllGetIn() async {
         let fixture = SiteFixture()
         let path = "/C/HALL-1/" + fixture.code().token
-        #expect((0..<50).allSatisfy { _ in fixture.get(path).status == 303 })
+        #expect(await (0..<50).asyncAllSatisfy { _ in await fixture.get(path).status == 303 })
     }
 
-    @Test func oneCodeMintsAtMostItsBudgetFromManyAddresses() throws {
+    @Test func oneCodeMintsAtMostItsBudgetFromManyAddresses() async throws {
         let fixture = SiteFixture(newDevices: NewDeviceLimits(perNetworkBurst: 60, perNetworkPerMinute: 30, perCode: 30))
         let path = "/C/HALL-1/" + fixture.code().token
-        let statuses = (0..<100).map { fixture.get(path, client: "203.0.113.\($0 + 1)").status }
+        let statuses = await (0..<100).asyncMap { await fixture.get(path, client: "203.0.113.\($0 + 1)").status }
         #expect(statuses.filter { $0 == 303 }.count == 30 && statuses.filter { $0 == 429 }.count == 70)
         fixture.clock.advance(seconds: 15)
-        #expect(fixture.get("/C/HALL-1/" + fixture.code().token, client: "203.0.113.200").status == 303, "the next code has its own budget")
+        #expect(await fixture.get("/C/HALL-1/" + fixture.code().token, client: "203.0.113.200").status == 303, "the next code has its own budget")
     }
 
-    @Test func aVisitorTicketIsGoodOnceAndOnlyOnItsOwnDevice() throws {
+    @Test func aVisitorTicketIsGoodOnceAndOnlyOnItsOwnDevice() async throws {
         let fixture = SiteFixture(venues: VenueDirectory(defaults: VenueProfile(displayName: nil, period: .standard, skew: 1,
                                                                                  duplicateSeconds: 0, visitorFields: [.name, .phone])))
-        let form = fixture.get("/C/HALL-1/" + fixture.code().token, language: "en")
-        let ticket = try #require(SiteFixture.hiddenInput(form, "ticket"))
-        let owner = ["qrcheckin_device": try #require(SiteFixture.cookie(form, "qrcheckin_device"))]
-        let other = fixture.get("/C/HALL-1/" + fixture.code().token, client: "192.0.2.9")
-        let stranger = ["qrcheckin_device": try #require(SiteFixture.cookie(other, "qrcheckin_device"))]
+        let form = await fixture.get("/C/HALL-1/" + fixture.code().token, language: "en")
+        let ticket = try await #require(SiteFixture.hiddenInput(form, "ticket"))
+        let owner = ["qrcheckin_device": try await #require(SiteFixture.cookie(form, "qrcheckin_device"))]
+        let other = await fixture.get("/C/HALL-1/" + fixture.code().token, client: "192.0.2.9")
+        let stranger = ["qrcheckin_device": try await #require(SiteFixture.cookie(other, "qrcheckin_device"))]
         let fields = ["ticket": ticket, "name": "Kim", "phone": "010-1234-5678"]
-        let elsewhere = fixture.get("/C/HALL-1/visitor", cookies: stranger, language: "en", method: "POST", form: fields)
+        let elsewhere = await fixture.get("/C/HALL-1/visitor", cookies: stranger, language: "en", method: "POST", form: fields)
         #expect(elsewhere.status == 400 && SiteFixture.text(elsewhere).contains("on the phone that scanned"))
-        let noCookie = fixture.get("/C/HALL-1/visitor", language: "en", method: "POST", form: fields)
+        let noCookie = await fixture.get("/C/HALL-1/visitor", language: "en", method: "POST", form: fields)
         #expect(noCookie.status == 400 && SiteFixture.cookie(noCookie, "qrcheckin_device") == nil)
-        #expect(try fixture.ledger.count(CheckInQuery()) == 0)
-        #expect(fixture.get("/C/HALL-1/visitor", cookies: owner, method: "POST", form: fields).status == 303)
-        let again = fixture.get("/C/HALL-1/visitor", cookies: owner, language: "en", method: "POST",
+        #expect(try await fixture.ledger.count(CheckInQuery()) == 0)
+        #expect(await fixture.get("/C/HALL-1/visitor", cookies: owner, method: "POST", form: fields).status == 303)
+        let again = await fixture.get("/C/HALL-1/visitor", cookies: owner, language: "en", method: "POST",
                                 form: ["ticket": ticket, "name": "Someone Else", "phone": "010-9999-9999"])
         #expect(again.status == 400 && SiteFixture.text(again).contains("already sent"))
-        #expect(try fixture.ledger.count(CheckInQuery()) == 1)
+        #expect(try await fixture.ledger.count(CheckInQuery()) == 1)
     }
 
-    @Test func oneVisitorsTyposDoNotLockOutTheRestBehindTheSameAddress() throws {
+    @Test func oneVisitorsTyposDoNotLockOutTheRestBehindTheSameAddress() async throws {
         let fixture = SiteFixture()
         let code = fixture.code()
-        let phones = try (0..<20).map { index in
-            let response = fixture.get("/C/HALL-1/" + code.token, client: "198.51.100.\(index + 1)")
-            return ["qrcheckin_device": try #require(SiteFixture.cookie(response, "qrcheckin_device"))]
+        let phones = try await (0..<20).asyncMap { index in
+            let response = await fixture.get("/C/HALL-1/" + code.token, client: "198.51.100.\(index + 1)")
+            return ["qrcheckin_device": try await #require(SiteFixture.cookie(response, "qrcheckin_device"))]
         }
         fixture.clock.advance(seconds: 4 * 3600)
         let live = fixture.code()
         let wrong = live.safeNumber == "00가00가" ? "11가11가" : "00가00가"
-        let typos = (0..<10).map { _ in fixture.postSafeNumber(wrong, cookies: phones[0], client: "192.0.2.50").status }
+        let typos = await (0..<10).asyncMap { _ in await fixture.postSafeNumber(wrong, cookies: phones[0], client: "192.0.2.50").status }
         #expect(typos.prefix(5).allSatisfy { $0 == 403 } && typos.dropFirst(5).allSatisfy { $0 == 429 })
         for phone in phones.dropFirst() {
-            #expect(fixture.postSafeNumber(live.safeNumber, cookies: phone, client: "192.0.2.50").status == 303)
+            #expect(await fixture.postSafeNumber(live.safeNumber, cookies: phone, client: "192.0.2.50").status == 303)
         }
     }
 
-    @Test func aMalformedTryIsNormalisedOrRefusedWithoutCountingAsAGuess() throws {
+    @Test func aMalformedTryIsNormalisedOrRefusedWithoutCountingAsAGuess() async throws {
         let fixture = SiteFixture(tries: 1)
         let code = fixture.code()
-        let first = fixture.get("/C/HALL-1/" + fixture.code().token)
-        let phone = ["qrcheckin_device": try #require(SiteFixture.cookie(first, "qrcheckin_device"))]
+        let first = await fixture.get("/C/HALL-1/" + fixture.code().token)
+        let phone = ["qrcheckin_device": try await #require(SiteFixture.cookie(first, "qrcheckin_device"))]
         for typo in ["abc", "12345", "１２가", String(repeating: "가", count: 80)] {
-            let response = fixture.postSafeNumber(typo, cookies: phone, language: "en")
+            let response = await fixture.postSafeNumber(typo, cookies: phone, language: "en")
             #expect(response.status == 400 && SiteFixture.text(response).contains("two digits, a letter"), "\(typo)")
         }
         fixture.clock.advance(seconds: 4 * 3600)
@@ -104,36 +105,36 @@ struct AbuseLimitsTests {
             ("0"..."9").contains(scalar) ? Character(Unicode.Scalar(scalar.value - 0x30 + 0xFF10)!) : Character(scalar)
         })
         let spaced = fullWidth.prefix(3) + " - " + fullWidth.dropFirst(3)
-        #expect(fixture.postSafeNumber(String(spaced), cookies: phone).status == 303)
+        #expect(await fixture.postSafeNumber(String(spaced), cookies: phone).status == 303)
         _ = code
     }
 
-    @Test func aFormPostedFromAnotherSiteIsRefusedAndChangesNothing() throws {
+    @Test func aFormPostedFromAnotherSiteIsRefusedAndChangesNothing() async throws {
         let fixture = SiteFixture()
         let code = fixture.code()
-        let form = fixture.get("/C/HALL-1")
-        let token = try #require(SiteFixture.hiddenInput(form, "form-token"))
+        let form = await fixture.get("/C/HALL-1")
+        let token = try await #require(SiteFixture.hiddenInput(form, "form-token"))
         for headers in [["sec-fetch-site": "cross-site"], ["origin": "https://evil.example", "host": "checkin.example"], ["origin": "null", "host": "x"]] {
-            let response = fixture.respond(HTTPRequest(method: "POST", path: "/C/HALL-1", headers: headers,
+            let response = await fixture.respond(HTTPRequest(method: "POST", path: "/C/HALL-1", headers: headers,
                                                        form: ["safe-number": code.safeNumber, "form-token": token], clientIsLocal: false))
             #expect(response.status == 403 && SiteFixture.cookie(response, "qrcheckin_device") == nil, "\(headers)")
         }
-        let sameSite = fixture.respond(HTTPRequest(method: "POST", path: "/C/HALL-1", headers: ["sec-fetch-site": "same-origin"],
+        let sameSite = await fixture.respond(HTTPRequest(method: "POST", path: "/C/HALL-1", headers: ["sec-fetch-site": "same-origin"],
                                                    form: ["safe-number": code.safeNumber, "form-token": token], clientIsLocal: false))
         #expect(sameSite.status == 303)
-        #expect(try fixture.ledger.count(CheckInQuery()) == 1)
-        let withoutToken = fixture.get("/C/HALL-1", method: "POST", form: ["safe-number": code.safeNumber])
+        #expect(try await fixture.ledger.count(CheckInQuery()) == 1)
+        let withoutToken = await fixture.get("/C/HALL-1", method: "POST", form: ["safe-number": code.safeNumber])
         #expect(withoutToken.status == 400)
     }
 
     @Test(arguments: ["Kim\u{1B}[2J", "Kim\u{0}", "\u{202E}miK", "Kim\r", String(repeating: "K", count: 300)])
-    func aVisitorCookieThatTheFormWouldRefuseIsIgnored(name: String) throws {
+    func aVisitorCookieThatTheFormWouldRefuseIsIgnored(name: String) async throws {
         let fixture = SiteFixture(venues: VenueDirectory(defaults: VenueProfile(displayName: nil, period: .standard, skew: 1,
                                                                                  duplicateSeconds: 0, visitorFields: [.name])))
         let forged = VisitorCookie.value(Visitor(name: name, phone: nil))
-        let response = fixture.get("/C/HALL-1/" + fixture.code().token, cookies: ["qrcheckin_visitor": forged])
+        let response = await fixture.get("/C/HALL-1/" + fixture.code().token, cookies: ["qrcheckin_visitor": forged])
         #expect(response.status == 200, "the form is asked again")
         #expect(SiteFixture.hiddenInput(response, "ticket") != nil)
-        #expect(try fixture.ledger.count(CheckInQuery()) == 0)
+        #expect(try await fixture.ledger.count(CheckInQuery()) == 0)
     }
 }

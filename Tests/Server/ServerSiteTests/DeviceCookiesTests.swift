@@ -29,11 +29,11 @@ import Testing
 
     /// What the ledger's B-trees are given: a later cookie's id sorts after an earlier one's,
     /// and the id is the time and a hash, never the cookie's random part.
-    @Test func idsSortByIssueTimeAndHideTheCookie() throws {
+    @Test func idsSortByIssueTimeAndHideTheCookie() async throws {
         let first = cookies.newCookie()
         clock.advance(seconds: 1)
         let second = cookies.newCookie()
-        let a = try #require(cookies.device(for: first)), b = try #require(cookies.device(for: second))
+        let a = try await #require(cookies.device(for: first)), b = try await #require(cookies.device(for: second))
         #expect(a.rawValue < b.rawValue)
         #expect(a.rawValue.utf8.count == 44 && a.rawValue.hasPrefix(first.prefix(12)))
         #expect(!a.rawValue.contains(first.dropFirst(12).prefix(32)))
@@ -43,7 +43,7 @@ import Testing
 
     /// A cookie cannot be made up: without the server's key a value names no device, so no
     /// script skips the new-device budgets by inventing cookies.
-    @Test func aForgedOrAlteredCookieNamesNoDevice() throws {
+    @Test func aForgedOrAlteredCookieNamesNoDevice() async throws {
         let genuine = cookies.newCookie()
         var altered = Array(genuine)
         altered[20] = altered[20] == "0" ? "1" : "0"

@@ -10,15 +10,15 @@ struct ErasurePreviewTests {
     /// 2026-11-30T14:30:00Z: 23:30 in Seoul, the last half hour of that day.
     static let evening = WallTime(seconds: 1_796_049_000)
 
-    static func checkIn(_ venue: String, _ time: WallTime, id: Int64 = 7) -> CheckIn {
+    static func checkIn(_ venue: String, _ time: WallTime, id: Int64 = 7) async -> CheckIn {
         CheckIn(id: id, entry: NewCheckIn(venue: try! VenueID(venue), time: time, method: .qr, windowAge: 0, device: device,
                                           visitor: Visitor(name: "Kim", phone: "010-1234-5678")))
     }
 
-    @Test func aDevicesCheckInsPerLocalDayAndVenue() {
+    @Test func aDevicesCheckInsPerLocalDayAndVenue() async {
         let later = WallTime(seconds: Self.evening.seconds + 3600)  // 00:30 the next day in Seoul
-        let rows = [Self.checkIn("HALL-1", Self.evening), Self.checkIn("CAFE", Self.evening), Self.checkIn("HALL-1", later),
-                    Self.checkIn("HALL-1", Self.evening)]
+        let rows = [await Self.checkIn("HALL-1", Self.evening), await Self.checkIn("CAFE", Self.evening), await Self.checkIn("HALL-1", later),
+                    await Self.checkIn("HALL-1", Self.evening)]
         let preview = ErasurePreview(scope: .device(Self.device, ofCheckIn: 93_812_746_501_234), checkIns: rows, zone: FixedZone(seconds: 9 * 3600))
         #expect(preview.count == 4)
         #expect(preview.text == """
@@ -35,8 +35,8 @@ struct ErasurePreviewTests {
         #expect(!preview.text.contains(Self.device.rawValue) && !utc.text.contains(Self.device.rawValue))
     }
 
-    @Test func aPhoneNumberShowsItsLastFourDigitsOnly() {
-        let preview = ErasurePreview(scope: .phone("01012345678", ofCheckIn: nil), checkIns: [Self.checkIn("CAFE", Self.evening)],
+    @Test func aPhoneNumberShowsItsLastFourDigitsOnly() async {
+        let preview = ErasurePreview(scope: .phone("01012345678", ofCheckIn: nil), checkIns: [await Self.checkIn("CAFE", Self.evening)],
                                      zone: FixedZone(seconds: 0))
         #expect(preview.text == "1 check-in with the phone number …5678:\n  2026-11-30  CAFE  1\n")
         #expect(preview.question == "Erase this check-in? [y/N] ")
@@ -45,12 +45,12 @@ struct ErasurePreviewTests {
         #expect(none.count == 0 && none.nothing == "no check-ins with the phone number of check-in 12 (…5678)")
     }
 
-    @Test func oneCheckInAloneSaysWhy() {
-        let staff = ErasurePreview(scope: .checkIn(42, namesNoVisitor: true), checkIns: [Self.checkIn("HALL-1", Self.evening, id: 42)],
+    @Test func oneCheckInAloneSaysWhy() async {
+        let staff = ErasurePreview(scope: .checkIn(42, namesNoVisitor: true), checkIns: [await Self.checkIn("HALL-1", Self.evening, id: 42)],
                                    zone: FixedZone(seconds: 0))
         #expect(staff.text.hasPrefix("check-in 42, which names no device and no phone number"))
         #expect(staff.erased(1) == "erased 1 check-in")
-        let only = ErasurePreview(scope: .checkIn(42, namesNoVisitor: false), checkIns: [Self.checkIn("HALL-1", Self.evening, id: 42)],
+        let only = ErasurePreview(scope: .checkIn(42, namesNoVisitor: false), checkIns: [await Self.checkIn("HALL-1", Self.evening, id: 42)],
                                   zone: FixedZone(seconds: 0))
         #expect(only.text == "check-in 42 alone:\n  2026-11-30  HALL-1  1\n")
     }

@@ -9,8 +9,8 @@ import Testing
 struct RouteTests {
     static let hall = try! VenueID("HALL-1")
 
-    @Test func venueAndReceiptIdsAreTyped() throws {
-        let id = try #require(ReceiptID("210070222880084"))
+    @Test func venueAndReceiptIdsAreTyped() async throws {
+        let id = try await #require(ReceiptID("210070222880084"))
         #expect(Route(method: "GET", path: "/C/HALL-1", basePath: "/C") == .safeNumberForm(venue: Self.hall))
         #expect(Route(method: "POST", path: "/C/HALL-1", basePath: "/C") == .safeNumber(venue: Self.hall))
         #expect(Route(method: "POST", path: "/C/HALL-1/visitor", basePath: "/C") == .visitor(venue: Self.hall))
@@ -42,21 +42,21 @@ struct RouteTests {
         #expect(Route(method: "HEAD", path: "/C/hall-1/1ABC", basePath: "/C") == .methodNotAllowed(allow: "GET"))
     }
 
-    @Test func unreadableIdsGetTheStatusOfAnUnknownOne() {
+    @Test func unreadableIdsGetTheStatusOfAnUnknownOne() async {
         let fixture = SiteFixture()
-        #expect(fixture.get("/C/hall-1").status == 404)
-        #expect(fixture.get("/C/hall-1", method: "POST", form: [:]).status == 404)
-        #expect(fixture.get("/C/hall-1/visitor", method: "POST", form: ["ticket": "x"]).status == 400)
-        #expect(fixture.get("/C/hall-1/occupancy").status == 404)
-        #expect(SiteFixture.text(fixture.get("/C/hall-1/occupancy")) == "{\"error\":\"unknown venue\"}\n")
-        #expect(fixture.get("/C/HALL-1/receipt/abc").status == 404)
-        #expect(fixture.get("/C/HALL-1/receipt/abc", method: "POST", form: [:]).status == 404)
+        #expect(await fixture.get("/C/hall-1").status == 404)
+        #expect(await fixture.get("/C/hall-1", method: "POST", form: [:]).status == 404)
+        #expect(await fixture.get("/C/hall-1/visitor", method: "POST", form: ["ticket": "x"]).status == 400)
+        #expect(await fixture.get("/C/hall-1/occupancy").status == 404)
+        #expect(SiteFixture.text(await fixture.get("/C/hall-1/occupancy")) == "{\"error\":\"unknown venue\"}\n")
+        #expect(await fixture.get("/C/HALL-1/receipt/abc").status == 404)
+        #expect(await fixture.get("/C/HALL-1/receipt/abc", method: "POST", form: [:]).status == 404)
         // Every POST of the site refuses a form from another site first, whatever its path's ids.
         for path in ["/C/hall-1", "/C/hall-1/visitor", "/C/HALL-1/receipt/abc"] {
-            #expect(fixture.get(path, headers: ["sec-fetch-site": "cross-site"], method: "POST", form: [:]).status == 403, "\(path)")
+            #expect(await fixture.get(path, headers: ["sec-fetch-site": "cross-site"], method: "POST", form: [:]).status == 403, "\(path)")
         }
         // A scan whose venue is no id is refused as malformed, and the refusal is counted.
-        #expect(fixture.get("/C/hall-1/" + fixture.code().token).status == 400)
+        #expect(await fixture.get("/C/hall-1/" + fixture.code().token).status == 400)
         #expect(fixture.ledger.refusals().contains { $0.reason == .malformed && $0.venue == nil })
     }
 }

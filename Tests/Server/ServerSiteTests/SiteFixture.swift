@@ -1,4 +1,5 @@
 import ServerDomain
+import ServerLedgerTesting
 import ServerHTTPTypes
 import ServerReports
 import ServerSite
@@ -55,28 +56,28 @@ struct SiteFixture {
     }
 
     func get(_ path: String, cookies: [String: String] = [:], query: [String: String] = [:], language: String? = nil,
-             method: String = "GET", form: [String: String] = [:], client: String = "192.0.2.1") -> HTTPResponse {
-        get(path, cookies: cookies, query: query, headers: language.map { ["accept-language": $0] } ?? [:], method: method, form: form, client: client)
+             method: String = "GET", form: [String: String] = [:], client: String = "192.0.2.1") async -> HTTPResponse {
+        await get(path, cookies: cookies, query: query, headers: language.map { ["accept-language": $0] } ?? [:], method: method, form: form, client: client)
     }
 
     func get(_ path: String, cookies: [String: String] = [:], query: [String: String] = [:], headers: [String: String],
-             method: String = "GET", form: [String: String] = [:], client: String = "192.0.2.1") -> HTTPResponse {
-        respond(HTTPRequest(method: method, path: path, query: query, headers: headers, cookies: cookies, form: form, client: client,
+             method: String = "GET", form: [String: String] = [:], client: String = "192.0.2.1") async -> HTTPResponse {
+        await respond(HTTPRequest(method: method, path: path, query: query, headers: headers, cookies: cookies, form: form, client: client,
                             clientIsLocal: false))
     }
 
-    /// The site's answer to `request`, waited for (a check-in's comes after the commit).
-    func respond(_ request: HTTPRequest) -> HTTPResponse {
-        Rendezvous.wait { site.respond(to: request, reply: $0) }
+    /// The site's answer to `request` (a check-in's comes after the commit).
+    func respond(_ request: HTTPRequest) async -> HTTPResponse {
+        await site.respond(to: request)
     }
 
     /// Posts `number` to the safe-number form the way a browser does: the form first (with the
     /// same cookies), then its fields back with the number.
     func postSafeNumber(_ number: String, venue: String = "HALL-1", cookies: [String: String] = [:], language: String? = nil,
-                        client: String = "192.0.2.1") -> HTTPResponse {
-        let form = get("/C/\(venue)", cookies: cookies, language: language, client: client)
+                        client: String = "192.0.2.1") async -> HTTPResponse {
+        let form = await get("/C/\(venue)", cookies: cookies, language: language, client: client)
         let token = Self.hiddenInput(form, "form-token") ?? ""
-        return get("/C/\(venue)", cookies: cookies, language: language, method: "POST", form: ["safe-number": number, "form-token": token], client: client)
+        return await get("/C/\(venue)", cookies: cookies, language: language, method: "POST", form: ["safe-number": number, "form-token": token], client: client)
     }
 
     /// The value of a page's hidden input `name`.

@@ -2,6 +2,7 @@
 import Foundation
 import ServerDomain
 import ServerSQLite
+import SharedAsync
 import SharedCLI
 import Testing
 
@@ -12,7 +13,7 @@ import Testing
     private let home = ["STATE_DIRECTORY": "/srv/state", "QRCHECKIN_SERVER_CONFIG": ""]
 
     private func options(_ words: [String], environment: [String: String]? = nil, tuned: Bool = false,
-                         command: any Command.Type = CheckinsCommand.self) throws(CommandError) -> LedgerCommandOptions {
+                         command: any AsyncCommand.Type = CheckinsCommand.self) throws(CommandError) -> LedgerCommandOptions {
         try LedgerCommandOptions(ParsedArguments(words, spec: command.spec), environment: environment ?? home, tuned: tuned)
     }
 
@@ -101,17 +102,18 @@ import Testing
         #expect(tuned.poolSize == 3)
     }
 
-    @Test func theLedgerIsOpenedOnlyWhereItExistsUnlessCreated() throws {
-        try withDirectory { directory in
-            let ledgerOptions = try options(["--database", "sqlite:\(directory)/checkins.db"])
-            let missing = #expect(throws: CommandError.self) { try ledgerOptions.openLedger() }
-            #expect(missing?.code == .noInput)
-            #expect(missing?.message.hasSuffix("(no check-ins recorded yet, or set --database)") == true)
-            #expect(!FileManager.default.fileExists(atPath: directory + "/checkins.db"), "reading never creates it")
-            let created = try ledgerOptions.openLedger(create: true)
-            #expect(try created.count(CheckInQuery()) == 0)
-            #expect(FileManager.default.fileExists(atPath: directory + "/checkins.db"))
-            #expect(try ledgerOptions.openLedger().count(CheckInQuery()) == 0)
-        }
+    @Test func theLedgerIsOpenedOnlyWhereItExistsUnlessCreated() async throws {
+        let directory = FileManager.default.temporaryDirectory.appendingPathComponent("ledger-options-\(UUID().uuidString)").path
+        try FileManager.default.createDirectory(atPath: directory, withIntermediateDirectories: false)
+        defer { try? FileManager.default.removeItem(atPath: directory) }
+        let ledgerOptions = try options(["--database", "sqlite:\(directory)/checkins.db"])
+        let missing = await #expect(throws: CommandError.self) { try await ledgerOptions.openLedger() }
+        #expect(missing?.code == .noInput)
+        #expect(missing?.message.hasSuffix("(no check-ins recorded yet, or set --database)") == true)
+        #expect(!FileManager.default.fileExists(atPath: directory + "/checkins.db"), "reading never creates it")
+        let created = try await ledgerOptions.openLedger(create: true).ledger
+        #expect(try await created.count(CheckInQuery()) == 0)
+        #expect(FileManager.default.fileExists(atPath: directory + "/checkins.db"))
+        #expect(try await ledgerOptions.openLedger().ledger.count(CheckInQuery()) == 0)
     }
 }

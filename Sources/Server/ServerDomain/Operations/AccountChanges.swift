@@ -14,20 +14,20 @@ public struct AccountChanges: Sendable {
     }
 
     /// Adds `account`; false when its name is taken.
-    public func add(_ account: ConsoleAccount) throws(LedgerError) -> Bool {
-        try trail.change({ transaction throws(LedgerError) in try transaction.addAccount(account) },
+    public func add(_ account: ConsoleAccount) async throws(LedgerError) -> Bool {
+        try await trail.change({ transaction throws(LedgerError) in try transaction.addAccount(account) },
                          note: { $0 ? AuditNote(.accountAdded, subject: "account \(account.name)", detail: "role \(account.role.rawValue)") : nil }).value
     }
 
     /// Applies `change` to the account `name` (ending its sessions when the change does); false when there is none.
-    public func change(named name: String, _ change: AccountChange) throws(LedgerError) -> Bool {
-        try trail.change({ transaction throws(LedgerError) in try transaction.changeAccount(named: name, change) },
+    public func change(named name: String, _ change: AccountChange) async throws(LedgerError) -> Bool {
+        try await trail.change({ transaction throws(LedgerError) in try transaction.changeAccount(named: name, change) },
                          note: { $0 ? AuditNote(.accountChanged, subject: "account \(name)", detail: Self.describe(change)) : nil }).value
     }
 
     /// Removes the account `name` and its sessions; false when there is none.
-    public func remove(named name: String) throws(LedgerError) -> Bool {
-        try trail.change({ transaction throws(LedgerError) in try transaction.removeAccount(named: name) },
+    public func remove(named name: String) async throws(LedgerError) -> Bool {
+        try await trail.change({ transaction throws(LedgerError) in try transaction.removeAccount(named: name) },
                          note: { $0 ? AuditNote(.accountRemoved, subject: "account \(name)") : nil }).value
     }
 

@@ -6,18 +6,19 @@ import SharedDomain
 /// data out commits its entry before the first row leaves (`record`, then the rows): on a
 /// ledger that cannot take the entry (a full disk) nothing leaves. Each action writes exactly
 /// one entry; the action types (`VisitorLogExport`, `EvacuationRoll`, `OverlapsLookup`,
-/// `Erasure`, `StaffCheckIn`, `StaffCheckOut`, `AccountChanges`, `LogPurge`) are the only
-/// callers, and the console and the commands call those, never `appendAudit`.
+/// `Erasure`, `StaffCheckIn`, `StaffCheckOut`, `AccountChanges`, `LogPurge`, `ConsoleSignIn`,
+/// `LedgerImport`) are the only callers, and the console and the commands call those. No port
+/// appends an entry outside a transaction: this is the only way one is written.
 public struct AuditTrail: Sendable {
-    /// The visitor log (and its audit log).
-    public let ledger: any CheckInLedger
+    /// The transactions the entries go in.
+    public let ledger: any LedgerTransactions
     /// Who acts.
     public let actor: Operator
     /// Whose now the entries are written at.
     public let clock: any WallClock
 
     /// Actions of `actor` on `ledger`, at `clock`'s times.
-    public init(ledger: any CheckInLedger, actor: Operator, clock: any WallClock) {
+    public init(ledger: any LedgerTransactions, actor: Operator, clock: any WallClock) {
         self.ledger = ledger
         self.actor = actor
         self.clock = clock
@@ -35,10 +36,10 @@ public struct AuditTrail: Sendable {
     /// have changed nothing. When the entry cannot be written, the work is undone and the
     /// failure thrown: the action did not happen.
     public func change<T: Sendable>(at time: WallTime? = nil, _ work: @escaping @Sendable (any LedgerTransaction) throws(LedgerError) -> T,
-                                    note: @escaping @Sendable (T) -> AuditNote?) throws(LedgerError) -> (value: T, entry: AuditEntry?) {
+                                    note: @escaping @Sendable (T) -> AuditNote?) async throws(LedgerError) -> (value: T, entry: AuditEntry?) {
         let moment = time ?? clock.now()
         let trail = self
-        return try ledger.transaction { transaction throws(LedgerError) in
+        return try await ledger.transaction { transaction throws(LedgerError) in
             let value = try work(transaction)
             guard let note = note(value) else { return (value, nil) }
             return (value, try transaction.appendAudit(trail.entry(note, at: moment)))
@@ -48,9 +49,9 @@ public struct AuditTrail: Sendable {
     /// The entry of a read, committed (in a transaction of its own, as a change's): call it
     /// after reading and before the first row leaves. When it throws, hand nothing out.
     @discardableResult
-    public func record(_ note: AuditNote, at time: WallTime? = nil) throws(LedgerError) -> AuditEntry {
+    public func record(_ note: AuditNote, at time: WallTime? = nil) async throws(LedgerError) -> AuditEntry {
         let entry = entry(note, at: time ?? clock.now())
-        return try ledger.transaction { transaction throws(LedgerError) in try transaction.appendAudit(entry) }
+        return try await ledger.transaction { transaction throws(LedgerError) in try transaction.appendAudit(entry) }
     }
 }
 

@@ -7,25 +7,28 @@ import SharedDomain
 public struct Erasure: Sendable {
     /// Whose actions, on which log.
     public let trail: AuditTrail
+    /// Where the preview is read.
+    public let ledger: any ErasureLedger
 
-    /// Erasures by `trail`'s operator.
-    public init(trail: AuditTrail) {
+    /// Erasures by `trail`'s operator of `ledger`'s check-ins.
+    public init(trail: AuditTrail, ledger: any ErasureLedger) {
         self.trail = trail
+        self.ledger = ledger
     }
 
     /// The check-ins erasing `subject` would delete now, oldest first, once the entry
     /// (`described`: how the operator named the visitor, never a whole phone number; how many)
     /// is committed. Also when there are none: that a phone number has no check-in is an answer.
-    public func preview(_ subject: ErasureSubject, described: String) throws(LedgerError) -> [CheckIn] {
-        let checkIns = try trail.ledger.checkIns(of: subject)
-        try trail.record(AuditNote(.erasePreview, subject: described, rows: checkIns.count))
+    public func preview(_ subject: ErasureSubject, described: String) async throws(LedgerError) -> [CheckIn] {
+        let checkIns = try await ledger.checkIns(of: subject)
+        try await trail.record(AuditNote(.erasePreview, subject: described, rows: checkIns.count))
         return checkIns
     }
 
     /// Deletes `subject`'s check-ins, for real, with the entry (`described`, how many) in the
     /// same transaction; returns how many.
-    public func erase(_ subject: ErasureSubject, described: String) throws(LedgerError) -> Int {
-        try trail.change({ transaction throws(LedgerError) in try transaction.erase(subject) },
-                         note: { AuditNote(.erase, subject: described, rows: $0) }).value
+    public func erase(_ subject: ErasureSubject, described: String) async throws(LedgerError) -> Int {
+        try await trail.change({ transaction throws(LedgerError) in try transaction.erase(subject) },
+                               note: { AuditNote(.erase, subject: described, rows: $0) }).value
     }
 }

@@ -7,12 +7,15 @@ import SharedDomain
 public struct EvacuationRoll: Sendable {
     /// Whose actions, on which log.
     public let trail: AuditTrail
+    /// The open visits.
+    public let visits: any VisitLedger
     /// The venues' settings (their `max-stay`).
     public let venues: VenueDirectory
 
-    /// Rolls by `trail`'s operator under `venues`' settings.
-    public init(trail: AuditTrail, venues: VenueDirectory) {
+    /// Rolls by `trail`'s operator of `visits` under `venues`' settings.
+    public init(trail: AuditTrail, visits: any VisitLedger, venues: VenueDirectory) {
         self.trail = trail
+        self.visits = visits
         self.venues = venues
     }
 
@@ -30,35 +33,36 @@ public struct EvacuationRoll: Sendable {
     /// to `body` (false stops), after the entry (`detail`, how many) is committed; returns it.
     @discardableResult
     public func run(venue: VenueID?, detail: String, unaudited: Unaudited = .refuse,
-                    _ body: (CheckIn) -> Bool) throws(LedgerError) -> AuditEntry? {
+                    _ body: (CheckIn) async throws(LedgerError) -> Bool) async throws(LedgerError) -> AuditEntry? {
         let now = trail.clock.now()
         var count = 0
-        try visits(venue: venue, at: now) { _ in
+        try await visits(venue: venue, at: now) { _ throws(LedgerError) in
             count += 1
             return true
         }
         let entry: AuditEntry?
         do throws(LedgerError) {
-            entry = try trail.record(AuditNote(.inside, subject: venue.map { "venue \($0)" }, detail: detail, rows: count), at: now)
+            entry = try await trail.record(AuditNote(.inside, subject: venue.map { "venue \($0)" }, detail: detail, rows: count), at: now)
         } catch {
             guard case .listAnyway(let warn) = unaudited else { throw error }
             warn(error)
             entry = nil
         }
         var listed = 0
-        try visits(venue: venue, at: now) { visit in
+        try await visits(venue: venue, at: now) { visit throws(LedgerError) in
             listed += 1
-            return listed <= count && body(visit) && listed < count
+            guard listed <= count, try await body(visit) else { return false }
+            return listed < count
         }
         return entry
     }
 
     /// The open visits of `venue` at `now` that have not outlived their venue's `max-stay`.
-    private func visits(venue: VenueID?, at now: WallTime, _ body: (CheckIn) -> Bool) throws(LedgerError) {
-        try trail.ledger.openVisits(venue: venue) { visit in
+    private func visits(venue: VenueID?, at now: WallTime, _ body: (CheckIn) async throws(LedgerError) -> Bool) async throws(LedgerError) {
+        try await visits.eachOpenVisit(venue: venue) { visit throws(LedgerError) in
             let profile = venues.profile(for: visit.venue) ?? venues.defaults
             guard visit.time >= profile.openSince(at: now) else { return true }
-            return body(visit)
+            return try await body(visit)
         }
     }
 }

@@ -9,12 +9,15 @@ import SharedDomain
 public struct LogPurge: Sendable {
     /// Whose actions, on which log.
     public let trail: AuditTrail
+    /// What the check-ins and refusals are deleted from once the entry committed.
+    public let ledger: any ErasureLedger
     /// What is kept how long.
     public let policy: RetentionPolicy
 
-    /// Purges by `trail`'s operator under `policy`.
-    public init(trail: AuditTrail, policy: RetentionPolicy) {
+    /// Purges of `ledger` by `trail`'s operator under `policy`.
+    public init(trail: AuditTrail, ledger: any ErasureLedger, policy: RetentionPolicy) {
         self.trail = trail
+        self.ledger = ledger
         self.policy = policy
     }
 
@@ -31,11 +34,11 @@ public struct LogPurge: Sendable {
     /// Purges what `request` (not a dry run) and the audit retention select at `now`. `always`:
     /// an entry even when nothing was due (an operator's purge is an action; the server's daily
     /// one notes only purges that delete something).
-    public func run(_ request: PurgeRequest, at now: WallTime, always: Bool) throws(LedgerError) -> Result {
+    public func run(_ request: PurgeRequest, at now: WallTime, always: Bool) async throws(LedgerError) -> Result {
         precondition(!request.dryRun, "a dry run changes nothing and reads nobody's data: ask the ledger")
         let auditBefore = policy.auditCutoff(at: now)
         let policy = self.policy
-        let (purged, entry) = try trail.change(at: now, { transaction throws(LedgerError) -> (due: PurgeReport, audit: Int) in
+        let (purged, entry) = try await trail.change(at: now, { transaction throws(LedgerError) -> (due: PurgeReport, audit: Int) in
             let due = try transaction.purgeDue(request)
             return (due, try transaction.purgeAudit(before: auditBefore))
         }, note: { due, audit in
@@ -44,7 +47,7 @@ public struct LogPurge: Sendable {
                              + "(\(Self.period(policy.refusalSeconds))), audit entries \(audit) (\(Self.period(policy.auditSeconds)))",
                              rows: due.checkIns)
         })
-        let report = try trail.ledger.purge(request)
+        let report = try await ledger.purge(request)
         return Result(report: report, auditEntries: purged.1, entry: entry)
     }
 

@@ -18,14 +18,14 @@ public struct StaffCheckIn: Sendable {
     /// once it and its entry are committed. With `profile`'s capacity a full venue records
     /// nothing (`.full`, no entry) unless `overCapacity` admits anyway: then the entry says
     /// `over-capacity` when the venue held its capacity.
-    public func record(venue: VenueID, visitor: Visitor?, profile: VenueProfile?, overCapacity: Bool = false) throws(LedgerError) -> Admission {
+    public func record(venue: VenueID, visitor: Visitor?, profile: VenueProfile?, overCapacity: Bool = false) async throws(LedgerError) -> Admission {
         let now = trail.clock.now()
         let entry = NewCheckIn(venue: venue, time: now, method: .staff, windowAge: nil, device: nil,
                                visitor: visitor, operatorName: trail.actor.name)
         let capacity = profile?.presence.capacity
         let openSince = profile?.openSince(at: now)
         let rules = AdmissionRules(duplicateSeconds: 0, capacity: overCapacity ? nil : capacity, openSince: openSince)
-        return try trail.change(at: now, { transaction throws(LedgerError) -> (Admission, over: Bool) in
+        return try await trail.change(at: now, { transaction throws(LedgerError) -> (Admission, over: Bool) in
             // Counted in the transaction that admits: an admission past the capacity says so.
             let inside = overCapacity && capacity != nil ? try transaction.occupancy(venue: venue, openSince: openSince) : 0
             return (try transaction.record(entry, rules: rules), capacity.map { inside >= $0 } ?? false)

@@ -13,14 +13,14 @@ public struct StaffCheckOut: Sendable {
     }
 
     /// Ends the visits `target` selects now; returns the report once it and its entry are committed.
-    public func run(_ target: CheckOutTarget) throws(LedgerError) -> CheckOutReport {
+    public func run(_ target: CheckOutTarget) async throws(LedgerError) -> CheckOutReport {
         let now = trail.clock.now()
         let subject: String = switch target {
         case .checkIn(let id): "check-in \(id)"
         case .venue(let venue), .enteredBefore(let venue, _), .overstayed(let venue, _): "venue \(venue)"
         case .device(_, let venue): "a device at venue \(venue)"
         }
-        return try trail.change(at: now, { transaction throws(LedgerError) in
+        return try await trail.change(at: now, { transaction throws(LedgerError) in
             try transaction.checkOut(CheckOutRequest(target, at: now, kind: .staff))
         }, note: { report in
             if case .checkIn = target, report.visit == nil { return nil }

@@ -7,10 +7,13 @@ import SharedDomain
 public struct VisitorLogExport: Sendable {
     /// Whose actions, on which log.
     public let trail: AuditTrail
+    /// The log the rows come from.
+    public let log: any VisitLog & VisitLedger
 
-    /// Exports by `trail`'s operator.
-    public init(trail: AuditTrail) {
+    /// Exports of `log` by `trail`'s operator.
+    public init(trail: AuditTrail, log: any VisitLog & VisitLedger) {
         self.trail = trail
+        self.log = log
     }
 
     /// Which check-ins an export hands out.
@@ -25,25 +28,25 @@ public struct VisitorLogExport: Sendable {
     /// Counts what `selection` selects now and commits the entry for that many rows (`subject`,
     /// `detail`: the filter and format, as the entry should say them); returns the export,
     /// the only way to the rows.
-    public func begin(_ selection: Selection, subject: String? = nil, detail: String) throws(LedgerError) -> AuditedExport {
-        let ledger = trail.ledger
+    public func begin(_ selection: Selection, subject: String? = nil, detail: String) async throws(LedgerError) -> AuditedExport {
         let rows: Int
         switch selection {
         case .query(let query):
-            let selected = try ledger.count(query)
+            let selected = try await log.count(query)
             rows = query.limit.map { min(selected, max(0, $0)) } ?? selected
         case .receipt(let id, let bounds):
-            rows = try ledger.find(id: id).map { bounds.matches($0) ? 1 : 0 } ?? 0
+            rows = try await log.find(id: id).map { bounds.matches($0) ? 1 : 0 } ?? 0
         }
-        let entry = try trail.record(AuditNote(.export, subject: subject, detail: detail, rows: rows))
-        return AuditedExport(entry: entry, ledger: ledger, selection: selection)
+        let entry = try await trail.record(AuditNote(.export, subject: subject, detail: detail, rows: rows))
+        return AuditedExport(entry: entry, log: log, selection: selection)
     }
 
     /// A page of the log (the console's, a few dozen rows `read` returns), audited as an export
     /// of those rows before they are returned.
-    public func page(subject: String? = nil, detail: String, _ read: () throws(LedgerError) -> [CheckIn]) throws(LedgerError) -> [CheckIn] {
-        let rows = try read()
-        try trail.record(AuditNote(.export, subject: subject, detail: detail, rows: rows.count))
+    public func page(subject: String? = nil, detail: String,
+                     _ read: (any VisitLog & VisitLedger) async throws(LedgerError) -> [CheckIn]) async throws(LedgerError) -> [CheckIn] {
+        let rows = try await read(log)
+        try await trail.record(AuditNote(.export, subject: subject, detail: detail, rows: rows.count))
         return rows
     }
 }
@@ -53,19 +56,20 @@ public struct VisitorLogExport: Sendable {
 public struct AuditedExport: Sendable {
     /// The committed entry (its `rows`: how many were selected).
     public let entry: AuditEntry
-    let ledger: any CheckInLedger
+    let log: any VisitLog & VisitLedger
     let selection: VisitorLogExport.Selection
 
-    /// Hands the rows to `body`, oldest first, at most `entry.rows`; `body` returns false to stop.
-    public func rows(_ body: (CheckIn) -> Bool) throws(LedgerError) {
+    /// Hands the rows to `body`, oldest first, at most `entry.rows`, read a page at a time;
+    /// `body` returns false to stop.
+    public func rows(_ body: (CheckIn) async throws(LedgerError) -> Bool) async throws(LedgerError) {
         let bound = entry.rows ?? 0
+        guard bound > 0 else { return }
         switch selection {
         case .query(var query):
             query.limit = bound
-            guard bound > 0 else { return }
-            try ledger.export(query, body)
+            try await log.eachCheckIn(query, body)
         case .receipt(let id, let bounds):
-            if bound > 0, let checkIn = try ledger.find(id: id), bounds.matches(checkIn) { _ = body(checkIn) }
+            if let checkIn = try await log.find(id: id), bounds.matches(checkIn) { _ = try await body(checkIn) }
         }
     }
 }
