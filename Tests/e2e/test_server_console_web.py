@@ -4,6 +4,7 @@ staff check-in and gets 403 on the visitor log and exports; the supervisor expor
 admin sees both in the audit log. Screenshots of the dashboard and the evacuation roll go to
 the test's directory; axe-core finds nothing on any console page, in Korean and English."""
 import os
+from pathlib import Path
 
 import pytest
 from selenium.webdriver.common.by import By
@@ -12,11 +13,15 @@ from consoleutil import add_user
 from daemonutil import wait_until
 from webutil import browser, resize
 
+from conftest import ROOT
+
 DESKTOP = (1280, 900)
 PHONE = (360, 740)
-PAGES = ["/admin/", "/admin/inside", "/admin/checkin", "/admin/log", "/admin/erase", "/admin/users", "/admin/audit",
+PAGES = ["/admin/", "/admin/inside", "/admin/checkin", "/admin/checkout", "/admin/checkout?venue=HALL-1", "/admin/log", "/admin/erase", "/admin/users", "/admin/audit",
          # A filter the console cannot read: the log page's form with the field marked, the export's 400.
          "/admin/log?from=2030-01-01", "/admin/export?format=csv&venue=HALL_2"]
+# The pages issue 41 added, saved as screenshots at a phone's and a desktop's width.
+SCREENSHOTS = {"checkout": "/admin/checkout", "checkout-venue": "/admin/checkout?venue=HALL-1"}
 
 
 @pytest.fixture(scope="module", autouse=True)
@@ -147,3 +152,13 @@ def test_every_console_page_passes_axe_in_korean_and_english(console, chrome):
                 axe.inject()
                 results = axe.run()
                 assert results["violations"] == [], f"{path} {language} {size}: " + axe.report(results["violations"])
+    # Issue 41's pages, looked at: build/screenshots/console/ ($QRCHECKIN_SCREENSHOTS).
+    shots = Path(os.environ.get("QRCHECKIN_SCREENSHOTS", ROOT / "build" / "screenshots")) / "console"
+    shots.mkdir(parents=True, exist_ok=True)
+    for width, height in ((390, 844), (1280, 900)):
+        resize(chrome, width, height)
+        for language in ("ko", "en"):
+            for name, path in SCREENSHOTS.items():
+                chrome.get(url(console, f"{path}{'&' if '?' in path else '?'}lang={language}"))
+                heading(chrome)
+                chrome.save_screenshot(str(shots / f"{name}-{language}-{width}.png"))

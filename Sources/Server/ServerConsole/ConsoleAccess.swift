@@ -10,6 +10,7 @@ public enum ConsoleAccess {
         .dashboard: .steward,
         .inside: .steward,
         .checkin: .steward,
+        .checkout: .steward,
         .log: .supervisor,
         .export: .supervisor,
         .erase: .supervisor,
@@ -36,6 +37,6 @@ public enum ConsoleAccess {
 
     /// The pages `role` may open, for its navigation.
     static func pages(for role: ConsoleRole) -> [ConsolePage] {
-        [.dashboard, .inside, .checkin, .log, .export, .erase, .users, .audit].filter { decide($0, role: role) == .allowed }
+        [.dashboard, .inside, .checkin, .checkout, .log, .export, .erase, .users, .audit].filter { decide($0, role: role) == .allowed }
     }
 }

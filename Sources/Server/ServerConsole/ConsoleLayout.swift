@@ -51,6 +51,7 @@ struct ConsoleLayout {
         case .dashboard: words.dashboard
         case .inside: words.inside
         case .checkin: words.staffCheckIn
+        case .checkout: words.checkOut
         case .log: words.log
         case .export: words.export
         case .erase: words.erase

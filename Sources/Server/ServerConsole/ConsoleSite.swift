@@ -114,6 +114,7 @@ public struct ConsoleSite: HTTPHandler {
         case .dashboard: return await DashboardHandler(parts: parts).respond(to: request)
         case .inside: return await InsideHandler(parts: parts).respond(to: request)
         case .checkin: return await StaffCheckInHandler(parts: parts).respond(to: request)
+        case .checkout: return await CheckoutHandler(parts: parts).respond(to: request)
         case .log: return await LogHandler(parts: parts).respond(to: request)
         case .export: return await ExportHandler(parts: parts).respond(to: request)
         case .erase: return await EraseHandler(parts: parts).respond(to: request)

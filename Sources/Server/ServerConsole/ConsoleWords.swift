@@ -105,6 +105,22 @@ public struct ConsoleWords: Sendable {
     var excel: String { ko ? "엑셀용 CSV" : "CSV for Excel" }
 
     var checkInButton: String { web.checkInButton }
+    var checkOut: String { ko ? "직원 체크아웃" : "Staff check-out" }
+    var checkOutOne: String { ko ? "방문 하나" : "One visit" }
+    var checkOutEveryone: String { ko ? "장소의 모든 방문" : "Every visit at a venue" }
+    var cancel: String { ko ? "취소" : "Cancel" }
+    var checkoutWhat: String { ko ? "영수증 번호나 장소를 고르세요." : "Choose a receipt number or a venue." }
+    func noSuchCheckIn(_ id: Int64) -> String { ko ? "영수증 번호 \(id)의 체크인이 없습니다." : "There is no check-in with receipt \(id)." }
+    func checkedOutVisit(_ id: Int64) -> String { ko ? "퇴장 처리했습니다 (영수증 번호 \(id))." : "Checked out (receipt \(id))." }
+    func alreadyOut(_ id: Int64) -> String { ko ? "이미 퇴장한 방문입니다 (영수증 번호 \(id))." : "That visit had ended already (receipt \(id))." }
+    func checkedOutAll(_ count: Int, venue: String) -> String {
+        ko ? "\(venue)의 방문 \(count)건을 퇴장 처리했습니다." : "Checked out \(count) \(count == 1 ? "visit" : "visits") at \(venue)."
+    }
+    func confirmCheckoutAll(_ count: Int, venue: String) -> String {
+        ko ? "\(venue)에 지금 입장 중인 방문 \(count)건을 모두 퇴장 처리할까요?"
+            : "Check out all \(count) \(count == 1 ? "visit" : "visits") inside \(venue) now?"
+    }
+    func checkOutAllButton(_ count: Int) -> String { ko ? "\(count)건 모두 퇴장" : "Check out all \(count)" }
     func checkedIn(_ id: Int64) -> String { ko ? "체크인했습니다 (영수증 번호 \(id))." : "Checked in (receipt \(id))." }
     var badVisitor: String { web.visitorInvalid }
     var unknownVenue: String { web.refusal(.unknownVenue).title }

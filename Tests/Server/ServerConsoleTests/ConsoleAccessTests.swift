@@ -6,7 +6,7 @@ import Testing
 /// The route × role table, walked for every page and every role, in the table and through the site.
 struct ConsoleAccessTests {
     static let expected: [ConsolePage: ConsoleRole?] = [
-        .login: nil, .logout: .steward, .dashboard: .steward, .inside: .steward, .checkin: .steward,
+        .login: nil, .logout: .steward, .dashboard: .steward, .inside: .steward, .checkin: .steward, .checkout: .steward,
         .log: .supervisor, .export: .supervisor, .erase: .supervisor, .users: .admin, .audit: .admin,
     ]
 

@@ -51,6 +51,15 @@ struct ConsoleAuditTests {
             Step(page: .checkin, method: "GET", entries: [], status: 200, fullDisk: .answers(200)),
             Step(page: .checkin, method: "HEAD", entries: [], status: 200, fullDisk: .answers(200)),
             Step(page: .checkin, method: "POST", form: ["venue": "HALL-1", "name": "Lee"], entries: [.staffCheckIn], status: 303, fullDisk: .refused),
+            // Staff check-out: its forms and the confirmation's count name nobody; each ending
+            // is audited as the shell's `checkout` (one visit; every visit at a venue); a receipt
+            // number that names nothing ends nothing and leaves no entry.
+            Step(page: .checkout, method: "GET", entries: [], status: 200, fullDisk: .answers(200)),
+            Step(page: .checkout, method: "HEAD", entries: [], status: 200, fullDisk: .answers(200)),
+            Step(page: .checkout, method: "GET", query: ["venue": "HALL-1"], entries: [], status: 200, fullDisk: .answers(200)),
+            Step(page: .checkout, method: "POST", form: ["checkin": "12345"], entries: [], status: 404, fullDisk: .refused),
+            Step(page: .checkout, method: "POST", form: ["checkin": String(receipt)], entries: [.staffCheckOut], status: 303, fullDisk: .refused),
+            Step(page: .checkout, method: "POST", form: ["venue": "HALL-1", "all": "yes"], entries: [.staffCheckOut], status: 303, fullDisk: .refused),
             Step(page: .log, method: "GET", entries: [.export], status: 200, fullDisk: .refused),
             Step(page: .log, method: "HEAD", entries: [.export], status: 200, fullDisk: .refused),
             Step(page: .log, method: "GET", query: ["receipt": String(receipt)], entries: [.export], status: 200, fullDisk: .refused),
