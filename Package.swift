@@ -142,7 +142,7 @@ let package = Package(
         // The operator console: accounts, roles in one table, sessions, pages for staff (ko/en);
         // a request in, a response out, on its own listener. Not the visitor site: what both
         // need is ServerWeb's.
-        target("ServerConsole", "Server", ["ServerDomain", "ServerReports", "ServerHTTPTypes", "ServerWeb", "SharedDomain", "SharedText"]),
+        target("ServerConsole", "Server", ["ServerDomain", "ServerReports", "ServerHTTPTypes", "ServerWeb", "ServerSecondFactor", "SharedDomain", "SharedText"]),
         // The console's second factor (issue 41): TOTP through liboath with replay refusal, the
         // otpauth URI and its QR code (SharedQR's renderers), single-use recovery codes kept as
         // keyed hashes, and TOTP secrets sealed (libsodium's secretbox) under a key derived
@@ -153,7 +153,7 @@ let package = Package(
             name: "qrcheckin-server",
             dependencies: ["SharedAsync", "SharedCLI", "SharedDomain", "SharedSystem", "SharedText", "ServerDomain", "ServerLedgerSQL", "ServerSQLite",
                            "ServerPostgres", "ServerHTTP", "ServerHTTPTypes", "ServerReports", "ServerWeb", "ServerSite", "ServerConsole",
-                           "ServerSecondFactor", "CLinux"],
+                           "ServerSecondFactor", "SharedQR", "CLinux"],
             path: "Sources/Server/qrcheckin-server"
         ),
 

@@ -79,6 +79,10 @@ struct CheckoutHandler {
         } catch {
             return request.unavailable()
         }
+        // Nobody inside: nothing to confirm (a button that ends nothing would still be audited).
+        guard inside > 0 else {
+            return forms(request, status: 200, notice: words.nobodyInside(name(of: venue)), error: nil)
+        }
         let content: HTML = """
             <h1>\(words.checkOut)</h1>
             <p class="advice">\(words.confirmCheckoutAll(inside, venue: name(of: venue)))</p>

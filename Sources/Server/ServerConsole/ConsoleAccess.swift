@@ -2,7 +2,7 @@ import ServerDomain
 
 /// Who may open which page: the one table of route → minimum role, checked by `ConsoleSite`
 /// before any page's handler runs (and walked by the tests for every role). A page that is
-/// not in it needs no session (the sign-in form); every other page needs one.
+/// not in it needs no session (the sign-in form and its second step); every other page needs one.
 public enum ConsoleAccess {
     /// The least role that may open each page that needs a session.
     public static let minimumRole: [ConsolePage: ConsoleRole] = [

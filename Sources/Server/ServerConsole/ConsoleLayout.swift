@@ -52,6 +52,7 @@ struct ConsoleLayout {
         case .inside: words.inside
         case .checkin: words.staffCheckIn
         case .checkout: words.checkOut
+        case .verify: words.secondStepTitle
         case .log: words.log
         case .export: words.export
         case .erase: words.erase

@@ -41,12 +41,20 @@ public struct ConsoleSite: HTTPHandler {
         /// name takes as long as a known one (names cannot be probed by timing). A function:
         /// made on first use, not at start (it costs a hash's time and memory).
         public let decoyHash: @Sendable () async -> String
+        /// Second factors (the server's keys for them); nil: none can be set up or checked
+        /// here, and an account that has one cannot sign in.
+        public let secondFactor: ConsoleSecondFactor?
+        /// Roles whose password accounts must enrol a second factor at their next sign-in (`require-totp`).
+        public let requireSecondFactor: Set<ConsoleRole>
 
         /// The parts.
         /// The parts, every port of `ledger` (each handler uses only those it needs).
         public init(ledger: any Ledger,
                     venues: VenueDirectory, zone: any LocalTimeZone, clock: any WallClock, crypto: ConsoleCrypto,
-                    throttle: SignInThrottle = SignInThrottle(), ledgerAnswers: @escaping @Sendable () -> Bool = { true }, decoyHash: @escaping @Sendable () async -> String) {
+                    throttle: SignInThrottle = SignInThrottle(), ledgerAnswers: @escaping @Sendable () -> Bool = { true }, decoyHash: @escaping @Sendable () async -> String,
+                    secondFactor: ConsoleSecondFactor? = nil, requireSecondFactor: Set<ConsoleRole> = []) {
+            self.secondFactor = secondFactor
+            self.requireSecondFactor = requireSecondFactor
             visits = ledger
             log = ledger
             refusals = ledger
@@ -103,7 +111,7 @@ public struct ConsoleSite: HTTPHandler {
         case .forbidden: return request.message(403, words.forbidden)
         }
         // Every state-changing request carries the session's form token: nothing changes without it.
-        if http.method == "POST", page != .login {
+        if http.method == "POST", page != .login, page != .verify {
             guard let current, let token = http.form[Self.formField], parts.crypto.same(token, current.session.formToken) else {
                 return request.message(403, words.formStale)
             }
@@ -115,6 +123,7 @@ public struct ConsoleSite: HTTPHandler {
         case .inside: return await InsideHandler(parts: parts).respond(to: request)
         case .checkin: return await StaffCheckInHandler(parts: parts).respond(to: request)
         case .checkout: return await CheckoutHandler(parts: parts).respond(to: request)
+        case .verify: return await SecondStepHandler(parts: parts).respond(to: request)
         case .log: return await LogHandler(parts: parts).respond(to: request)
         case .export: return await ExportHandler(parts: parts).respond(to: request)
         case .erase: return await EraseHandler(parts: parts).respond(to: request)

@@ -72,6 +72,10 @@ public enum AuditAction: String, CaseIterable, Hashable, Sendable {
     case purge
     /// Check-ins copied into this ledger from another (`import`).
     case `import`
+    /// A second factor (TOTP and new recovery codes) turned on for an account.
+    case totpEnable = "totp-enable"
+    /// An account's second factor turned off (`user totp disable`, the accounts page).
+    case totpDisable = "totp-disable"
 }
 
 /// Which audit entries a listing covers, newest first; every bound optional.

@@ -402,8 +402,10 @@ public enum HTTPRequestQuery {
     /// Query argument names: the visitor pages' (`lang`, `again`), then the operator console's
     /// (its searches, pages and previews; the visitor site never reads them).
     public static let names = ["lang", "again", "venue", "from", "until", "receipt", "after", "before", "format", "done", "checkin", "phone", "only"]
-    /// Cookie names: the visitor pages', then the console's session and sign-in form.
-    public static let cookieNames = ["qrcheckin_device", "qrcheckin_visitor", "qrcheckin_console", "qrcheckin_console_login"]
+    /// Cookie names: the visitor pages', then the console's session, sign-in form and pending
+    /// second step.
+    public static let cookieNames = ["qrcheckin_device", "qrcheckin_visitor", "qrcheckin_console", "qrcheckin_console_login",
+                                     "qrcheckin_console_pending"]
 }
 
 /// A libmicrohttpd connection handed to the thread that resumes it. `@unchecked Sendable`

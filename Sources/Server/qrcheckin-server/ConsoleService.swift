@@ -2,6 +2,7 @@ import Glibc
 import ServerConsole
 import ServerDomain
 import ServerHTTP
+import ServerSecondFactor
 import SharedAsync
 import SharedCLI
 import SharedDomain
@@ -24,7 +25,7 @@ enum ConsoleService {
     /// Starts the console on `listener` (which its server takes over): its listener, as a
     /// service of `serve`, and the address it is bound to. Password hashes (Argon2id) run on `pool`.
     static func start(on listener: consuming FileDescriptor, ledger: any Ledger, health: LedgerHealthWatch, configuration: ServerConfiguration,
-                      zone: SystemZone, clock: any WallClock, pool: BlockingPool) async throws(CommandError) -> (service: any Service, address: String) {
+                      keys: [SigningKeySource], zone: SystemZone, clock: any WallClock, pool: BlockingPool) async throws(CommandError) -> (service: any Service, address: String) {
         let authenticator = HMACAuthenticator()
         let crypto = ConsoleCrypto(
             random: SecureRandom.bytes, digest: { GenericHash.digest($0, length: 32) },
@@ -45,7 +46,12 @@ enum ConsoleService {
         let sessions = ConsoleSessions(accounts: ledger, clock: clock, crypto: crypto)
         _ = try? await sessions.purgeExpired()
         let parts = ConsoleSite.Parts(ledger: ledger, venues: configuration.venues, zone: zone, clock: clock, crypto: crypto,
-                                      ledgerAnswers: { !health.isInOutage }, decoyHash: decoy)
+                                      ledgerAnswers: { !health.isInOutage }, decoyHash: decoy,
+                                      secondFactor: ConsoleSecondFactor(keys: SecondFactorKeys(sources: keys, authenticator: authenticator),
+                                                                        authenticator: authenticator,
+                                                                        issuer: OTPAuthURI.issuer(organisation: configuration.look.controller),
+                                                                        random: SecureRandom.bytes),
+                                      requireSecondFactor: configuration.requireTOTP)
         var limits = configuration.limits
         limits.threads = 2
         let address = ListenSocket.boundAddress(listener)

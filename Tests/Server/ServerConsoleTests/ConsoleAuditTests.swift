@@ -60,6 +60,11 @@ struct ConsoleAuditTests {
             Step(page: .checkout, method: "POST", form: ["checkin": "12345"], entries: [], status: 404, fullDisk: .refused),
             Step(page: .checkout, method: "POST", form: ["checkin": String(receipt)], entries: [.staffCheckOut], status: 303, fullDisk: .refused),
             Step(page: .checkout, method: "POST", form: ["venue": "HALL-1", "all": "yes"], entries: [.staffCheckOut], status: 303, fullDisk: .refused),
+            // A password sign-in's second step, for a browser that is signed in already: on to
+            // the dashboard (its own walk, codes, replays, recovery codes: test_server_second_factor.py).
+            Step(page: .verify, method: "GET", entries: [], status: 303, fullDisk: .answers(303)),
+            Step(page: .verify, method: "HEAD", entries: [], status: 303, fullDisk: .answers(303)),
+            Step(page: .verify, method: "POST", form: ["code": "123456"], entries: [], status: 303, fullDisk: .answers(303)),
             Step(page: .log, method: "GET", entries: [.export], status: 200, fullDisk: .refused),
             Step(page: .log, method: "HEAD", entries: [.export], status: 200, fullDisk: .refused),
             Step(page: .log, method: "GET", query: ["receipt": String(receipt)], entries: [.export], status: 200, fullDisk: .refused),
@@ -139,7 +144,7 @@ struct ConsoleAuditTests {
         let (fixture, cookie, receipt) = try await Self.fixture()
         let steps = await Self.steps(receipt: receipt)
         // Every page of the access table (and the sign-in form, which needs no session)…
-        #expect(Set(ConsoleAccess.minimumRole.keys).union([.login]) == Set(ConsolePage.allCases))
+        #expect(Set(ConsoleAccess.minimumRole.keys).union([.login, .verify]) == Set(ConsolePage.allCases))
         for page in ConsolePage.allCases {
             for method in ["GET", "HEAD", "POST"] where !steps.contains(where: { $0.page == page && $0.method == method }) {
                 // …with every method it answers is walked, or answers 405.
