@@ -165,3 +165,54 @@ def test_every_console_page_passes_axe_in_korean_and_english(console, chrome):
                 chrome.get(url(console, f"{path}{'&' if '?' in path else '?'}lang={language}"))
                 heading(chrome)
                 chrome.save_screenshot(str(shots / f"{name}-{language}-{width}.png"))
+
+
+def test_the_second_step_and_the_enrolment_pass_axe_and_are_looked_at(tmp_path, secret, servers, chrome):
+    """Issue 41: `require-totp` shows a supervisor the enrolment (an inline SVG QR code) after the
+    password, then the recovery codes once; at the next sign-in the code is asked. Each page
+    passes axe in Korean and English, and is saved at 390 and 1280 px wide."""
+    pyotp = pytest.importorskip("pyotp", reason="pyotp (PyPI) computes the codes: scripts/install-deps --test")
+    import re
+    from selenium_axe_python import Axe
+    tmp_path.chmod(0o755)
+    config = tmp_path / "server.conf"
+    config.write_text("require-totp = supervisor\n")
+    server = servers(secret, tmp_path / "server", args=["-c", str(config)])
+    add_user(server, "sam", "supervisor", password="sam-password", tmp=tmp_path)
+    shots = Path(os.environ.get("QRCHECKIN_SCREENSHOTS", ROOT / "build" / "screenshots")) / "console"
+    shots.mkdir(parents=True, exist_ok=True)
+    axe = Axe(chrome)
+
+    def password_step():
+        chrome.delete_all_cookies()
+        chrome.get(url(server, "/admin/login?lang=en"))
+        chrome.find_element(By.ID, "user").send_keys("sam")
+        chrome.find_element(By.ID, "password").send_keys("sam-password")
+        chrome.find_element(By.CSS_SELECTOR, "form button[type=submit]").click()
+        wait_until(lambda: "/admin/verify" in chrome.current_url or None, timeout=20, message="the second step")
+
+    def look(name):
+        for width, height in ((390, 844), (1280, 900)):
+            resize(chrome, width, height)
+            for language in ("ko", "en"):
+                chrome.get(url(server, f"/admin/verify?lang={language}"))
+                heading(chrome)
+                axe.inject()
+                results = axe.run()
+                assert results["violations"] == [], f"{name} {language} {width}: " + axe.report(results["violations"])
+                chrome.save_screenshot(str(shots / f"{name}-{language}-{width}.png"))
+
+    password_step()
+    look("enrol")
+    key = re.search(r'<code class="key">([A-Z2-7 ]+)</code>', chrome.page_source).group(1).replace(" ", "")
+    chrome.find_element(By.ID, "code").send_keys(pyotp.TOTP(key).now())
+    chrome.find_element(By.CSS_SELECTOR, "form button[type=submit]").click()
+    wait_until(lambda: len(chrome.find_elements(By.CSS_SELECTOR, "ol.codes li")) == 10 or None, timeout=20, message="the recovery codes")
+    axe.inject()
+    results = axe.run()
+    assert results["violations"] == [], "recovery codes: " + axe.report(results["violations"])
+    for width, height in ((390, 844), (1280, 900)):
+        resize(chrome, width, height)
+        chrome.save_screenshot(str(shots / f"recovery-codes-en-{width}.png"))
+    password_step()
+    look("code")
