@@ -148,6 +148,17 @@ def test_the_console_asks_for_a_code_after_the_password_refuses_it_again_throttl
     assert set(details[4:]) == {"wrong code"}, details
     assert all(row["source"].startswith("console 127.0.0.1") for row in rows), rows
 
+    # An admin takes the second factor away on the accounts page (as `user totp disable`):
+    # the password alone signs in again.
+    status, _, _ = browser.post_form("/admin/users", {"action": "totp-disable", "name": "mina"})
+    assert status == 303, status
+    assert browser.post_form("/admin/users", {"action": "totp-disable", "name": "mina"})[0] == 404
+    disabled = [row for row in audit_rows(server) if row["action"] == "totp-disable"]
+    assert [(row["actor"], row["subject"], row["source"].split(" ")[0]) for row in disabled] == [("mina", "account mina", "console")], disabled
+    elsewhere = Console(server.admin_port, source="127.0.0.5")
+    status, headers, _ = elsewhere.sign_in("mina", "password-mina")
+    assert status == 303 and headers["location"] == "/admin/" and "qrcheckin_console" in elsewhere.cookies, (status, headers)
+
 
 def test_require_totp_makes_those_roles_enrol_at_their_next_sign_in(servers, secret, tmp_path):
     pyotp = pytest.importorskip("pyotp", reason="pyotp (PyPI) computes the codes: scripts/install-deps --test")

@@ -203,6 +203,8 @@ public struct ConsoleWords: Sendable {
         ko ? "휴대폰을 잃어버렸을 때 코드 대신 쓸 수 있습니다. 각각 한 번만 쓸 수 있으며 다시 표시되지 않습니다. 휴대폰과 다른 곳에 보관하세요."
             : "Each signs in once instead of a code if you lose your phone. They are not shown again: keep them apart from the phone."
     }
+    var secondFactorShort: String { ko ? "인증 앱" : "second factor" }
+    var secondFactorOff: String { ko ? "인증 앱 해제" : "Turn off second factor" }
     var continueWord: String { ko ? "계속" : "Continue" }
 
     func role(_ role: ConsoleRole) -> String {

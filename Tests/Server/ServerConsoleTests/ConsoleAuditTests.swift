@@ -90,6 +90,8 @@ struct ConsoleAuditTests {
                  entries: [.accountChanged], status: 303, fullDisk: .refused),
             Step(page: .users, method: "POST", form: ["action": "disable", "name": "eve"], entries: [.accountChanged], status: 303, fullDisk: .refused),
             Step(page: .users, method: "POST", form: ["action": "enable", "name": "eve"], entries: [.accountChanged], status: 303, fullDisk: .refused),
+            // A second factor taken away (`user totp disable`); an account without one changes nothing.
+            Step(page: .users, method: "POST", form: ["action": "totp-disable", "name": "eve"], entries: [], status: 404, fullDisk: .refused),
             Step(page: .users, method: "POST", form: ["action": "remove", "name": "eve"], entries: [.accountRemoved], status: 303, fullDisk: .refused),
             // No such account: nothing changes, no entry (a ledger that cannot write may refuse
             // even to look, as the in-memory one does).
