@@ -16,6 +16,7 @@ GETS = {
     "/admin/checkin": "steward",
     "/admin/checkout": "steward",
     "/admin/checkout?venue=HALL-1": "steward",
+    "/admin/account": "steward",
     "/admin/log": "supervisor",
     "/admin/export?format=csv": "supervisor",
     "/admin/export?format=excel": "supervisor",

@@ -191,3 +191,32 @@ def test_require_totp_makes_those_roles_enrol_at_their_next_sign_in(servers, sec
     assert b"<svg" not in page and b"6-digit code" in page
     enabled = [row for row in audit_rows(server) if row["action"] == "totp-enable"]
     assert [(row["actor"], row["subject"], row["source"].split(" ")[0]) for row in enabled] == [("sam", "account sam", "console")], enabled
+
+
+def test_the_account_page_sets_up_a_second_factor_with_a_code_of_it(servers, secret, tmp_path):
+    pyotp = pytest.importorskip("pyotp", reason="pyotp (PyPI) computes the codes: scripts/install-deps --test")
+    from consoleutil import Console, add_user
+    server = servers(secret)
+    add_user(server, "door", "steward", tmp=tmp_path)
+    browser = Console(server.admin_port)
+    assert browser.sign_in("door", "password-door")[1]["location"] == "/admin/"
+    status, _, page = browser.get("/admin/account?lang=en")
+    assert status == 200 and b"None yet" in page, page
+    status, _, page = browser.post_form("/admin/account?lang=en", {"action": "begin"})
+    page = page.decode()
+    assert status == 200 and '<div class="qr" role="img"' in page and "<svg" in page, page[:400]
+    key = re.search(r'<code class="key">([A-Z2-7 ]+)</code>', page).group(1).replace(" ", "")
+    sealed = re.search(r'name="sealed" value="([0-9a-f]+)"', page).group(1)
+    from serverutil import hidden_inputs
+    fields = {**hidden_inputs(page.encode()), "action": "confirm", "sealed": sealed}
+    wrong = "000000" if pyotp.TOTP(key).now() != "000000" else "111111"
+    assert browser.request("POST", "/admin/account?lang=en", form={**fields, "code": wrong})[0] == 400
+    status, _, shown = browser.request("POST", "/admin/account?lang=en", form={**fields, "code": pyotp.TOTP(key).now()})
+    codes = re.findall(r"<li><code>([A-Z2-7]{4}-[A-Z2-7]{4}-[A-Z2-7]{4}-[A-Z2-7]{4})</code></li>", shown.decode())
+    assert status == 200 and len(codes) == 10, shown[:400]
+    assert b"Recovery codes left: 10" in browser.get("/admin/account?lang=en")[2]
+    # The next sign-in asks for a code of it.
+    again = Console(server.admin_port)
+    assert again.sign_in("door", "password-door")[1]["location"] == "/admin/verify"
+    enabled = [row for row in audit_rows(server) if row["action"] == "totp-enable"]
+    assert [(row["actor"], row["subject"], row["detail"]) for row in enabled] == [("door", "account door", "10 recovery codes")], enabled

@@ -11,6 +11,7 @@ public enum ConsoleAccess {
         .inside: .steward,
         .checkin: .steward,
         .checkout: .steward,
+        .account: .steward,
         .log: .supervisor,
         .export: .supervisor,
         .erase: .supervisor,

@@ -14,10 +14,11 @@
 /// | `/admin/users` | the accounts | add, passwd, disable, enable, remove |
 /// | `/admin/audit` | the audit log | — |
 /// | `/admin/verify` | a password sign-in's second step: the code, or the enrolment `require-totp` asks for | checks it; 303 to the dashboard, or the recovery codes once |
+/// | `/admin/account` | the signed-in account: how it signs in, its second factor | sets one up (the QR code, then a code confirms it) |
 /// | `/admin/checkout` | staff check-out: one visit, or every visit at a venue (confirmed) | ends them |
 /// | `/admin/_/NAME` | the style sheet and script | — |
 public enum ConsolePage: String, CaseIterable, Hashable, Sendable {
-    case login, logout, dashboard, inside, checkin, log, export, erase, users, audit, checkout, verify
+    case login, logout, dashboard, inside, checkin, log, export, erase, users, audit, checkout, verify, account
 
     /// The path of the page.
     public var path: String {
@@ -27,7 +28,7 @@ public enum ConsolePage: String, CaseIterable, Hashable, Sendable {
     /// The methods the page takes (HEAD with GET).
     var methods: [String] {
         switch self {
-        case .login, .checkin, .erase, .users, .checkout, .verify: ["GET", "HEAD", "POST"]
+        case .login, .checkin, .erase, .users, .checkout, .verify, .account: ["GET", "HEAD", "POST"]
         case .logout: ["POST"]
         case .dashboard, .inside, .log, .export, .audit: ["GET", "HEAD"]
         }

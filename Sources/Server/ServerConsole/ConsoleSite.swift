@@ -124,6 +124,7 @@ public struct ConsoleSite: HTTPHandler {
         case .checkin: return await StaffCheckInHandler(parts: parts).respond(to: request)
         case .checkout: return await CheckoutHandler(parts: parts).respond(to: request)
         case .verify: return await SecondStepHandler(parts: parts).respond(to: request)
+        case .account: return await AccountHandler(parts: parts).respond(to: request)
         case .log: return await LogHandler(parts: parts).respond(to: request)
         case .export: return await ExportHandler(parts: parts).respond(to: request)
         case .erase: return await EraseHandler(parts: parts).respond(to: request)

@@ -205,6 +205,21 @@ public struct ConsoleWords: Sendable {
     }
     var secondFactorShort: String { ko ? "인증 앱" : "second factor" }
     var secondFactorOff: String { ko ? "인증 앱 해제" : "Turn off second factor" }
+    var accountTitle: String { ko ? "내 계정" : "Your account" }
+    var secondFactor: String { ko ? "인증 앱 (2단계 인증)" : "Second factor" }
+    var signInMethod: String { ko ? "로그인 방법" : "Signs in with" }
+    func signInMethod(_ method: AccountSignIn) -> String {
+        switch method {
+        case .password: ko ? "비밀번호" : "a password"
+        case .proxy: ko ? "조직의 로그인 (프록시)" : "the organisation's sign-in (proxy)"
+        }
+    }
+    var signsInByProxy: String { ko ? "조직의 로그인이 자체 인증을 관리합니다." : "Your organisation's sign-in has its own second factor." }
+    var secondFactorNone: String { ko ? "아직 인증 앱을 등록하지 않았습니다. 비밀번호만으로 로그인합니다." : "None yet: you sign in with your password alone." }
+    func recoveryCodesLeft(_ count: Int) -> String { ko ? "남은 복구 코드: \(count)개" : "Recovery codes left: \(count)" }
+    var enrolStart: String { ko ? "인증 앱 등록" : "Set up an authenticator app" }
+    var enrolAgain: String { ko ? "새 인증 앱과 복구 코드로 바꾸기" : "Replace it and the recovery codes" }
+    var secondFactorUnavailable: String { ko ? "이 서버에서는 인증 앱을 등록할 수 없습니다." : "This server cannot set up second factors." }
     var continueWord: String { ko ? "계속" : "Continue" }
 
     func role(_ role: ConsoleRole) -> String {

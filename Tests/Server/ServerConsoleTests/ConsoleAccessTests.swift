@@ -6,7 +6,7 @@ import Testing
 /// The route × role table, walked for every page and every role, in the table and through the site.
 struct ConsoleAccessTests {
     static let expected: [ConsolePage: ConsoleRole?] = [
-        .login: nil, .verify: nil, .logout: .steward, .dashboard: .steward, .inside: .steward, .checkin: .steward, .checkout: .steward,
+        .login: nil, .verify: nil, .logout: .steward, .dashboard: .steward, .inside: .steward, .checkin: .steward, .checkout: .steward, .account: .steward,
         .log: .supervisor, .export: .supervisor, .erase: .supervisor, .users: .admin, .audit: .admin,
     ]
 

@@ -65,6 +65,11 @@ struct ConsoleAuditTests {
             Step(page: .verify, method: "GET", entries: [], status: 303, fullDisk: .answers(303)),
             Step(page: .verify, method: "HEAD", entries: [], status: 303, fullDisk: .answers(303)),
             Step(page: .verify, method: "POST", form: ["code": "123456"], entries: [], status: 303, fullDisk: .answers(303)),
+            // The account's own page names staff, no visitor; setting up a second factor writes
+            // only when a code confirms it (this fixture has no second factors: 409).
+            Step(page: .account, method: "GET", entries: [], status: 200, fullDisk: .answers(200)),
+            Step(page: .account, method: "HEAD", entries: [], status: 200, fullDisk: .answers(200)),
+            Step(page: .account, method: "POST", form: ["action": "begin"], entries: [], status: 409, fullDisk: .answers(409)),
             Step(page: .log, method: "GET", entries: [.export], status: 200, fullDisk: .refused),
             Step(page: .log, method: "HEAD", entries: [.export], status: 200, fullDisk: .refused),
             Step(page: .log, method: "GET", query: ["receipt": String(receipt)], entries: [.export], status: 200, fullDisk: .refused),
