@@ -151,7 +151,7 @@ let package = Package(
         // The operator console: accounts, roles in one table, sessions, pages for staff (ko/en);
         // a request in, a response out, on its own listener. Not the visitor site: what both
         // need is ServerWeb's.
-        target("ServerConsole", "Server", ["ServerDomain", "ServerReports", "ServerHTTPTypes", "ServerWeb", "SharedDomain", "SharedJSON", "SharedText"]),
+        target("ServerConsole", "Server", ["ServerDomain", "ServerReports", "ServerHTTPTypes", "ServerWeb", "ServerSecondFactor", "SharedDomain", "SharedJSON", "SharedText"]),
         // The console's second factor (issue 41): TOTP through liboath with replay refusal, the
         // otpauth URI and its QR code (SharedQR's renderers), single-use recovery codes kept as
         // keyed hashes, and TOTP secrets sealed (libsodium's secretbox) under a key derived
@@ -167,7 +167,7 @@ let package = Package(
             name: "qrcheckin-server",
             dependencies: ["SharedAsync", "SharedCLI", "SharedDomain", "SharedSystem", "SharedText", "ServerDomain", "ServerLedgerSQL", "ServerSQLite",
                            "ServerPostgres", "ServerHTTP", "ServerHTTPTypes", "ServerReports", "ServerWeb", "ServerSite", "ServerConsole",
-                           "ServerSecondFactor", "ServerWebhooks", "CLinux"],
+                           "ServerSecondFactor", "ServerWebhooks", "SharedQR", "CLinux"],
             path: "Sources/Server/qrcheckin-server"
         ),
 

@@ -9,6 +9,7 @@ import re
 import shutil
 import sqlite3
 import subprocess
+from pathlib import Path
 from dataclasses import dataclass, field
 
 from conftest import needs_root
@@ -81,6 +82,9 @@ def steps(postgres=False, source=None):
              label="user passwd"),
         Step("user", ["disable", "mina"], ["account-changed"]),
         Step("user", ["enable", "mina"], ["account-changed"]),
+        Step("user", lambda state: ["totp", "enable", "mina", "--secret-file", state["secret"]], ["totp-enable"], label="user totp enable"),
+        Step("user", ["totp", "disable", "mina"], ["totp-disable"], label="user totp disable"),
+        Step("user", ["totp", "disable", "mina"], [], exit=1, why="no second factor: nothing changed", label="user totp disable again"),
         Step("user", ["list"], [], why="the accounts' names and roles: staff, no visitor"),
         Step("user", ["remove", "mina"], ["account-removed"]),
         Step("user", ["remove", "mina"], [], exit=1, why="no such account: nothing changed", label="user remove again"),
@@ -164,7 +168,9 @@ def prepare(tmp_path):
     config.write_text("capacity.CAFE = 1\nname.CAFE = Cafe\n")
     password = tmp_path / "password"
     password.write_text(PASSWORD + "\n")
-    return config, {"password": str(password), "backup": str(tmp_path / "backup.db")}
+    secret = tmp_path / "totp-secret"
+    assert secret.exists() or subprocess.run([str(Path(SERVER_BIN).with_name("qrcheckin")), "keygen", "-o", str(secret)], capture_output=True, timeout=30).returncode == 0
+    return config, {"password": str(password), "secret": str(secret), "backup": str(tmp_path / "backup.db")}
 
 
 def walk(database, tmp_path, postgres=False, source=None):
@@ -258,8 +264,9 @@ def test_on_a_full_disk_every_audited_command_refuses_and_hands_out_nothing(tmp_
     nora = Step("user", lambda state: ["add", "nora", "--role", "steward", "--password-file", state["password"]], ["account-added"], label="user add nora")
     door = Step("webhook", ["add", "door", HOOK], ["webhook-add"], label="webhook add door")
     ops = Step("token", ["add", "ops", "--scope", "read"], ["token-add"], label="token add ops")
+    # `user totp disable` finds no second factor on this ledger (enable could not write one): nothing to refuse.
     walked = [step for step in steps() if step.entries and step.exit == 0 and step.command != "checkin"
-              and step.label not in ("user add", "webhook add", "token add")]
+              and step.label not in ("user add", "webhook add", "token add", "user totp disable")]
     walked += [steps()[0], nora, door, ops]
     assert {step.command for step in walked} == {step.command for step in steps() if step.entries}, "every audited command"
     for step in walked:

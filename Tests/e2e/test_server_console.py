@@ -14,6 +14,9 @@ GETS = {
     "/admin/": "steward",
     "/admin/inside": "steward",
     "/admin/checkin": "steward",
+    "/admin/checkout": "steward",
+    "/admin/checkout?venue=HALL-1": "steward",
+    "/admin/account": "steward",
     "/admin/log": "supervisor",
     "/admin/export?format=csv": "supervisor",
     "/admin/export?format=excel": "supervisor",
@@ -26,6 +29,7 @@ GETS = {
 # Every POST route, the fields of one change, the page whose form it is, and the least role.
 POSTS = {
     "/admin/checkin": ({"venue": "HALL-1", "name": "Park"}, "/admin/checkin", "steward"),
+    "/admin/checkout": ({"venue": "HALL-1", "all": "yes"}, "/admin/checkout?venue=HALL-1", "steward"),
     "/admin/erase": ({"phone": "010-9999-0000"}, "/admin/erase", "supervisor"),
     "/admin/users": ({"action": "add", "name": "eve", "role": "admin", "password": "eve-password"}, "/admin/users", "admin"),
     "/admin/webhooks": ({"action": "add", "name": "crm", "url": "http://127.0.0.1:9/hook", "event-checkin": "on"}, "/admin/webhooks", "admin"),

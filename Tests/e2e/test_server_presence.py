@@ -339,9 +339,27 @@ def test_the_dashboard_the_roll_inside_occupancy_and_status_agree_at_every_step(
     expected -= 1
     agree("staff check-out")
 
-    done = server_run("checkout", *database, "--venue", "HALL-1", "--all")
-    assert done.returncode == 0 and "checked out 2 visits" in done.stdout, done
+    # Issue 41: the console's staff check-out, one visit by its receipt number…
+    fourth = receipts[3].split("/")[-1].split("?")[0]
+    status, headers, _ = console.post_form("/admin/checkout?lang=en", {"checkin": fourth})
+    assert status == 303 and headers["location"] == f"/admin/checkout?checkin={fourth}&done=1&lang=en", (status, headers)
+    assert f"Checked out (receipt {fourth})" in console.get(headers["location"])[2].decode()
+    expected -= 1
+    agree("console check-out of one visit")
+    # …and every visit at the venue, after a confirmation that names how many.
+    status, _, page = console.get("/admin/checkout?venue=HALL-1&lang=en")
+    assert status == 200 and "Check out all 1 visit inside HALL-1 now?" in page.decode(), page
+    status, headers, _ = console.post_form("/admin/checkout?lang=en", {"venue": "HALL-1", "all": "yes"})
+    assert status == 303 and headers["location"] == "/admin/checkout?venue=HALL-1&done=1&lang=en", (status, headers)
     expected = 0
+    agree("console check-out of the venue")
+    audit = [row for row in csv.DictReader(io.StringIO(
+        server_run("audit", "--database", f"sqlite:{server.database}", "--format", "csv").stdout)) if row["action"] == "staff-check-out"]
+    assert [(row["actor"], row["source"].split(" ")[0], row["subject"], row["rows"]) for row in audit[:2]] == [
+        ("door", "console", "venue HALL-1", "1"), ("door", "console", f"check-in {fourth}", "1")], audit
+    # The shell's check-out of the venue finds nobody left.
+    done = server_run("checkout", *database, "--venue", "HALL-1", "--all")
+    assert done.returncode == 0 and "checked out 0 visits" in done.stdout, done
     agree("staff check-out of the venue")
 
     # A phone that left comes back: a new visit, counted once by all five.

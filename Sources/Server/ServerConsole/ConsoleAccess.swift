@@ -2,7 +2,7 @@ import ServerDomain
 
 /// Who may open which page: the one table of route → minimum role, checked by `ConsoleSite`
 /// before any page's handler runs (and walked by the tests for every role). A page that is
-/// not in it needs no session (the sign-in form); every other page needs one.
+/// not in it needs no session (the sign-in form and its second step); every other page needs one.
 public enum ConsoleAccess {
     /// The least role that may open each page that needs a session.
     public static let minimumRole: [ConsolePage: ConsoleRole] = [
@@ -13,6 +13,8 @@ public enum ConsoleAccess {
         // Stewards see the kiosks; the page's POST asks more of each action: a supervisor to
         // steer, an admin to forget (`KiosksHandler.actions`).
         .kiosks: .steward,
+        .checkout: .steward,
+        .account: .steward,
         .log: .supervisor,
         .export: .supervisor,
         .erase: .supervisor,
@@ -41,6 +43,6 @@ public enum ConsoleAccess {
 
     /// The pages `role` may open, for its navigation.
     static func pages(for role: ConsoleRole) -> [ConsolePage] {
-        [.dashboard, .inside, .checkin, .kiosks, .log, .export, .erase, .users, .tokens, .audit, .webhooks].filter { decide($0, role: role) == .allowed }
+        [.dashboard, .inside, .checkin, .checkout, .kiosks, .log, .export, .erase, .users, .tokens, .audit, .webhooks].filter { decide($0, role: role) == .allowed }
     }
 }

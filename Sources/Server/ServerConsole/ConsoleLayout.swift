@@ -16,7 +16,7 @@ struct ConsoleLayout {
             bar = """
                 <header><nav aria-label="\(words.console)">\(links)</nav>
                 <form method="post" action="\(request.link(ConsolePage.logout.path))" class="signout">\(request.hiddenToken)
-                <span class="who">\(current.account.name) · \(words.role(current.account.role))</span>
+                <a class="who" href="\(request.link(ConsolePage.account.path))">\(current.account.name) · \(words.role(current.account.role))</a>
                 <button type="submit">\(words.signOut)</button></form></header>
                 """
         }
@@ -51,6 +51,9 @@ struct ConsoleLayout {
         case .dashboard: words.dashboard
         case .inside: words.inside
         case .checkin: words.staffCheckIn
+        case .checkout: words.checkOut
+        case .verify: words.secondStepTitle
+        case .account: words.accountTitle
         case .log: words.log
         case .export: words.export
         case .erase: words.erase

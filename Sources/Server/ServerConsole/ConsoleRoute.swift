@@ -16,9 +16,12 @@
 /// | `/admin/audit` | the audit log | — |
 /// | `/admin/kiosks` | the kiosks, judged now | steers one (supervisors), forgets one (admins) |
 /// | `/admin/webhooks` | endpoints, the outbox, recent deliveries | add, disable, enable, rotate-secret, test, redeliver, remove |
+/// | `/admin/verify` | a password sign-in's second step: the code, or the enrolment `require-totp` asks for | checks it; 303 to the dashboard, or the recovery codes once |
+/// | `/admin/account` | the signed-in account: how it signs in, its second factor | sets one up (the QR code, then a code confirms it) |
+/// | `/admin/checkout` | staff check-out: one visit, or every visit at a venue (confirmed) | ends them |
 /// | `/admin/_/NAME` | the style sheet and script | — |
 public enum ConsolePage: String, CaseIterable, Hashable, Sendable {
-    case login, logout, dashboard, inside, checkin, log, export, erase, users, tokens, audit, kiosks, webhooks
+    case login, logout, dashboard, inside, checkin, log, export, erase, users, tokens, audit, kiosks, webhooks, checkout, verify, account
 
     /// The path of the page.
     public var path: String {
@@ -28,7 +31,7 @@ public enum ConsolePage: String, CaseIterable, Hashable, Sendable {
     /// The methods the page takes (HEAD with GET).
     var methods: [String] {
         switch self {
-        case .login, .checkin, .erase, .users, .tokens, .kiosks, .webhooks: ["GET", "HEAD", "POST"]
+        case .login, .checkin, .erase, .users, .tokens, .kiosks, .webhooks, .checkout, .verify, .account: ["GET", "HEAD", "POST"]
         case .logout: ["POST"]
         case .dashboard, .inside, .log, .export, .audit: ["GET", "HEAD"]
         }

@@ -54,6 +54,11 @@ public struct ConsoleSite: HTTPHandler {
         public let webhooks: (any WebhookLedger)?
         /// A new endpoint secret (`whsec_…`; random bytes, made by the composition root).
         public let newWebhookSecret: (@Sendable () -> WebhookSecret)?
+        /// Second factors (the server's keys for them); nil: none can be set up or checked
+        /// here, and an account that has one cannot sign in.
+        public let secondFactor: ConsoleSecondFactor?
+        /// Roles whose password accounts must enrol a second factor at their next sign-in (`require-totp`).
+        public let requireSecondFactor: Set<ConsoleRole>
 
         /// The parts.
         /// The parts, every port of `ledger` (each handler uses only those it needs).
@@ -62,9 +67,12 @@ public struct ConsoleSite: HTTPHandler {
                     throttle: SignInThrottle = SignInThrottle(), apiRate: RateBudget = ConsoleSite.apiRate,
                     ledgerAnswers: @escaping @Sendable () -> Bool = { true }, decoyHash: @escaping @Sendable () async -> String,
                     kiosks: KioskConsole? = nil,
-                    newWebhookSecret: (@Sendable () -> WebhookSecret)? = nil) {
+                    newWebhookSecret: (@Sendable () -> WebhookSecret)? = nil,
+                    secondFactor: ConsoleSecondFactor? = nil, requireSecondFactor: Set<ConsoleRole> = []) {
             webhooks = ledger as? any WebhookLedger
             self.newWebhookSecret = newWebhookSecret
+            self.secondFactor = secondFactor
+            self.requireSecondFactor = requireSecondFactor
             visits = ledger
             log = ledger
             refusals = ledger
@@ -131,7 +139,7 @@ public struct ConsoleSite: HTTPHandler {
         case .forbidden: return request.message(403, words.forbidden)
         }
         // Every state-changing request carries the session's form token: nothing changes without it.
-        if http.method == "POST", page != .login {
+        if http.method == "POST", page != .login, page != .verify {
             guard let current, let token = http.form[Self.formField], parts.crypto.same(token, current.session.formToken) else {
                 return request.message(403, words.formStale)
             }
@@ -142,6 +150,9 @@ public struct ConsoleSite: HTTPHandler {
         case .dashboard: return await DashboardHandler(parts: parts).respond(to: request)
         case .inside: return await InsideHandler(parts: parts).respond(to: request)
         case .checkin: return await StaffCheckInHandler(parts: parts).respond(to: request)
+        case .checkout: return await CheckoutHandler(parts: parts).respond(to: request)
+        case .verify: return await SecondStepHandler(parts: parts).respond(to: request)
+        case .account: return await AccountHandler(parts: parts).respond(to: request)
         case .log: return await LogHandler(parts: parts).respond(to: request)
         case .export: return await ExportHandler(parts: parts).respond(to: request)
         case .erase: return await EraseHandler(parts: parts).respond(to: request)

@@ -224,6 +224,23 @@ public struct ConsoleWords: Sendable {
     var excel: String { ko ? "엑셀용 CSV" : "CSV for Excel" }
 
     var checkInButton: String { web.checkInButton }
+    var checkOut: String { ko ? "직원 체크아웃" : "Staff check-out" }
+    var checkOutOne: String { ko ? "방문 하나" : "One visit" }
+    var checkOutEveryone: String { ko ? "장소의 모든 방문" : "Every visit at a venue" }
+    var cancel: String { ko ? "취소" : "Cancel" }
+    var checkoutWhat: String { ko ? "영수증 번호나 장소를 고르세요." : "Choose a receipt number or a venue." }
+    func noSuchCheckIn(_ id: Int64) -> String { ko ? "영수증 번호 \(id)의 체크인이 없습니다." : "There is no check-in with receipt \(id)." }
+    func checkedOutVisit(_ id: Int64) -> String { ko ? "퇴장 처리했습니다 (영수증 번호 \(id))." : "Checked out (receipt \(id))." }
+    func alreadyOut(_ id: Int64) -> String { ko ? "이미 퇴장한 방문입니다 (영수증 번호 \(id))." : "That visit had ended already (receipt \(id))." }
+    func checkedOutAll(_ count: Int, venue: String) -> String {
+        ko ? "\(venue)의 방문 \(count)건을 퇴장 처리했습니다." : "Checked out \(count) \(count == 1 ? "visit" : "visits") at \(venue)."
+    }
+    func confirmCheckoutAll(_ count: Int, venue: String) -> String {
+        ko ? "\(venue)에 지금 입장 중인 방문 \(count)건을 모두 퇴장 처리할까요?"
+            : "Check out all \(count) \(count == 1 ? "visit" : "visits") inside \(venue) now?"
+    }
+    func nobodyInside(_ venue: String) -> String { ko ? "지금 \(venue)에 입장 중인 방문이 없습니다." : "Nobody is inside \(venue) now." }
+    func checkOutAllButton(_ count: Int) -> String { ko ? "\(count)건 모두 퇴장" : "Check out all \(count)" }
     func checkedIn(_ id: Int64) -> String { ko ? "체크인했습니다 (영수증 번호 \(id))." : "Checked in (receipt \(id))." }
     var badVisitor: String { web.visitorInvalid }
     var unknownVenue: String { web.refusal(.unknownVenue).title }
@@ -288,6 +305,64 @@ public struct ConsoleWords: Sendable {
     var source: String { ko ? "어디서" : "From" }
 
     /// A role's name.
+    // A second factor (issue 41).
+    var secondStepTitle: String { ko ? "인증 코드" : "Verification code" }
+    func secondStepHint(_ name: String) -> String {
+        ko ? "\(name) 계정의 인증 앱에 표시된 6자리 코드를 입력하세요." : "Type the 6-digit code your authenticator app shows for \(name)."
+    }
+    var codeLabel: String { ko ? "코드" : "Code" }
+    var recoveryCodeHint: String {
+        ko ? "휴대폰이 없으면 복구 코드 하나를 입력하세요. 복구 코드는 한 번만 쓸 수 있습니다."
+            : "Without your phone, type one of your recovery codes instead. Each works once."
+    }
+    var codeWrong: String { ko ? "코드가 맞지 않거나 이미 사용되었습니다." : "That code is wrong, or was used already." }
+    var codeMalformed: String { ko ? "6자리 코드나 복구 코드를 입력하세요." : "Type the 6-digit code, or a recovery code." }
+    var pendingExpiredTitle: String { ko ? "다시 로그인하세요" : "Sign in again" }
+    var pendingExpired: String {
+        ko ? "비밀번호 확인 후 5분이 지났거나 계정이 바뀌었습니다." : "Five minutes have passed since your password was checked, or the account changed."
+    }
+    var secondFactorUnreadable: String { ko ? "인증 정보를 읽을 수 없습니다" : "The second factor cannot be read" }
+    var secondFactorUnreadableAdvice: String {
+        ko ? "서버의 비밀 키가 바뀌었을 수 있습니다. 관리자가 qrcheckin-server user totp enable로 다시 등록해야 합니다."
+            : "The server's secret may have changed. An admin must enrol it again: qrcheckin-server user totp enable."
+    }
+    var enrolTitle: String { ko ? "인증 앱 등록" : "Set up an authenticator app" }
+    func enrolRequired(_ role: String) -> String {
+        ko ? "\(role) 역할은 비밀번호와 함께 인증 코드가 필요합니다. 지금 등록하세요."
+            : "The \(role) role signs in with a code as well as the password. Set it up now."
+    }
+    var enrolHint: String {
+        ko ? "인증 앱(Google Authenticator, FreeOTP, 1Password 등)으로 QR 코드를 스캔한 뒤, 앱에 표시된 코드를 입력하세요."
+            : "Scan the QR code with an authenticator app (Google Authenticator, FreeOTP, 1Password…), then type the code it shows."
+    }
+    var enrolKey: String { ko ? "스캔할 수 없으면 이 키를 입력하세요:" : "If you cannot scan it, enter this key:" }
+    var confirmCode: String { ko ? "확인" : "Confirm" }
+    var qrLabel: String { ko ? "인증 앱에 등록할 QR 코드" : "QR code for your authenticator app" }
+    var recoveryCodesTitle: String { ko ? "복구 코드" : "Recovery codes" }
+    var secondFactorOn: String { ko ? "인증 앱을 등록했습니다." : "Your authenticator app is set up." }
+    var recoveryCodesHint: String {
+        ko ? "휴대폰을 잃어버렸을 때 코드 대신 쓸 수 있습니다. 각각 한 번만 쓸 수 있으며 다시 표시되지 않습니다. 휴대폰과 다른 곳에 보관하세요."
+            : "Each signs in once instead of a code if you lose your phone. They are not shown again: keep them apart from the phone."
+    }
+    var secondFactorShort: String { ko ? "인증 앱" : "second factor" }
+    var secondFactorOff: String { ko ? "인증 앱 해제" : "Turn off second factor" }
+    var accountTitle: String { ko ? "내 계정" : "Your account" }
+    var secondFactor: String { ko ? "인증 앱 (2단계 인증)" : "Second factor" }
+    var signInMethod: String { ko ? "로그인 방법" : "Signs in with" }
+    func signInMethod(_ method: AccountSignIn) -> String {
+        switch method {
+        case .password: ko ? "비밀번호" : "a password"
+        case .proxy: ko ? "조직의 로그인 (프록시)" : "the organisation's sign-in (proxy)"
+        }
+    }
+    var signsInByProxy: String { ko ? "조직의 로그인이 자체 인증을 관리합니다." : "Your organisation's sign-in has its own second factor." }
+    var secondFactorNone: String { ko ? "아직 인증 앱을 등록하지 않았습니다. 비밀번호만으로 로그인합니다." : "None yet: you sign in with your password alone." }
+    func recoveryCodesLeft(_ count: Int) -> String { ko ? "남은 복구 코드: \(count)개" : "Recovery codes left: \(count)" }
+    var enrolStart: String { ko ? "인증 앱 등록" : "Set up an authenticator app" }
+    var enrolAgain: String { ko ? "새 인증 앱과 복구 코드로 바꾸기" : "Replace it and the recovery codes" }
+    var secondFactorUnavailable: String { ko ? "이 서버에서는 인증 앱을 등록할 수 없습니다." : "This server cannot set up second factors." }
+    var continueWord: String { ko ? "계속" : "Continue" }
+
     func role(_ role: ConsoleRole) -> String {
         switch (language, role) {
         case (.ko, .steward): "안내원 (steward)"

@@ -1,5 +1,6 @@
 import ServerDomain
 import ServerHTTPTypes
+import ServerSecondFactor
 import ServerWeb
 import SharedDomain
 
@@ -45,10 +46,29 @@ struct SignInHandler {
             _ = try? await signIn(request, as: account?.name ?? "-").failed(reason: reason, at: request.now)
             return form(request, status: 401, error: request.words.signInFailed)
         }
-        parts.throttle.succeeded(account: account.name, network: network, now: request.now.milliseconds)
-        if parts.crypto.needsRehash(account.passwordHash), let rehashed = await parts.crypto.hashPassword(password) {
-            _ = try? await parts.accounts.changeAccount(named: account.name, AccountChange(passwordHash: rehashed))
+        var holder = account
+        if parts.crypto.needsRehash(account.passwordHash), let rehashed = await parts.crypto.hashPassword(password),
+           (try? await parts.accounts.changeAccount(named: account.name, AccountChange(passwordHash: rehashed))) == true {
+            holder.passwordHash = rehashed
         }
+        // With a second factor the password opens no session, only the step that asks for a
+        // code (`/admin/verify`), or for a role `require-totp` names, the enrolment. The
+        // throttle is not reset by the password alone: the codes spend the same budgets.
+        if holder.secondFactor != nil || (parts.requireSecondFactor.contains(holder.role) && holder.signIn == .password) {
+            guard let factor = parts.secondFactor else { return request.unavailable() }
+            let pending: PendingSignIn
+            if holder.secondFactor != nil {
+                pending = PendingSignIn(step: .code, account: holder.name, issued: request.now, sealedSecret: "")
+            } else {
+                let secret = TOTPSecret.generate(random: factor.random)
+                pending = PendingSignIn(step: .enrol, account: holder.name, issued: request.now,
+                                        sealedSecret: factor.sealer.seal(secret, account: holder.name).hex)
+            }
+            return request.redirect(request.link(ConsolePage.verify.path), extra: [
+                ConsoleSite.cookie(PendingSignIn.cookie, pending.token(for: holder, secondFactor: factor), secure: request.http.secure),
+            ])
+        }
+        parts.throttle.succeeded(account: account.name, network: network, now: request.now.milliseconds)
         let (session, cookie) = parts.sessions.make(for: account)
         do throws(LedgerError) {
             try await signIn(request, as: account.name).signIn(session, role: account.role)

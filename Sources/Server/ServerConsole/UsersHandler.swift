@@ -4,7 +4,8 @@ import ServerWeb
 import SharedDomain
 
 /// `/admin/users`: the accounts, and forms to add one and to set a password, disable, enable
-/// or remove one: what `qrcheckin-server user` does, audited the same way.
+/// or remove one, or take its second factor away: what `qrcheckin-server user` does (and
+/// `user totp disable`), audited the same way.
 struct UsersHandler {
     let parts: ConsoleSite.Parts
 
@@ -35,6 +36,8 @@ struct UsersHandler {
                 done = try await changes.change(named: name, AccountChange(disabled: action == "disable"))
             case "remove":
                 done = try await changes.remove(named: name)
+            case "totp-disable":
+                done = try await SecondFactorChanges(trail: request.trail(parts)).disable(account: name)
             default:
                 return await page(request, status: 400, notice: words.badAccount)
             }
@@ -65,9 +68,11 @@ struct UsersHandler {
             let passwd = button(account.name, "passwd", words.setPassword,
                                 extra: "<label for=\"\(passwordID)\" class=\"hidden-label\">\(words.newPassword) (\(account.name))</label>"
                                     + "<input id=\"\(passwordID)\" name=\"password\" type=\"password\" autocomplete=\"new-password\" minlength=\"8\" required>")
+            let factor: HTML = account.secondFactor == nil ? "" : " " + button(account.name, "totp-disable", words.secondFactorOff)
+            let state = (account.disabled ? words.disabledWord : words.active) + (account.secondFactor == nil ? "" : " · " + words.secondFactorShort)
             return "<tr><th scope=\"row\">\(account.name)</th><td>\(words.role(account.role))</td>"
-                + "<td>\(account.disabled ? words.disabledWord : words.active)</td><td>\(request.local(account.created))</td>"
-                + "<td>\(toggle) \(button(account.name, "remove", words.remove)) \(passwd)</td></tr>"
+                + "<td>\(state)</td><td>\(request.local(account.created))</td>"
+                + "<td>\(toggle) \(button(account.name, "remove", words.remove)) \(passwd)\(factor)</td></tr>"
         }.joined()
         let roles = ConsoleRole.allCases.map { role -> HTML in "<option value=\"\(role.rawValue)\">\(words.role(role))</option>" }.joined()
         let saved: HTML = request.query("done") != nil ? "<p class=\"ok\" role=\"status\">\(words.done)</p>" : ""

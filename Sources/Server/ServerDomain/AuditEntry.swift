@@ -99,6 +99,10 @@ public enum AuditAction: String, CaseIterable, Hashable, Sendable {
     case tokenRemove = "token-remove"
     /// A read through the API that hands no visitor out (the venues' counts), as its token.
     case apiRead = "api-read"
+    /// A second factor (TOTP and new recovery codes) turned on for an account.
+    case totpEnable = "totp-enable"
+    /// An account's second factor turned off (`user totp disable`, the accounts page).
+    case totpDisable = "totp-disable"
 }
 
 /// Which audit entries a listing covers, newest first; every bound optional.

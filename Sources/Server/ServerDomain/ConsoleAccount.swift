@@ -1,26 +1,40 @@
 import SharedDomain
 
 /// One account of the operator console: a name, a role and a password hash (Argon2id, as
-/// `PasswordHash` makes it: salt and cost inside the string). Kept in the ledger's database,
-/// so every server on one PostgreSQL knows the same accounts.
+/// `PasswordHash` makes it: salt and cost inside the string), or an account the venue's proxy
+/// signs in (no password: `signIn == .proxy`), and its second factor if it has one. Kept in the
+/// ledger's database, so every server on one PostgreSQL knows the same accounts.
 public struct ConsoleAccount: Hashable, Sendable {
     /// The sign-in name: 1-64 letters, digits, `.`, `_`, `-`, `@` (`validName`).
     public let name: String
     public var role: ConsoleRole
-    /// `$argon2id$…`: never the password.
+    /// `$argon2id$…`: never the password; empty for an account the proxy signs in.
     public var passwordHash: String
     /// A disabled account cannot sign in, and its sessions end.
     public var disabled: Bool
     /// When the account was added.
     public let created: WallTime
+    /// How it signs in: with its password, or through the venue's proxy (`admin-auth`).
+    public let signIn: AccountSignIn
+    /// Its second factor (TOTP), when it has one.
+    public var secondFactor: SecondFactorState?
 
     /// An account with these fields.
-    public init(name: String, role: ConsoleRole, passwordHash: String, disabled: Bool = false, created: WallTime) {
+    public init(name: String, role: ConsoleRole, passwordHash: String, disabled: Bool = false, created: WallTime,
+                signIn: AccountSignIn = .password, secondFactor: SecondFactorState? = nil) {
         self.name = name
         self.role = role
         self.passwordHash = passwordHash
         self.disabled = disabled
         self.created = created
+        self.signIn = signIn
+        self.secondFactor = secondFactor
+    }
+
+    /// A new account the proxy signed in as `name` with `role` at `time`: no password (none
+    /// can be set), no second factor (the organisation's sign-in has its own).
+    public static func proxyManaged(_ name: String, role: ConsoleRole, at time: WallTime) -> ConsoleAccount {
+        ConsoleAccount(name: name, role: role, passwordHash: "", created: time, signIn: .proxy)
     }
 
     /// Longest name, in bytes.

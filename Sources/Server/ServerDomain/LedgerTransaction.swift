@@ -61,6 +61,28 @@ public protocol LedgerTransaction {
     /// Ends the console session whose id hashes to `idHash` (a sign-out's, with its entry).
     func removeSession(idHash: String) throws(LedgerError)
 
+    /// Gives the password account `account` the second factor `sealedSecret` with the hashes of
+    /// its new recovery codes (any older ones are deleted) and `lastStep` as the step last
+    /// accepted (an enrolment confirmed by a code; nil: none yet). False: no such password account.
+    func enableSecondFactor(account: String, sealedSecret: String, recoveryCodes: [String], lastStep: Int64?) throws(LedgerError) -> Bool
+
+    /// Takes `account`'s second factor away: its secret, last step and recovery codes. False:
+    /// it had none.
+    func disableSecondFactor(account: String) throws(LedgerError) -> Bool
+
+    /// Accepts a code of `step` for `account`, compare-and-set: only when the account has a
+    /// second factor and `step` is newer than its last accepted step, which it then becomes
+    /// (with `resealed` as its sealed secret, when given: a secret rotation). False: a replay,
+    /// or another sign-in took that step first (on any server of the ledger).
+    func acceptSecondFactorStep(account: String, step: Int64, resealed: String?) throws(LedgerError) -> Bool
+
+    /// The hashes of `account`'s unused recovery codes.
+    func recoveryCodes(account: String) throws(LedgerError) -> [String]
+
+    /// Uses the recovery code of `hash` of `account`: deletes it. False: it was not there
+    /// (used already, by a sign-in that raced this one).
+    func useRecoveryCode(account: String, hash: String) throws(LedgerError) -> Bool
+
     /// Appends `entry` to the audit log; returns it with the log's id.
     @discardableResult
     func appendAudit(_ entry: AuditEntry) throws(LedgerError) -> AuditEntry

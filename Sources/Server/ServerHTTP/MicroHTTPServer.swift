@@ -410,8 +410,10 @@ public enum HTTPRequestQuery {
     /// (its searches, pages and previews; the visitor site never reads them), then a kiosk
     /// report's (`wait`) and the API's (`limit`).
     public static let names = ["lang", "again", "venue", "from", "until", "receipt", "after", "before", "format", "done", "checkin", "phone", "only", "wait", "limit"]
-    /// Cookie names: the visitor pages', then the console's session and sign-in form.
-    public static let cookieNames = ["qrcheckin_device", "qrcheckin_visitor", "qrcheckin_console", "qrcheckin_console_login"]
+    /// Cookie names: the visitor pages', then the console's session, sign-in form and pending
+    /// second step.
+    public static let cookieNames = ["qrcheckin_device", "qrcheckin_visitor", "qrcheckin_console", "qrcheckin_console_login",
+                                     "qrcheckin_console_pending"]
 }
 
 /// A libmicrohttpd connection handed to the thread that resumes it. `@unchecked Sendable`

@@ -5,6 +5,49 @@ extension LedgerContract {
     /// Transactions (`LedgerTransactions.transaction`): how an operator action and its audit entry
     /// are written as one, committed together or not at all.
     static let transactionCases: [Case] = [
+        Case(description: "a second factor: enabled with its recovery codes, a step taken once and only forward, each code used once, disabled whole") { ledger async throws(ContractFailure) in
+            @Sendable func change<T: Sendable>(_ body: @escaping @Sendable (any LedgerTransaction) throws(LedgerError) -> T) async throws(ContractFailure) -> T {
+                try await call("transaction") { () async throws(LedgerError) in try await ledger.transaction(body) }
+            }
+            _ = try await call("addAccount") { () async throws(LedgerError) in
+                try await ledger.addAccount(ConsoleAccount(name: "mina", role: .admin, passwordHash: "h", created: at(0)))
+            }
+            let none = try await change { transaction throws(LedgerError) in
+                try transaction.enableSecondFactor(account: "nobody", sealedSecret: "01ab", recoveryCodes: ["c1"], lastStep: nil)
+            }
+            try expect(!none, "no such account: nothing enabled")
+            let enabled = try await change { transaction throws(LedgerError) in
+                try transaction.enableSecondFactor(account: "mina", sealedSecret: "01ab", recoveryCodes: ["c1", "c2", "c3"], lastStep: nil)
+            }
+            try expect(enabled, "a password account gets a second factor")
+            let account = try await call("account") { () async throws(LedgerError) in try await ledger.account(named: "mina") }
+            try expect(account?.secondFactor == SecondFactorState(sealedSecret: "01ab", lastStep: nil, recoveryCodesLeft: 3),
+                       "it comes back with its secret, no step yet and three codes: \(String(describing: account?.secondFactor))")
+            let steps = try await change { transaction throws(LedgerError) -> [Bool] in
+                [try transaction.acceptSecondFactorStep(account: "mina", step: 100, resealed: nil),
+                 try transaction.acceptSecondFactorStep(account: "mina", step: 100, resealed: nil),
+                 try transaction.acceptSecondFactorStep(account: "mina", step: 99, resealed: nil),
+                 try transaction.acceptSecondFactorStep(account: "mina", step: 101, resealed: "02cd"),
+                 try transaction.acceptSecondFactorStep(account: "nobody", step: 500, resealed: nil)]
+            }
+            try expect(steps == [true, false, false, true, false], "a step is taken once, only forward, only by an account with a factor: \(steps)")
+            let codes = try await change { transaction throws(LedgerError) -> [String] in try transaction.recoveryCodes(account: "mina") }
+            try expect(codes == ["c1", "c2", "c3"], "the codes' hashes, in order: \(codes)")
+            let used = try await change { transaction throws(LedgerError) -> [Bool] in
+                [try transaction.useRecoveryCode(account: "mina", hash: "c2"), try transaction.useRecoveryCode(account: "mina", hash: "c2")]
+            }
+            try expect(used == [true, false], "a recovery code is used once: \(used)")
+            let after = try await call("account") { () async throws(LedgerError) in try await ledger.account(named: "mina") }
+            try expect(after?.secondFactor == SecondFactorState(sealedSecret: "02cd", lastStep: 101, recoveryCodesLeft: 2),
+                       "the step, the secret sealed again and the codes left: \(String(describing: after?.secondFactor))")
+            let disabled = try await change { transaction throws(LedgerError) -> [Bool] in
+                [try transaction.disableSecondFactor(account: "mina"), try transaction.disableSecondFactor(account: "mina")]
+            }
+            try expect(disabled == [true, false], "disabled once: \(disabled)")
+            let plain = try await call("account") { () async throws(LedgerError) in try await ledger.account(named: "mina") }
+            let left = try await change { transaction throws(LedgerError) -> [String] in try transaction.recoveryCodes(account: "mina") }
+            try expect(plain?.secondFactor == nil && left.isEmpty && plain?.passwordHash == "h", "no factor, no codes, the password stays")
+        },
         Case(description: "a transaction's writes and its audit entry are committed together") { ledger async throws(ContractFailure) in
             let visit = try await call("record") { () async throws(LedgerError) in try await ledger.record(scan(phone, at: 0), duplicateSeconds: 60) }.checkIn
             let (erased, entry) = try await call("transaction") { () async throws(LedgerError) in

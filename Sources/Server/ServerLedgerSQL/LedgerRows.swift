@@ -54,13 +54,18 @@ public enum LedgerRows {
                           detail: row.text(5), rows: try row.integer(6).map(Int.init), source: row.text(7))
     }
 
-    /// The console account of `row` (`LedgerSchema.accountColumns` order).
+    /// The console account of `row` (`LedgerSchema.accountSelection` order).
     static func account(_ row: any SQLRow, _ target: String) throws(LedgerError) -> ConsoleAccount {
         guard let name = row.text(0), let role = row.text(1).flatMap(ConsoleRole.init(rawValue:)), let hash = row.text(2),
-              let disabled = try row.integer(3), let created = try row.integer(4) else {
+              let disabled = try row.integer(3), let created = try row.integer(4),
+              let signIn = row.text(5).flatMap(AccountSignIn.init(rawValue:)) else {
             throw LedgerError(.corrupt, "\(target): a console account no ledger writes")
         }
-        return ConsoleAccount(name: name, role: role, passwordHash: hash, disabled: disabled != 0, created: WallTime(milliseconds: created))
+        let secondFactor = try row.text(6).map { sealed throws(LedgerError) in
+            SecondFactorState(sealedSecret: sealed, lastStep: try row.integer(7), recoveryCodesLeft: Int(try row.integer(8) ?? 0))
+        }
+        return ConsoleAccount(name: name, role: role, passwordHash: hash, disabled: disabled != 0, created: WallTime(milliseconds: created),
+                              signIn: signIn, secondFactor: secondFactor)
     }
 
     /// The console session of `row` (`LedgerSchema.sessionColumns` order).

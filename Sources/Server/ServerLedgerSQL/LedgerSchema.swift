@@ -165,6 +165,25 @@ public enum LedgerSchema {
         Migration(version: 8, name: "kiosks", statements: kioskTables),
         webhooksMigration,
         apiTokensMigration,
+        // Sign-in through the venue's proxy and a second factor for passwords (issue 41):
+        // how each account signs in (`password`, or `proxy`: the proxy's header names it and it
+        // has no password); its TOTP secret sealed under a key only the server's secret derives
+        // (`SealedTOTPSecret` as hex) and the step of the last code it signed in with, which a
+        // sign-in advances by compare-and-set (`acceptSecondFactorStep`), so one code signs in
+        // once on every server of the ledger; one row per unused recovery code, kept as a keyed
+        // hash and deleted by the sign-in that uses it. Versions 8 to 10 are issues 39 and 40's.
+        Migration(version: 11, name: "proxy accounts, TOTP and recovery codes", statements: [
+            "ALTER TABLE console_accounts ADD COLUMN sign_in TEXT NOT NULL DEFAULT 'password' CHECK (sign_in IN ('password', 'proxy'))",
+            "ALTER TABLE console_accounts ADD COLUMN totp_secret TEXT",
+            "ALTER TABLE console_accounts ADD COLUMN totp_last_step BIGINT",
+            """
+            CREATE TABLE console_recovery_codes (
+                account TEXT NOT NULL,
+                code_hash TEXT NOT NULL,
+                PRIMARY KEY (account, code_hash)
+            ){keyed}
+            """,
+        ]),
     ]
 
     /// The key of check-in ids (`CheckInIDCipher`), as hex: the row migration 5 made.

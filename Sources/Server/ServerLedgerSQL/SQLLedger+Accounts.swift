@@ -6,7 +6,8 @@ extension SQLLedger {
     /// Inserts `account` unless its name is taken.
     public func addAccount(_ account: ConsoleAccount, on session: any SQLSession) throws(LedgerError) -> Bool {
         try session.first(LedgerStatements.insertAccount, [.text(account.name), .text(account.role.rawValue), .text(account.passwordHash),
-                                                           .integer(account.disabled ? 1 : 0), .integer(account.created.milliseconds)],
+                                                           .integer(account.disabled ? 1 : 0), .integer(account.created.milliseconds),
+                                                           .text(account.signIn.rawValue)],
                           { _ in true }) != nil
     }
 
@@ -28,10 +29,13 @@ extension SQLLedger {
         return changed
     }
 
-    /// Removes account `name` and its sessions.
+    /// Removes account `name`, its sessions and its recovery codes.
     public func removeAccount(named name: String, on session: any SQLSession) throws(LedgerError) -> Bool {
         let removed = try session.first(LedgerStatements.deleteAccount, [.text(name)], { _ in true }) != nil
-        if removed { try session.run(LedgerStatements.deleteAccountSessions, [.text(name)]) }
+        if removed {
+            try session.run(LedgerStatements.deleteAccountSessions, [.text(name)])
+            try session.run(LedgerStatements.deleteRecoveryCodes, [.text(name)])
+        }
         return removed
     }
 

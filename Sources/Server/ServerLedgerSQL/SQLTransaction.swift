@@ -83,6 +83,26 @@ public final class SQLTransaction: LedgerTransaction {
         try ledger.removeSession(idHash: idHash, on: session)
     }
 
+    public func enableSecondFactor(account: String, sealedSecret: String, recoveryCodes: [String], lastStep: Int64?) throws(LedgerError) -> Bool {
+        try ledger.enableSecondFactor(account: account, sealedSecret: sealedSecret, recoveryCodes: recoveryCodes, lastStep: lastStep, on: session)
+    }
+
+    public func disableSecondFactor(account: String) throws(LedgerError) -> Bool {
+        try ledger.disableSecondFactor(account: account, on: session)
+    }
+
+    public func acceptSecondFactorStep(account: String, step: Int64, resealed: String?) throws(LedgerError) -> Bool {
+        try ledger.acceptSecondFactorStep(account: account, step: step, resealed: resealed, on: session)
+    }
+
+    public func recoveryCodes(account: String) throws(LedgerError) -> [String] {
+        try ledger.recoveryCodes(account: account, on: session)
+    }
+
+    public func useRecoveryCode(account: String, hash: String) throws(LedgerError) -> Bool {
+        try ledger.useRecoveryCode(account: account, hash: hash, on: session)
+    }
+
     @discardableResult
     public func appendAudit(_ entry: AuditEntry) throws(LedgerError) -> AuditEntry {
         try ledger.appendAudit(entry, on: session)

@@ -8,6 +8,15 @@ public final class InMemoryAccounts: AccountLedger {
     struct State {
         var accounts: [String: ConsoleAccount] = [:]
         var sessions: [String: ConsoleSession] = [:]
+        /// Each account's unused recovery codes' hashes.
+        var recoveryCodes: [String: Set<String>] = [:]
+
+        /// Account `name` as the ledgers read it: with how many recovery codes it has left.
+        func read(_ name: String) -> ConsoleAccount? {
+            guard var account = accounts[name] else { return nil }
+            account.secondFactor?.recoveryCodesLeft = recoveryCodes[name]?.count ?? 0
+            return account
+        }
     }
 
     private let state = Mutex(State())
@@ -39,11 +48,11 @@ public final class InMemoryAccounts: AccountLedger {
     }
 
     public func account(named name: String) async throws(LedgerError) -> ConsoleAccount? {
-        state.withLock { $0.accounts[name] }
+        state.withLock { $0.read(name) }
     }
 
     public func accounts() async throws(LedgerError) -> [ConsoleAccount] {
-        state.withLock { $0.accounts.values.sorted { $0.name < $1.name } }
+        state.withLock { state in state.accounts.keys.sorted().compactMap { state.read($0) } }
     }
 
     public func changeAccount(named name: String, _ change: AccountChange) async throws(LedgerError) -> Bool {
@@ -69,7 +78,39 @@ public final class InMemoryAccounts: AccountLedger {
     static func removeAccount(named name: String, _ state: inout State) -> Bool {
         guard state.accounts.removeValue(forKey: name) != nil else { return false }
         state.sessions = state.sessions.filter { $0.value.account != name }
+        state.recoveryCodes[name] = nil
         return true
+    }
+
+    /// Gives `state`'s password account `account` a second factor (`LedgerTransaction`).
+    static func enableSecondFactor(account: String, sealedSecret: String, recoveryCodes: [String], lastStep: Int64?,
+                                   _ state: inout State) -> Bool {
+        guard state.accounts[account]?.signIn == .password else { return false }
+        state.accounts[account]?.secondFactor = SecondFactorState(sealedSecret: sealedSecret, lastStep: lastStep, recoveryCodesLeft: 0)
+        state.recoveryCodes[account] = Set(recoveryCodes)
+        return true
+    }
+
+    /// Takes `state`'s account's second factor away.
+    static func disableSecondFactor(account: String, _ state: inout State) -> Bool {
+        guard state.accounts[account]?.secondFactor != nil else { return false }
+        state.accounts[account]?.secondFactor = nil
+        state.recoveryCodes[account] = nil
+        return true
+    }
+
+    /// The compare-and-set of an accepted step (`LedgerTransaction.acceptSecondFactorStep`).
+    static func acceptSecondFactorStep(account: String, step: Int64, resealed: String?, _ state: inout State) -> Bool {
+        guard var factor = state.accounts[account]?.secondFactor, factor.lastStep.map({ $0 < step }) ?? true else { return false }
+        factor.lastStep = step
+        if let resealed { factor.sealedSecret = resealed }
+        state.accounts[account]?.secondFactor = factor
+        return true
+    }
+
+    /// Deletes one recovery code of `account`; false when it was not there.
+    static func useRecoveryCode(account: String, hash: String, _ state: inout State) -> Bool {
+        state.recoveryCodes[account]?.remove(hash) != nil
     }
 
     public func addSession(_ session: ConsoleSession) async throws(LedgerError) {

@@ -79,6 +79,26 @@ final class InMemoryTransaction: LedgerTransaction {
         accounts.sessions[idHash] = nil
     }
 
+    func enableSecondFactor(account: String, sealedSecret: String, recoveryCodes: [String], lastStep: Int64?) throws(LedgerError) -> Bool {
+        InMemoryAccounts.enableSecondFactor(account: account, sealedSecret: sealedSecret, recoveryCodes: recoveryCodes, lastStep: lastStep, &accounts)
+    }
+
+    func disableSecondFactor(account: String) throws(LedgerError) -> Bool {
+        InMemoryAccounts.disableSecondFactor(account: account, &accounts)
+    }
+
+    func acceptSecondFactorStep(account: String, step: Int64, resealed: String?) throws(LedgerError) -> Bool {
+        InMemoryAccounts.acceptSecondFactorStep(account: account, step: step, resealed: resealed, &accounts)
+    }
+
+    func recoveryCodes(account: String) throws(LedgerError) -> [String] {
+        (accounts.recoveryCodes[account] ?? []).sorted()
+    }
+
+    func useRecoveryCode(account: String, hash: String) throws(LedgerError) -> Bool {
+        InMemoryAccounts.useRecoveryCode(account: account, hash: hash, &accounts)
+    }
+
     @discardableResult
     func appendAudit(_ entry: AuditEntry) throws(LedgerError) -> AuditEntry {
         InMemoryLedger.appendAudit(entry, &state)

@@ -2,7 +2,7 @@ import SharedDomain
 
 /// The keys that keep second factors in the ledger unreadable and unforgeable without the
 /// server's secret: one seals each account's TOTP secret, one keys the hashes of its recovery
-/// codes. Derived as the server's other keys are (`SiteKeys`: HKDF-SHA256, salt
+/// codes, one signs the pending sign-in between a password and its code. Derived as the server's other keys are (`SiteKeys`: HKDF-SHA256, salt
 /// `QRCHECKIN-SERVER-V1`, info `SITE-KEY:` and the purpose), so every server of one ledger,
 /// holding the same secret, reads the same second factors, and a stolen database alone yields
 /// none. The first key source seals and hashes; every source opens and matches, so a secret
@@ -14,6 +14,9 @@ public struct SecondFactorKeys: Sendable {
         case totpSecret = "totp-secret"
         /// The HMAC key of recovery codes' hashes (`SITE-KEY:recovery-code`).
         case recoveryCode = "recovery-code"
+        /// The HMAC key of a pending sign-in: a password accepted, its second step not yet
+        /// done (`SITE-KEY:pending-sign-in`).
+        case pendingSignIn = "pending-sign-in"
     }
 
     private let keys: [Purpose: [[UInt8]]]

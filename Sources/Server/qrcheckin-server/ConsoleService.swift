@@ -2,6 +2,7 @@ import Glibc
 import ServerConsole
 import ServerDomain
 import ServerHTTP
+import ServerSecondFactor
 import ServerWebhooks
 import SharedAsync
 import SharedCLI
@@ -25,7 +26,7 @@ enum ConsoleService {
     /// Starts the console on `listener` (which its server takes over): its listener, as a
     /// service of `serve`, and the address it is bound to. Password hashes (Argon2id) run on `pool`.
     static func start(on listener: consuming FileDescriptor, ledger: any Ledger, health: LedgerHealthWatch, configuration: ServerConfiguration,
-                      zone: SystemZone, clock: any WallClock, pool: BlockingPool,
+                      keys: [SigningKeySource], zone: SystemZone, clock: any WallClock, pool: BlockingPool,
                       kiosks: KioskConsole? = nil) async throws(CommandError) -> (service: any Service, address: String) {
         let authenticator = HMACAuthenticator()
         let crypto = ConsoleCrypto(
@@ -48,7 +49,12 @@ enum ConsoleService {
         _ = try? await sessions.purgeExpired()
         let parts = ConsoleSite.Parts(ledger: ledger, venues: configuration.venues, zone: zone, clock: clock, crypto: crypto,
                                       ledgerAnswers: { !health.isInOutage }, decoyHash: decoy, kiosks: kiosks,
-                                      newWebhookSecret: { WebhookSigner.newSecret() })
+                                      newWebhookSecret: { WebhookSigner.newSecret() },
+                                      secondFactor: ConsoleSecondFactor(keys: SecondFactorKeys(sources: keys, authenticator: authenticator),
+                                                                        authenticator: authenticator,
+                                                                        issuer: OTPAuthURI.issuer(organisation: configuration.look.controller),
+                                                                        random: SecureRandom.bytes),
+                                      requireSecondFactor: configuration.requireTOTP)
         var limits = configuration.limits
         limits.threads = 2
         let address = ListenSocket.boundAddress(listener)

@@ -186,7 +186,7 @@ struct ServeCommand: AsyncCommand {
         var listeners: [any Service] = []
         if let consoleListener = consume consoleListener {
             let console = try await ConsoleService.start(on: consoleListener, ledger: ledger, health: health, configuration: configuration,
-                                                         zone: zone, clock: clock, pool: opened.pool,
+                                                         keys: keys.map(\.keys), zone: zone, clock: clock, pool: opened.pool,
                                                          kiosks: fleet.map { KioskConsole(fleet: $0, bell: kioskBell, judge: judge) })
             listeners.append(console.service)
             consoleAddress = console.address

@@ -23,6 +23,8 @@ struct ServerConfiguration {
     var basePath: String
     var venues: VenueDirectory
     var trustedProxies: [IPNetwork]
+    /// Console roles that must have a second factor (`require-totp`).
+    var requireTOTP: Set<ConsoleRole>
     var limits: HTTPServerLimits
     var safeNumberTries: Int
     /// The new-device budgets of a network and a code (the venue's is in its profile).
@@ -63,6 +65,7 @@ struct ServerConfiguration {
         venues = try Self.venues(layers)
         occupancyOrigins = try layers.value(ServerSetting.occupancyOrigins)
         trustedProxies = try layers.value(ServerSetting.trustedProxy)
+        requireTOTP = Set(try layers.value(ServerSetting.requireTOTP))
         limits = HTTPServerLimits()
         limits.connections = try layers.value(ServerSetting.maxConnections)
         limits.connectionsPerClient = try layers.value(ServerSetting.maxConnectionsPerClient)

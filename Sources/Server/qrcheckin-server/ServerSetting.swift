@@ -160,6 +160,17 @@ enum ServerSetting {
             return network
         }
     }
+    static let requireTOTP = Setting.server(
+        "require-totp", "ROLES", default: [ConsoleRole](),
+        help: "Console roles whose password accounts must set up a second factor (TOTP) at their next sign-in: steward, supervisor, admin, comma-separated.") {
+        text, source throws(CommandError) in
+        try text.split(separator: ",").map { item throws(CommandError) in
+            guard let role = ConsoleRole(rawValue: String(item).trimmed()) else {
+                throw source.error("must be roles (steward, supervisor, admin), comma-separated; got \(Quoted(item))")
+            }
+            return role
+        }
+    }
     static let maxConnections = Setting.server(
         "max-connections", "N", default: HTTPServerLimits().connections, written: String.init,
         help: { "Connections at once, 1-100000 (default \($0))." }, parse: number(1...100_000))
@@ -211,7 +222,7 @@ enum ServerSetting {
     static let all: [any SettingDeclaration] = [
         listen, adminListen, database, durability, databasePool, secretFile, stateDirectory, basePath, venues,
         name, accent, logo, period, skew, duplicateTime, visitorFields, timeZone, receiptFreshness, controller,
-        capacity, exit, maxStay, closeAt, occupancyOrigins, trustedProxy, maxConnections, maxConnectionsPerClient, requestTimeout, threads,
+        capacity, exit, maxStay, closeAt, occupancyOrigins, trustedProxy, requireTOTP, maxConnections, maxConnectionsPerClient, requestTimeout, threads,
         retention, refusalRetention, auditRetention, keepCounts, safeNumberTries, newDevicesPerNetwork, newDevicesPerCode, newDevicesPerHour,
     ]
 

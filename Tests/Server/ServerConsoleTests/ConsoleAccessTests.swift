@@ -6,7 +6,7 @@ import Testing
 /// The route × role table, walked for every page and every role, in the table and through the site.
 struct ConsoleAccessTests {
     static let expected: [ConsolePage: ConsoleRole?] = [
-        .login: nil, .logout: .steward, .dashboard: .steward, .inside: .steward, .checkin: .steward,
+        .login: nil, .verify: nil, .logout: .steward, .dashboard: .steward, .inside: .steward, .checkin: .steward, .checkout: .steward, .account: .steward,
         .log: .supervisor, .export: .supervisor, .erase: .supervisor, .users: .admin, .tokens: .admin, .audit: .admin, .kiosks: .steward,
         .webhooks: .admin,
     ]
@@ -29,7 +29,7 @@ struct ConsoleAccessTests {
         let fixture = await ConsoleFixture()
         var cookies: [ConsoleRole: String] = [:]
         for role in ConsoleRole.allCases { cookies[role] = await fixture.signIn(role.rawValue).cookie! }
-        for page in ConsolePage.allCases where page != .login && page != .logout {
+        for page in ConsolePage.allCases where page != .login && page != .logout && page != .verify {
             for role in [nil] + ConsoleRole.allCases.map(Optional.some) {
                 let cookie = role.map { ["qrcheckin_console": cookies[$0]!] } ?? [:]
                 let response = await fixture.send(HTTPRequest(method: "GET", path: page.path, cookies: cookie))

@@ -51,6 +51,25 @@ struct ConsoleAuditTests {
             Step(page: .checkin, method: "GET", entries: [], status: 200, fullDisk: .answers(200)),
             Step(page: .checkin, method: "HEAD", entries: [], status: 200, fullDisk: .answers(200)),
             Step(page: .checkin, method: "POST", form: ["venue": "HALL-1", "name": "Lee"], entries: [.staffCheckIn], status: 303, fullDisk: .refused),
+            // Staff check-out: its forms and the confirmation's count name nobody; each ending
+            // is audited as the shell's `checkout` (one visit; every visit at a venue); a receipt
+            // number that names nothing ends nothing and leaves no entry.
+            Step(page: .checkout, method: "GET", entries: [], status: 200, fullDisk: .answers(200)),
+            Step(page: .checkout, method: "HEAD", entries: [], status: 200, fullDisk: .answers(200)),
+            Step(page: .checkout, method: "GET", query: ["venue": "HALL-1"], entries: [], status: 200, fullDisk: .answers(200)),
+            Step(page: .checkout, method: "POST", form: ["checkin": "12345"], entries: [], status: 404, fullDisk: .refused),
+            Step(page: .checkout, method: "POST", form: ["checkin": String(receipt)], entries: [.staffCheckOut], status: 303, fullDisk: .refused),
+            Step(page: .checkout, method: "POST", form: ["venue": "HALL-1", "all": "yes"], entries: [.staffCheckOut], status: 303, fullDisk: .refused),
+            // A password sign-in's second step, for a browser that is signed in already: on to
+            // the dashboard (its own walk, codes, replays, recovery codes: test_server_second_factor.py).
+            Step(page: .verify, method: "GET", entries: [], status: 303, fullDisk: .answers(303)),
+            Step(page: .verify, method: "HEAD", entries: [], status: 303, fullDisk: .answers(303)),
+            Step(page: .verify, method: "POST", form: ["code": "123456"], entries: [], status: 303, fullDisk: .answers(303)),
+            // The account's own page names staff, no visitor; setting up a second factor writes
+            // only when a code confirms it (this fixture has no second factors: 409).
+            Step(page: .account, method: "GET", entries: [], status: 200, fullDisk: .answers(200)),
+            Step(page: .account, method: "HEAD", entries: [], status: 200, fullDisk: .answers(200)),
+            Step(page: .account, method: "POST", form: ["action": "begin"], entries: [], status: 409, fullDisk: .answers(409)),
             Step(page: .log, method: "GET", entries: [.export], status: 200, fullDisk: .refused),
             Step(page: .log, method: "HEAD", entries: [.export], status: 200, fullDisk: .refused),
             Step(page: .log, method: "GET", query: ["receipt": String(receipt)], entries: [.export], status: 200, fullDisk: .refused),
@@ -76,6 +95,8 @@ struct ConsoleAuditTests {
                  entries: [.accountChanged], status: 303, fullDisk: .refused),
             Step(page: .users, method: "POST", form: ["action": "disable", "name": "eve"], entries: [.accountChanged], status: 303, fullDisk: .refused),
             Step(page: .users, method: "POST", form: ["action": "enable", "name": "eve"], entries: [.accountChanged], status: 303, fullDisk: .refused),
+            // A second factor taken away (`user totp disable`); an account without one changes nothing.
+            Step(page: .users, method: "POST", form: ["action": "totp-disable", "name": "eve"], entries: [], status: 404, fullDisk: .refused),
             Step(page: .users, method: "POST", form: ["action": "remove", "name": "eve"], entries: [.accountRemoved], status: 303, fullDisk: .refused),
             // No such account: nothing changes, no entry (a ledger that cannot write may refuse
             // even to look, as the in-memory one does).
@@ -154,7 +175,7 @@ struct ConsoleAuditTests {
         let (fixture, cookie, receipt) = try await Self.fixture()
         let steps = await Self.steps(receipt: receipt)
         // Every page of the access table (and the sign-in form, which needs no session)…
-        #expect(Set(ConsoleAccess.minimumRole.keys).union([.login]) == Set(ConsolePage.allCases))
+        #expect(Set(ConsoleAccess.minimumRole.keys).union([.login, .verify]) == Set(ConsolePage.allCases))
         for page in ConsolePage.allCases {
             for method in ["GET", "HEAD", "POST"] where !steps.contains(where: { $0.page == page && $0.method == method }) {
                 // …with every method it answers is walked, or answers 405.
