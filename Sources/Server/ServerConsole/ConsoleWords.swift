@@ -286,7 +286,6 @@ public struct ConsoleWords: Sendable {
         }
     }
     var tokenVenues: String { ko ? "장소 (쉼표로 구분, 비우면 모든 장소)" : "Venues (comma-separated; empty: every venue)" }
-    var everyVenue: String { ko ? "모든 장소" : "every venue" }
     var createdBy: String { ko ? "만든 사람" : "Added by" }
     var tokenShownOnce: String {
         ko ? "이 토큰은 지금 한 번만 보입니다. 복사해 두세요. 서버는 해시만 보관합니다." : "This token is shown now, once: copy it. The server keeps only its hash."
