@@ -25,6 +25,12 @@ ELSEWHERE = {
                                      "qrcheckin-server serve &", "qrcheckin-server checkins"],
     # The console's accounts and sign-in: test_server_console.py (user add --role --password-file,
     # then the browser's way in test_server_console_web.py), with free ports instead of 8081.
+    # The server half of kiosk reports with a real daemon, reporter and server:
+    # test_server_kiosks.py (kiosks, --format json, set --refresh pause, set --refresh auto --new-code).
+    "See and steer your kiosks on the server": [
+        "qrcheckin-server kiosks", "sudo qrcheckin-server kiosks set HALL-1 K1 --refresh pause",
+        "sudo qrcheckin-server kiosks set HALL-1 K1 --refresh auto --new-code",
+        "qrcheckin-server kiosks --format json | jq '.[] | select(.state != \"ok\")'"],
     "Give your staff a console": ["sudo qrcheckin-server user add mina --role admin",
                                   "sudo qrcheckin-server user add door1 --role steward --password-file door1.txt",
                                   "xdg-open http://127.0.0.1:8081/admin/"],

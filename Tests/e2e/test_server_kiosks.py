@@ -70,6 +70,11 @@ def test_a_reporting_kiosk_is_listed_ok_and_steered_from_the_shell(fleet):
     status, table, _ = kiosks(server)
     assert status == (0 if not row["problems"] else 1), (status, row)
     assert "door-1" in table and "STATE" in table
+    _, _, metrics = server.get("/metrics")
+    text = metrics.decode()
+    assert 'qrcheckin_server_kiosks{state="ok"} 1' in text and 'qrcheckin_server_kiosks{state="offline"} 0' in text, text
+    assert f'qrcheckin_server_kiosk_last_report_seconds{{venue="{venue}",kiosk="door-1"}}' in text, text
+    assert 'qrcheckin_server_kiosk_reports_total{outcome="stored"}' in text, text
 
     # Paused from the shell: the daemon says so within 5 s, naming who.
     clicked = time.monotonic()
@@ -157,6 +162,9 @@ def test_refused_reports_are_recorded_nowhere(fleet, tmp_path):
             assert json.loads(problem)["title"], why
     names = [row["kiosk"] for row in listed(server)]
     assert names == ["good"], names
+    text = server.get("/metrics")[2].decode()
+    for outcome in ("bad-signature", "replayed", "stale", "stored"):
+        assert f'qrcheckin_server_kiosk_reports_total{{outcome="{outcome}"}}' in text, (outcome, text)
     assert one(server, "good")["lastSeen"] and "kiosk" not in server_run(
         "audit", "--database", f"sqlite:{server.database}", "--format", "jsonl").stdout.lower().replace("kiosks", "")
     status, _, err = kiosks(server, "forget", venue, "good")

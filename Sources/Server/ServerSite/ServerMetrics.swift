@@ -37,6 +37,8 @@ public final class ServerMetrics: HTTPObserver {
         var purged = PurgeReport(checkIns: 0, refusals: 0)
         var lastPurge: WallTime?
         var purgeFailures = 0
+        /// Kiosk reports taken (`stored`) and refused, by the refusal's code.
+        var kioskReports: [String: Int] = [:]
     }
 
     private let counters = Mutex(Counters())
@@ -53,6 +55,11 @@ public final class ServerMetrics: HTTPObserver {
         self.startedAt = startedAt
         self.live = live
         self.kiosks = kiosks
+    }
+
+    /// Counts a kiosk's report: taken (nil) or refused, by the refusal's code (`bad-signature`).
+    public func countKioskReport(_ refusal: KioskReportRefusal?) {
+        counters.withLock { $0.kioskReports[refusal?.code ?? "stored", default: 0] += 1 }
     }
 
     /// Counts a purge of the retention service (what it deleted, or that it failed).
@@ -156,6 +163,12 @@ public final class ServerMetrics: HTTPObserver {
         }
         if let live, let counts = await live() { Self.write(counts, to: &out) }
         if let kiosks, let rows = await kiosks() { Self.write(rows, to: &out) }
+        if !counters.kioskReports.isEmpty {
+            out.family("qrcheckin_server_kiosk_reports_total", .counter, "Kiosk reports taken (stored) and refused, by outcome.")
+            for (outcome, value) in counters.kioskReports.sorted(by: { $0.key < $1.key }) {
+                out.sample("qrcheckin_server_kiosk_reports_total", Label("outcome", outcome), .count(value))
+            }
+        }
         out.family("qrcheckin_server_request_duration_seconds", .histogram, "Time from a request's last byte to its response.")
         var cumulative = 0
         for (index, bound) in Self.bucketLabels.enumerated() {

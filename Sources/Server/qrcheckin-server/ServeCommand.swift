@@ -145,7 +145,7 @@ struct ServeCommand: AsyncCommand {
         let kioskDesk = fleet.map { fleet in
             KioskReportDesk(reception: KioskReportReception(
                 fleet: fleet, keyring: ReportKeyring(sources: keys.map(\.keys), authenticator: authenticator),
-                venues: configuration.venues, clock: clock), bell: kioskBell, clock: sleepClock)
+                venues: configuration.venues, clock: clock), bell: kioskBell, clock: sleepClock, counted: { metrics.countKioskReport($0) })
         }
         let failures = Mutex(LogRateLimiter(intervalMilliseconds: 60_000))
         let parts = CheckInSite.Parts(

@@ -30,10 +30,12 @@ enum KioskReports {
 struct KioskReceptionTests {
     let clock = TestClock(seconds: KioskReports.start)
     let ledger = InMemoryLedger()
+    /// One reception for the whole test: its rate budgets are kept between reports.
+    let reception: KioskReportReception
 
-    var reception: KioskReportReception {
-        KioskReportReception(fleet: ledger, keyring: ReportKeyring(sources: [.master(Fixture.secret)], authenticator: HMACAuthenticator()),
-                             venues: VenueDirectory(), clock: clock)
+    init() {
+        reception = KioskReportReception(fleet: ledger, keyring: ReportKeyring(sources: [.master(Fixture.secret)], authenticator: HMACAuthenticator()),
+                                         venues: VenueDirectory(), clock: clock)
     }
 
     func signed(_ report: KioskReport, by signer: ReportAuthenticator = KioskReports.signer(), nonce: ReportNonce = KioskReports.nonce(),
