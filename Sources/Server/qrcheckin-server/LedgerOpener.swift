@@ -5,6 +5,7 @@ import SharedAsync
 import SharedCLI
 import SharedDomain
 import SharedSystem
+import Synchronization
 
 /// Opens the ledger a `database` setting names: the composition root's one place that knows
 /// which adapters exist, and how many threads their blocking work gets.
@@ -36,7 +37,8 @@ enum LedgerOpener {
             do throws(LedgerError) {
                 let ledger = try await PostgresLedger.open(connection, poolSize: poolSize, migrate: create, clock: clock, blocking: pool,
                                                            observer: observer)
-                return OpenedLedger(ledger: ledger, pool: pool, services: [PostgresWrites(ledger: ledger)])
+                return OpenedLedgers.keep(OpenedLedger(ledger: ledger, pool: pool, services: [PostgresWrites(ledger: ledger)],
+                                                       close: { await ledger.finishWrites() }))
             } catch {
                 await pool.shutdown()
                 throw CommandError(error)
@@ -47,7 +49,7 @@ enum LedgerOpener {
                 // visitor log goes in it; the default one is made 0700 if missing.
                 let ledger = try await SQLiteLedger.open(path: path, create: create, directoryMode: isDefault ? 0o700 : nil,
                                                          durability: durability, clock: clock, pool: pool, observer: observer)
-                return OpenedLedger(ledger: ledger, pool: pool, services: ledger.services)
+                return OpenedLedgers.keep(OpenedLedger(ledger: ledger, pool: pool, services: ledger.services, close: { await ledger.close() }))
             } catch {
                 await pool.shutdown()
                 if error.kind == .missing, !create {
@@ -62,7 +64,8 @@ enum LedgerOpener {
     static func openReadingOnly(_ path: String) async throws(CommandError) -> OpenedLedger {
         let pool = try blockingPool(threads: 2)
         do throws(LedgerError) {
-            return OpenedLedger(ledger: try await SQLiteLedger.open(readingOnly: path, pool: pool), pool: pool, services: [])
+            let ledger = try await SQLiteLedger.open(readingOnly: path, pool: pool)
+            return OpenedLedgers.keep(OpenedLedger(ledger: ledger, pool: pool, services: [], close: { await ledger.close() }))
         } catch {
             await pool.shutdown()
             throw CommandError(error)
@@ -85,6 +88,37 @@ struct OpenedLedger: Sendable {
     let ledger: any Ledger
     let pool: BlockingPool
     let services: [any Service]
+    /// Lets its writes commit and ends its own threads (SQLite's writer and checkpointer).
+    let close: @Sendable () async -> Void
+}
+
+/// Every ledger this process opened, closed before it exits (`main.swift`): the writes under
+/// way commit, and every thread that held a connection has ended, so the connections close
+/// with the ledger. SQLite merges its write-ahead log into the file and removes it (and the
+/// shared-memory file) only at its last connection's close: a command that exited with one
+/// still open (a pool thread not yet done with a read's closure) left both behind, and a
+/// `purge --dry-run` changed the files it promises to leave alone.
+enum OpenedLedgers {
+    private static let opened = Mutex<[OpenedLedger]>([])
+
+    /// Keeps `ledger` to close at exit; returns it.
+    static func keep(_ ledger: OpenedLedger) -> OpenedLedger {
+        opened.withLock { $0.append(ledger) }
+        return ledger
+    }
+
+    /// Closes every ledger opened so far, newest first, and lets go of them (their connections
+    /// close as the last reference goes, here, once their threads have ended).
+    static func closeAll() async {
+        let ledgers = opened.withLock { opened in
+            defer { opened = [] }
+            return opened
+        }
+        for ledger in ledgers.reversed() {
+            await ledger.close()
+            await ledger.pool.shutdown()
+        }
+    }
 }
 
 /// The PostgreSQL ledger's part of `serve`'s stop: the writes nobody waits for (refused scans)

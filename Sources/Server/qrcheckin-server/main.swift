@@ -1,4 +1,5 @@
 import Glibc
+import SharedAsync
 import SharedCLI
 
 let context = CommandContext.current(program: ServerProgram.tool.name)
@@ -9,4 +10,6 @@ signal(SIGPIPE, SIG_IGN)
 // The visitor log and its WAL are personal data: nothing this program creates is for others.
 umask(0o077)
 let status = ServerProgram.tool.main(arguments, context: context)
+// What the command opened is closed before the process ends (`OpenedLedgers`).
+AsyncMain.wait { await OpenedLedgers.closeAll() }
 exit(status.rawValue)
