@@ -191,6 +191,7 @@ def test_the_server_package_builds_clean_and_depends_on_its_libraries(tmp_path):
     # Loaded on first use, so named by packaging/loaded-libraries' probe: libsodium, Nettle and
     # libqrencode (TOTP enrolments' QR codes, issue 41), and not libpng, which the server never calls.
     assert "libsodium23" in depends and "libnettle8" in depends and "libqrencode4" in depends, depends
+    assert "libcurl4" in depends, depends  # loaded by serve to send webhooks (issue 40)
     assert "libpng" not in depends, depends
     files = subprocess.run(["dpkg-deb", "-c", deb], capture_output=True, text=True, check=True).stdout
     for path in ("./usr/bin/qrcheckin-server", "./usr/lib/systemd/system/qrcheckin-server.socket",
