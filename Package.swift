@@ -159,7 +159,7 @@ let package = Package(
 
         // MARK: Tests
         testTarget("SharedDomainTests", "Shared", ["SharedDomain"]),
-        testTarget("SharedJSONTests", "Shared", ["SharedJSON"]),
+        testTarget("SharedJSONTests", "Shared", ["SharedJSON", "SharedDomain"]),
         testTarget("SharedSystemTests", "Shared", ["SharedSystem", "SharedDomain", "SharedJSON"]),
         testTarget("SharedCLITests", "Shared", ["SharedCLI"]),
         testTarget("SharedAsyncTests", "Shared", ["SharedAsync", "SharedCLI", "SharedSystem", "SharedTesting"]),

@@ -27,7 +27,8 @@ from pngutil import bilevel_rows
 pytestmark = needs_root("tmpfs mounts, setpriv, groupadd")
 
 SCHEMA_KEYS = {"version", "state", "venue", "url", "token", "safeNumber", "window", "seq", "issuedAt",
-               "expiresAt", "period", "shake", "refresh", "health", "reason", "updatedAt", "pid", "clock"}
+               "expiresAt", "period", "shake", "refresh", "modeSource", "modeChangedBy", "modeChangedAt", "health", "reason",
+               "updatedAt", "pid", "clock"}
 OPS_GROUP = "qrcheckin-test-ops"
 
 # --------------------------------------------------------------------------- helpers
@@ -269,6 +270,7 @@ def test_deleted_outputs_on_a_full_disk_degrade_then_come_back(base, tmpfs, daem
     second, not at the next window."""
     daemon = daemons(out=tmpfs, state=base / "state", period=3600, ready=Daemon.serving)
     far_from_the_next_window(daemon)
+    shown = read_state(tmpfs)
     # Stopped meanwhile: it would put the files back before the filler has taken their room.
     daemon.process.send_signal(signal.SIGSTOP)
     try:
@@ -277,19 +279,20 @@ def test_deleted_outputs_on_a_full_disk_degrade_then_come_back(base, tmpfs, daem
         filler = fill(tmpfs)
     finally:
         daemon.process.send_signal(signal.SIGCONT)
-    reply = request(daemon.socket, "refresh now")  # cannot be written: nothing is on disk now
+    # Asked while the removal settles, the refresh is written at once, and cannot be: the
+    # reply says so, with the daemon's state (nothing is on disk to show), degraded.
+    reply = request(daemon.socket, "refresh now")
     assert not reply["ok"] and reply["code"] == "not-written", reply
-    # The reply's state is the last one written (the refreshed code never was), degraded.
     written = reply["state"]
     assert written["health"] == "degraded", written
     wait_until(lambda: "No space left on device" in daemon.logs(), 30, message="the degraded log line")
     assert daemon.get()["health"] == "degraded"
     filler.unlink()
     # Back by the retry (every second: DaemonCoreTests), not at the next window: the refreshed
-    # code, the one after the last written.
+    # code, the one after the code shown before the removal.
     wait_until(lambda: (read_state(tmpfs) or {}).get("health") == "ok", 30, message="the files to come back")
     url, document = shown_code(tmpfs)
-    assert (document["window"], document["seq"]) == (written["window"], written["seq"] + 1), (document, written)
+    assert (document["window"], document["seq"]) == (shown["window"], shown["seq"] + 1), (document, shown)
     assert url == document["url"]
     wait_until(lambda: "healthy again" in daemon.logs(), 30, message="the recovery log line: " + daemon.logs())
 

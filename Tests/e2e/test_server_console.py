@@ -134,9 +134,15 @@ def test_secure_behind_a_trusted_proxy_that_says_https(tmp_path, secret, servers
 
 
 def test_twenty_wrong_passwords_delay_that_network_on_that_account_while_others_sign_in_at_once(console):
+    # The owner signed in from this network before, so it is known to the account: its budget
+    # is the (account, network) one, 10 failures then one every 10 s, however long the twenty
+    # tries take. (A stranger network under attack waits up to 5 minutes after its first
+    # checked failure; on a loaded machine the tries can outlast the 10 s refill and reach
+    # it: SignInThrottleTests covers strangers with an injected clock.)
+    signed_in(console, "admin").sign_out()
     attacker = Console(console.admin_port)
     statuses = [attacker.sign_in("admin", "not-the-password")[0] for _ in range(20)]
-    assert set(statuses) <= {401, 429} and statuses[-1] == 429, statuses
+    assert statuses[:10] == [401] * 10 and set(statuses) <= {401, 429} and 429 in statuses[10:], statuses
     status, headers, _ = Console(console.admin_port).sign_in("admin", "password-admin")
     assert status == 429 and 1 <= int(headers["retry-after"]) <= 10, "from the network that guessed, the right password waits too"
     assert Console(console.admin_port, source="127.0.3.1").sign_in("admin", "password-admin")[0] == 303, "from another network at once"

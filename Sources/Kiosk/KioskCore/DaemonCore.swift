@@ -150,6 +150,7 @@ public struct DaemonCore: Sendable {
                     // outputs; either result goes into the reply.
                     step.forceWrite = model.outputsFailing
                     writes.retrySave()
+                    writes.operatorAsked()
                     // A request turned down (paused, shake off) is logged as the refusal it is.
                     if let refusal = ControlReply.refusal(for: request, settings: model.state.settings) {
                         step.log(.info, "control: refused \(asked) from uid \(peer.uid): \(refusal.message)")

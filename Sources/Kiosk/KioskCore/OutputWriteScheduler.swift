@@ -120,6 +120,14 @@ public struct OutputWriteScheduler: Sendable {
         removedAt = now
     }
 
+    /// An operator asked for a change (`refresh now`, a mode): it is written at once, even while
+    /// removed files settle. The pause only guesses that `rm -rf` may still be at work; an
+    /// operator waiting on the socket wants to see the change, and its reply to say whether the
+    /// files show it (written, or not and why), not that a write was put off.
+    public mutating func operatorAsked() {
+        removedAt = nil
+    }
+
     /// When removed outputs are written again (nil: none wait). A wall clock set back does not
     /// hold them off: they are due then.
     public func nextRewrite(at now: WallTime) -> WallTime? {

@@ -66,6 +66,16 @@ import Testing
         #expect(Set(shell.disk.files.keys) == Set(OutputFile.names))
     }
 
+    @Test func anOperatorsRequestMeanwhileIsWrittenAtOnceAndItsReplySaysWhatTheFilesShow() {
+        let (shell, _, _) = removed(socketToo: false)
+        shell.clock.advance(milliseconds: 100)
+        let reply = shell.request("refresh now")
+        #expect(reply?.hasPrefix("{\"ok\":true") == true, "written, not put off: \(reply ?? "no reply")")
+        #expect(Set(shell.disk.files.keys) == Set(OutputFile.names), "every file back at once, with the new code")
+        #expect(shell.disk.document?.sequence == 1)
+        #expect(shell.core.armed == WallTime(seconds: 1_800_000_030), "no rewrite left waiting: the next window's code")
+    }
+
     @Test func aRotationDueMeanwhileWaitsForTheRemovalToSettle() {
         let shell = TestShell(setup: TestShell.setup(period: 30))
         shell.start()
