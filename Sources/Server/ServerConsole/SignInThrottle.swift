@@ -31,9 +31,18 @@ public final class SignInThrottle: Sendable {
     let accounts: BoundedRateTable
     let strangers: BoundedRateTable
     let known: KnownNetworks
-    private let checking = Mutex(0)
+    private let checking = Mutex(Checks())
     /// Password checks at once, at most.
     public static let concurrentChecks = 2
+    /// Sign-ins waiting for a check at most; past them the form says busy. Each request was a
+    /// thread of libmicrohttpd's, which bounded the checks waiting; a request is a task now,
+    /// and waits (no thread does) behind the checks under way instead of being refused.
+    public static let waitingChecks = 64
+
+    private struct Checks {
+        var running = 0
+        var waiting: [CheckedContinuation<Void, Never>] = []
+    }
 
     /// The standard budgets: per network, per (account, network), per account (the attack
     /// signal), per stranger network under attack; networks stay known for `knownFor` ms.
@@ -79,15 +88,39 @@ public final class SignInThrottle: Sendable {
         known.insert(Self.pair(account, network), now: now)
     }
 
-    /// Runs `body` (a password check) if fewer than `concurrentChecks` run; nil when busy.
+    /// Runs `body` (a password check) once fewer than `concurrentChecks` run, in the order the
+    /// sign-ins came; nil (busy) when `waitingChecks` already wait.
     public func gate<T>(_ body: () async -> T) async -> T? {
-        let admitted = checking.withLock { running in
-            guard running < Self.concurrentChecks else { return false }
-            running += 1
-            return true
+        let admitted: Bool? = checking.withLock { checks in
+            if checks.running < Self.concurrentChecks {
+                checks.running += 1
+                return true
+            }
+            return checks.waiting.count < Self.waitingChecks ? nil : false
         }
-        guard admitted else { return nil }
-        defer { checking.withLock { $0 -= 1 } }
+        if admitted == false { return nil }
+        if admitted == nil {
+            // Handed a slot by a check that ended (`running` stays counted for us).
+            await withCheckedContinuation { (continuation: CheckedContinuation<Void, Never>) in
+                let now: Bool = checking.withLock { checks in
+                    if checks.running < Self.concurrentChecks {
+                        checks.running += 1
+                        return true
+                    }
+                    checks.waiting.append(continuation)
+                    return false
+                }
+                if now { continuation.resume() }
+            }
+        }
+        defer {
+            let next: CheckedContinuation<Void, Never>? = checking.withLock { checks in
+                guard checks.waiting.isEmpty else { return checks.waiting.removeFirst() }
+                checks.running -= 1
+                return nil
+            }
+            next?.resume()
+        }
         return await body()
     }
 
