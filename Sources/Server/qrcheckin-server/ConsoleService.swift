@@ -47,7 +47,9 @@ enum ConsoleService {
         }
         let sessions = ConsoleSessions(accounts: ledger, clock: clock, crypto: crypto)
         _ = try? await sessions.purgeExpired()
-        let parts = ConsoleSite.Parts(ledger: ledger, venues: configuration.venues, zone: zone, clock: clock, crypto: crypto,
+        // api-rate calls a second per token, after a burst of five seconds' worth.
+        let apiRate = RateBudget(burst: 5 * configuration.apiRate, intervalMilliseconds: max(1, 1000 / Int64(configuration.apiRate)))
+        let parts = ConsoleSite.Parts(ledger: ledger, venues: configuration.venues, zone: zone, clock: clock, crypto: crypto, apiRate: apiRate,
                                       ledgerAnswers: { !health.isInOutage }, decoyHash: decoy, kiosks: kiosks,
                                       newWebhookSecret: { WebhookSigner.newSecret() },
                                       secondFactor: ConsoleSecondFactor(keys: SecondFactorKeys(sources: keys, authenticator: authenticator),

@@ -26,6 +26,8 @@ struct ServerConfiguration {
     /// Console roles that must have a second factor (`require-totp`).
     var requireTOTP: Set<ConsoleRole>
     var limits: HTTPServerLimits
+    /// API calls a second per token (`api-rate`).
+    var apiRate: Int
     var safeNumberTries: Int
     /// The new-device budgets of a network and a code (the venue's is in its profile).
     var newDevices: NewDeviceLimits
@@ -71,6 +73,7 @@ struct ServerConfiguration {
         limits.connectionsPerClient = try layers.value(ServerSetting.maxConnectionsPerClient)
         limits.requestSeconds = try layers.value(ServerSetting.requestTimeout)
         limits.threads = try layers.value(ServerSetting.threads) ?? max(2, Int(sysconf(Int32(_SC_NPROCESSORS_ONLN))))
+        apiRate = try layers.value(ServerSetting.apiRate)
         safeNumberTries = try layers.value(ServerSetting.safeNumberTries)
         newDevices = .standard
         newDevices.perNetworkBurst = try layers.value(ServerSetting.newDevicesPerNetwork)

@@ -184,6 +184,11 @@ enum ServerSetting {
     /// nil: one per core, at least 2 (worked out on the host that serves).
     static let threads = Setting<Int?>.server(
         "threads", "N", help: "Threads serving connections, 1-64 (default: one per core, at least 2).", parse: number(1...64))
+    /// The API's budget per token (issue 40): this many calls a second, after a burst of five seconds' worth.
+    static let apiRate = Setting.server(
+        "api-rate", "N", default: 20, written: String.init,
+        help: { "API calls a second each token may make, after a burst of five seconds' worth, 1-10000 (default \($0)); then 429 with Retry-After." },
+        parse: number(1...10_000))
 
     // MARK: Retention (serve, purge and status)
 
@@ -222,7 +227,7 @@ enum ServerSetting {
     static let all: [any SettingDeclaration] = [
         listen, adminListen, database, durability, databasePool, secretFile, stateDirectory, basePath, venues,
         name, accent, logo, period, skew, duplicateTime, visitorFields, timeZone, receiptFreshness, controller,
-        capacity, exit, maxStay, closeAt, occupancyOrigins, trustedProxy, requireTOTP, maxConnections, maxConnectionsPerClient, requestTimeout, threads,
+        capacity, exit, maxStay, closeAt, occupancyOrigins, trustedProxy, requireTOTP, maxConnections, maxConnectionsPerClient, requestTimeout, threads, apiRate,
         retention, refusalRetention, auditRetention, keepCounts, safeNumberTries, newDevicesPerNetwork, newDevicesPerCode, newDevicesPerHour,
     ]
 
