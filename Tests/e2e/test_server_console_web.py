@@ -9,6 +9,7 @@ import urllib.request
 from pathlib import Path
 
 import pytest
+from selenium.common.exceptions import NoSuchElementException, StaleElementReferenceException
 from selenium.webdriver.common.by import By
 
 from consoleutil import add_user
@@ -58,8 +59,17 @@ def url(console, path):
     return f"http://127.0.0.1:{console.admin_port}{path}"
 
 
+def text_of(driver, tag):
+    """The text of the page's first `tag`, or "" while a page loads: a click's navigation can leave
+    no such element yet, or the old page's gone under the lookup."""
+    try:
+        return driver.find_element(By.TAG_NAME, tag).text
+    except (NoSuchElementException, StaleElementReferenceException):
+        return ""
+
+
 def heading(driver):
-    return wait_until(lambda: driver.find_element(By.TAG_NAME, "h1").text or None, timeout=20, message="a page")
+    return wait_until(lambda: text_of(driver, "h1") or None, timeout=20, message="a page")
 
 
 def sign_in(driver, console, user, password):
@@ -105,7 +115,7 @@ def test_admin_steward_supervisor_and_the_audit_log(console, chrome, tmp_path):
     chrome.find_element(By.ID, "name").send_keys("김민지")
     chrome.find_element(By.ID, "phone").send_keys("010-1234-5678")
     chrome.find_element(By.CSS_SELECTOR, "main form button").click()
-    wait_until(lambda: "Checked in" in chrome.find_element(By.TAG_NAME, "main").text or None, timeout=20, message="the check-in")
+    wait_until(lambda: "Checked in" in text_of(chrome, "main") or None, timeout=20, message="the check-in")
     chrome.get(url(console, "/admin/inside?lang=en"))
     assert heading(chrome).startswith("Who is inside — 1")
     assert "김민지" in chrome.find_element(By.TAG_NAME, "main").text and "대강당" in chrome.find_element(By.TAG_NAME, "main").text

@@ -94,7 +94,9 @@ def test_the_visitor_log_form_is_asked_once_per_device(servers, tmp_path, secret
     jar = {"Cookie": f"qrcheckin_device={device}", **FORM}
     bad = urllib.parse.urlencode({"ticket": ticket, "name": "김민지", "phone": "not a number"})
     assert server.get("/C/HALL-1/visitor", method="POST", body=bad, headers=jar)[0] == 400
-    forged = urllib.parse.urlencode({"ticket": ticket[:-2] + "00", "name": "김민지", "phone": "010-1234-5678"})
+    # The MAC's last byte changed (never to itself: a fixed "00" was the real ticket 1 run in 256).
+    flipped = "11" if ticket[-2:] == "00" else "00"
+    forged = urllib.parse.urlencode({"ticket": ticket[:-2] + flipped, "name": "김민지", "phone": "010-1234-5678"})
     assert server.get("/C/HALL-1/visitor", method="POST", body=forged, headers=jar)[0] == 400
     good = urllib.parse.urlencode({"ticket": ticket, "name": "김민지", "phone": "010-1234-5678"})
     status, headers, _ = server.get("/C/HALL-1/visitor", method="POST", body=good, headers=jar)
