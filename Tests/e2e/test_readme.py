@@ -33,10 +33,15 @@ ELSEWHERE = {
         "qrcheckin-server kiosks --format json | jq '.[] | select(.state != \"ok\")'"],
     "Give your staff a console": ["sudo qrcheckin-server user add mina --role admin",
                                   "sudo qrcheckin-server user add door1 --role steward --password-file door1.txt",
-                                  "xdg-open http://127.0.0.1:8081/admin/"],
+                                  "xdg-open http://127.0.0.1:8081/admin/",
+                                  # test_server_second_factor.py: user totp enable, its URI, QR and codes.
+                                  "sudo qrcheckin-server user totp enable mina"],
     # The API's token and a call: test_server_api.py (token add prints the token alone on
     # standard output; the bearer call on the console's port), with free ports instead of 8081.
-    "Tell your other systems": ["TOKEN=$(sudo qrcheckin-server token add door-counter --scope read --venue HALL-1)",
+    # The webhooks' add and deliveries: test_server_webhooks.py, against its own receiver.
+    "Tell your other systems": ["sudo qrcheckin-server webhook add crm https://crm.example.org/hooks/checkin",
+                                "sudo qrcheckin-server webhook deliveries crm",
+                                "TOKEN=$(sudo qrcheckin-server token add door-counter --scope read --venue HALL-1)",
                                 'curl -H "Authorization: Bearer $TOKEN" http://127.0.0.1:8081/api/v1/venues'],
 }
 
