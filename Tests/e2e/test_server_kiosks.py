@@ -3,10 +3,13 @@ daemon and its `qrcheckin report` reporting to a real `qrcheckin-server serve`. 
 listed ok within one interval; `kiosks set` pauses it within 5 s and `status` names who;
 `--new-code` gives a new sequence number; forged, other-venue, replayed, stale and oversized
 reports are refused and recorded nowhere; with the server stopped the codes still rotate; a
-kiosk 40 s fast is listed with its clock skew."""
+kiosk 40 s fast is listed with its clock skew; each change of a kiosk's light or problems
+reaches a webhook endpoint once (issue 40's `kiosk` event)."""
 import json
 import os
+import re
 import secrets
+import signal
 import time
 
 import pytest
@@ -15,6 +18,8 @@ import token_reference as ref
 from daemonutil import wait_until
 from reportutil import Reporter, report_key_for
 from serverutil import server_run
+from standardwebhooks.webhooks import Webhook
+from webhookutil import WebhookReceiver
 
 LIBFAKETIME = "/usr/lib/x86_64-linux-gnu/faketime/libfaketime.so.1"
 INTERVAL = 5
@@ -203,3 +208,41 @@ def test_a_kiosk_40_seconds_fast_is_listed_with_its_clock_skew(daemons, servers,
         assert status == 1 and "fast" in table, table
     finally:
         process.stop()
+
+
+def test_a_kiosk_paused_then_silent_reaches_a_webhook_once_each_change(fleet):
+    """The `kiosk` event: its first state, paused, then late once its reporter is killed; each
+    told once (one webhook-id each), verified by the standardwebhooks package, no visitor data."""
+    daemon, server, reporter = fleet
+    venue = daemon.document()["venue"]
+    receiver = WebhookReceiver("whsec_" + "A" * 32)
+    try:
+        added = server_run("webhook", "add", "ops", receiver.url, "--events", "kiosk", "--database", f"sqlite:{server.database}")
+        assert added.returncode == 0, added.stderr
+        receiver.webhook = Webhook(re.search(r"(whsec_\S+)", added.stdout).group(1))
+
+        def told(ds):
+            return [d.payload["data"] for d in ds if d.verified and d.status == 200]
+        kiosk = reporter()
+        # The server looks at its fleet every 15 s: each event within a look of its change.
+        receiver.wait_for(lambda ds: len(told(ds)) >= 1, INTERVAL + 25, "the kiosk's first state")
+        assert told(receiver.deliveries)[0]["state"] == "ok" and told(receiver.deliveries)[0]["kiosk"] == "door-1"
+        status, _, err = kiosks(server, "set", venue, "door-1", "--refresh", "pause")
+        assert status == 0, err
+        receiver.wait_for(lambda ds: any("paused" in data["problem_codes"] for data in told(ds)), INTERVAL + 25, "paused told")
+        kiosk.stop(sig=signal.SIGKILL)
+        # Late after two report intervals without a report (10 s), told at the next look.
+        receiver.wait_for(lambda ds: any(data["state"] == "late" for data in told(ds)), 2 * INTERVAL + 25, "late told")
+        events = told(receiver.deliveries)
+        # A loaded machine may add a passing problem (a code a window late): each still a change.
+        told_states = [(data["state"], tuple(data["problem_codes"])) for data in events]
+        assert all(a != b for a, b in zip(told_states, told_states[1:])), f"each state told once: {told_states}"
+        assert told_states[0][0] == "ok" and "paused" not in told_states[0][1], told_states
+        assert told_states[-1][0] == "late" and "paused" in told_states[-1][1], told_states
+        assert all(data["venue"] == venue and data["kiosk"] == "door-1" and "name" not in data and "phone" not in data for data in events)
+        ids = [d.id for d in receiver.successes()]
+        assert len(ids) == len(set(ids)) == len(events), ids
+        assert all(d.verified for d in receiver.deliveries), "every delivery verifies"
+        assert all(d.payload["type"] == "kiosk" for d in receiver.successes())
+    finally:
+        receiver.close()

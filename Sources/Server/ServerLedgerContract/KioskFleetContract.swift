@@ -106,6 +106,31 @@ public enum KioskFleetContract {
             let none = try await callAsync("kiosk") { () async throws(LedgerError) in try await subject.fleet.kiosk(key("K9")) }
             try expect(none == nil, "an unknown kiosk finds nothing")
         },
+        Case(description: "an announcement is news once: the same again writes nothing, a change does, an unknown or forgotten kiosk none") { subject throws(ContractFailure) in
+            func announce(_ announcement: KioskAnnouncement, line: Int = #line) async throws(ContractFailure) -> Bool {
+                try await callAsync("announce", line: line) { () async throws(LedgerError) in
+                    try await subject.fleet.announce(announcement, at: WallTime(seconds: 1100))
+                }
+            }
+            let k1 = key("K1"), late = KioskAnnouncement(key: key("K1"), state: .late, problems: [])
+            try await expect(await !announce(late), "a kiosk that never reported has nothing to tell")
+            _ = try await receive(subject, receipt(k1, nonce: 1, at: 1000))
+            _ = try await receive(subject, receipt(key("K2"), nonce: 2, at: 1000))
+            let ok = KioskAnnouncement(key: k1, state: .ok, problems: [])
+            try await expect(await announce(ok), "a new kiosk's first state is news")
+            try await expect(await !announce(ok), "the same again is not")
+            try await expect(await announce(KioskAnnouncement(key: key("K2"), state: .ok, problems: [])), "another kiosk's is its own")
+            let paused = KioskAnnouncement(key: k1, state: .ok, problems: ["paused"])
+            try await expect(await announce(paused), "a new problem is news")
+            try await expect(await !announce(paused), "once")
+            _ = try await receive(subject, receipt(k1, nonce: 3, at: 1030))
+            try await expect(await !announce(paused), "a report that changes nothing told keeps what was told")
+            try await expect(await announce(late), "turning late is news")
+            try await expect(await callAsync("forget") { () async throws(LedgerError) in try await subject.forget(k1) }, "forgotten")
+            try await expect(await !announce(ok), "a forgotten kiosk has nothing to tell")
+            _ = try await receive(subject, receipt(k1, nonce: 4, at: 1040))
+            try await expect(await announce(late), "reporting again after being forgotten, it starts afresh")
+        },
         Case(description: "a nonce seen for a kiosk within the window is refused and nothing is stored; another kiosk's, or one past the window, is not") { subject throws(ContractFailure) in
             _ = try await receive(subject, receipt(key("K1"), nonce: 9, at: 1000, window: 66))
             let copy = receipt(key("K1"), nonce: 9, at: 1000 + 299, window: 80)

@@ -111,6 +111,33 @@ public enum WebhookContract {
             try expect(inHall[2].reason == "full" && inHall[2].venue == C.hall, "the full refusal")
             try expect(all.allSatisfy { $0.state == .pending && $0.attempts == 0 }, "all pending")
         },
+        Case(description: "a kiosk's announced change writes one kiosk event per endpoint that hears it and its venue; no news, none") { ledger async throws(ContractFailure) in
+            guard let fleet = ledger as? any KioskFleet else { throw ContractFailure("a ledger that keeps webhooks keeps the kiosks", line: #line) }
+            let key = KioskKey(venue: C.hall, name: try! KioskName("door-1"))
+            let report = KioskReport(venue: C.hall, kiosk: key.name, version: "0.1.0", reportInterval: 30, wallClock: 1_000_000, status: .running,
+                                     summary: "running", daemon: nil)
+            _ = try await call("receive") { () async throws(LedgerError) in
+                try await fleet.receive(KioskReceipt(report: report, body: report.bodyBytes, nonce: ReportNonce(bytes: Array(repeating: 7, count: ReportNonce.byteCount)),
+                                                     signedAt: 1_000_000, receivedAt: C.at(1000)), replayWindowMilliseconds: 300_000)
+            }
+            try await add(ledger, endpoint("ops", events: [.kiosk]))
+            try await add(ledger, endpoint("cafe", events: [.kiosk], venues: [C.cafe]))
+            try await add(ledger, endpoint("crm"))
+            let paused = KioskAnnouncement(key: key, state: .ok, problems: ["paused", "clock"])
+            for _ in 0..<2 {
+                _ = try await call("announce") { () async throws(LedgerError) in try await fleet.announce(paused, at: C.at(1010)) }
+            }
+            _ = try await call("announce") { () async throws(LedgerError) in
+                try await fleet.announce(KioskAnnouncement(key: key, state: .late, problems: ["paused"]), at: C.at(1075))
+            }
+            let ops = try await events(ledger, "ops")
+            try expect(ops.map(\.kioskState) == [.ok, .late] && ops.allSatisfy { $0.type == .kiosk && $0.kiosk == key.name && $0.venue == C.hall },
+                       "the two changes, once each: \(ops)")
+            try expect(ops.first?.problems == ["paused", "clock"] && ops.first?.time == C.at(1010) && ops.last?.problems == ["paused"],
+                       "its problems' codes in order, and when: \(ops)")
+            let cafe = try await events(ledger, "cafe"), crm = try await events(ledger, "crm")
+            try expect(cafe.isEmpty && crm.isEmpty, "another venue's and a check-ins' endpoint hear none")
+        },
         Case(description: "a claim leases its events: none twice before the lease ends, again after; results deliver, retry, fail and a 410 disables") { ledger async throws(ContractFailure) in
             try await add(ledger, endpoint("crm"))
             try await add(ledger, endpoint("gone"))

@@ -48,6 +48,21 @@ extension LedgerSchema {
         """,
     ]
 
+    /// Migration 12's statements: `kiosks.announced` and the outbox's kiosk columns.
+    static let kioskEventColumns = [
+        "ALTER TABLE kiosks ADD COLUMN announced TEXT",
+        "ALTER TABLE webhook_events ADD COLUMN kiosk TEXT",
+        "ALTER TABLE webhook_events ADD COLUMN kiosk_state TEXT",
+        "ALTER TABLE webhook_events ADD COLUMN problem_codes TEXT",
+    ]
+
+    /// Keeps $3 as what was last told of kiosk ($1 venue, $2 kiosk) unless it already is: a
+    /// row when it is news. PostgreSQL: a second server's same change waits for this commit,
+    /// then finds the row no longer matching and writes nothing.
+    public static let announceKiosk = """
+        UPDATE kiosks SET announced = $3 WHERE venue = $1 AND kiosk = $2 AND (announced IS NULL OR announced <> $3) RETURNING kiosk
+        """
+
     /// Forgets a kiosk's nonces signed before $3: $1 venue, $2 kiosk, $3 ms. Found by the
     /// primary key's first columns (the kiosk's few rows).
     public static let expireKioskNonces = "DELETE FROM kiosk_nonces WHERE venue = $1 AND kiosk = $2 AND signed_ms < $3"

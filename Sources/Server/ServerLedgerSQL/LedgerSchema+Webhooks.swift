@@ -68,7 +68,7 @@ extension LedgerSchema {
     /// The columns of `webhook_events`, in the order every read selects them.
     public static let webhookEventColumns = """
         id, endpoint, type, at_ms, venue, checkin, method, exit_kind, stay_ms, occupancy, reason, visitor_name, visitor_phone, state, attempts, \
-        next_ms, done_ms
+        next_ms, done_ms, kiosk, kiosk_state, problem_codes
         """
 
     /// Endpoint $1…$9 in `webhookEndpointColumns`' order, unless the name is taken: a row then.
@@ -140,6 +140,14 @@ extension LedgerSchema {
         SELECT e.name, $1, $2, $3, $4, $5, 'pending', 0, $2
         FROM webhook_endpoints e
         WHERE e.disabled_ms IS NULL AND (e.events & $6) <> 0 AND (e.venues = '' OR e.venues LIKE '%,' || coalesce($3, '') || ',%')
+        """
+
+    /// A kiosk announcement's events, beside it: $1 time, $2 venue, $3 kiosk, $4 its light, $5
+    /// its problems' codes (space-separated), $6 the `kiosk` bit.
+    public static let enqueueKioskWebhooks = """
+        INSERT INTO webhook_events (endpoint, type, at_ms, venue, kiosk, kiosk_state, problem_codes, state, attempts, next_ms)
+        SELECT e.name, 'kiosk', $1, $2, $3, $4, $5, 'pending', 0, $1
+        FROM webhook_endpoints e WHERE \(hearing(bit: "$6", venue: "$2"))
         """
 
     /// A `test` event for endpoint $1 at $2; its id.

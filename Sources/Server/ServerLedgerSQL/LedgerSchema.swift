@@ -184,6 +184,10 @@ public enum LedgerSchema {
             ){keyed}
             """,
         ]),
+        // The `kiosk` webhook event (issues 39 and 40): what was last told of each kiosk (its
+        // light and problems' codes, `KioskAnnouncement.stored`), so a change is told once by
+        // whichever server sees it first; and the kiosk, its light and problems in the outbox.
+        Migration(version: 12, name: "kiosk events", statements: kioskEventColumns),
     ]
 
     /// The key of check-in ids (`CheckInIDCipher`), as hex: the row migration 5 made.

@@ -3,6 +3,7 @@ extension LedgerStatements {
     static let expireKioskNonces = SQLStatement(LedgerSchema.expireKioskNonces)
     static let insertKioskNonce = SQLStatement(LedgerSchema.insertKioskNonce)
     static let upsertKiosk = SQLStatement(LedgerSchema.upsertKiosk)
+    static let announceKiosk = SQLStatement(LedgerSchema.announceKiosk)
     static let selectKioskSteer = SQLStatement(LedgerSchema.selectKioskSteer)
     static let markSteerApplied = SQLStatement(LedgerSchema.markSteerApplied)
     static let insertKioskSteer = SQLStatement(LedgerSchema.insertKioskSteer)

@@ -29,4 +29,8 @@ extension SQLEngine {
     public func latestSteerID() async throws(LedgerError) -> Int64 {
         try await reading { [sql] session throws(LedgerError) in try sql.latestSteerID(on: session) }
     }
+
+    public func announce(_ announcement: KioskAnnouncement, at time: WallTime) async throws(LedgerError) -> Bool {
+        try await writing { [sql] session throws(LedgerError) in try sql.announce(announcement, at: time, on: session) }
+    }
 }

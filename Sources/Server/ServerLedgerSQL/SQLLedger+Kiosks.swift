@@ -25,6 +25,16 @@ extension SQLLedger {
         return .stored(pending: steer.flatMap { $0.isPending ? $0.steer : nil })
     }
 
+    /// Keeps `announcement` unless it is what was last told (`KioskFleet.announce`), and
+    /// beside it the `kiosk` events of the endpoints that hear it (one write transaction).
+    public func announce(_ announcement: KioskAnnouncement, at time: WallTime, on session: any SQLSession) throws(LedgerError) -> Bool {
+        let news = try session.first(LedgerStatements.announceKiosk, [
+            .text(announcement.key.venue.rawValue), .text(announcement.key.name.rawValue), .text(announcement.stored),
+        ], { _ in true }) != nil
+        if news { try enqueueKiosk(announcement, at: time, on: session) }
+        return news
+    }
+
     /// Every kiosk of `venue` (or of every venue), ordered by venue and name.
     public func kiosks(venue: VenueID?, on session: any SQLSession) throws(LedgerError) -> [KioskRecord] {
         if let venue {

@@ -36,6 +36,14 @@ extension SQLLedger {
         ])
     }
 
+    /// Beside a kiosk's announcement: its events.
+    func enqueueKiosk(_ announcement: KioskAnnouncement, at time: WallTime, on session: any SQLSession) throws(LedgerError) {
+        try session.run(WebhookStatements.enqueueKiosk, [
+            .integer(time.milliseconds), .text(announcement.key.venue.rawValue), .text(announcement.key.name.rawValue),
+            .text(announcement.state.rawValue), .text(announcement.problems.joined(separator: " ")), .integer(WebhookEventType.kiosk.bit),
+        ])
+    }
+
     /// An erasure's step, before its rows go: their events and the attempts to send them.
     func eraseWebhookEvents(_ column: ErasureColumn, _ value: SQLValue, on session: any SQLSession) throws(LedgerError) {
         try session.run(SQLStatement("""
@@ -176,7 +184,8 @@ extension SQLLedger {
                             checkIn: try row.integer(5).flatMap { try? ids.shownID(row: $0) }, method: row.text(6),
                             exitKind: row.text(7).flatMap(ExitKind.init(rawValue:)), staySeconds: try row.integer(8).map { $0 / 1000 },
                             occupancy: try row.integer(9).map { Int($0) }, reason: row.text(10), visitorName: row.text(11), visitorPhone: row.text(12),
-                            state: state, attempts: Int(attempts), next: WallTime(milliseconds: next),
+                            kiosk: row.text(17).flatMap { try? KioskName($0) }, kioskState: row.text(18).flatMap(KioskState.init(rawValue:)),
+                            problems: row.text(19).map { $0.split(separator: " ").map(String.init) } ?? [], state: state, attempts: Int(attempts), next: WallTime(milliseconds: next),
                             done: try row.integer(16).map { WallTime(milliseconds: $0) })
     }
 }
@@ -187,6 +196,7 @@ enum WebhookStatements {
     static let enqueueCheckOut = SQLStatement(LedgerSchema.enqueueCheckOutWebhooks)
     static let enqueueEndOpen = SQLStatement(LedgerSchema.enqueueEndOpenWebhooks)
     static let enqueueRefusal = SQLStatement(LedgerSchema.enqueueRefusalWebhooks)
+    static let enqueueKiosk = SQLStatement(LedgerSchema.enqueueKioskWebhooks)
     static let enqueueTest = SQLStatement(LedgerSchema.enqueueTestWebhook)
     static let insertEndpoint = SQLStatement(LedgerSchema.insertWebhookEndpoint)
     static let selectEndpoint = SQLStatement(LedgerSchema.selectWebhookEndpoint)

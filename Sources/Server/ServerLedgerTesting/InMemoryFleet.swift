@@ -6,6 +6,8 @@ import SharedDomain
 /// transaction's copy of the state carries them (a steer and its audit entry are one).
 struct InMemoryFleet {
     var kiosks: [KioskKey: KioskRecord] = [:]
+    /// Per kiosk, what was last told of it (`KioskAnnouncement.stored`).
+    var announced: [KioskKey: String] = [:]
     /// Per kiosk, the nonces of its reports and their signed times.
     var nonces: [KioskKey: [ReportNonce: Int64]] = [:]
     /// The id the next steer gets (ids are never reused, as the databases' identities).
@@ -49,6 +51,7 @@ struct InMemoryFleet {
 
     mutating func forget(_ key: KioskKey) -> Bool {
         nonces[key] = nil
+        announced[key] = nil
         return kiosks.removeValue(forKey: key) != nil
     }
 }
@@ -78,5 +81,14 @@ extension InMemoryLedger: KioskFleet {
 
     public func latestSteerID() async throws(LedgerError) -> Int64 {
         try locked { state throws(LedgerError) in state.fleet.nextSteerID - 1 }
+    }
+
+    /// As the SQL ledgers, without the events: the in-memory ledger keeps no webhooks.
+    public func announce(_ announcement: KioskAnnouncement, at time: WallTime) async throws(LedgerError) -> Bool {
+        try locked(writing: true) { state throws(LedgerError) in
+            guard state.fleet.kiosks[announcement.key] != nil, state.fleet.announced[announcement.key] != announcement.stored else { return false }
+            state.fleet.announced[announcement.key] = announcement.stored
+            return true
+        }
     }
 }

@@ -7,6 +7,8 @@ import SharedText
 /// in the exports' words: `id` (the receipt's check-in id), `venue`, `time`, `method`,
 /// `exit_kind`, `stay_seconds`, and `occupancy` (open visits after the event), `reason` (a
 /// refusal's). `name` and `phone` only for an endpoint added with `--personal`; never a device.
+/// A `kiosk` event names the `kiosk`, its `state` (`ok`, `late`, `offline`) and `problem_codes`
+/// (`kiosks --json`'s `problemCodes`: `paused`, `clock`, …).
 public enum WebhookPayload {
     /// The JSON bytes of `event`.
     public static func body(_ event: WebhookEvent) -> [UInt8] {
@@ -19,6 +21,11 @@ public enum WebhookPayload {
         if let stay = event.staySeconds { data.append(("stay_seconds", .number(stay))) }
         if let occupancy = event.occupancy { data.append(("occupancy", .number(Int64(occupancy)))) }
         if let reason = event.reason { data.append(("reason", .string(reason))) }
+        if let kiosk = event.kiosk {
+            data.append(("kiosk", .string(kiosk.rawValue)))
+            data.append(("state", event.kioskState.map { .string($0.rawValue) } ?? .null))
+            data.append(("problem_codes", .array(event.problems.map(JSONValue.string))))
+        }
         if event.visitorName != nil || event.visitorPhone != nil {
             data.append(("name", event.visitorName.map(JSONValue.string) ?? .null))
             data.append(("phone", event.visitorPhone.map(JSONValue.string) ?? .null))

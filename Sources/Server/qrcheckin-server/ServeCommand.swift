@@ -201,7 +201,7 @@ struct ServeCommand: AsyncCommand {
         }
         // After the listeners, so stopped before them: held reports are answered at once.
         let kioskServices: [any Service] = fleet.map { [KioskReportService(bell: kioskBell, beacon: SteerBeacon(fleet: $0, bell: kioskBell), clock: sleepClock,
-                                                                                       watch: KioskOfflineLog(fleet: $0, judge: judge, clock: clock, logger: logger))] } ?? []
+                                                                                       watch: KioskWatchLog(watch: KioskWatch(fleet: $0, judge: judge, clock: clock), logger: logger))] } ?? []
         let served = configuration.venues.servesUnlisted ? "every venue its keys serve"
             : configuration.venues.profiles.keys.map(\.rawValue).sorted().joined(separator: ", ")
         logger.notice("listening on \(address), base path \(configuration.basePath.isEmpty ? "/" : configuration.basePath), "

@@ -86,14 +86,14 @@ struct KioskReportService: Service {
     let bell: SteerBell
     let beacon: SteerBeacon
     let clock: any Clock<Duration>
-    /// Logs each kiosk turning offline once, looking every 30 s.
-    let watch: KioskOfflineLog
+    /// Looks at the fleet every 15 s: offline kiosks logged once, changes announced.
+    let watch: KioskWatchLog
 
     func run() async throws {
         await withGracefulShutdownHandler {
             _ = try? await cancelWhenGracefulShutdown { [beacon, clock, watch] in
                 async let looks: Void = beacon.run(every: .seconds(1), clock: clock)
-                await watch.run(every: .seconds(30), clock: clock)
+                await watch.run(every: .seconds(15), clock: clock)
                 await looks
             }
         } onGracefulShutdown: { [bell] in
@@ -102,30 +102,23 @@ struct KioskReportService: Service {
     }
 }
 
-/// A kiosk turning offline, logged once at warning (and once at notice when it reports again).
-struct KioskOfflineLog: Sendable {
-    let fleet: any KioskFleet
-    let judge: KioskJudge
-    let clock: any WallClock
+/// The fleet's look every `interval` (`KioskWatch`): a kiosk turning offline logged once at
+/// warning (once at notice when it reports again); each change of a kiosk's light or problems
+/// announced (the `kiosk` webhook event), at info.
+struct KioskWatchLog: Sendable {
+    let watch: KioskWatch
     let logger: Logger
 
     func run(every interval: Duration, clock sleeper: any Clock<Duration>) async {
-        var watch = OfflineWatch()
+        var memory = KioskWatch.Memory()
         while !Task.isCancelled {
-            if let records = try? await fleet.kiosks(venue: nil) {
-                let now = clock.now()
-                var states: [KioskKey: KioskState] = [:]
-                var silence: [KioskKey: Int64] = [:]
-                for record in records {
-                    let verdict = judge.verdict(on: record, at: now)
-                    states[record.key] = verdict.state
-                    silence[record.key] = verdict.silenceSeconds
+            if let look = await watch.look(&memory) {
+                for (key, silence) in look.turnedOffline.sorted(by: { $0.key < $1.key }) {
+                    logger.warning("kiosk \(key) is offline: no report for \(silence) s")
                 }
-                let changed = watch.look(states)
-                for key in changed.turnedOffline {
-                    logger.warning("kiosk \(key) is offline: no report for \(silence[key] ?? 0) s")
-                }
-                for key in changed.back { logger.notice("kiosk \(key) reports again") }
+                for key in look.back { logger.notice("kiosk \(key) reports again") }
+                for announcement in look.announced { logger.info("kiosk \(announcement) announced") }
+                if look.failed > 0 { logger.warning("\(look.failed) kiosk announcement(s) not written: the ledger is unavailable; tried again at the next look") }
             }
             do {
                 try await sleeper.sleep(for: interval)

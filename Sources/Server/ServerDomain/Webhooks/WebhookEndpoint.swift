@@ -11,7 +11,8 @@ public enum WebhookEventType: String, CaseIterable, Hashable, Sendable {
     case refused
     /// A scan refused because its venue was full.
     case full
-    /// A kiosk's state changed (issue 39's kiosk fleet; nothing sends it yet).
+    /// A kiosk's light or problems changed (`KioskAnnouncement`): it turned late or offline,
+    /// reports again, was paused, lost its clock…
     case kiosk
     /// `webhook test`: sent to one endpoint on an operator's word, never subscribed to.
     case test

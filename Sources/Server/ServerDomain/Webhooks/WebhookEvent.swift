@@ -11,7 +11,7 @@ public enum WebhookEventState: String, CaseIterable, Hashable, Sendable {
 }
 
 /// One event for one endpoint, as the outbox keeps it: written in the transaction of the
-/// check-in, exit or refusal it reports. Its `id` is the `webhook-id` of every attempt
+/// check-in, exit, refusal or kiosk announcement it reports. Its `id` is the `webhook-id` of every attempt
 /// (`msg_` and the id), so a receiver that saw it once can drop a retry.
 public struct WebhookEvent: Hashable, Sendable {
     /// The outbox's id.
@@ -39,6 +39,10 @@ public struct WebhookEvent: Hashable, Sendable {
     /// The visitor's name and phone: only for an endpoint added with `--personal`.
     public let visitorName: String?
     public let visitorPhone: String?
+    /// For a `kiosk` event: which kiosk of `venue`, its light and its problems' codes.
+    public let kiosk: KioskName?
+    public let kioskState: KioskState?
+    public let problems: [String]
     /// Where it stands, how many attempts were made, when the next is due, when it ended.
     public let state: WebhookEventState
     public let attempts: Int
@@ -47,7 +51,8 @@ public struct WebhookEvent: Hashable, Sendable {
 
     public init(id: Int64, endpoint: String, type: WebhookEventType, time: WallTime, venue: VenueID?, checkIn: Int64? = nil, method: String? = nil,
                 exitKind: ExitKind? = nil, staySeconds: Int64? = nil, occupancy: Int? = nil, reason: String? = nil, visitorName: String? = nil,
-                visitorPhone: String? = nil, state: WebhookEventState = .pending, attempts: Int = 0, next: WallTime, done: WallTime? = nil) {
+                visitorPhone: String? = nil, kiosk: KioskName? = nil, kioskState: KioskState? = nil, problems: [String] = [],
+                state: WebhookEventState = .pending, attempts: Int = 0, next: WallTime, done: WallTime? = nil) {
         self.id = id
         self.endpoint = endpoint
         self.type = type
@@ -61,6 +66,9 @@ public struct WebhookEvent: Hashable, Sendable {
         self.reason = reason
         self.visitorName = visitorName
         self.visitorPhone = visitorPhone
+        self.kiosk = kiosk
+        self.kioskState = kioskState
+        self.problems = problems
         self.state = state
         self.attempts = attempts
         self.next = next
