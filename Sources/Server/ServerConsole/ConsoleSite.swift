@@ -32,7 +32,7 @@ public struct ConsoleSite: HTTPHandler {
         public let accounts: any AccountLedger
         /// Visits by when they began and ended, for the dashboard's occupancy curves, when the
         /// ledger can (every engine does; without it the curves are flat).
-        public let flow: (any VisitFlowLog)?
+        public let flow: any VisitFlowLog
         /// The API's tokens, found by their secrets' hashes.
         public let tokens: any APITokens
         /// Each API token's rate budget (keyed by its name).
@@ -80,7 +80,7 @@ public struct ConsoleSite: HTTPHandler {
             erasure = ledger
             transactions = ledger
             accounts = ledger
-            flow = ledger as? any VisitFlowLog
+            flow = ledger
             tokens = ledger
             self.apiRate = BoundedRateTable(budget: apiRate, capacity: 1024)
             self.venues = venues

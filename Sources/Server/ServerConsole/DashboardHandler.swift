@@ -20,7 +20,6 @@ struct DashboardHandler {
         let now = request.now
         let dayStart = CalendarDay(containing: now, in: parts.zone).midnight(in: parts.zone)
         let flowQuery = OccupancyCurve.query(start: dayStart, now: now, longestStaySeconds: parts.venues.longestStaySeconds)
-        let tallies: [CheckInTally]
         let lastHour: [CheckInTally]
         let refusals: [RefusalCount]
         let presence: [LiveCounts.Presence]
@@ -31,20 +30,18 @@ struct DashboardHandler {
             // check-ins that alone cost 20-80 ms a page). The curve is one grouped read of the
             // same index (`VisitFlowLog`).
             // Today's check-ins come with the curves' read (every entry since midnight is in it),
-            // so the day's rows are read once; a tally only without it.
-            tallies = parts.flow == nil ? try await parts.log.tally(CheckInQuery(from: dayStart)) : []
+            // so the day's rows are read once.
             lastHour = try await parts.log.tally(CheckInQuery(from: WallTime(milliseconds: now.milliseconds - 3_600_000)))
             refusals = try await parts.refusals.refusalCounts(since: dayStart)
             // The one count of open visits (`LiveCounts.presence`, as `status` and `/metrics`
             // read it), never a count of check-ins within the duplicate time.
             presence = try await LiveCounts.presence(from: parts.visits, venues: parts.venues, at: now)
-            flows = try await parts.flow?.visitFlow(flowQuery) ?? []
+            flows = try await parts.flow.visitFlow(flowQuery)
             kiosks = try await parts.kiosks?.fleet.kiosks(venue: nil) ?? []
         } catch {
             return request.unavailable()
         }
         var today: [VenueID: Int] = [:], hour: [VenueID: Int] = [:], insideByVenue: [VenueID: Int] = [:]
-        for tally in tallies { today[tally.venue, default: 0] += tally.count }
         let firstBucket = flowQuery.bucket(of: dayStart)
         for flow in flows where flow.entered >= firstBucket { today[flow.venue, default: 0] += flow.count }
         for tally in lastHour { hour[tally.venue, default: 0] += tally.count }

@@ -11,5 +11,8 @@ public protocol LedgerTransactions: Sendable {
 }
 
 /// A whole ledger: every port, as the composition root and the contract suites hold it. Each
-/// use case and handler takes only the ports it uses.
+/// use case and handler takes only the ports it uses. (Webhooks are not in it: the in-memory
+/// ledger of the tests keeps none, and a composition root asks for `WebhookLedger` where it
+/// delivers them.)
 public typealias Ledger = VisitLedger & VisitLog & RefusalLog & AuditLog & AccountLedger & ErasureLedger & LedgerTransactions & APITokens
+    & KioskFleet & VisitFlowLog

@@ -112,7 +112,7 @@ public enum WebhookContract {
             try expect(all.allSatisfy { $0.state == .pending && $0.attempts == 0 }, "all pending")
         },
         Case(description: "a kiosk's announced change writes one kiosk event per endpoint that hears it and its venue; no news, none") { ledger async throws(ContractFailure) in
-            guard let fleet = ledger as? any KioskFleet else { throw ContractFailure("a ledger that keeps webhooks keeps the kiosks", line: #line) }
+            let fleet: any KioskFleet = ledger
             let key = KioskKey(venue: C.hall, name: try! KioskName("door-1"))
             let report = KioskReport(venue: C.hall, kiosk: key.name, version: "0.1.0", reportInterval: 30, wallClock: 1_000_000, status: .running,
                                      summary: "running", daemon: nil)

@@ -56,7 +56,7 @@ struct InMemoryFleet {
     }
 }
 
-extension InMemoryLedger: KioskFleet {
+extension InMemoryLedger {
     public func receive(_ receipt: KioskReceipt, replayWindowMilliseconds: Int64) async throws(LedgerError) -> KioskReceiptOutcome {
         try locked(writing: true) { state throws(LedgerError) in state.fleet.receive(receipt, window: replayWindowMilliseconds) }
     }

@@ -360,7 +360,7 @@ public final class InMemoryLedger: Ledger {
     }
 }
 
-extension InMemoryLedger: VisitFlowLog {
+extension InMemoryLedger {
     public func visitFlow(_ query: VisitFlowQuery) async throws(LedgerError) -> [VisitFlow] {
         try locked { state throws(LedgerError) in
             var counts: [VisitFlow: Int] = [:]

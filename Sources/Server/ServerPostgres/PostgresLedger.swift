@@ -115,6 +115,3 @@ public final class PostgresLedger: SQLEngine, Ledger {
     }
 }
 
-/// The occupancy curve's port, as `SQLEngine+VisitFlow` writes it for both engines.
-extension PostgresLedger: VisitFlowLog {}
-extension PostgresLedger: KioskFleet {}

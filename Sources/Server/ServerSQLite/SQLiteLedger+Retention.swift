@@ -62,5 +62,3 @@ extension SQLiteLedger {
     }
 }
 
-/// The occupancy curve's port, as `SQLEngine+VisitFlow` writes it for both engines.
-extension SQLiteLedger: VisitFlowLog {}

@@ -197,4 +197,3 @@ extension String {
         String(repeating: "0", count: Swift.max(0, count - self.count)) + self
     }
 }
-extension SQLiteLedger: KioskFleet {}

@@ -141,7 +141,6 @@ struct KiosksCommand: AsyncCommand {
     }
 
     static func fleet(_ ledger: any Ledger) throws(CommandError) -> any KioskFleet {
-        guard let fleet = ledger as? any KioskFleet else { throw CommandError(.software, "this ledger keeps no kiosks") }
-        return fleet
+        ledger
     }
 }

@@ -112,7 +112,7 @@ struct ServeCommand: AsyncCommand {
         let siteKeys = SiteKeys(sources: keys.map(\.keys), authenticator: authenticator)
         let zone = SystemZone()
         let venues = configuration.venues
-        let fleet = opened.ledger as? any KioskFleet
+        let fleet: any KioskFleet = ledger
         let judge = KioskJudge(venues: venues, serverVersion: ServerProgram.version)
         // The webhooks' outbox, delivered (issue 40), on a thread of its own for libcurl's waits
         // (a batch at a time: never one of the ledger's); ended events and attempts kept 30 days,
@@ -126,9 +126,9 @@ struct ServeCommand: AsyncCommand {
             let now = clock.now()
             return try? await LiveCounts.read(from: ledger, at: now, dayStart: CalendarDay(containing: now, in: zone).midnight(in: zone))
                 .withPresence(from: ledger, venues: venues)
-        }, kiosks: fleet.map { fleet in { @Sendable in
+        }, kiosks: { @Sendable in
             (try? await fleet.kiosks(venue: nil)).map { KioskListing(records: $0, judge: judge, now: clock.now()).rows }
-        } }, webhooks: { () async -> WebhookMetrics? in
+        }, webhooks: { () async -> WebhookMetrics? in
             guard let outbox, let delivery, let events = try? await outbox.webhookCounts() else { return nil }
             let sent = delivery.counters.snapshot
             return WebhookMetrics(events: events, delivered: sent.delivered, failed: sent.failed, retried: sent.retried,
@@ -156,11 +156,9 @@ struct ServeCommand: AsyncCommand {
         })
         // Kiosks' reports (issue 39): verified with the venues' report keys, kept in the ledger.
         let kioskBell = SteerBell()
-        let kioskDesk = fleet.map { fleet in
-            KioskReportDesk(reception: KioskReportReception(
-                fleet: fleet, keyring: ReportKeyring(sources: keys.map(\.keys), authenticator: authenticator),
-                venues: configuration.venues, clock: clock), bell: kioskBell, clock: sleepClock, counted: { metrics.countKioskReport($0) })
-        }
+        let kioskDesk = KioskReportDesk(reception: KioskReportReception(
+            fleet: fleet, keyring: ReportKeyring(sources: keys.map(\.keys), authenticator: authenticator),
+            venues: configuration.venues, clock: clock), bell: kioskBell, clock: sleepClock, counted: { metrics.countKioskReport($0) })
         let failures = Mutex(LogRateLimiter(intervalMilliseconds: 60_000))
         let parts = CheckInSite.Parts(
             useCase: useCase, basePath: configuration.basePath, zone: zone, clock: clock,
@@ -187,7 +185,7 @@ struct ServeCommand: AsyncCommand {
         if let consoleListener = consume consoleListener {
             let console = try await ConsoleService.start(on: consoleListener, ledger: ledger, health: health, configuration: configuration,
                                                          keys: keys.map(\.keys), zone: zone, clock: clock, pool: opened.pool,
-                                                         kiosks: fleet.map { KioskConsole(fleet: $0, bell: kioskBell, judge: judge) })
+                                                         kiosks: KioskConsole(fleet: fleet, bell: kioskBell, judge: judge))
             listeners.append(console.service)
             consoleAddress = console.address
         }
@@ -200,8 +198,8 @@ struct ServeCommand: AsyncCommand {
             throw CommandError(.unavailable, error.description)
         }
         // After the listeners, so stopped before them: held reports are answered at once.
-        let kioskServices: [any Service] = fleet.map { [KioskReportService(bell: kioskBell, beacon: SteerBeacon(fleet: $0, bell: kioskBell), clock: sleepClock,
-                                                                                       watch: KioskWatchLog(watch: KioskWatch(fleet: $0, judge: judge, clock: clock), logger: logger))] } ?? []
+        let kioskServices: [any Service] = [KioskReportService(bell: kioskBell, beacon: SteerBeacon(fleet: fleet, bell: kioskBell), clock: sleepClock,
+                                                               watch: KioskWatchLog(watch: KioskWatch(fleet: fleet, judge: judge, clock: clock), logger: logger))]
         let served = configuration.venues.servesUnlisted ? "every venue its keys serve"
             : configuration.venues.profiles.keys.map(\.rawValue).sorted().joined(separator: ", ")
         logger.notice("listening on \(address), base path \(configuration.basePath.isEmpty ? "/" : configuration.basePath), "
