@@ -112,7 +112,7 @@ extension LedgerSchema {
     /// `steerColumns` (NULL when none).
     public static let selectKiosks = """
         SELECT k.venue, k.kiosk, k.report, k.received_ms, s.id, s.venue, s.kiosk, s.refresh, s.shake, s.new_code, s.by_name, s.at_ms,
-               s.applied_at, s.outcome
+               s.applied_at, s.outcome, k.announced
         FROM kiosks k LEFT JOIN kiosk_steers s ON s.venue = k.venue AND s.kiosk = k.kiosk
              AND s.id = (SELECT max(id) FROM kiosk_steers WHERE venue = k.venue AND kiosk = k.kiosk)
         """

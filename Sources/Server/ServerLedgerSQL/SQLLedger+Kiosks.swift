@@ -116,7 +116,7 @@ extension SQLLedger {
         } catch {
             throw LedgerError(.corrupt, "kiosk \(name)'s stored report is not one: \(error.description)")
         }
-        return KioskRecord(report: report, receivedAt: WallTime(milliseconds: received), steer: try steer(row, at: 4))
+        return KioskRecord(report: report, receivedAt: WallTime(milliseconds: received), steer: try steer(row, at: 4), announced: row.text(14))
     }
 
     /// The steer in `steerColumns` order from column `first`; nil when its id is NULL.

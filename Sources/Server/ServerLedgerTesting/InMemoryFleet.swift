@@ -6,8 +6,6 @@ import SharedDomain
 /// transaction's copy of the state carries them (a steer and its audit entry are one).
 struct InMemoryFleet {
     var kiosks: [KioskKey: KioskRecord] = [:]
-    /// Per kiosk, what was last told of it (`KioskAnnouncement.stored`).
-    var announced: [KioskKey: String] = [:]
     /// Per kiosk, the nonces of its reports and their signed times.
     var nonces: [KioskKey: [ReportNonce: Int64]] = [:]
     /// The id the next steer gets (ids are never reused, as the databases' identities).
@@ -29,7 +27,7 @@ struct InMemoryFleet {
             pending.outcome = applied.outcome
             steer = pending
         }
-        kiosks[key] = KioskRecord(report: receipt.report, receivedAt: receipt.receivedAt, steer: steer)
+        kiosks[key] = KioskRecord(report: receipt.report, receivedAt: receipt.receivedAt, steer: steer, announced: kiosks[key]?.announced)
         return .stored(pending: steer.flatMap { $0.isPending ? $0.steer : nil })
     }
 
@@ -51,7 +49,6 @@ struct InMemoryFleet {
 
     mutating func forget(_ key: KioskKey) -> Bool {
         nonces[key] = nil
-        announced[key] = nil
         return kiosks.removeValue(forKey: key) != nil
     }
 }
@@ -86,8 +83,8 @@ extension InMemoryLedger {
     /// As the SQL ledgers, without the events: the in-memory ledger keeps no webhooks.
     public func announce(_ announcement: KioskAnnouncement, at time: WallTime) async throws(LedgerError) -> Bool {
         try locked(writing: true) { state throws(LedgerError) in
-            guard state.fleet.kiosks[announcement.key] != nil, state.fleet.announced[announcement.key] != announcement.stored else { return false }
-            state.fleet.announced[announcement.key] = announcement.stored
+            guard let record = state.fleet.kiosks[announcement.key], record.announced != announcement.stored else { return false }
+            state.fleet.kiosks[announcement.key]?.announced = announcement.stored
             return true
         }
     }

@@ -49,7 +49,7 @@ struct KioskWatchTests {
         var mine = KioskWatch.Memory(), theirs = KioskWatch.Memory()
         try await report(nonce: 1)
         #expect(try #require(await watch.look(&theirs)).announced.count == 1)
-        #expect(try #require(await watch.look(&mine)).announced.isEmpty, "the ledger already holds it: told once for the database")
+        #expect(try #require(await watch.look(&mine)).announced.isEmpty, "the ledger already holds it: told once for the database, nothing written")
         clock.advance(seconds: 61)
         #expect(try #require(await watch.look(&mine)).announced.map(\.state) == [.late])
         #expect(try #require(await watch.look(&theirs)).announced.isEmpty)

@@ -10,9 +10,6 @@ public struct KioskWatch: Sendable {
     /// What one server remembers between looks.
     public struct Memory: Sendable {
         var offline = OfflineWatch()
-        /// What this server last saw the ledger hold for each kiosk: only a difference is
-        /// written, so a quiet fleet costs one read a look.
-        var told: [KioskKey: String] = [:]
 
         /// A server that has looked at nothing yet.
         public init() {}
@@ -48,23 +45,20 @@ public struct KioskWatch: Sendable {
         var look = Look()
         var states: [KioskKey: KioskState] = [:]
         var silence: [KioskKey: Int64] = [:]
-        var told: [KioskKey: String] = [:]
         for record in records {
             let verdict = judge.verdict(on: record, at: now)
             states[record.key] = verdict.state
             silence[record.key] = verdict.silenceSeconds
+            // The listing carries what the ledger last told: only a difference is written, so a
+            // quiet fleet (and a restarted server) costs one read a look.
             let announcement = KioskAnnouncement(key: record.key, verdict: verdict)
-            told[record.key] = memory.told[record.key]
-            guard memory.told[record.key] != announcement.stored else { continue }
+            guard record.announced != announcement.stored else { continue }
             do throws(LedgerError) {
                 if try await fleet.announce(announcement, at: now) { look.announced.append(announcement) }
-                told[record.key] = announcement.stored
             } catch {
                 look.failed += 1
             }
         }
-        // Forgotten kiosks drop out of the memory with the records.
-        memory.told = told
         let changed = memory.offline.look(states)
         for key in changed.turnedOffline { look.turnedOffline[key] = silence[key] ?? 0 }
         look.back = changed.back
