@@ -225,6 +225,7 @@ bench: release
 	QRCHECKIN_BIN=$(CURDIR)/$(BIN_RELEASE) QRCHECKIN_SERVER_BIN=$(CURDIR)/$(BIN_SERVER_RELEASE) scripts/bench-presence $(filter --quick --json,$(BENCH_ARGS))
 	QRCHECKIN_SERVER_BIN=$(CURDIR)/$(BIN_SERVER_RELEASE) scripts/bench-console $(filter --quick --json --check,$(BENCH_ARGS))
 	QRCHECKIN_SERVER_BIN=$(CURDIR)/$(BIN_SERVER_RELEASE) scripts/bench-dashboard $(filter --quick --json --check,$(BENCH_ARGS))
+	QRCHECKIN_BIN=$(CURDIR)/$(BIN_RELEASE) QRCHECKIN_SERVER_BIN=$(CURDIR)/$(BIN_SERVER_RELEASE) scripts/bench-webhooks $(filter --quick --json --check,$(BENCH_ARGS))
 	QRCHECKIN_BIN=$(CURDIR)/$(BIN_RELEASE) QRCHECKIN_SERVER_BIN=$(CURDIR)/$(BIN_SERVER_RELEASE) scripts/bench-servers $(filter --quick --json,$(BENCH_ARGS))
 	QRCHECKIN_BIN=$(CURDIR)/$(BIN_RELEASE) QRCHECKIN_SERVER_BIN=$(CURDIR)/$(BIN_SERVER_RELEASE) scripts/bench-fleet $(filter --quick --json,$(BENCH_ARGS))
 

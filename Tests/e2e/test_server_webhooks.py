@@ -2,6 +2,8 @@
 package (a receiver nobody here wrote), retries with the same webhook-id, 410 disables, and a
 server killed with SIGKILL mid-delivery delivers after its restart."""
 import json
+import sqlite3
+import time
 import re
 import signal
 import threading
@@ -154,3 +156,46 @@ def test_the_console_shows_the_endpoints_a_410_and_the_deliveries(servers, tmp_p
         assert "webhook-add" in audit and "webhook-test" in audit and ",admin," in audit
     finally:
         receiver.close()
+
+
+def test_an_endpoint_added_by_another_process_hears_every_check_in_after_it(servers, tmp_path, secret):
+    """A check-in runs the outbox's statement only when its own insert saw an endpoint (issue 40:
+    with none, a check-in costs what it did). Nothing is cached: an endpoint that `webhook add`
+    (another process) commits while check-ins flow is heard by every check-in made after it."""
+    server = servers(secret, tmp_path / "s", args=LOAD_ARGS)
+    path = scan_path(secret, server)
+    stop, made, lock, failures = threading.Event(), [0], threading.Lock(), []
+
+    def flow():
+        while not stop.is_set():
+            status, _, _ = server.get(path)
+            with lock:
+                made[0] += 1
+                if status != 303:
+                    failures.append(status)
+
+    threads = [threading.Thread(target=flow) for _ in range(4)]
+    for thread in threads:
+        thread.start()
+    try:
+        wait_until(lambda: made[0] >= 100, timeout=60, message="100 check-ins without an endpoint")
+        before = time.time_ns() // 1_000_000
+        add_webhook(server, "http://127.0.0.1:9/", "--events", "checkin")
+        added = time.time_ns() // 1_000_000
+        seen = made[0]
+        wait_until(lambda: made[0] >= seen + 100, timeout=60, message="100 check-ins after the endpoint")
+    finally:
+        stop.set()
+        for thread in threads:
+            thread.join(30)
+    assert not failures, failures
+    server.stop(timeout=10)
+    with sqlite3.connect(server.database) as db:
+        rows = db.execute("SELECT id, at_ms FROM checkins").fetchall()
+        heard = {checkin for (checkin,) in db.execute("SELECT checkin FROM webhook_events WHERE type = 'checkin'")}
+    after = [row for row, at in rows if at > added]
+    # Row ids go up in commit order (one writer): the first 100 were acknowledged before the add began.
+    untold = sorted(row for row, _ in rows)[:100]
+    assert len(after) >= 100 and all(at < before for row, at in rows if row in set(untold)), len(after)
+    assert set(after) <= heard, f"{len(set(after) - heard)} check-ins after the endpoint's commit were not told"
+    assert not heard & set(untold), "check-ins committed before the endpoint existed are told of nothing"

@@ -107,6 +107,23 @@ public struct ConsoleSite: HTTPHandler {
         self.parts = parts
     }
 
+    /// The answers that read no ledger (the console's assets, its home's redirect, 404, 405),
+    /// made on libmicrohttpd's thread without a task (`HTTPHandler.respondAtOnce`).
+    public func respondAtOnce(to http: HTTPRequest) -> HTTPResponse? {
+        guard !APIRoute.owns(http.path) else { return nil }
+        let route = ConsoleRoute(method: http.method, path: http.path)
+        if case .page = route { return nil }
+        let words = ConsoleWords(PageLanguage.choose(http))
+        let anonymous = ConsoleRequest(http: http, words: words, current: nil, now: parts.clock.now(), zone: parts.zone)
+        switch route {
+        case .asset(let name): return ConsoleAssets.respond(to: anonymous, name: name)
+        case .home: return anonymous.redirect(anonymous.link(ConsolePage.dashboard.path))
+        case .notFound: return anonymous.message(404, words.notFound)
+        case .methodNotAllowed(let allow): return anonymous.message(405, words.web.methodNotAllowed, extra: [("Allow", allow)])
+        case .page: return nil
+        }
+    }
+
     public func respond(to http: HTTPRequest) async -> HTTPResponse {
         // The API (tokens, JSON, problem details) shares the listener, nothing else.
         if APIRoute.owns(http.path) { return await APIHandler(parts: parts).respond(to: http) }

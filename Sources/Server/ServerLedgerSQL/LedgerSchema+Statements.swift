@@ -5,14 +5,14 @@ extension LedgerSchema {
     /// `claimPresence` ($1 venue, $2 device, $3 time, $4 the duplicate time) and, when it took
     /// the claim, `insertCheckIn`'s insert ($5 method, $6 window age, $7 name, $8 phone,
     /// $9 operator). The claim's row stays locked until the commit, so a second server claiming
-    /// the same device waits and then finds it claimed. Returns the new id, or no row for a
-    /// duplicate. SQLite cannot modify rows in a WITH: it runs the two steps (its one writer
-    /// makes them one decision).
+    /// the same device waits and then finds it claimed. Returns the new id and
+    /// `anyWebhookEndpoint`, or no row for a duplicate. SQLite cannot modify rows in a WITH: it
+    /// runs the two steps (its one writer makes them one decision).
     public static let claimAndInsert = """
         WITH claim AS (\(claimPresence))
         INSERT INTO checkins (venue, at_ms, method, window_age, device, visitor_name, visitor_phone, operator)
         SELECT $1, $3, $5, $6, $2, $7, $8, $9 WHERE EXISTS (SELECT 1 FROM claim)
-        RETURNING id
+        RETURNING id, \(anyWebhookEndpoint)
         """
 
     /// PostgreSQL's lock on one venue's admissions, held until the commit: the two-key form, 32

@@ -211,11 +211,18 @@ public enum LedgerSchema {
         """
 
     /// Step 2 of recording: the check-in itself. Parameters $1…$8 are the columns of
-    /// `checkInColumns` after `id`. Returns the id.
+    /// `checkInColumns` after `id`. Returns the id and `anyWebhookEndpoint`.
     public static let insertCheckIn = """
         INSERT INTO checkins (venue, at_ms, method, window_age, device, visitor_name, visitor_phone, operator)
-        VALUES ($1, $2, $3, $4, $5, $6, $7, $8) RETURNING id
+        VALUES ($1, $2, $3, $4, $5, $6, $7, $8) RETURNING id, \(anyWebhookEndpoint)
         """
+
+    /// 1 when the ledger has a webhook endpoint (enabled or not), else 0: returned by a
+    /// check-in's insert, read in its statement and so in its transaction, so that a check-in
+    /// runs the outbox's statement (`enqueueCheckInWebhooks`) only when an endpoint might hear
+    /// it (issue 40: with none, a check-in costs what it did). Never cached: an endpoint another
+    /// process adds (`webhook add` on the shell) is seen by the next check-in's transaction.
+    public static let anyWebhookEndpoint = "CASE WHEN EXISTS (SELECT 1 FROM webhook_endpoints) THEN 1 ELSE 0 END"
 
     /// A duplicate's earlier check-in: the one whose time the claim holds (found through
     /// `checkins_device_at`: device and time to the millisecond). $1 venue, $2 device.

@@ -34,47 +34,58 @@ public struct SQLLedger: Sendable {
                 if let refused = rules.refusal(inside: inside, at: checkIn.time, earlier: earlier) { return refused }
             }
         }
-        let outcome = try session.retryingTakenRowID { () throws(LedgerError) in
+        let (outcome, heard) = try session.retryingTakenRowID { () throws(LedgerError) in
             try claimAndInsert(checkIn, duplicateSeconds: rules.duplicateSeconds, on: session)
         }
-        // The webhooks' outbox, in the check-in's transaction (issue 40).
-        if case .recorded(let recorded) = outcome, let row = ids.rowID(shown: recorded.id) {
+        // The webhooks' outbox, in the check-in's transaction (issue 40), when the insert saw an
+        // endpoint: with none, the statement would read an empty table and write nothing.
+        if let row = heard {
             try enqueueCheckIn(checkIn, row: row, openSince: rules.openSince, on: session)
         }
         return .admitted(outcome)
     }
 
     /// The claim of the device's duplicate key and the insert, or the earlier check-in that
-    /// holds the key. A check-in without a device is always inserted.
-    private func claimAndInsert(_ checkIn: NewCheckIn, duplicateSeconds: Int64, on session: any SQLSession) throws(LedgerError) -> RecordOutcome {
-        guard let device = checkIn.device else { return .recorded(try insert(checkIn, on: session)) }
+    /// holds the key. A check-in without a device is always inserted. `heard`: the new row's id
+    /// when the ledger has a webhook endpoint (the insert's `anyWebhookEndpoint`), else nil.
+    private func claimAndInsert(_ checkIn: NewCheckIn, duplicateSeconds: Int64,
+                                on session: any SQLSession) throws(LedgerError) -> (outcome: RecordOutcome, heard: Int64?) {
+        guard let device = checkIn.device else { return try insert(checkIn, on: session) }
         let duplicate = duplicateSeconds.multipliedReportingOverflow(by: 1000).partialValue
         let claim: [SQLValue] = [.text(checkIn.venue.rawValue), .text(device.rawValue), .integer(checkIn.time.milliseconds), .integer(duplicate)]
         if session.dialect.modifiesInWith {
-            let row = try session.first(LedgerStatements.claimAndInsert, claim + [
+            let inserted = try session.first(LedgerStatements.claimAndInsert, claim + [
                 .text(checkIn.method.rawValue), .integer(checkIn.windowAge.map(Int64.init)), .text(checkIn.visitor?.name),
                 .text(checkIn.visitor?.phone), .text(checkIn.operatorName),
-            ]) { row throws(LedgerError) in try row.integer(0) }
-            if let row { return .recorded(try recorded(checkIn, row: row ?? nil, on: session)) }
+            ], Self.insertedRow)
+            if let inserted { return try recorded(checkIn, inserted, on: session) }
         } else if try session.first(LedgerStatements.claimPresence, claim, { _ in true }) != nil {
-            return .recorded(try insert(checkIn, on: session))
+            return try insert(checkIn, on: session)
         }
         // A duplicate. PostgreSQL: the claim's row was locked until the check-in holding it
         // committed, so this statement (a new snapshot) sees that check-in.
         guard let earlier = try earlier(venue: checkIn.venue, device: device, on: session) else {
             throw LedgerError(.corrupt, "\(session.target): a duplicate key names no check-in")
         }
-        return .duplicate(of: earlier)
+        return (.duplicate(of: earlier), nil)
     }
 
-    private func insert(_ checkIn: NewCheckIn, on session: any SQLSession) throws(LedgerError) -> CheckIn {
-        let row = try session.first(LedgerStatements.insertCheckIn, LedgerRows.values(checkIn)) { row throws(LedgerError) in try row.integer(0) }
-        return try recorded(checkIn, row: row ?? nil, on: session)
+    private func insert(_ checkIn: NewCheckIn, on session: any SQLSession) throws(LedgerError) -> (outcome: RecordOutcome, heard: Int64?) {
+        let inserted = try session.first(LedgerStatements.insertCheckIn, LedgerRows.values(checkIn), Self.insertedRow)
+        return try recorded(checkIn, inserted ?? (nil, false), on: session)
     }
 
-    private func recorded(_ checkIn: NewCheckIn, row: Int64?, on session: any SQLSession) throws(LedgerError) -> CheckIn {
-        guard let row else { throw LedgerError(.failed, "\(session.target): the insert returned no id") }
-        return CheckIn(id: try ids.shownID(row: row), entry: checkIn)
+    /// An insert's row: its id and whether the ledger has a webhook endpoint.
+    private static func insertedRow(_ row: any SQLRow) throws(LedgerError) -> (row: Int64?, endpoints: Bool) {
+        (try row.integer(0), try row.integer(1) == 1)
+    }
+
+    /// The recorded check-in of the row an insert returned (its shown id enciphered from the
+    /// row id, which the outbox's statement takes as it is: never deciphered back).
+    private func recorded(_ checkIn: NewCheckIn, _ inserted: (row: Int64?, endpoints: Bool),
+                          on session: any SQLSession) throws(LedgerError) -> (outcome: RecordOutcome, heard: Int64?) {
+        guard let row = inserted.row else { throw LedgerError(.failed, "\(session.target): the insert returned no id") }
+        return (.recorded(CheckIn(id: try ids.shownID(row: row), entry: checkIn)), inserted.endpoints ? row : nil)
     }
 
     /// The check-in holding the duplicate key of `venue` and `device`, if any.

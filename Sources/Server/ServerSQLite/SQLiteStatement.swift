@@ -48,6 +48,11 @@ final class SQLiteStatement {
         }
     }
 
+    /// One step's status as SQLite gives it (`SQLITE_ROW`, `SQLITE_DONE` or the failure).
+    func stepStatus() -> Int32 {
+        sqlite3_step(handle)
+    }
+
     /// Runs a statement that returns no rows.
     func run() throws(LedgerError) {
         defer { reset() }

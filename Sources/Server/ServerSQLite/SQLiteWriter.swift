@@ -119,10 +119,10 @@ final class SQLiteWriter: Sendable {
         var answers: [@Sendable () -> Void] = []
         answers.reserveCapacity(batch.count)
         do throws(LedgerError) {
-            try connection.execute("BEGIN IMMEDIATE")
+            try connection.executeKept("BEGIN IMMEDIATE")
             do throws(LedgerError) {
                 for job in batch { answers.append(try job.work(connection)) }
-                try connection.execute("COMMIT")
+                try connection.executeKept("COMMIT")
             } catch {
                 try? connection.execute("ROLLBACK")
                 throw error

@@ -57,6 +57,21 @@ public struct CheckInSite: HTTPHandler {
         self.parts = parts
     }
 
+    /// The pages that read no ledger (the style sheet and script, the safe-number form, 404),
+    /// answered on libmicrohttpd's thread without a task (`HTTPHandler.respondAtOnce`). Only a
+    /// GET or HEAD of one segment or of `_/NAME` is routed here: a scan (two segments) is not,
+    /// so a check-in's path is parsed once.
+    public func respondAtOnce(to http: HTTPRequest) -> HTTPResponse? {
+        guard Route.mayAnswerAtOnce(method: http.method, path: http.path, basePath: parts.basePath) else { return nil }
+        let request = SiteRequest(http, basePath: parts.basePath, zone: parts.zone, look: parts.look)
+        switch Route(method: http.method, path: http.path, basePath: parts.basePath) {
+        case .safeNumberForm(let venue): return SafeNumberHandler(parts: parts).form(for: request, venue: venue)
+        case .asset(let name): return AssetHandler.respond(to: request, name: name, look: parts.look)
+        case .notFound: return request.notFound()
+        default: return nil
+        }
+    }
+
     public func respond(to http: HTTPRequest) async -> HTTPResponse {
         let request = SiteRequest(http, basePath: parts.basePath, zone: parts.zone, look: parts.look)
         switch Route(method: http.method, path: http.path, basePath: parts.basePath) {
