@@ -25,9 +25,13 @@ LIBFAKETIME = "/usr/lib/x86_64-linux-gnu/faketime/libfaketime.so.1"
 INTERVAL = 5
 
 
-def kiosks(server, *args):
-    """`qrcheckin-server kiosks ARGS` on the server's database: (exit status, stdout, stderr)."""
-    result = server_run("kiosks", "--database", f"sqlite:{server.database}", *args, env={"QRCHECKIN_SERVER_PERIOD": "2"})
+def kiosks(server, *args, ahead=None):
+    """`qrcheckin-server kiosks ARGS` on the server's database: (exit status, stdout, stderr).
+    `ahead`: seconds the command's clock is put ahead (libfaketime), to judge the fleet later."""
+    env = {"QRCHECKIN_SERVER_PERIOD": "2"}
+    if ahead is not None:
+        env.update({"LD_PRELOAD": LIBFAKETIME, "FAKETIME": f"+{ahead}", "FAKETIME_DONT_FAKE_MONOTONIC": "1", "FAKETIME_DISABLE_SHM": "1"})
+    result = server_run("kiosks", "--database", f"sqlite:{server.database}", *args, env=env)
     return result.returncode, result.stdout, result.stderr
 
 
@@ -246,3 +250,31 @@ def test_a_kiosk_paused_then_silent_reaches_a_webhook_once_each_change(fleet):
         assert all(d.payload["type"] == "kiosk" for d in receiver.successes())
     finally:
         receiver.close()
+
+
+def test_a_killed_kiosk_is_late_then_offline_on_an_injected_clock(fleet):
+    """Daemon and reporter killed (SIGKILL: nothing said goodbye); the fleet judged by `kiosks`
+    with its clock put ahead: ok now, late past two intervals of silence, offline past 10
+    minutes, with the exit status scripts read (0 ok, 1 a kiosk late or with a problem, 2 one
+    offline: docs/SERVER.md)."""
+    daemon, server, reporter = fleet
+    kiosk = reporter()
+    wait_until(lambda: one(server), timeout=INTERVAL + 10, message="the kiosk listed")
+    kiosk.stop(sig=signal.SIGKILL)
+    daemon.stop(sig=signal.SIGKILL)
+    seen = one(server)["lastSeen"]
+
+    def judged(ahead):
+        status, out, err = kiosks(server, "--format", "json", ahead=ahead)
+        row = next(row for row in json.loads(out) if row["kiosk"] == "door-1")
+        assert row["lastSeen"] == seen, "the clock moved, not the record"
+        return status, row
+
+    status, row = judged(0)
+    assert row["state"] == "ok", row
+    status, row = judged(2 * INTERVAL + 5)
+    assert row["state"] == "late" and status == 1, (status, row)
+    status, row = judged(601)
+    assert row["state"] == "offline" and status == 2, (status, row)
+    status, table, _ = kiosks(server, ahead=601)
+    assert "offline" in table and "door-1" in table, table

@@ -115,7 +115,7 @@ struct KiosksCommand: AsyncCommand {
             let listing = KioskListing(records: records, judge: KioskJudge(venues: venues, serverVersion: ServerProgram.version), now: clock.now())
             try context.output(json ? listing.json : listing.table)
             let worst = listing.worst
-            if worst.state == .offline { return ExitCode(rawValue: 2) ?? .failure }
+            if worst.state == .offline { return .offline }
             return worst.state == .late || worst.problems ? .failure : .success
         case .set:
             let ledger = try await ledgerOptions.openLedger(clock: clock).ledger

@@ -3,6 +3,8 @@ public enum ExitCode: Int32, Sendable {
     case success = 0
     /// A negative answer: `verify` rejected the code; `status` found the daemon degraded.
     case failure = 1
+    /// `qrcheckin-server kiosks`: a kiosk is offline (no report for 10 minutes).
+    case offline = 2
     /// `status`: the daemon is not running or its state is stale.
     case notRunning = 3
     /// EX_USAGE: the command line was wrong.
