@@ -3,7 +3,8 @@ minimal Debian 12 (booted.py) as an image builder installs them, systemd booted 
 systemd-nspawn, and `qrcheckin-server` used as its operator uses it, on the packaged defaults:
 the service and its socket active, a scan recorded and in `checkins`, the console answering and
 signing in an account root added beside the running service, restart and reload keeping the
-log, the hardening systemd measures, and a read-only visitor log refused with its own status.
+log, the hardening systemd measures, a read-only visitor log refused with its own status, and
+a kiosk's daemon and reporter units reporting to it (issue 39).
 
 With DynamicUser=yes systemd makes the state directory /var/lib/qrcheckin-server a symbolic link
 to private/qrcheckin-server: what `systemd-analyze` alone never shows (issue 37)."""
@@ -197,3 +198,44 @@ def test_a_read_only_visitor_log_is_refused_with_its_own_status_and_message(host
     host.run(f"systemctl start {SERVICE}")
     active(host, SERVICE)
     assert checkins(host) == before
+
+
+def test_a_kiosk_and_its_reporter_report_to_the_server_under_systemd(host):
+    """Both kiosk units active beside the server (issue 39): the daemon `qrcheckin.service`, its
+    hardening unchanged (still no network), and the reporter `qrcheckin-report.service`
+    reporting to the server's unit over loopback, configured as README says; the kiosk is
+    listed ok by `qrcheckin-server kiosks`, `status` shows the reporting row, and systemd's
+    exposure score of the reporter is measured (printed; bound in DAEMON.md)."""
+    host.run(f"systemctl start {SERVICE}")
+    active(host, SERVICE)
+    # One venue's secret on both sides (the server verifies the venue's report key from it).
+    host.run(f"install -m 0600 {SECRET} /etc/qrcheckin/secret && "
+             "printf 'report-to = http://127.0.0.1:8080/C\\nkiosk-name = door-1\\n' >> /etc/qrcheckin/qrcheckin.conf && "
+             "qrcheckin keygen --report --force -o /etc/qrcheckin/report-key && "
+             "systemctl enable qrcheckin.service && systemctl restart qrcheckin.service && "
+             "systemctl enable --now qrcheckin-report.service")
+    host.wait_active("qrcheckin.service", timeout=DEADLINE)
+    host.wait_active("qrcheckin-report.service", timeout=DEADLINE)
+
+    def listed():
+        out = host.run("qrcheckin-server kiosks --format json", check=False).stdout
+        rows = json.loads(out) if out.strip().startswith("[") else []
+        return next((row for row in rows if row["kiosk"] == "door-1" and row["state"] == "ok"), None)
+    row = wait_until(listed, timeout=DEADLINE, message="door-1 listed ok\n" + host.run(
+        "journalctl --no-pager -n 30 -u qrcheckin-report.service", check=False).stdout)
+    venue = json.loads(host.read("/run/qrcheckin/current.json"))["venue"]
+    assert row["venue"] == venue and abs(row["clockSkewSeconds"]) <= 2, row
+    # The first report's answer is held up to 25 s (the long poll: a steer would come at once).
+    wait_until(lambda: re.search(r"Reporting\s+to http://127\.0\.0\.1:8080/C: last ok",
+                                 host.run("qrcheckin status --lang en", check=False).stdout),
+               timeout=DEADLINE, message="status: reporting ok\n" + host.run("qrcheckin status --lang en", check=False).stdout)
+    # The daemon keeps no network; the reporter has only what it needs.
+    assert host.unit("qrcheckin.service", "PrivateNetwork") == "yes"
+    assert host.unit("qrcheckin-report.service", "DynamicUser") == "yes"
+    report = host.run("systemd-analyze security --no-pager qrcheckin-report.service", check=False)
+    match = re.search(r"Overall exposure level for \S+: (\d+\.\d+)", report.stdout + report.stderr)
+    assert match and float(match.group(1)) <= 1.1, report.stdout + report.stderr  # DAEMON.md's figure
+    print(f"systemd-analyze security qrcheckin-report.service under systemd 252: {match.group(1)}")  # shown with -rP
+    daemon = host.run("systemd-analyze security --no-pager qrcheckin.service", check=False)
+    print("systemd-analyze security qrcheckin.service: "
+          + re.search(r"Overall exposure level for \S+: (\d+\.\d+)", daemon.stdout + daemon.stderr).group(1))
