@@ -109,7 +109,7 @@ public enum KioskFleetContract {
         Case(description: "an announcement is news once: the same again writes nothing, a change does, an unknown or forgotten kiosk none") { subject throws(ContractFailure) in
             func announce(_ announcement: KioskAnnouncement, line: Int = #line) async throws(ContractFailure) -> Bool {
                 try await callAsync("announce", line: line) { () async throws(LedgerError) in
-                    try await subject.fleet.announce(announcement, at: WallTime(seconds: 1100))
+                    try await !subject.fleet.announce([announcement], at: WallTime(seconds: 1100)).isEmpty
                 }
             }
             let k1 = key("K1"), late = KioskAnnouncement(key: key("K1"), state: .late, problems: [])
@@ -130,6 +130,9 @@ public enum KioskFleetContract {
             try await expect(await !announce(ok), "a forgotten kiosk has nothing to tell")
             _ = try await receive(subject, receipt(k1, nonce: 4, at: 1040))
             try await expect(await announce(late), "reporting again after being forgotten, it starts afresh")
+            let both = [KioskAnnouncement(key: k1, state: .late, problems: []), KioskAnnouncement(key: key("K2"), state: .offline, problems: [])]
+            let news = try await callAsync("announce") { () async throws(LedgerError) in try await subject.fleet.announce(both, at: WallTime(seconds: 1200)) }
+            try expect(news == [both[1]], "in one call, each kiosk's own news: \(news)")
         },
         Case(description: "a nonce seen for a kiosk within the window is refused and nothing is stored; another kiosk's, or one past the window, is not") { subject throws(ContractFailure) in
             _ = try await receive(subject, receipt(key("K1"), nonce: 9, at: 1000, window: 66))

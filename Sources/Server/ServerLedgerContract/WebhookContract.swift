@@ -125,10 +125,10 @@ public enum WebhookContract {
             try await add(ledger, endpoint("crm"))
             let paused = KioskAnnouncement(key: key, state: .ok, problems: ["paused", "clock"])
             for _ in 0..<2 {
-                _ = try await call("announce") { () async throws(LedgerError) in try await fleet.announce(paused, at: C.at(1010)) }
+                _ = try await call("announce") { () async throws(LedgerError) in try await fleet.announce([paused], at: C.at(1010)) }
             }
             _ = try await call("announce") { () async throws(LedgerError) in
-                try await fleet.announce(KioskAnnouncement(key: key, state: .late, problems: ["paused"]), at: C.at(1075))
+                try await fleet.announce([KioskAnnouncement(key: key, state: .late, problems: ["paused"])], at: C.at(1075))
             }
             let ops = try await events(ledger, "ops")
             try expect(ops.map(\.kioskState) == [.ok, .late] && ops.allSatisfy { $0.type == .kiosk && $0.kiosk == key.name && $0.venue == C.hall },

@@ -30,7 +30,11 @@ extension SQLEngine {
         try await reading { [sql] session throws(LedgerError) in try sql.latestSteerID(on: session) }
     }
 
-    public func announce(_ announcement: KioskAnnouncement, at time: WallTime) async throws(LedgerError) -> Bool {
-        try await writing { [sql] session throws(LedgerError) in try sql.announce(announcement, at: time, on: session) }
+    public func announce(_ announcements: [KioskAnnouncement], at time: WallTime) async throws(LedgerError) -> [KioskAnnouncement] {
+        try await writing { [sql] session throws(LedgerError) in
+            var news: [KioskAnnouncement] = []
+            for announcement in announcements where try sql.announce(announcement, at: time, on: session) { news.append(announcement) }
+            return news
+        }
     }
 }

@@ -81,11 +81,13 @@ extension InMemoryLedger {
     }
 
     /// As the SQL ledgers, without the events: the in-memory ledger keeps no webhooks.
-    public func announce(_ announcement: KioskAnnouncement, at time: WallTime) async throws(LedgerError) -> Bool {
+    public func announce(_ announcements: [KioskAnnouncement], at time: WallTime) async throws(LedgerError) -> [KioskAnnouncement] {
         try locked(writing: true) { state throws(LedgerError) in
-            guard let record = state.fleet.kiosks[announcement.key], record.announced != announcement.stored else { return false }
-            state.fleet.kiosks[announcement.key]?.announced = announcement.stored
-            return true
+            announcements.filter { announcement in
+                guard let record = state.fleet.kiosks[announcement.key], record.announced != announcement.stored else { return false }
+                state.fleet.kiosks[announcement.key]?.announced = announcement.stored
+                return true
+            }
         }
     }
 }

@@ -35,12 +35,12 @@ public protocol KioskFleet: Sendable {
     /// The id of the newest steer given (0 when none ever was): where `SteerBeacon` starts.
     func latestSteerID() async throws(LedgerError) -> Int64
 
-    /// Keeps `announcement` as what was last told of its kiosk, unless that is what was last
-    /// told (then nothing is written: false). When it is news, in the same transaction, a
-    /// `kiosk` event for each webhook endpoint that hears the kiosk's venue (the engines that
-    /// keep webhooks). A kiosk not (or no longer) known: false. Two servers announcing one
-    /// change at once: one of them writes it.
-    func announce(_ announcement: KioskAnnouncement, at time: WallTime) async throws(LedgerError) -> Bool
+    /// Keeps each of `announcements` as what was last told of its kiosk, unless that is what
+    /// was last told (then nothing is written for it), all in one transaction; with each that
+    /// is news, a `kiosk` event for each webhook endpoint that hears the kiosk's venue (the
+    /// engines that keep webhooks). Returns the news. A kiosk not (or no longer) known is no
+    /// news. Two servers announcing one change at once: one of them writes it.
+    func announce(_ announcements: [KioskAnnouncement], at time: WallTime) async throws(LedgerError) -> [KioskAnnouncement]
 }
 
 /// A steer given, as `KioskFleet.steers(after:)` lists it.

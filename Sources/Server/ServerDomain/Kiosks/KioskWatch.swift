@@ -27,6 +27,9 @@ public struct KioskWatch: Sendable {
         public var failed = 0
     }
 
+    /// Announcements written in one transaction at most.
+    static let batch = 256
+
     let fleet: any KioskFleet
     let judge: KioskJudge
     let clock: any WallClock
@@ -45,6 +48,7 @@ public struct KioskWatch: Sendable {
         var look = Look()
         var states: [KioskKey: KioskState] = [:]
         var silence: [KioskKey: Int64] = [:]
+        var changes: [KioskAnnouncement] = []
         for record in records {
             let verdict = judge.verdict(on: record, at: now)
             states[record.key] = verdict.state
@@ -52,12 +56,19 @@ public struct KioskWatch: Sendable {
             // The listing carries what the ledger last told: only a difference is written, so a
             // quiet fleet (and a restarted server) costs one read a look.
             let announcement = KioskAnnouncement(key: record.key, verdict: verdict)
-            guard record.announced != announcement.stored else { continue }
+            if record.announced != announcement.stored { changes.append(announcement) }
+        }
+        // A batch a transaction: a fleet that turns late at once (the server's network was away)
+        // is a few write transactions, not one per kiosk, and a stopping server waits for one.
+        var start = 0
+        while start < changes.count, !Task.isCancelled {
+            let batch = Array(changes[start..<min(start + Self.batch, changes.count)])
             do throws(LedgerError) {
-                if try await fleet.announce(announcement, at: now) { look.announced.append(announcement) }
+                look.announced += try await fleet.announce(batch, at: now)
             } catch {
-                look.failed += 1
+                look.failed += batch.count
             }
+            start += Self.batch
         }
         let changed = memory.offline.look(states)
         for key in changed.turnedOffline { look.turnedOffline[key] = silence[key] ?? 0 }
