@@ -105,9 +105,20 @@ public enum WebhookContract {
             try expect(inHall.map(\.type) == [.checkin, .checkout, .full], "HALL-1's check-in, exit and full refusal: \(inHall.map(\.type))")
             try expect(all.allSatisfy { $0.visitorName == nil && $0.visitorPhone == nil }, "no personal data by default")
             try expect(inHall[0].visitorName == "Kim" && inHall[0].visitorPhone == visitor.phone && inHall[0].checkIn == hall.id
-                       && inHall[0].occupancy == 2 && inHall[0].method == "qr", "a personal endpoint's check-in: \(inHall[0])")
-            try expect(inHall[1].exitKind == .receipt && inHall[1].staySeconds == 60 && inHall[1].occupancy == 1 && inHall[1].checkIn == hall.id,
-                       "the exit's kind, stay and occupancy after: \(inHall[1])")
+                       && inHall[0].method == "qr", "a personal endpoint's check-in: \(inHall[0])")
+            try expect(inHall[1].exitKind == .receipt && inHall[1].staySeconds == 60 && inHall[1].checkIn == hall.id,
+                       "the exit's kind and stay: \(inHall[1])")
+            try expect(inHall.allSatisfy { $0.occupancy == nil }, "no occupancy counted in the check-in's transaction")
+            // The claim that first sends them counts each venue's open visits once: HALL-1 has the
+            // first phone's visit open (the second's ended), CAFE one.
+            let claimed = try await claim(ledger, at: 100)
+            let occupancy = Dictionary(claimed.map { ($0.id, $0) }, uniquingKeysWith: { a, _ in a })
+            try expect(inHall.prefix(2).allSatisfy { occupancy[$0.id]?.occupancy == 1 }
+                       && all.filter { $0.venue == C.cafe }.allSatisfy { occupancy[$0.id]?.occupancy == 1 }
+                       && inHall[2].id == occupancy[inHall[2].id]?.id && occupancy[inHall[2].id]?.occupancy == nil,
+                       "the open visits at the claim, for check-ins and exits only: \(claimed.map { ($0.type, $0.venue, $0.occupancy) })")
+            let again = try await events(ledger, "hall")
+            try expect(again.prefix(2).allSatisfy { $0.occupancy == 1 }, "kept for the retries")
             try expect(inHall[2].reason == "full" && inHall[2].venue == C.hall, "the full refusal")
             try expect(all.allSatisfy { $0.state == .pending && $0.attempts == 0 }, "all pending")
         },

@@ -98,22 +98,21 @@ extension LedgerSchema {
     }
 
     /// A check-in's events, in its transaction, after its insert: $1 time (ms), $2 venue, $3 its
-    /// row id, $4 method, $5 the open visits' bound (`AdmissionRules.openSince`, ms), $6 name,
-    /// $7 phone, $8 the `checkin` bit. Occupancy is counted only when an endpoint hears it.
+    /// row id, $4 method, $5 name, $6 phone, $7 the `checkin` bit. No occupancy yet: the claim
+    /// that first sends the event counts it (`claimWebhookEvents`), once for a batch, so a check-in
+    /// never pays a count of the venue's open visits.
     public static let enqueueCheckInWebhooks = """
-        INSERT INTO webhook_events (endpoint, type, at_ms, venue, checkin, method, occupancy, visitor_name, visitor_phone, state, attempts, next_ms)
+        INSERT INTO webhook_events (endpoint, type, at_ms, venue, checkin, method, visitor_name, visitor_phone, state, attempts, next_ms)
         SELECT e.name, 'checkin', $1, $2, $3, $4,
-            (SELECT count(*) FROM checkins{open} WHERE venue = $2 AND exit_ms IS NULL AND at_ms >= $5),
-            CASE WHEN e.personal = 1 THEN $6 END, CASE WHEN e.personal = 1 THEN $7 END, 'pending', 0, $1
-        FROM webhook_endpoints e WHERE \(hearing(bit: "$8", venue: "$2"))
+            CASE WHEN e.personal = 1 THEN $5 END, CASE WHEN e.personal = 1 THEN $6 END, 'pending', 0, $1
+        FROM webhook_endpoints e WHERE \(hearing(bit: "$7", venue: "$2"))
         """
 
     /// One visit's exit, after its update: $1 the exit's time (ms), $2 the visit's row id, $3 the `checkout` bit.
     public static let enqueueCheckOutWebhooks = """
         INSERT INTO webhook_events (endpoint, type, at_ms, venue, checkin, method, exit_kind, stay_ms, occupancy, visitor_name, visitor_phone,
                                     state, attempts, next_ms)
-        SELECT e.name, 'checkout', $1, c.venue, c.id, c.method, c.exit_kind, c.exit_ms - c.at_ms,
-            (SELECT count(*) FROM checkins{open} WHERE venue = c.venue AND exit_ms IS NULL),
+        SELECT e.name, 'checkout', $1, c.venue, c.id, c.method, c.exit_kind, c.exit_ms - c.at_ms, NULL,
             CASE WHEN e.personal = 1 THEN c.visitor_name END, CASE WHEN e.personal = 1 THEN c.visitor_phone END, 'pending', 0, $1
         FROM webhook_endpoints e CROSS JOIN checkins c
         WHERE c.id = $2 AND \(hearing(bit: "$3", venue: "c.venue"))
@@ -126,8 +125,7 @@ extension LedgerSchema {
         INSERT INTO webhook_events (endpoint, type, at_ms, venue, checkin, method, exit_kind, stay_ms, occupancy, visitor_name, visitor_phone,
                                     state, attempts, next_ms)
         SELECT e.name, 'checkout', CASE WHEN CAST($4 AS BIGINT) IS NULL THEN $3 ELSE c.at_ms + $4 END, c.venue, c.id, c.method, $5,
-            CASE WHEN CAST($4 AS BIGINT) IS NULL THEN $3 - c.at_ms ELSE $4 END,
-            (SELECT count(*) FROM checkins{open} WHERE venue = $1 AND exit_ms IS NULL AND at_ms >= $2),
+            CASE WHEN CAST($4 AS BIGINT) IS NULL THEN $3 - c.at_ms ELSE $4 END, NULL,
             CASE WHEN e.personal = 1 THEN c.visitor_name END, CASE WHEN e.personal = 1 THEN c.visitor_phone END, 'pending', 0, $3
         FROM webhook_endpoints e CROSS JOIN checkins c
         WHERE c.venue = $1 AND c.exit_ms IS NULL AND c.at_ms < $2 AND \(hearing(bit: "$6", venue: "$1"))
@@ -159,8 +157,16 @@ extension LedgerSchema {
     /// $2. PostgreSQL skips the rows another server's claim holds (`FOR UPDATE SKIP LOCKED`):
     /// two servers never wait on each other and never claim one event together; an expired
     /// lease (a server killed mid-delivery) makes the event claimable again.
+    ///
+    /// The claim that first sends a check-in's or an exit's event writes its `occupancy`: the
+    /// venue's open visits then (kept for its retries), counted once for the whole batch in one
+    /// pass over the open visits' index, instead of once per check-in in the check-in's own
+    /// transaction (which cost a count of every open visit per check-in: issue 40's bench).
     public static let claimWebhookEvents = """
-        UPDATE webhook_events SET lease_ms = $2
+        WITH counts AS MATERIALIZED (SELECT venue, count(*) AS n FROM checkins{open} WHERE exit_ms IS NULL GROUP BY venue)
+        UPDATE webhook_events SET lease_ms = $2,
+            occupancy = CASE WHEN occupancy IS NULL AND type IN ('checkin', 'checkout')
+                             THEN coalesce((SELECT n FROM counts WHERE counts.venue = webhook_events.venue), 0) ELSE occupancy END
         WHERE id IN (SELECT w.id FROM webhook_events w
                      WHERE w.state = 'pending' AND w.next_ms <= $1 AND (w.lease_ms IS NULL OR w.lease_ms <= $1)
                      AND EXISTS (SELECT 1 FROM webhook_endpoints e WHERE e.name = w.endpoint AND e.disabled_ms IS NULL)

@@ -9,10 +9,10 @@ extension SQLLedger {
     // MARK: The outbox, in the visitor log's transactions
 
     /// After a check-in's insert: its events for the endpoints that hear it.
-    func enqueueCheckIn(_ checkIn: NewCheckIn, row: Int64, openSince: WallTime?, on session: any SQLSession) throws(LedgerError) {
+    func enqueueCheckIn(_ checkIn: NewCheckIn, row: Int64, on session: any SQLSession) throws(LedgerError) {
         try session.run(WebhookStatements.enqueueCheckIn, [
             .integer(checkIn.time.milliseconds), .text(checkIn.venue.rawValue), .integer(row), .text(checkIn.method.rawValue),
-            .integer(openSince?.milliseconds ?? Int64.min), .text(checkIn.visitor?.name), .text(checkIn.visitor?.phone),
+            .text(checkIn.visitor?.name), .text(checkIn.visitor?.phone),
             .integer(WebhookEventType.checkin.bit),
         ])
     }

@@ -40,7 +40,7 @@ public struct SQLLedger: Sendable {
         // The webhooks' outbox, in the check-in's transaction (issue 40), when the insert saw an
         // endpoint: with none, the statement would read an empty table and write nothing.
         if let row = heard {
-            try enqueueCheckIn(checkIn, row: row, openSince: rules.openSince, on: session)
+            try enqueueCheckIn(checkIn, row: row, on: session)
         }
         return .admitted(outcome)
     }

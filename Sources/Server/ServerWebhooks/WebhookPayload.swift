@@ -5,7 +5,8 @@ import SharedText
 
 /// An event's body as receivers get it (Standard Webhooks' shape: `type`, `timestamp`, `data`),
 /// in the exports' words: `id` (the receipt's check-in id), `venue`, `time`, `method`,
-/// `exit_kind`, `stay_seconds`, and `occupancy` (open visits after the event), `reason` (a
+/// `exit_kind`, `stay_seconds`, and `occupancy` (the venue's open visits when the event was first
+/// sent), `reason` (a
 /// refusal's). `name` and `phone` only for an endpoint added with `--personal`; never a device.
 /// A `kiosk` event names the `kiosk`, its `state` (`ok`, `late`, `offline`) and `problem_codes`
 /// (`kiosks --json`'s `problemCodes`: `paused`, `clock`, …).

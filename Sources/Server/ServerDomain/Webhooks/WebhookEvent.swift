@@ -32,7 +32,8 @@ public struct WebhookEvent: Hashable, Sendable {
     public let exitKind: ExitKind?
     /// For a checkout: the stay, seconds.
     public let staySeconds: Int64?
-    /// The venue's occupancy after the event (open visits), when known.
+    /// The venue's open visits when the event was first claimed for sending (check-ins and
+    /// exits; nil before that, and for other types).
     public let occupancy: Int?
     /// For a refusal: why (`expired`, `full`…).
     public let reason: String?
