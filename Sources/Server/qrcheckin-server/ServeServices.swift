@@ -117,7 +117,13 @@ struct KioskWatchLog: Sendable {
                     logger.warning("kiosk \(key) is offline: no report for \(silence) s")
                 }
                 for key in look.back { logger.notice("kiosk \(key) reports again") }
-                for announcement in look.announced { logger.info("kiosk \(announcement) announced") }
+                // Each change of a few kiosks; a count when a whole fleet changes at once (a first
+                // look, the server's network back): not ten thousand lines.
+                if look.announced.count <= 10 {
+                    for announcement in look.announced { logger.info("kiosk \(announcement) announced") }
+                } else {
+                    logger.info("\(look.announced.count) kiosks' changes announced (\(look.announced.prefix(3).map(\.description).joined(separator: ", ")), …)")
+                }
                 if look.failed > 0 { logger.warning("\(look.failed) kiosk announcement(s) not written: the ledger is unavailable; tried again at the next look") }
             }
             do {
