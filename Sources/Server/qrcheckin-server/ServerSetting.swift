@@ -178,7 +178,7 @@ enum ServerSetting {
     }
     /// How operators sign in to the console (issue 41).
     static let adminAuth = Setting.server(
-        "admin-auth", "password|proxy|password,proxy", default: AdminAuth.password, written: \.rawValue,
+        "admin-auth", "WAYS", default: AdminAuth.password, written: \.rawValue,
         help: { "How operators sign in to the console: password, proxy (the proxy's sign-in headers), or both (default \($0))." }) {
         text, source throws(CommandError) in
         let ways = Set(text.split(separator: ",").map { String($0).trimmed() })
