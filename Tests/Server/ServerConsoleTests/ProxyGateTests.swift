@@ -136,6 +136,23 @@ struct ProxyGateTests {
         #expect(entries.first?.source == "console 127.0.0.2")
     }
 
+    @Test func aProxyManagedAccountIsGivenNoPassword() async throws {
+        let fixture = Fixture()
+        _ = await fixture.viaProxy("/admin/", user: "minji", groups: "door")
+        let signedIn = await fixture.viaProxy("/admin/", user: "root", groups: "it")
+        let cookie = try #require(ConsoleFixture.cookie(signedIn, "qrcheckin_console"))
+        let users = await fixture.viaProxy("/admin/users", user: "root", groups: "it", cookie: cookie)
+        #expect(!String(decoding: users.body, as: UTF8.self).contains("value=\"passwd\""), "no password to set for proxy accounts")
+        let token = try #require(ConsoleFixture.formToken(users))
+        let response = await fixture.site.respond(to: HTTPRequest(
+            method: "POST", path: "/admin/users", headers: ["x-auth-request-user": "root", "x-auth-request-groups": "it"],
+            cookies: ["qrcheckin_console": cookie], form: ["form-token": token, "name": "minji", "action": "passwd", "password": "long enough password"],
+            client: "203.0.113.5"))
+        #expect(response.status == 409)
+        #expect(try await fixture.ledger.account(named: "minji")?.passwordHash == "")
+        #expect(try await fixture.actions().contains("account-changed") == false)
+    }
+
     @Test func withProxyOnlyThePasswordFormIsNotOffered() async throws {
         let proxyOnly = Fixture()
         let page = String(decoding: await proxyOnly.viaProxy("/admin/login", user: nil).body, as: UTF8.self)
