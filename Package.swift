@@ -193,7 +193,7 @@ let package = Package(
                    ["SharedTesting", "ServerPostgres", "ServerLedgerContract", "SharedAsync", "ServerLedgerSQL", "ServerDomain", "SharedDomain", "SharedJSON", "SharedSystem", "ServerSQLite", "CPostgres"]),
         testTarget("ServerHTTPTests", "Server", ["SharedTesting", "ServerHTTP", "ServerHTTPTypes", "SharedAsync", "SharedDomain", "SharedSystem"]),
         // The server executable's own logic (the commands' shared setup, their synopses, the settings), by @testable import.
-        testTarget("qrcheckin-serverTests", "Server", ["qrcheckin-server", "SharedAsync", "SharedCLI", "ServerDomain", "ServerSQLite", "ServerHTTP", "ServerReports", "SharedDomain"]),
+        testTarget("qrcheckin-serverTests", "Server", ["qrcheckin-server", "SharedAsync", "SharedCLI", "ServerDomain", "ServerSQLite", "ServerHTTP", "ServerConsole", "ServerReports", "SharedDomain"]),
         testTarget("ServerWebhooksTests", "Server", ["ServerWebhooks", "ServerDomain", "ServerSQLite", "ServerLedgerSQL", "SharedDomain", "SharedSystem",
                                                      "SharedHTTPClient", "SharedAsync"]),
         testTarget("ServerWebTests", "Server", ["ServerWeb", "ServerDomain", "ServerHTTPTypes", "SharedDomain"]),

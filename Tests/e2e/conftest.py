@@ -66,6 +66,7 @@ SERIAL_GROUPS = {
     "test_server_console_web.py": "server-web",
     "test_server_dashboard.py": "server-web",
     "test_server_kiosks_web.py": "server-web",
+    "test_server_proxy_signin.py": "server-web",
     "test_server_postgres.py": "postgres",
     "test_server_presence_postgres.py": "postgres",
     "test_server_webhooks_postgres.py": "postgres",

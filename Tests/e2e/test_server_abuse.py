@@ -132,7 +132,7 @@ def test_a_flood_of_a_hundred_thousand_sources_does_not_reset_a_locked_out_phone
     wrong try, then the locked-out phone is still locked out: it has regained one try a minute at
     most since (the flood may take minutes on a busy machine), never all of them."""
     tries = 20
-    server = servers(secret, tmp_path, args=["--trusted-proxy", "127.0.0.1", "--duplicate-time", "0", "--safe-number-tries", str(tries)])
+    server = servers(secret, tmp_path, args=["--trusted-proxies", "127.0.0.1", "--duplicate-time", "0", "--safe-number-tries", str(tries)])
     _, headers, _ = server.get(scan_path(secret, server, "CAFE"), headers={"X-Forwarded-For": "203.0.113.7"})
     phone = {"Cookie": f"qrcheckin_device={cookie_of(headers, 'qrcheckin_device')}", "X-Forwarded-For": "203.0.113.7"}
     for _ in range(tries):

@@ -133,7 +133,7 @@ def test_session_cookie_flags_and_an_old_id_after_sign_out(console):
 
 
 def test_secure_behind_a_trusted_proxy_that_says_https(tmp_path, secret, servers):
-    server = servers(secret, tmp_path / "server", args=["--trusted-proxy", "127.0.0.1"])
+    server = servers(secret, tmp_path / "server", args=["--trusted-proxies", "127.0.0.1"])
     client = Console(server.admin_port)
     client.request("GET", "/admin/login", headers={"X-Forwarded-Proto": "https", "X-Forwarded-For": "203.0.113.9"})
     assert client.set_cookies and all(value.endswith("; Secure") for value in client.set_cookies), client.set_cookies

@@ -55,7 +55,8 @@ def test_pages_carry_strict_headers_and_escape_what_they_show(servers, tmp_path,
 
 def test_forwarded_headers_count_only_from_trusted_proxies(servers, tmp_path, secret):
     # One wrong try a phone: a phone without a cookie counts against its network's ten.
-    plain = servers(secret, tmp_path / "plain", args=["--safe-number-tries", "1"])
+    # trusted-proxies defaults to loopback (issue 41): a list without it makes this peer untrusted.
+    plain = servers(secret, tmp_path / "plain", args=["--trusted-proxies", "192.0.2.254", "--safe-number-tries", "1"])
     status, headers, _ = plain.get(token_path(secret, "HALL-1", plain.port),
                                    headers={"X-Forwarded-For": "203.0.113.9", "X-Forwarded-Proto": "https"})
     assert status == 303 and "Secure" not in headers["set-cookie"], "an untrusted peer cannot claim TLS"
@@ -63,7 +64,7 @@ def test_forwarded_headers_count_only_from_trusted_proxies(servers, tmp_path, se
         assert post_safe_number(plain, "00가00가", headers={"X-Forwarded-For": f"198.51.100.{index}"})[0] == 403
     # The forged addresses did not spread the tries: the peer itself is limited.
     assert post_safe_number(plain, "00가00가")[0] == 429
-    proxied = servers(secret, tmp_path / "proxied", args=["--trusted-proxy", "127.0.0.1/32, ::1", "--safe-number-tries", "1"])
+    proxied = servers(secret, tmp_path / "proxied", args=["--trusted-proxies", "127.0.0.1/32, ::1", "--safe-number-tries", "1"])
     status, headers, _ = proxied.get(token_path(secret, "HALL-1", proxied.port),
                                      headers={"X-Forwarded-For": "203.0.113.9", "X-Forwarded-Proto": "https"})
     assert status == 303 and "; Secure" in headers["set-cookie"]

@@ -31,7 +31,7 @@ def stack():
     base.chmod(0o755)
     secret = base / "secret"
     assert subprocess.run([BIN, "keygen", "-o", str(secret)], capture_output=True, timeout=30).returncode == 0
-    server = Server(base / "server", secret, args=["--trusted-proxy", "127.0.0.1", "--max-connections-per-client", "0"]).start()
+    server = Server(base / "server", secret, args=["--trusted-proxies", "127.0.0.1", "--max-connections-per-client", "0"]).start()
     subprocess.run(["openssl", "req", "-x509", "-newkey", "rsa:2048", "-nodes", "-days", "1", "-subj", "/CN=checkin.example.org",
                     "-keyout", str(base / "key.pem"), "-out", str(base / "cert.pem")], check=True, capture_output=True, timeout=60)
     http_port, https_port = free_port(), free_port()

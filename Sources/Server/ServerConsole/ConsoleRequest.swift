@@ -18,7 +18,7 @@ struct ConsoleRequest: Sendable {
     /// Who the audit log names: the account.
     var actor: String { current?.account.name ?? "-" }
     /// Where from, for the audit log.
-    var source: String { "console \(http.client)" }
+    var source: String { "\(current?.account.signIn == .proxy ? "proxy" : "console") \(http.client)" }
     /// The session's form token (every form's hidden input).
     var formToken: String { current?.session.formToken ?? "" }
 

@@ -59,6 +59,12 @@ public struct ConsoleSite: HTTPHandler {
         public let secondFactor: ConsoleSecondFactor?
         /// Roles whose password accounts must enrol a second factor at their next sign-in (`require-totp`).
         public let requireSecondFactor: Set<ConsoleRole>
+        /// How operators sign in (`admin-auth`, the proxy's headers and groups).
+        public let signIn: ConsoleSignInPolicy
+        /// The proxy's headers from untrusted addresses, audited at most once a minute each.
+        public let spoofs: AuditPacer
+        /// Sign-ins the proxy asked for and the console refused, audited at most once a minute each.
+        public let proxyRefusals: AuditPacer
 
         /// The parts.
         /// The parts, every port of `ledger` (each handler uses only those it needs).
@@ -68,7 +74,11 @@ public struct ConsoleSite: HTTPHandler {
                     ledgerAnswers: @escaping @Sendable () -> Bool = { true }, decoyHash: @escaping @Sendable () async -> String,
                     kiosks: KioskConsole? = nil,
                     newWebhookSecret: (@Sendable () -> WebhookSecret)? = nil,
-                    secondFactor: ConsoleSecondFactor? = nil, requireSecondFactor: Set<ConsoleRole> = []) {
+                    secondFactor: ConsoleSecondFactor? = nil, requireSecondFactor: Set<ConsoleRole> = [],
+                    signIn: ConsoleSignInPolicy = .passwordOnly, spoofs: AuditPacer = AuditPacer(), proxyRefusals: AuditPacer = AuditPacer()) {
+            self.signIn = signIn
+            self.spoofs = spoofs
+            self.proxyRefusals = proxyRefusals
             webhooks = ledger as? any WebhookLedger
             self.newWebhookSecret = newWebhookSecret
             self.secondFactor = secondFactor
@@ -143,12 +153,31 @@ public struct ConsoleSite: HTTPHandler {
         if http.method == "POST", http.isCrossSite {
             return anonymous.message(403, words.web.crossSiteTitle, words.web.crossSiteAdvice)
         }
-        let current: ConsoleSessions.Current?
+        let found: ConsoleSessions.Current?
         do throws(LedgerError) {
-            current = try await parts.sessions.current(cookie: http.cookies[ConsoleSessions.cookie])
+            found = try await parts.sessions.current(cookie: http.cookies[ConsoleSessions.cookie])
         } catch {
             return anonymous.unavailable()
         }
+        // The venue's proxy (`admin-auth = proxy`) signs in, re-checks or ends the session;
+        // its headers from anyone untrusted are counted (the adapter already dropped them).
+        let current: ConsoleSessions.Current?
+        let cookies: [(name: String, value: String)]
+        switch await ProxyGate(parts: parts).check(
+            ConsoleRequest(http: http, words: words, current: found, now: now, zone: parts.zone), page: page) {
+        case .answer(let response): return response
+        case .proceed(let session, let set):
+            current = session
+            cookies = set
+        }
+        var response = await respond(to: http, page: page, current: current, words: words, now: now)
+        response.headers += cookies
+        return response
+    }
+
+    /// The page's answer once the session is known: the access table, the form token, the handler.
+    private func respond(to http: HTTPRequest, page: ConsolePage, current: ConsoleSessions.Current?, words: ConsoleWords,
+                         now: WallTime) async -> HTTPResponse {
         let request = ConsoleRequest(http: http, words: words, current: current, now: now, zone: parts.zone)
         switch ConsoleAccess.decide(page, role: current?.account.role) {
         case .allowed: break

@@ -370,4 +370,29 @@ public struct ConsoleWords: Sendable {
         case (_, let role): role.rawValue
         }
     }
+    // Sign-in through the venue's proxy (issue 41).
+    var proxyRefusedTitle: String { ko ? "로그인할 수 없습니다" : "You cannot sign in here" }
+    var proxyBadName: String {
+        ko ? "조직의 로그인이 보낸 사용자 이름을 콘솔 계정 이름으로 쓸 수 없습니다 (영문, 숫자, . _ - @ 만, 64자까지). 관리자에게 문의하세요."
+            : "The user name your organisation's sign-in sent cannot name a console account (letters, digits, . _ - @, at most 64). Ask an administrator."
+    }
+    func proxyNoRole(_ user: String, _ groups: [String]) -> String {
+        let listed = groups.isEmpty ? (ko ? "그룹 없음" : "no groups") : groups.prefix(20).joined(separator: ", ")
+        return ko ? "조직의 로그인은 \(user)(으)로 확인했지만, 그룹(\(listed)) 중 콘솔 역할이 주어진 그룹이 없습니다. 관리자에게 그룹을 proxy-role.steward, supervisor 또는 admin 에 넣어 달라고 하세요."
+            : "Your organisation's sign-in says you are \(user), but none of your groups (\(listed)) is given a console role. Ask an administrator to add your group to proxy-role.steward, supervisor or admin."
+    }
+    var proxyPasswordAccount: String {
+        ko ? "같은 이름의 비밀번호 계정이 있어 조직의 로그인으로 들어갈 수 없습니다. 관리자에게 문의하세요."
+            : "A password account has this name, so your organisation's sign-in cannot use it. Ask an administrator."
+    }
+    var proxyDisabled: String { ko ? "이 계정은 사용 중지되었습니다." : "This account is disabled." }
+    var signInThroughOrganisation: String {
+        ko ? "이 콘솔은 조직의 로그인으로 들어갑니다. 조직의 로그인 페이지를 거쳐 이 주소를 여세요."
+            : "This console signs you in through your organisation's sign-in. Open it through your organisation's sign-in page."
+    }
+    var signInAgainThroughOrganisation: String { ko ? "조직의 로그인으로 다시 들어가기" : "Sign in again through your organisation" }
+    var proxyAccountHasNoPassword: String {
+        ko ? "조직의 로그인으로 들어가는 계정에는 비밀번호를 줄 수 없습니다." : "An account your organisation's sign-in manages has no password, and cannot be given one."
+    }
 }
+

@@ -12,6 +12,8 @@ struct SignInHandler {
 
     func respond(to request: ConsoleRequest) async -> HTTPResponse {
         if request.current != nil { return request.redirect(request.link(ConsolePage.dashboard.path)) }
+        // `admin-auth = proxy` alone: no password form, and no password is checked.
+        guard parts.signIn.password else { return form(request, status: request.http.method == "POST" ? 403 : 200, error: nil) }
         guard request.http.method == "POST" else { return form(request, status: 200, error: nil) }
         // The form's token is the one this browser's cookie holds (double submit): another
         // site's page cannot read the cookie to copy it into its own form.
@@ -88,7 +90,9 @@ struct SignInHandler {
         } catch {
             return request.unavailable()
         }
-        return request.redirect(request.link(ConsolePage.login.path), extra: [ConsoleSite.cookie(ConsoleSessions.cookie, nil, secure: request.http.secure)])
+        // Through the proxy, the sign-in page after a sign-out does not sign in again at once.
+        let after = request.link(ConsolePage.login.path, parts.signIn.proxy == nil ? "" : "out=1")
+        return request.redirect(after, extra: [ConsoleSite.cookie(ConsoleSessions.cookie, nil, secure: request.http.secure)])
     }
 
     /// The sign-in action of `name` (an account's, or `-`) from the request's address.
@@ -102,9 +106,18 @@ struct SignInHandler {
         let token = parts.crypto.randomHex(16)
         let user = request.http.form["user"] ?? ""
         let alert: HTML = error.map { error -> HTML in "<p class=\"error\" role=\"alert\">\(error)</p>" } ?? ""
+        // Through the proxy: say so, with a link that signs in (the dashboard, through the proxy).
+        let proxy: HTML = parts.signIn.proxy == nil ? "" : """
+            <p>\(words.signInThroughOrganisation)</p>
+            <p><a href="\(request.link(ConsolePage.dashboard.path))">\(words.signInAgainThroughOrganisation)</a></p>
+            """
+        guard parts.signIn.password else {
+            return request.page(status, words.signIn, "<h1>\(words.console)</h1>" + proxy, extra: extra)
+        }
         let content: HTML = """
             <h1>\(words.console)</h1>
             \(alert)
+            \(proxy)
             <form method="post" action="\(request.link(ConsolePage.login.path))">
             <input type="hidden" name="\(ConsoleSite.formField)" value="\(token)">
             <label for="user">\(words.user)</label>

@@ -21,6 +21,10 @@ struct UsersHandler {
             let done: Bool
             switch action {
             case "add", "passwd":
+                // An account the proxy signs in has no password and is given none.
+                if action == "passwd", try await parts.accounts.account(named: name)?.signIn == .proxy {
+                    return await page(request, status: 409, notice: words.proxyAccountHasNoPassword)
+                }
                 let password = form["password"] ?? ""
                 guard password.count >= 8, password.utf8.count <= 1024, let hash = await parts.crypto.hashPassword(password) else {
                     return await page(request, status: 400, notice: words.badAccount)
@@ -65,7 +69,7 @@ struct UsersHandler {
         let rows = accounts.enumerated().map { index, account -> HTML in
             let toggle = account.disabled ? button(account.name, "enable", words.enable) : button(account.name, "disable", words.disable)
             let passwordID = "password-\(index)"
-            let passwd = button(account.name, "passwd", words.setPassword,
+            let passwd: HTML = account.signIn == .proxy ? "" : button(account.name, "passwd", words.setPassword,
                                 extra: "<label for=\"\(passwordID)\" class=\"hidden-label\">\(words.newPassword) (\(account.name))</label>"
                                     + "<input id=\"\(passwordID)\" name=\"password\" type=\"password\" autocomplete=\"new-password\" minlength=\"8\" required>")
             let factor: HTML = account.secondFactor == nil ? "" : " " + button(account.name, "totp-disable", words.secondFactorOff)

@@ -103,6 +103,15 @@ public enum AuditAction: String, CaseIterable, Hashable, Sendable {
     case totpEnable = "totp-enable"
     /// An account's second factor turned off (`user totp disable`, the accounts page).
     case totpDisable = "totp-disable"
+    /// A console sign-in through the venue's proxy (`admin-auth = proxy`), source `proxy`.
+    case proxySignIn = "proxy-sign-in"
+    /// An account added by its first sign-in through the proxy (proxy-managed: no password).
+    case proxyAccountAdd = "proxy-account-add"
+    /// A proxy-managed account's role changed at a sign-in, as its groups now say.
+    case proxyRoleChange = "proxy-role-change"
+    /// The proxy's sign-in headers from an address that is no trusted proxy: ignored, and
+    /// audited at most once a minute per address (its rows: how many since the last entry).
+    case proxySpoof = "proxy-spoof"
 }
 
 /// Which audit entries a listing covers, newest first; every bound optional.

@@ -24,6 +24,10 @@ import Synchronization
 public final class MicroHTTPServer: Service, @unchecked Sendable {
     private let handler: any HTTPHandler
     private let resolver: ClientResolver
+    /// The proxy's sign-in headers and whom they are believed from (the console's); nil: never
+    /// copied (the visitor site's listener).
+    private let identity: ProxyIdentityHeaders?
+    private let identityNames: [LookupName]
     private let limits: HTTPServerLimits
     private let observer: (any HTTPObserver)?
     fileprivate let hooks: HTTPServerHooks
@@ -60,11 +64,13 @@ public final class MicroHTTPServer: Service, @unchecked Sendable {
     /// request deadlines are counted on `clock` (monotonic), the sweep and the stop's deadlines
     /// sleep on `sleepClock`; `pool` is where the stop joins libmicrohttpd's threads.
     public init(listener: consuming FileDescriptor, handler: any HTTPHandler, limits: HTTPServerLimits, resolver: ClientResolver,
-                observer: (any HTTPObserver)? = nil, hooks: HTTPServerHooks = HTTPServerHooks(),
+                identity: ProxyIdentityHeaders? = nil, observer: (any HTTPObserver)? = nil, hooks: HTTPServerHooks = HTTPServerHooks(),
                 clock: any WallClock = MonotonicClock(), sleepClock: any Clock<Duration> = ContinuousClock(), pool: BlockingPool) throws(HTTPServerError) {
         self.handler = handler
         self.limits = limits
         self.resolver = resolver
+        self.identity = identity
+        identityNames = identity?.names.map(LookupName.init) ?? []
         self.observer = observer
         self.hooks = hooks
         self.clock = clock
@@ -344,6 +350,18 @@ public final class MicroHTTPServer: Service, @unchecked Sendable {
         for name in LookupName.headers {
             if let text = value(.HEADER_KIND, name) { headers[name.name] = text }
         }
+        // The proxy's sign-in headers are copied from a trusted proxy only; from anyone else
+        // they are dropped here, before any handler, and the request says only that they came.
+        var untrustedIdentity = false
+        if let identity {
+            var sent: [String: String] = [:]
+            for name in identityNames {
+                if let text = value(.HEADER_KIND, name) { sent[name.name] = text }
+            }
+            let filtered = identity.filter(sent, peer: peer)
+            headers.merge(filtered.kept) { $1 }
+            untrustedIdentity = filtered.dropped
+        }
         var query: [String: String] = [:]
         for name in LookupName.query {
             if let text = value(.GET_ARGUMENT_KIND, name) { query[name.name] = text }
@@ -358,7 +376,7 @@ public final class MicroHTTPServer: Service, @unchecked Sendable {
             method: String(cString: method), path: String(decoding: UnsafeRawBufferPointer(start: url, count: strlen(url)).bindMemory(to: UInt8.self), as: UTF8.self),
             query: query, queryArguments: arguments, headers: headers, cookies: cookies, form: state.tooLarge ? [:] : state.form,
             body: state.tooLarge ? [] : state.rawBody, bodyTooLarge: state.tooLarge, client: resolved.text, clientKey: resolved.client?.rateLimitKey,
-            clientIsLocal: resolved.client?.isLoopback ?? false, secure: resolved.secure)
+            clientIsLocal: resolved.client?.isLoopback ?? false, secure: resolved.secure, untrustedIdentity: untrustedIdentity)
     }
 
     private func queue(_ response: HTTPResponse, on connection: OpaquePointer, state: RequestState? = nil) -> MHD_Result {
@@ -409,7 +427,7 @@ public enum HTTPRequestQuery {
     /// Query argument names: the visitor pages' (`lang`, `again`), then the operator console's
     /// (its searches, pages and previews; the visitor site never reads them), then a kiosk
     /// report's (`wait`) and the API's (`limit`).
-    public static let names = ["lang", "again", "venue", "from", "until", "receipt", "after", "before", "format", "done", "checkin", "phone", "only", "wait", "limit"]
+    public static let names = ["lang", "again", "venue", "from", "until", "receipt", "after", "before", "format", "done", "checkin", "phone", "only", "wait", "limit", "out"]
     /// Cookie names: the visitor pages', then the console's session, sign-in form and pending
     /// second step.
     public static let cookieNames = ["qrcheckin_device", "qrcheckin_visitor", "qrcheckin_console", "qrcheckin_console_login",

@@ -34,11 +34,15 @@ public struct HTTPRequest: Sendable, Equatable {
     public var clientIsLocal: Bool
     /// Whether the client's connection was TLS (a trusted proxy said `X-Forwarded-Proto: https`).
     public var secure: Bool
+    /// Whether the request carried the proxy's sign-in headers (`admin-auth = proxy`) from an
+    /// address that is no trusted proxy: they were dropped by the adapter (no handler sees
+    /// them); the console counts the attempt.
+    public var untrustedIdentity: Bool
 
     /// A request with these parts.
     public init(method: String, path: String, query: [String: String] = [:], queryArguments: Int? = nil, headers: [String: String] = [:],
                 cookies: [String: String] = [:], form: [String: String] = [:], body: [UInt8] = [], bodyTooLarge: Bool = false,
-                client: String = "127.0.0.1", clientKey: String? = nil, clientIsLocal: Bool = true, secure: Bool = false) {
+                client: String = "127.0.0.1", clientKey: String? = nil, clientIsLocal: Bool = true, secure: Bool = false, untrustedIdentity: Bool = false) {
         self.method = method
         self.path = path
         self.query = query
@@ -52,6 +56,7 @@ public struct HTTPRequest: Sendable, Equatable {
         self.clientKey = clientKey ?? client
         self.clientIsLocal = clientIsLocal
         self.secure = secure
+        self.untrustedIdentity = untrustedIdentity
     }
 
     /// The headers the adapter copies (every other header is ignored): the language, the

@@ -56,13 +56,16 @@ enum ConsoleService {
                                                                         authenticator: authenticator,
                                                                         issuer: OTPAuthURI.issuer(organisation: configuration.look.controller),
                                                                         random: SecureRandom.bytes),
-                                      requireSecondFactor: configuration.requireTOTP)
+                                      requireSecondFactor: configuration.requireTOTP, signIn: configuration.signIn)
         var limits = configuration.limits
         limits.threads = 2
         let address = ListenSocket.boundAddress(listener)
         do throws(HTTPServerError) {
             let server = try MicroHTTPServer(listener: listener, handler: ConsoleSite(parts), limits: limits,
-                                             resolver: ClientResolver(trustedProxies: configuration.trustedProxies), observer: nil, pool: pool)
+                                             resolver: ClientResolver(trustedProxies: configuration.trustedProxies),
+                                             identity: configuration.signIn.proxy.map {
+                                                 ProxyIdentityHeaders(names: $0.headerNames, trusted: configuration.trustedProxies)
+                                             }, observer: nil, pool: pool)
             return (NamedService(name: "console listener", service: server), address)
         } catch {
             throw CommandError(.unavailable, "admin-listen: " + error.description)

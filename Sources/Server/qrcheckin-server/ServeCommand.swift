@@ -76,6 +76,7 @@ struct ServeCommand: AsyncCommand {
         // libsodium (cookies' random bytes, device ids) is checked before anything is served.
         try LoadedLibrary.require([.sodium])
         let logger = Logger(environment: context.environment, program: "qrcheckin-server")
+        for warning in configuration.warnings { logger.warning(warning) }
         AllocatorTuning.apply()
         let clock = SystemClock()
         let sleepClock = ContinuousClock()

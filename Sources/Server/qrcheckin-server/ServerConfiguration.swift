@@ -1,4 +1,5 @@
 import Glibc
+import ServerConsole
 import ServerDomain
 import ServerHTTP
 import ServerSite
@@ -22,7 +23,12 @@ struct ServerConfiguration {
     var kioskStateDirectory: String?
     var basePath: String
     var venues: VenueDirectory
+    /// The one trust list: forwarding headers and the proxy's sign-in headers (`trusted-proxies`).
     var trustedProxies: [IPNetwork]
+    /// How operators sign in (`admin-auth`, `proxy-*`).
+    var signIn: ConsoleSignInPolicy
+    /// What the operator should be told at start (an old setting's spelling).
+    var warnings: [String] = []
     /// Console roles that must have a second factor (`require-totp`).
     var requireTOTP: Set<ConsoleRole>
     var limits: HTTPServerLimits
@@ -47,7 +53,7 @@ struct ServerConfiguration {
         LedgerCommandOptions.config(help: "Read settings from FILE (repeatable; default $QRCHECKIN_SERVER_CONFIG)."),
     ] + ServerSetting.all.map(\.key).filter { key in !ServerSetting.notFlags.contains { $0.name == key.name } }.map { key in
         key.name == ServerSetting.secretFile.name ? ServerSetting.secretFileFlag : key.option
-    }
+    } + ServerSetting.renamed.map(\.old.key.option)
 
     init(_ flags: ParsedArguments, environment: [String: String]) throws(CommandError) {
         ledger = try LedgerCommandOptions(flags, environment: environment, tuned: true)
@@ -66,7 +72,14 @@ struct ServerConfiguration {
         basePath = try layers.value(ServerSetting.basePath)
         venues = try Self.venues(layers)
         occupancyOrigins = try layers.value(ServerSetting.occupancyOrigins)
-        trustedProxies = try layers.value(ServerSetting.trustedProxy)
+        trustedProxies = try layers.value(ServerSetting.trustedProxies)
+        if layers.sources(of: ServerSetting.trustedProxies.key).isEmpty, let old = try layers.value(ServerSetting.trustedProxyOld) {
+            trustedProxies = old
+        }
+        for (old, new) in ServerSetting.renamed where !layers.sources(of: old.key).isEmpty {
+            warnings.append("\(old.key.name) is now spelt \(new.name): read, but write \(new.name)")
+        }
+        signIn = try Self.signIn(layers)
         requireTOTP = Set(try layers.value(ServerSetting.requireTOTP))
         limits = HTTPServerLimits()
         limits.connections = try layers.value(ServerSetting.maxConnections)
@@ -81,6 +94,21 @@ struct ServerConfiguration {
         newDevices.perCode = try layers.value(ServerSetting.newDevicesPerCode)
         retention = try RetentionSettings.policy(layers)
         look = try Self.look(layers, venues: Array(venues.profiles.keys), retention: retention)
+    }
+
+    /// How operators sign in: `admin-auth`, the proxy's headers and the groups of each role.
+    private static func signIn(_ layers: SettingLayers) throws(CommandError) -> ConsoleSignInPolicy {
+        let auth = try layers.value(ServerSetting.adminAuth)
+        guard auth != .password else { return .passwordOnly }
+        var roles: [ConsoleRole: Set<String>] = [:]
+        for (role, setting) in [(ConsoleRole.steward, ServerSetting.proxyRoleSteward), (.supervisor, ServerSetting.proxyRoleSupervisor),
+                                (.admin, ServerSetting.proxyRoleAdmin)] {
+            let groups = try layers.value(setting)
+            if !groups.isEmpty { roles[role] = Set(groups) }
+        }
+        let proxy = ProxySignInSettings(userHeader: try layers.value(ServerSetting.proxyUserHeader),
+                                        groupsHeader: try layers.value(ServerSetting.proxyGroupsHeader), roleGroups: roles)
+        return ConsoleSignInPolicy(password: auth == .both, proxy: proxy)
     }
 
     /// The pages' settings: `receipt-freshness`, `controller`, and `accent`/`logo` (a logo

@@ -150,15 +150,70 @@ enum ServerSetting {
 
     // MARK: HTTP
 
-    static let trustedProxy = Setting.server(
-        "trusted-proxy", "LIST", default: [IPNetwork](),
-        help: "Proxies whose X-Forwarded-For/-Proto count: addresses or CIDR, comma-separated.") { text, source throws(CommandError) in
+    /// One trust list for the forwarding headers and the proxy's sign-in headers (issue 41);
+    /// a list that trusts anyone (`*`, `0.0.0.0/0`, `::/0`) is refused at start.
+    static let trustedProxies = Setting.server(
+        "trusted-proxies", "LIST", default: defaultTrustedProxies, written: { $0.map(\.description).joined(separator: ", ") },
+        help: { "Proxies whose X-Forwarded-For/-Proto and sign-in headers count: addresses or CIDR, comma-separated; never * (default \($0))." },
+        parse: trustList)
+    /// The old spelling, still read, with a warning naming `trusted-proxies` (not in `all`).
+    static let trustedProxyOld = Setting<[IPNetwork]?>.server(
+        "trusted-proxy", "LIST", help: "Old spelling of trusted-proxies: read, with a warning.", parse: trustList)
+    static let defaultTrustedProxies = [IPNetwork("127.0.0.1/32")!, IPNetwork("::1/128")!]
+    @Sendable static func trustList(_ text: String, _ source: SettingSource) throws(CommandError) -> [IPNetwork] {
         try text.split(separator: ",").map { item throws(CommandError) in
-            guard let network = IPNetwork(String(item).trimmed()) else {
+            let entry = String(item).trimmed()
+            guard let network = IPNetwork(entry) else {
+                if entry == "*" { throw refusedEveryone(entry, source) }
                 throw source.error("must be addresses or CIDR ranges (127.0.0.1, 10.0.0.0/8, ::1), comma-separated; got \(Quoted(item))")
             }
+            guard !network.trustsAnyone else { throw refusedEveryone(entry, source) }
             return network
         }
+    }
+    private static func refusedEveryone(_ entry: String, _ source: SettingSource) -> CommandError {
+        // A configuration error (78) from any source, a flag too: the trust list is the feature.
+        CommandError(.config, "\(source): \(Quoted(entry)) would trust every address: anyone could then forward a false address or sign in as anyone "
+            + "through the proxy's headers; name the proxies' own addresses (127.0.0.1, 10.0.0.5, 10.0.0.0/24)")
+    }
+    /// How operators sign in to the console (issue 41).
+    static let adminAuth = Setting.server(
+        "admin-auth", "WAYS", default: AdminAuth.password, written: \.rawValue,
+        help: { "How operators sign in to the console: password, proxy (the proxy's sign-in headers), or both (default \($0))." }) {
+        text, source throws(CommandError) in
+        let ways = Set(text.split(separator: ",").map { String($0).trimmed() })
+        switch ways {
+        case ["password"]: return .password
+        case ["proxy"]: return .proxy
+        case ["password", "proxy"]: return .both
+        default: throw source.error("must be password, proxy or password,proxy; got \(Quoted(text))")
+        }
+    }
+    static let proxyUserHeader = Setting.server(
+        "proxy-user-header", "NAME", default: "X-Auth-Request-User", written: { $0 },
+        help: { "The header a trusted proxy names the signed-in user in (default \($0))." }, parse: headerName)
+    static let proxyGroupsHeader = Setting.server(
+        "proxy-groups-header", "NAME", default: "X-Auth-Request-Groups", written: { $0 },
+        help: { "The header a trusted proxy lists the user's groups in, comma- or space-separated (default \($0))." }, parse: headerName)
+    static let proxyRoleSteward = Setting.server(
+        "proxy-role.steward", "GROUPS", default: [String](), help: "The proxy's groups whose users sign in as stewards, comma-separated (default none).",
+        parse: groupList)
+    static let proxyRoleSupervisor = Setting.server(
+        "proxy-role.supervisor", "GROUPS", default: [String](), help: "The proxy's groups whose users sign in as supervisors (default none).",
+        parse: groupList)
+    static let proxyRoleAdmin = Setting.server(
+        "proxy-role.admin", "GROUPS", default: [String](), help: "The proxy's groups whose users sign in as admins; the highest role matched wins (default none).",
+        parse: groupList)
+    @Sendable static func headerName(_ text: String, _ source: SettingSource) throws(CommandError) -> String {
+        guard !text.isEmpty, text.count <= 64, text.utf8.allSatisfy({ byte in
+            (UInt8(ascii: "a")...UInt8(ascii: "z")).contains(byte | 0x20) || (UInt8(ascii: "0")...UInt8(ascii: "9")).contains(byte) || byte == UInt8(ascii: "-")
+        }) else { throw source.error("must be a header name (letters, digits, -), got \(Quoted(text))") }
+        return text
+    }
+    @Sendable static func groupList(_ text: String, _ source: SettingSource) throws(CommandError) -> [String] {
+        let groups = text.split(whereSeparator: { $0 == "," || $0 == " " }).map(String.init)
+        guard !groups.isEmpty else { throw source.error("must name groups, comma-separated") }
+        return groups
     }
     static let requireTOTP = Setting.server(
         "require-totp", "ROLES", default: [ConsoleRole](),
@@ -227,7 +282,8 @@ enum ServerSetting {
     static let all: [any SettingDeclaration] = [
         listen, adminListen, database, durability, databasePool, secretFile, stateDirectory, basePath, venues,
         name, accent, logo, period, skew, duplicateTime, visitorFields, timeZone, receiptFreshness, controller,
-        capacity, exit, maxStay, closeAt, occupancyOrigins, trustedProxy, requireTOTP, maxConnections, maxConnectionsPerClient, requestTimeout, threads, apiRate,
+        capacity, exit, maxStay, closeAt, occupancyOrigins, trustedProxies, adminAuth, proxyUserHeader, proxyGroupsHeader,
+        proxyRoleSteward, proxyRoleSupervisor, proxyRoleAdmin, requireTOTP, maxConnections, maxConnectionsPerClient, requestTimeout, threads, apiRate,
         retention, refusalRetention, auditRetention, keepCounts, safeNumberTries, newDevicesPerNetwork, newDevicesPerCode, newDevicesPerHour,
     ]
 
@@ -239,6 +295,10 @@ enum ServerSetting {
     static let notFlags: [SettingKey] = [name.key, exit.key]
 
     /// `--secret-file` is repeatable, each flag one file, instead of the setting's `A:B` list.
+    /// Old spellings still read (config file, variable, flag), each with a warning naming its
+    /// new name; listed nowhere else.
+    static let renamed: [(old: any SettingDeclaration, new: SettingKey)] = [(trustedProxyOld, trustedProxies.key)]
+
     static let secretFileFlag = OptionSpec(secretFile.name, value: secretFile.key.value, repeatable: true,
                                            help: "Master secret or venue key; repeat to accept several, tried in order (rotation).")
 
@@ -265,5 +325,12 @@ enum ServerSetting {
 
 extension SettingCatalog {
     /// Every server setting (`ServerSetting.all`); config files from `$QRCHECKIN_SERVER_CONFIG`.
-    static let server = SettingCatalog(keys: ServerSetting.all.map(\.key), configVariable: "QRCHECKIN_SERVER_CONFIG")
+    static let server = SettingCatalog(keys: (ServerSetting.all + ServerSetting.renamed.map(\.old)).map(\.key), configVariable: "QRCHECKIN_SERVER_CONFIG")
+}
+
+/// `admin-auth`: how operators sign in to the console.
+enum AdminAuth: String, Sendable {
+    case password
+    case proxy
+    case both = "password,proxy"
 }

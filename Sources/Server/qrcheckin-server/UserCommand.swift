@@ -125,9 +125,15 @@ struct UserCommand: AsyncCommand {
         let hash: String?
         if action == .add || action == .passwd {
             // The account must exist before a prompt asks for its password.
-            if action == .passwd, try await ledgerCall({ () async throws(LedgerError) in try await accounts.account(named: name) }) == nil {
-                context.error("no account \(name)")
-                return .failure
+            if action == .passwd {
+                guard let account = try await ledgerCall({ () async throws(LedgerError) in try await accounts.account(named: name) }) else {
+                    context.error("no account \(name)")
+                    return .failure
+                }
+                guard account.signIn == .password else {
+                    context.error("\(name) signs in through the organisation's proxy (admin-auth = proxy): it has no password and cannot be given one")
+                    return .failure
+                }
             }
             let password = try PasswordInput.read(file: passwordFile, context: context)
             // Argon2id: a tenth of a second of CPU and 64 MiB, on the ledger's blocking pool.

@@ -25,7 +25,7 @@ import Testing
 
     /// The names between backquotes in `text`, in order.
     private func quotedNames(_ text: some StringProtocol) -> [String] {
-        String(text).matches(of: /`([a-z][a-z-]*)`/).map { String($0.1) }
+        String(text).matches(of: /`([a-z][a-z.-]*)`/).map { String($0.1) }
     }
 
     @Test func serverMdsTableListsEverySettingOnceWithItsDefault() throws {

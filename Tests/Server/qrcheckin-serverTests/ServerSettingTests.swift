@@ -1,6 +1,7 @@
 @testable import qrcheckin_server
 import Foundation
 import ServerDomain
+import ServerConsole
 import ServerHTTP
 import ServerReports
 import SharedCLI
@@ -63,7 +64,10 @@ import Testing
     @Test func everySettingIsOneKeyOneVariableAndAFlagOfServe() {
         let names = ServerSetting.all.map(\.key.name)
         #expect(Set(names).count == names.count, "no setting declared twice")
-        #expect(SettingCatalog.server.keys.map(\.name) == names)
+        // The catalog also knows the old spellings (issue 41: `trusted-proxy`), read with a warning.
+        let renamed = ServerSetting.renamed.map(\.old.key.name)
+        #expect(renamed == ["trusted-proxy"])
+        #expect(SettingCatalog.server.keys.map(\.name) == names + renamed)
         let options = ServeCommand.spec.options
         for key in ServerSetting.all.map(\.key) {
             #expect(key.environmentName == "QRCHECKIN_SERVER_" + key.name.uppercased().replacingDashes())
@@ -78,7 +82,7 @@ import Testing
                 #expect(option?.help == key.help && option?.value == key.value, "--\(key.name) says what its declaration says")
             }
         }
-        #expect(options.map(\.long) == ["config"] + names.filter { $0 != "name" && $0 != "exit" } + ["help"])
+        #expect(options.map(\.long) == ["config"] + names.filter { $0 != "name" && $0 != "exit" } + renamed + ["help"])
         #expect(PurgeCommand.spec.options.map(\.long).contains(ServerSetting.auditRetention.name))
     }
 
@@ -95,6 +99,25 @@ import Testing
         #expect(text.contains("older than refusal-retention (\(PeriodText.of(ServerSetting.refusalRetention.defaultValue)))"))
     }
 
+    @Test func theProxySignInSettingsAndTheOneTrustList() throws {
+        let proxy = try configuration(["--admin-auth", "password,proxy", "--proxy-role.admin", "it, owners", "--proxy-role.steward", "door",
+                                       "--proxy-user-header", "X-Remote-User"])
+        #expect(proxy.signIn.password)
+        #expect(proxy.signIn.proxy == ProxySignInSettings(userHeader: "x-remote-user", roleGroups: [.admin: ["it", "owners"], .steward: ["door"]]))
+        #expect(try configuration(["--admin-auth", "proxy"]).signIn.password == false)
+        #expect(throws: CommandError.self) { try configuration(["--admin-auth", "sso"]) }
+        // The old spelling is the trust list, with a warning naming the new one; the new one wins.
+        let old = try configuration(file: "trusted-proxy = 10.0.0.2\n")
+        #expect(old.trustedProxies == [IPNetwork("10.0.0.2")!])
+        #expect(old.warnings == ["trusted-proxy is now spelt trusted-proxies: read, but write trusted-proxies"])
+        #expect(try configuration(["--trusted-proxies", "10.0.0.3"], file: "trusted-proxy = 10.0.0.2\n").trustedProxies == [IPNetwork("10.0.0.3")!])
+        // A list that trusts anyone is a configuration error (78), from a flag too.
+        for trust in ["*", "0.0.0.0/0", "::/0", "10.0.0.5, 0.0.0.0/0"] {
+            let error = try #require(throws: CommandError.self) { try configuration(["--trusted-proxies", trust]) }
+            #expect(error.code == .config && error.message.contains("would trust every address"), "\(trust)")
+        }
+    }
+
     @Test func noSettingGivesTheDeclaredDefaults() throws {
         let configuration = try configuration()
         #expect(configuration.listen.description == "127.0.0.1:8080")
@@ -109,7 +132,9 @@ import Testing
         limits.threads = configuration.limits.threads
         #expect(configuration.limits == limits && configuration.limits.threads >= 2)
         #expect(configuration.look.receiptFreshnessSeconds == 600 && configuration.look.controller == nil)
-        #expect(configuration.trustedProxies.isEmpty && configuration.occupancyOrigins.isEmpty)
+        // Issue 41: one trust list, loopback by default (nginx on this host).
+        #expect(configuration.trustedProxies == [IPNetwork("127.0.0.1/32")!, IPNetwork("::1/128")!] && configuration.occupancyOrigins.isEmpty)
+        #expect(configuration.signIn.password && configuration.signIn.proxy == nil && configuration.warnings.isEmpty)
         #expect(configuration.database.description == "sqlite:/srv/state/checkins.db")
     }
 
