@@ -8,6 +8,13 @@ from daemonutil import wait_until
 from serverutil import LOAD_ARGS, server_run
 from test_server_postgres import PERIOD, Load
 
+def crash_report(logs):
+    """What a failed stop shows: the fatal error and the crashed thread's backtrace (Swift's
+    backtracer prints them first, then every thread and the registers), else the log's end."""
+    at = logs.find("Crash at") if "Crash at" in logs else logs.find("crashed:")
+    return logs[max(0, at - 2000):at + 4000] if at >= 0 else logs[-3000:]
+
+
 # serve's grace period: MicroHTTPServer.drainSeconds (15) + 5 (ServeCommand.gracePeriod).
 GRACE_SECONDS = 20
 
@@ -24,7 +31,7 @@ def test_sigterm_under_load_records_every_acknowledged_check_in_and_exits_within
     finally:
         load.stop()
         server.stop()
-    assert status == 0, server.logs()[-2000:]
+    assert status == 0, crash_report(server.logs())
     assert took < GRACE_SECONDS, f"the server took {took:.1f} s to stop after SIGTERM"
     acknowledged = set(load.receipts())
     listed = server_run("checkins", "--database", f"sqlite:{server.database}", "--format", "csv", timeout=120)

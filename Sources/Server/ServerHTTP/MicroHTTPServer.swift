@@ -42,8 +42,8 @@ public final class MicroHTTPServer: Service, @unchecked Sendable {
     private let pool: BlockingPool
     /// The phase, and what sleeps (suspended requests, streams) that must be woken to stop.
     fileprivate let sleepers = Mutex(Sleepers())
-    /// Requests whose connection slept, or whose body streams, until they complete: `stop`
-    /// waits for none to be left.
+    /// Requests whose answer is being made (from the moment the site is asked), or whose body
+    /// streams, until they complete: `stop` waits for none to be left.
     fileprivate let counted = InFlight()
     /// Wakes the sweep when a connection opens (it sleeps untimed while there is none).
     fileprivate let connectionOpened = Wakeup()
@@ -133,7 +133,7 @@ public final class MicroHTTPServer: Service, @unchecked Sendable {
         // the listening socket from the worker's epoll set, and the loser aborts ("Failed to
         // remove listen FD from epoll set"). New connections are refused by the accept policy.
         sleepers.withLock { $0.phase = .draining }
-        if !(await counted.drained(within: limit, on: sleepClock)) {
+        if !(await close(within: limit)) {
             // An answer that never came (a ledger that hangs): the client is told to come back,
             // and its connection wakes to say so (stopping with it asleep would abort).
             let (requests, streams) = sleepers.withLock { sleepers in
@@ -144,12 +144,35 @@ public final class MicroHTTPServer: Service, @unchecked Sendable {
             for stream in streams { stream.cut() }
             _ = await counted.drained(within: .seconds(2), on: sleepClock)
         }
-        sleepers.withLock { $0.phase = .closing }
         guard let daemon else { return }
         self.daemon = nil
         // Joins libmicrohttpd's threads: never shuts down the listening socket (it may be systemd's).
         let stopping = DaemonHandle(daemon)
         _ = try? await pool.run { () throws(Never) in cmhd_stop(stopping.pointer) }
+    }
+
+    /// Waits, `limit` at most, for a moment when no request's answer is under way, and closes
+    /// at that moment: true when it did. The count is read and the phase set under the lock
+    /// every request enters the count under, so no request can begin between the two, and
+    /// libmicrohttpd (which aborts the process when it is stopped with a connection suspended)
+    /// is stopped with none. Waiting for the count alone was not enough: a request asked
+    /// between the count's zero and the closing went to sleep after it (issue 38's SIGABRT
+    /// under load).
+    private func close(within limit: Duration) async -> Bool {
+        func wait<C: Clock<Duration>>(on clock: C) async -> Bool {
+            let deadline = clock.now.advanced(by: limit)
+            while true {
+                let closed = sleepers.withLock { sleepers in
+                    guard counted.count == 0 else { return false }
+                    sleepers.phase = .closing
+                    return true
+                }
+                if closed { return true }
+                let left = clock.now.duration(to: deadline)
+                guard left > .zero, await counted.drained(within: left, on: clock) else { return false }
+            }
+        }
+        return await wait(on: sleepClock)
     }
 
     /// The answer to a request still waiting when the server closes.
@@ -269,6 +292,18 @@ public final class MicroHTTPServer: Service, @unchecked Sendable {
             state.answer.withLock { $0 = .ready(now) }
             return
         }
+        // Counted from now until libmicrohttpd says the request completed, in the lock `stop`
+        // closes under: a stopping server waits for this answer, or this request is not begun.
+        let closing = sleepers.withLock { sleepers in
+            guard sleepers.phase != .closing else { return true }
+            state.counted = true
+            counted.enter()
+            return false
+        }
+        if closing {
+            state.answer.withLock { $0 = .ready(Self.late) }
+            return
+        }
         state.answer.withLock { $0 = .awaited }
         state.connection = ConnectionHandle(connection)
         let handler = handler, hooks = hooks
@@ -304,10 +339,6 @@ public final class MicroHTTPServer: Service, @unchecked Sendable {
                     return response
                 }
                 answer = .sleeping
-                if !state.counted {
-                    state.counted = true
-                    counted.enter()
-                }
                 sleepers.requests[ObjectIdentifier(state)] = state
                 MHD_suspend_connection(connection)
                 return nil

@@ -36,9 +36,9 @@ final class RequestState: @unchecked Sendable {
     var started: Int64 = 0
     /// The request as the site saw it, for the observer.
     var request: HTTPRequest?
-    /// Whether the request is counted in the server's work under way (its connection slept
-    /// waiting for the answer, or its body streams) until libmicrohttpd says it completed: the
-    /// server stops only when none is left, or answers them 503 at the deadline.
+    /// Whether the request is counted in the server's work under way (the site was asked for
+    /// an answer it did not have at once, or its body streams) until libmicrohttpd says it
+    /// completed: the server stops only when none is left, or answers them 503 at the deadline.
     var counted = false
 
     /// The connection, for the task that delivers the answer (set before the site is asked).

@@ -85,6 +85,25 @@ import Testing
         #expect(await stopped.wait(within: .seconds(10)))
     }
 
+    @Test func stopBegunWhileAnAnswerIsBeingMadeWaitsForItWhetherOrNotItsConnectionSleepsYet() async throws {
+        // The site has the request, and stop begins at once: the connection may go to sleep
+        // only now, after stop looked. Stop still waits for the answer (the client gets it, not
+        // a 503) and stops libmicrohttpd with nothing asleep (else it aborts the process: the
+        // SIGABRT of test_server_sigterm.py under load).
+        for _ in 0..<20 {
+            let harness = try Harness()
+            let client = try RawClient(port: harness.port, sending: "GET /later HTTP/1.1\r\nHost: x\r\nConnection: close\r\n\r\n")
+            let reply = await harness.handler.nextReply()
+            let stopped = TestSignal()
+            Task { await harness.server.stop(); stopped.signal() }
+            #expect(await !stopped.wait(within: .milliseconds(50)))
+            reply(HTTPResponse(status: 303, body: Array("made while stopping".utf8)))
+            let answer = await client.readAll()
+            #expect(answer.hasPrefix("HTTP/1.1 303") && answer.hasSuffix("made while stopping"), "got \(answer)")
+            #expect(await stopped.wait(within: .seconds(10)))
+        }
+    }
+
     @Test func stopAnswers503ForAnAnswerThatDoesNotComeByItsDeadline() async throws {
         let harness = try Harness()
         let client = try RawClient(port: harness.port, sending: "GET /never HTTP/1.1\r\nHost: x\r\nConnection: close\r\n\r\n")
