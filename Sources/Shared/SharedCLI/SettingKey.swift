@@ -22,9 +22,11 @@ public struct SettingKey: Sendable {
         self.scoped = scoped
     }
 
-    /// The environment variable (`QRCHECKIN_BASE_URL`).
+    /// The environment variable (`QRCHECKIN_BASE_URL`; `proxy-role.admin` is
+    /// `QRCHECKIN_SERVER_PROXY_ROLE_ADMIN`: a shell and systemd's `Environment=` take only
+    /// letters, digits and `_` in a name).
     public var environmentName: String {
-        environmentPrefix + name.uppercased().replacingDashes()
+        environmentPrefix + name.uppercased().asEnvironmentName()
     }
 
     /// The setting as a command-line option.
@@ -54,8 +56,8 @@ public struct SettingCatalog: Sendable {
 }
 
 extension String {
-    /// The text with every `-` turned into `_` (setting names as environment variables).
-    public func replacingDashes() -> String {
-        String(map { $0 == "-" ? "_" : $0 })
+    /// The text with every `-` and `.` turned into `_` (setting names as environment variables).
+    public func asEnvironmentName() -> String {
+        String(map { $0 == "-" || $0 == "." ? "_" : $0 })
     }
 }

@@ -70,7 +70,9 @@ import Testing
         #expect(names == SettingCatalog.qrcheckin.keys.map(\.name))
         for key in DaemonSetting.all {
             #expect(RunCommand.spec.options.contains { $0.long == key.name }, "run --\(key.name)")
-            #expect(key.environmentName == "QRCHECKIN_" + key.name.uppercased().replacingDashes())
+            #expect(key.environmentName == "QRCHECKIN_" + key.name.uppercased().map { $0 == "-" || $0 == "." ? "_" : String($0) }.joined())
+            // A name a shell and systemd's Environment= take: letters, digits and _ only.
+            #expect(key.environmentName.allSatisfy { $0.isASCII && ($0.isUppercase || $0.isNumber || $0 == "_") }, "\(key.environmentName)")
             #expect(SettingCatalog.qrcheckin.knows(key.name))
         }
     }

@@ -70,7 +70,9 @@ import Testing
         #expect(SettingCatalog.server.keys.map(\.name) == names + renamed)
         let options = ServeCommand.spec.options
         for key in ServerSetting.all.map(\.key) {
-            #expect(key.environmentName == "QRCHECKIN_SERVER_" + key.name.uppercased().replacingDashes())
+            #expect(key.environmentName == "QRCHECKIN_SERVER_" + key.name.uppercased().map { $0 == "-" || $0 == "." ? "_" : String($0) }.joined())
+            // A name a shell and systemd's Environment= take: letters, digits and _ only.
+            #expect(key.environmentName.allSatisfy { $0.isASCII && ($0.isUppercase || $0.isNumber || $0 == "_") }, "\(key.environmentName)")
             #expect(SettingCatalog.server.knows(key.name))
             if key.scoped { #expect(SettingCatalog.server.knows(key.name + ".HALL-1")) }
             let option = options.first { $0.long == key.name }
@@ -105,6 +107,9 @@ import Testing
         #expect(proxy.signIn.password)
         #expect(proxy.signIn.proxy == ProxySignInSettings(userHeader: "x-remote-user", roleGroups: [.admin: ["it", "owners"], .steward: ["door"]]))
         #expect(try configuration(["--admin-auth", "proxy"]).signIn.password == false)
+        // The variables of proxy-role.* spell the dot as _ (a shell takes no dot in a name).
+        let variables = try configuration(environment: ["QRCHECKIN_SERVER_ADMIN_AUTH": "proxy", "QRCHECKIN_SERVER_PROXY_ROLE_ADMIN": "it"])
+        #expect(variables.signIn.proxy?.roleGroups == [.admin: ["it"]])
         #expect(throws: CommandError.self) { try configuration(["--admin-auth", "sso"]) }
         // The old spelling is the trust list, with a warning naming the new one; the new one wins.
         let old = try configuration(file: "trusted-proxy = 10.0.0.2\n")
