@@ -46,22 +46,24 @@ struct ExportHandler {
         let stream = ExportStream()
         let zone = parts.zone
         Task {
-            var export = CheckInExport(format: format, excel: formatName == "excel", zone: zone)
-            var part = Array(export.header.utf8)
-            // Stopped: the client left, or the ledger failed (the file ends short).
+            let export = CheckInExport(format: format, excel: formatName == "excel", zone: zone)
+            var first = PageBytes(export, capacity: ExportStream.partBytes)
+            first.bytes.append(contentsOf: export.header.utf8)
+            // Stopped: the client left.
             var stopped = false
             do throws(LedgerError) {
-                try await audited.rows { checkIn in
-                    export.write(checkIn, to: &part)
-                    guard part.count >= ExportStream.partBytes else { return true }
-                    defer { part.removeAll(keepingCapacity: true) }
-                    stopped = !(await stream.send(part))
+                // A page's lines are written where the ledger reads its rows; a part is sent
+                // once it holds partBytes (a page of the log is about one).
+                let rest = try await audited.pages(into: consume first, CheckInExport.fold) { page in
+                    guard page.bytes.count >= ExportStream.partBytes else { return true }
+                    defer { page.bytes.removeAll(keepingCapacity: true) }
+                    stopped = !(await stream.send(page.bytes))
                     return !stopped
                 }
+                if !stopped, !rest.bytes.isEmpty { _ = await stream.send(rest.bytes) }
             } catch {
-                stopped = true
+                // The ledger failed: the file ends short.
             }
-            if !stopped, !part.isEmpty { _ = await stream.send(part) }
             stream.finish()
         }
         return HTTPResponse(status: 200, headers: headers, stream: stream)

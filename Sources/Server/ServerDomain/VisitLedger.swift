@@ -31,6 +31,11 @@ public protocol VisitLedger: Sendable {
     /// `position` when given, at most `limit`: one page. Works on a ledger opened read-only.
     func openVisits(venue: VenueID?, after position: LogPosition?, limit: Int) async throws(LedgerError) -> [CheckIn]
 
+    /// The same page as `openVisits(venue:after:limit:)`, each visit handed to `fold` with
+    /// `value` as its row is read, on the ledger's thread (`FoldedPage` says why).
+    func openVisits<Value: Sendable>(venue: VenueID?, after position: LogPosition?, limit: Int, into value: consuming Value,
+                                     _ fold: @escaping CheckInFold<Value>) async throws(LedgerError) -> FoldedPage<Value>
+
     /// Open visits per venue (of `venue` or every venue), counting only those entered at or
     /// after `openSince` when given; venues with none are absent. Counted from the rows (an
     /// index of open visits), so it equals the open visits after any crash: the one count of
@@ -55,12 +60,29 @@ extension VisitLedger {
     /// `body`'s pace.
     public func eachOpenVisit(venue: VenueID?, pageSize: Int = LogPosition.pageSize,
                               _ body: (CheckIn) async throws(LedgerError) -> Bool) async throws(LedgerError) {
+        try await eachOpenPage(venue: venue, pageSize: pageSize, into: [CheckIn](), { page, visit in page.append(visit) }) { page throws(LedgerError) in
+            defer { page.removeAll(keepingCapacity: true) }
+            for visit in page where !(try await body(visit)) { return false }
+            return true
+        }
+    }
+
+    /// Every open visit (of `venue`), oldest first, folded into `value` by `fold` a page at a
+    /// time where the ledger reads them; after each page `body` takes the value and returns
+    /// false to stop; returns the value as the last page left it (`VisitLog.eachPage`'s way,
+    /// for the evacuation roll).
+    @discardableResult
+    public func eachOpenPage<Value: Sendable>(venue: VenueID?, pageSize: Int = LogPosition.foldedPageSize, into value: consuming Value,
+                                              _ fold: @escaping CheckInFold<Value>,
+                                              _ body: (inout Value) async throws(LedgerError) -> Bool) async throws(LedgerError) -> Value {
         var position: LogPosition?
         while true {
-            let page = try await openVisits(venue: venue, after: position, limit: pageSize)
-            for visit in page where !(try await body(visit)) { return }
-            guard page.count == pageSize, let last = page.last else { return }
-            position = LogPosition(after: last)
+            // Moved, never copied (`VisitLog.eachPage`).
+            let read = try await openVisits(venue: venue, after: position, limit: pageSize, into: consume value, fold)
+            let count = read.count, last = read.last
+            value = (consume read).value
+            guard try await body(&value), count == pageSize, let last else { return value }
+            position = last
         }
     }
 }

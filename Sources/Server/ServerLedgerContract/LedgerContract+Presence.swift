@@ -53,6 +53,29 @@ extension LedgerContract {
             }
             try expect(try await out(ledger, .checkIn(987_654), at: 900).visit == nil, "an unknown id ends nothing")
         },
+        Case(description: "open visits page by time, then order of recording, each once: of one venue and of every venue, visits at one time included") {
+            ledger async throws(ContractFailure) in
+            // Three at each of two moments, alternating venues: pages of two split each moment.
+            var recorded: [CheckIn] = []
+            for (index, seconds) in [0, 0, 0, 5, 5, 5, 9].enumerated() {
+                guard case .admitted(.recorded(let visit)) = try await admit(ledger, scan(device(index), index % 2 == 0 ? hall : cafe, at: Int64(seconds)),
+                                                                             capacity: nil) else {
+                    throw ContractFailure("check-in \(index) is recorded", line: #line)
+                }
+                recorded.append(visit)
+            }
+            _ = try await out(ledger, .checkIn(recorded[2].id), at: 20)
+            let open = recorded.filter { $0.id != recorded[2].id }.map(\.id)
+            let atHall = recorded.filter { $0.venue == hall && $0.id != recorded[2].id }.map(\.id)
+            let every = try await Self.open(ledger).map(\.id), hallOnly = try await Self.open(ledger, hall).map(\.id)
+            try expect(every == open, "every venue's open visits, in order: \(every) against \(open)")
+            try expect(hallOnly == atHall, "one venue's open visits, in order: \(hallOnly) against \(atHall)")
+            // Folded where the ledger reads them (`eachOpenPage`): the same visits, page by page.
+            let folded = try await call("openVisits(into:)") { () async throws(LedgerError) in
+                try await ledger.eachOpenPage(venue: hall, pageSize: 2, into: [Int64](), { ids, visit in ids.append(visit.id) }) { _ throws(LedgerError) in true }
+            }
+            try expect(folded == atHall, "folded pages hold the same visits: \(folded)")
+        },
         Case(description: "capacity: a full venue records nothing; a duplicate inside still gets its receipt") { ledger async throws(ContractFailure) in
             for index in 0..<2 {
                 guard case .admitted(.recorded) = try await admit(ledger, scan(device(index), at: Int64(index)), capacity: 2) else {

@@ -19,7 +19,10 @@ public enum LedgerRows {
     }
 
     /// The check-in of `row`, its venue id taken from `venues` when the row names one seen lately.
-    public static func checkIn(_ row: any SQLRow, ids: CheckInIDCipher, venues: inout VenueCache) throws(LedgerError) -> CheckIn {
+    /// Generic and inlinable: an engine's loop over its own rows (`SQLSession.checkIns`) gets it
+    /// specialised, each column read inlined, not called through the `SQLRow` existential.
+    @inlinable
+    public static func checkIn<Row: SQLRow>(_ row: Row, ids: CheckInIDCipher, venues: inout VenueCache) throws(LedgerError) -> CheckIn {
         let id = try row.integer(0) ?? 0
         guard let venue = venues.venue(row, column: 1), let time = try row.integer(2),
               let method = row.text(3).flatMap(CheckInMethod.init(rawValue:)) else {
@@ -38,6 +41,7 @@ public enum LedgerRows {
     }
 
     /// A row's exit from its `exit_ms` and `exit_kind`: both or neither.
+    @usableFromInline
     static func exit(at milliseconds: Int64?, kind text: String?, id: Int64) throws(LedgerError) -> VisitExit? {
         guard let milliseconds else { return nil }
         guard let kind = text.flatMap(ExitKind.init(rawValue:)) else { throw LedgerError(.corrupt, "check-in \(id) has an exit of no kind") }

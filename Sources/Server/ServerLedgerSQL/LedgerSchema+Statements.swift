@@ -23,18 +23,21 @@ extension LedgerSchema {
 
     /// A page of open visits, oldest first (by time, then row id): of venue $1 when `atVenue`,
     /// after the row whose time and id are the next two parameters when `after`, at most the
-    /// last parameter. The partial index of open visits (`{open}`) holds them.
+    /// last parameter. The partial index of open visits (`{open}`) holds them, in the order
+    /// (time, venue, row id): at one venue that is the page's order, so it is asked for as
+    /// such, the venue a filter only (`{filter}`), and no engine sorts the rows again.
     public static func selectOpenPage(atVenue: Bool, after: Bool) -> String {
         var conditions = ["exit_ms IS NULL"], next = 1
         if atVenue {
-            conditions.append("venue = $1")
+            conditions.append("{filter}venue = $1")
             next = 2
         }
         if after {
             conditions.append("(at_ms, id) > ($\(next), $\(next + 1))")
             next += 2
         }
-        return "SELECT \(checkInColumns) FROM checkins{open} WHERE \(conditions.joined(separator: " AND ")) ORDER BY at_ms, id LIMIT $\(next)"
+        let order = atVenue ? "at_ms, venue, id" : "at_ms, id"
+        return "SELECT \(checkInColumns) FROM checkins{open} WHERE \(conditions.joined(separator: " AND ")) ORDER BY \(order) LIMIT $\(next)"
     }
 
     /// The check-in with row id $1.

@@ -23,6 +23,20 @@ extension SQLEngine {
         try await reading { [sql] session throws(LedgerError) in try sql.openVisits(venue: venue, after: position, limit: limit, on: session) }
     }
 
+    public func openVisits<Value: Sendable>(venue: VenueID?, after position: LogPosition?, limit: Int, into value: consuming Value,
+                                            _ fold: @escaping CheckInFold<Value>) async throws(LedgerError) -> FoldedPage<Value> {
+        let handoff = Handoff(value)
+        return try await reading { [sql] session throws(LedgerError) in
+            var value = handoff.take(), count = 0, last: LogPosition?
+            try sql.openVisits(venue: venue, after: position, limit: limit, on: session) { visit in
+                fold(&value, visit)
+                count += 1
+                last = LogPosition(after: visit)
+            }
+            return FoldedPage(value: value, count: count, last: last)
+        }
+    }
+
     public func occupancy(venue: VenueID?, openSince: WallTime?) async throws(LedgerError) -> [VenueID: Int] {
         try await reading { [sql] session throws(LedgerError) in try sql.occupancy(venue: venue, openSince: openSince, on: session) }
     }
@@ -35,6 +49,23 @@ extension SQLEngine {
 
     public func checkIns(_ query: CheckInQuery, after position: LogPosition?) async throws(LedgerError) -> [CheckIn] {
         try await reading { [sql] session throws(LedgerError) in try sql.checkIns(query, after: position, on: session) }
+    }
+
+    public func checkIns<Value: Sendable>(_ query: CheckInQuery, after position: LogPosition?, into value: consuming Value,
+                                          _ fold: @escaping CheckInFold<Value>) async throws(LedgerError) -> FoldedPage<Value> {
+        // The value moves to the reading thread (`Handoff`: an export's buffer is reused, not
+        // copied); plain locals, not a generic helper type, whose methods, unspecialized here,
+        // looked its metadata up for every row.
+        let handoff = Handoff(value)
+        return try await reading { [sql] session throws(LedgerError) in
+            var value = handoff.take(), count = 0, last: LogPosition?
+            try sql.checkIns(query, after: position, on: session) { checkIn in
+                fold(&value, checkIn)
+                count += 1
+                last = LogPosition(after: checkIn)
+            }
+            return FoldedPage(value: value, count: count, last: last)
+        }
     }
 
     public func count(_ query: CheckInQuery) async throws(LedgerError) -> Int {

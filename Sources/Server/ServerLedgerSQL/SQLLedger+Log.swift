@@ -6,10 +6,18 @@ extension SQLLedger {
     /// The check-ins `query` selects, oldest first (by time, then id), after `position`, at most
     /// `query.limit`: a page of the log.
     public func checkIns(_ query: CheckInQuery, after position: LogPosition?, on session: any SQLSession) throws(LedgerError) -> [CheckIn] {
+        var rows: [CheckIn] = []
+        try checkIns(query, after: position, on: session) { row in rows.append(row) }
+        return rows
+    }
+
+    /// The same page, each check-in handed to `each` as its row is read (an export folds it
+    /// into bytes there: `FoldedPage`).
+    public func checkIns(_ query: CheckInQuery, after position: LogPosition?, on session: any SQLSession,
+                         _ each: (CheckIn) -> Void) throws(LedgerError) {
         let after = try position.map { position throws(LedgerError) in try row(of: position) }
         let selection = CheckInSelection(query, columns: LedgerSchema.checkInColumns, ordered: true, dialect: session.dialect, after: after)
-        var venues = VenueCache()
-        return try session.all(selection.sql, selection.values) { row throws(LedgerError) in try LedgerRows.checkIn(row, ids: ids, venues: &venues) }
+        try session.checkIns(selection.sql, selection.values, ids: ids, each)
     }
 
     /// How many check-ins `query` selects (its limit ignored).

@@ -53,14 +53,20 @@ extension SQLLedger {
 
     /// A page of open visits (of `venue`, or of every venue), oldest first, after `position`.
     public func openVisits(venue: VenueID?, after position: LogPosition?, limit: Int, on session: any SQLSession) throws(LedgerError) -> [CheckIn] {
+        var rows: [CheckIn] = []
+        try openVisits(venue: venue, after: position, limit: limit, on: session) { visit in rows.append(visit) }
+        return rows
+    }
+
+    /// The same page, each visit handed to `each` as its row is read (`FoldedPage`).
+    public func openVisits(venue: VenueID?, after position: LogPosition?, limit: Int, on session: any SQLSession,
+                           _ each: (CheckIn) -> Void) throws(LedgerError) {
         let after = try position.map { position throws(LedgerError) in try row(of: position) }
         var values: [SQLValue] = venue.map { [.text($0.rawValue)] } ?? []
         if let after { values += [.integer(after.time), .integer(after.row)] }
         values.append(.integer(Int64(max(0, limit))))
-        var venues = VenueCache()
-        return try session.all(LedgerStatements.selectOpenPage[OpenPage(atVenue: venue != nil, after: after != nil)]!, values) { row throws(LedgerError) in
-            try LedgerRows.checkIn(row, ids: ids, venues: &venues)
-        }
+        let sql = LedgerStatements.selectOpenPage[OpenPage(atVenue: venue != nil, after: after != nil)]!
+        try session.checkIns(sql.text(for: session.dialect), values, ids: ids, each)
     }
 
     /// The time and row id of the check-in a position names.

@@ -15,6 +15,13 @@ public protocol SQLSession {
     /// row to `row` until it returns false.
     func query(_ sql: String, _ values: [SQLValue], _ row: (any SQLRow) throws(LedgerError) -> Bool) throws(LedgerError)
 
+    /// Runs `sql` (selecting `LedgerSchema.checkInColumns`) with `values`, handing each row,
+    /// made into a check-in by `LedgerRows.checkIn` with `ids`, to `each`: the loop of the long
+    /// reads (an export, the evacuation roll). Each engine runs it over its own row type, so
+    /// `LedgerRows.checkIn` is specialised for it: read through the `SQLRow` existential, every
+    /// column was a boxed witness call that could not be inlined (docs/BENCHMARKS.md, issue 38).
+    func checkIns(_ sql: String, _ values: [SQLValue], ids: CheckInIDCipher, _ each: (CheckIn) -> Void) throws(LedgerError)
+
     /// Runs `sql` with `values` and returns how many rows it changed.
     @discardableResult
     func run(_ sql: String, _ values: [SQLValue]) throws(LedgerError) -> Int

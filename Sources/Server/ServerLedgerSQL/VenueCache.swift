@@ -13,15 +13,19 @@ public struct VenueCache {
     /// An empty cache.
     public init() {}
 
-    /// The venue id in `column` of `row`; nil when it is NULL or not a venue id.
-    public mutating func venue(_ row: any SQLRow, column: Int) -> VenueID? {
+    /// The venue id in `column` of `row`; nil when it is NULL or not a venue id. Inlinable as
+    /// `LedgerRows.checkIn` is.
+    @inlinable
+    public mutating func venue<Row: SQLRow>(_ row: Row, column: Int) -> VenueID? {
         row.withBytes(column) { bytes in
             guard let bytes else { return nil }
             return venue(bytes)
         }
     }
 
-    private mutating func venue(_ bytes: UnsafeBufferPointer<UInt8>) -> VenueID? {
+    /// The venue id of `bytes`, from the cache when seen lately.
+    @usableFromInline
+    mutating func venue(_ bytes: UnsafeBufferPointer<UInt8>) -> VenueID? {
         for venue in recent {
             var text = venue.rawValue
             let same = text.withUTF8 { known in

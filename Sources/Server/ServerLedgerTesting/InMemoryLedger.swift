@@ -155,6 +155,11 @@ public final class InMemoryLedger: Ledger {
         }
     }
 
+    public func openVisits<Value: Sendable>(venue: VenueID?, after position: LogPosition?, limit: Int, into value: consuming Value,
+                                            _ fold: @escaping CheckInFold<Value>) async throws(LedgerError) -> FoldedPage<Value> {
+        FoldedPage(try await openVisits(venue: venue, after: position, limit: limit), into: value, fold)
+    }
+
     public func occupancy(venue: VenueID?, openSince: WallTime?) async throws(LedgerError) -> [VenueID: Int] {
         try locked { state throws(LedgerError) in
             var counts: [VenueID: Int] = [:]
@@ -189,6 +194,11 @@ public final class InMemoryLedger: Ledger {
 
     public func checkIns(_ query: CheckInQuery, after position: LogPosition?) async throws(LedgerError) -> [CheckIn] {
         try locked { [ids] state throws(LedgerError) in Self.selected(state.checkIns, query, after: position, state, ids) }
+    }
+
+    public func checkIns<Value: Sendable>(_ query: CheckInQuery, after position: LogPosition?, into value: consuming Value,
+                                          _ fold: @escaping CheckInFold<Value>) async throws(LedgerError) -> FoldedPage<Value> {
+        FoldedPage(try await checkIns(query, after: position), into: value, fold)
     }
 
     public func count(_ query: CheckInQuery) async throws(LedgerError) -> Int {

@@ -25,6 +25,14 @@ struct PostgresSession: SQLSession {
         }
     }
 
+    func checkIns(_ sql: String, _ values: [SQLValue], ids: CheckInIDCipher, _ each: (CheckIn) -> Void) throws(LedgerError) {
+        let result = try connection.query(sql, values.map(PostgresParameter.init), repeatable: repeatable)
+        var venues = VenueCache()
+        for index in 0..<result.rowCount {
+            each(try LedgerRows.checkIn(PostgresRow(result: result, row: index), ids: ids, venues: &venues))
+        }
+    }
+
     @discardableResult
     func run(_ sql: String, _ values: [SQLValue]) throws(LedgerError) -> Int {
         try connection.query(sql, values.map(PostgresParameter.init), repeatable: repeatable).changedRows

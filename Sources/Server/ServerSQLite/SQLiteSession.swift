@@ -22,6 +22,15 @@ struct SQLiteSession: SQLSession {
         }
     }
 
+    func checkIns(_ sql: String, _ values: [SQLValue], ids: CheckInIDCipher, _ each: (CheckIn) -> Void) throws(LedgerError) {
+        let statement = try prepared(sql, values)
+        defer { statement.reset() }
+        var venues = VenueCache()
+        while try statement.step() {
+            each(try LedgerRows.checkIn(statement, ids: ids, venues: &venues))
+        }
+    }
+
     @discardableResult
     func run(_ sql: String, _ values: [SQLValue]) throws(LedgerError) -> Int {
         try prepared(sql, values).run()

@@ -123,14 +123,16 @@ struct CheckinsCommand: AsyncCommand {
         let audited = try await ledgerCall { () async throws(LedgerError) in
             try await VisitorLogExport(trail: trail, log: ledger).begin(.query(query), detail: Self.describe(query, format: chosen, excel: excel))
         }
-        var export = CheckInExport(format: chosen, excel: excel, zone: SystemZone())
+        let export = CheckInExport(format: chosen, excel: excel, zone: SystemZone())
         var output = CheckedOutput()
         var failure: CommandError?
         try output.append(export.header)
         do throws(LedgerError) {
-            try await audited.rows { checkIn throws(LedgerError) in
+            // Each page's lines are written where the ledger reads the rows; only their bytes come here.
+            try await audited.pages(into: PageBytes(export), CheckInExport.fold) { page throws(LedgerError) in
                 do throws(CommandError) {
-                    try output.append { export.write(checkIn, to: &$0) }
+                    try output.append(bytes: page.bytes)
+                    page.bytes.removeAll(keepingCapacity: true)
                     return true
                 } catch {
                     failure = error

@@ -55,7 +55,7 @@ struct InsideCommand: AsyncCommand {
         let now = clock.now()
         let chosen = format ?? (context.standardOutputIsTerminal ? .table : .csv)
         // Streamed as the rows are read: any number of visits in constant memory.
-        var report = VisitReport(format: chosen, overlaps: false, zone: SystemZone(), now: now)
+        let report = VisitReport(format: chosen, overlaps: false, zone: SystemZone(), now: now)
         var output = CheckedOutput()
         var failure: CommandError?
         try output.append(report.header)
@@ -67,9 +67,11 @@ struct InsideCommand: AsyncCommand {
         _ = try await ledgerCall { () async throws(LedgerError) in
             try await roll.run(venue: venue, detail: "format=\(chosen.rawValue)", unaudited: .listAnyway(warn: { error in
                 logger.warning("could not record the roll in the audit log (\(error.message)); listing it all the same")
-            })) { visit throws(LedgerError) in
+            }), into: PageBytes(report), VisitReport.fold) { page throws(LedgerError) in
+                // Each page's rows are written where the ledger reads them; only their bytes come here.
                 do throws(CommandError) {
-                    try output.append { report.write(VisitReport.Row(visit: visit), to: &$0) }
+                    try output.append(bytes: page.bytes)
+                    page.bytes.removeAll(keepingCapacity: true)
                     return true
                 } catch {
                     failure = error

@@ -20,8 +20,10 @@ public struct CheckedOutput: ~Copyable {
         if buffer.count >= 60 * 1024 { try flush() }
     }
 
-    /// Appends bytes; written at the next `flush`.
+    /// Appends bytes; written at the next `flush`. A large block (an export's page) with
+    /// nothing buffered before it is written at once, not copied into the buffer first.
     public mutating func append(bytes: [UInt8]) throws(CommandError) {
+        if buffer.isEmpty, bytes.count >= 60 * 1024 { return try send(bytes) }
         buffer.append(contentsOf: bytes)
         if buffer.count >= 60 * 1024 { try flush() }
     }
@@ -42,8 +44,12 @@ public struct CheckedOutput: ~Copyable {
     /// Writes everything buffered; a failure names the error once.
     public mutating func flush() throws(CommandError) {
         defer { buffer.removeAll(keepingCapacity: true) }
+        try send(buffer)
+    }
+
+    private func send(_ bytes: [UInt8]) throws(CommandError) {
         do {
-            try stream.send(buffer)
+            try stream.send(bytes)
         } catch {
             throw CommandError(.ioError, "cannot write \(stream.name): \(error.reason)")
         }

@@ -34,12 +34,23 @@ public struct EvacuationRoll: Sendable {
     @discardableResult
     public func run(venue: VenueID?, detail: String, unaudited: Unaudited = .refuse,
                     _ body: (CheckIn) async throws(LedgerError) -> Bool) async throws(LedgerError) -> AuditEntry? {
-        let now = trail.clock.now()
-        var count = 0
-        try await visits(venue: venue, at: now) { _ throws(LedgerError) in
-            count += 1
+        try await run(venue: venue, detail: detail, unaudited: unaudited, into: [CheckIn](), { page, visit in page.append(visit) }) {
+            page throws(LedgerError) in
+            defer { page.removeAll(keepingCapacity: true) }
+            for visit in page where !(try await body(visit)) { return false }
             return true
         }
+    }
+
+    /// The same roll folded into `value` by `fold` a page at a time where the ledger reads the
+    /// visits (the shell's rows written as bytes there: `FoldedPage`); after each page `body`
+    /// takes the value (writes the page and empties it) and returns false to stop.
+    @discardableResult
+    public func run<Value: Sendable>(venue: VenueID?, detail: String, unaudited: Unaudited = .refuse, into value: consuming Value,
+                                     _ fold: @escaping CheckInFold<Value>,
+                                     _ body: (inout Value) async throws(LedgerError) -> Bool) async throws(LedgerError) -> AuditEntry? {
+        let now = trail.clock.now()
+        let count = try await visits(venue: venue, at: now, into: 0, { count, _ in count += 1 }) { _ throws(LedgerError) in true }
         let entry: AuditEntry?
         do throws(LedgerError) {
             entry = try await trail.record(AuditNote(.inside, subject: venue.map { "venue \($0)" }, detail: detail, rows: count), at: now)
@@ -48,21 +59,34 @@ public struct EvacuationRoll: Sendable {
             warn(error)
             entry = nil
         }
-        var listed = 0
-        try await visits(venue: venue, at: now) { visit throws(LedgerError) in
-            listed += 1
-            guard listed <= count, try await body(visit) else { return false }
-            return listed < count
+        // No more than the entry counted: visits begun since are the next roll's.
+        try await visits(venue: venue, at: now, into: Listing(value: consume value), { listing, visit in
+            guard listing.listed < count else { return }
+            listing.listed += 1
+            fold(&listing.value, visit)
+        }) { listing throws(LedgerError) in
+            guard try await body(&listing.value) else { return false }
+            return listing.listed < count
         }
         return entry
     }
 
-    /// The open visits of `venue` at `now` that have not outlived their venue's `max-stay`.
-    private func visits(venue: VenueID?, at now: WallTime, _ body: (CheckIn) async throws(LedgerError) -> Bool) async throws(LedgerError) {
-        try await visits.eachOpenVisit(venue: venue) { visit throws(LedgerError) in
+    /// A roll's value and how many visits it took.
+    private struct Listing<Value: Sendable>: Sendable {
+        var value: Value
+        var listed = 0
+    }
+
+    /// The open visits of `venue` at `now` that have not outlived their venue's `max-stay`,
+    /// folded into `value` a page at a time (`VisitLedger.eachOpenPage`).
+    @discardableResult
+    private func visits<Value: Sendable>(venue: VenueID?, at now: WallTime, into value: consuming Value, _ fold: @escaping CheckInFold<Value>,
+                                         _ body: (inout Value) async throws(LedgerError) -> Bool) async throws(LedgerError) -> Value {
+        let venues = self.venues
+        return try await visits.eachOpenPage(venue: venue, into: consume value, { value, visit in
             let profile = venues.profile(for: visit.venue) ?? venues.defaults
-            guard visit.time >= profile.openSince(at: now) else { return true }
-            return try await body(visit)
-        }
+            guard visit.time >= profile.openSince(at: now) else { return }
+            fold(&value, visit)
+        }, body)
     }
 }

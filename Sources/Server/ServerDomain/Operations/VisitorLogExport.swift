@@ -72,4 +72,24 @@ public struct AuditedExport: Sendable {
             if let checkIn = try await log.find(id: id), bounds.matches(checkIn) { _ = try await body(checkIn) }
         }
     }
+
+    /// The same rows folded into `value` by `fold` a page at a time where the ledger reads
+    /// them (an export's bytes: `VisitLog.eachPage`); after each page `body` takes the value
+    /// and returns false to stop; returns the value as the last page left it.
+    @discardableResult
+    public func pages<Value: Sendable>(into value: consuming Value, _ fold: @escaping CheckInFold<Value>,
+                                       _ body: (inout Value) async throws(LedgerError) -> Bool) async throws(LedgerError) -> Value {
+        let bound = entry.rows ?? 0
+        guard bound > 0 else { return value }
+        switch selection {
+        case .query(var query):
+            query.limit = bound
+            return try await log.eachPage(query, into: consume value, fold, body)
+        case .receipt(let id, let bounds):
+            guard let checkIn = try await log.find(id: id), bounds.matches(checkIn) else { return value }
+            var page = FoldedPage([checkIn], into: value, fold).value
+            _ = try await body(&page)
+            return page
+        }
+    }
 }
