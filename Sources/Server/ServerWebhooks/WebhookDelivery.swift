@@ -36,7 +36,7 @@ public final class WebhookDelivery: Sendable {
     public static let purgeMilliseconds: Int64 = 3_600_000
 
     public init(ledger: any WebhookLedger, clock: any WallClock, pool: BlockingPool, schedule: WebhookSchedule = .standard,
-                signer: WebhookSigner = WebhookSigner(), batch: Int = 64, idle: Duration = .milliseconds(500),
+                signer: WebhookSigner = WebhookSigner(), batch: Int = 256, idle: Duration = .milliseconds(500),
                 sleep: @escaping @Sendable (Duration) async throws -> Void = { try await Task.sleep(for: $0) },
                 transport: @escaping @Sendable () throws(HTTPTransportError) -> any HTTPTransport = {
                     () throws(HTTPTransportError) in try CurlTransport(bodyLimit: WebhookAttempt.answerBytes, truncatesBody: true)
