@@ -8,10 +8,11 @@ from daemonutil import wait_until
 from serverutil import LOAD_ARGS, server_run
 from test_server_postgres import PERIOD, Load
 
+
 def crash_report(logs):
     """What a failed stop shows: the fatal error and the crashed thread's backtrace (Swift's
     backtracer prints them first, then every thread and the registers), else the log's end."""
-    at = logs.find("Crash at") if "Crash at" in logs else logs.find("crashed:")
+    at = next((found for found in (logs.find("Crash at"), logs.find("crashed:")) if found >= 0), -1)
     return logs[max(0, at - 2000):at + 4000] if at >= 0 else logs[-3000:]
 
 
