@@ -74,6 +74,12 @@ extension LedgerSchema {
     /// SQLite: how many tables the file holds (a new file holds none).
     public static let countSQLiteTables = "SELECT count(*) FROM sqlite_schema WHERE type = 'table'"
 
+    /// SQLite, with `writable_schema` on (`DeclarationEdit`): table $1's declaration with $2
+    /// replaced by $3, if it holds $2.
+    public static let editSQLiteDeclaration = """
+        UPDATE sqlite_schema SET sql = replace(sql, $2, $3) WHERE type = 'table' AND name = $1 AND instr(sql, $2) > 0
+        """
+
     /// PostgreSQL: the server's encoding and the schema tables are made in.
     public static let selectEncodingAndSchema = "SELECT current_setting('server_encoding'), current_schema()"
 

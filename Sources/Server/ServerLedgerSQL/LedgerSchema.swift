@@ -188,6 +188,15 @@ public enum LedgerSchema {
         // light and problems' codes, `KioskAnnouncement.stored`), so a change is told once by
         // whichever server sees it first; and the kiosk, its light and problems in the outbox.
         Migration(version: 12, name: "kiosk events", statements: kioskEventColumns),
+        // Constraints SQLite checks without building a table for each row (`DeclarationEdit`):
+        // the check-in's method, the exit's kind, the outbox event's state and the account's
+        // role, each a list of three or more words. Version 13 is issue 38's.
+        Migration(version: 14, name: "checks without lists", statements: [], sqliteDeclarationEdits: [
+            .checkWithoutList(table: "checkins", column: "method", values: ["qr", "safe-number", "staff"]),
+            .checkWithoutList(table: "checkins", column: "exit_kind", values: ["kiosk", "receipt", "staff", "automatic"]),
+            .checkWithoutList(table: "webhook_events", column: "state", values: ["pending", "delivered", "failed"]),
+            .checkWithoutList(table: "console_accounts", column: "role", values: ["steward", "supervisor", "admin"]),
+        ]),
     ]
 
     /// The key of check-in ids (`CheckInIDCipher`), as hex: the row migration 5 made.

@@ -11,13 +11,17 @@ public struct Migration: Sendable {
     /// `statements` with `$1` bound to the new key as hex. The randomness is the engine's (this
     /// target has none), so a key differs from ledger to ledger and never appears in the code.
     public let newKeys: [String]
+    /// Tables' declarations SQLite rewrites in place (`DeclarationEdit`), after `statements`;
+    /// PostgreSQL has nothing to do for them.
+    public let sqliteDeclarationEdits: [DeclarationEdit]
 
     /// A step to `version`.
-    public init(version: Int, name: String, statements: [String], newKeys: [String] = []) {
+    public init(version: Int, name: String, statements: [String], newKeys: [String] = [], sqliteDeclarationEdits: [DeclarationEdit] = []) {
         self.version = version
         self.name = name
         self.statements = statements
         self.newKeys = newKeys
+        self.sqliteDeclarationEdits = sqliteDeclarationEdits
     }
 
     /// The statements as `dialect` spells them.

@@ -10,6 +10,7 @@ enum SQLiteSchema {
     static let applicationID: Int64 = 0x5152_4349
 
     private static let recordMigration = SQLDialect.sqlite.render(LedgerSchema.recordMigration)
+    private static let editDeclaration = SQLDialect.sqlite.render(LedgerSchema.editSQLiteDeclaration)
 
     /// Applies the missing migrations in one transaction; returns the version it is at.
     @discardableResult
@@ -44,11 +45,35 @@ enum SQLiteSchema {
                 try connection.execute(statement)
             }
             let session = SQLiteSession(connection)
+            try edit(migration.sqliteDeclarationEdits, connection, session)
             for statement in migration.newKeys(for: .sqlite) {
                 try session.run(statement, [.text(CheckInIDCipher.newStoredKey(SecureRandom.bytes))])
             }
             try session.run(recordMigration, [.integer(Int64(migration.version)), .text(migration.name), .integer(now.milliseconds)])
         }
         return LedgerSchema.latestVersion
+    }
+
+    /// Rewrites tables' declarations in place, the way SQLite documents for a change that
+    /// touches no stored row ("Making Other Kinds Of Table Schema Changes", lang_altertable):
+    /// inside the migration's transaction, `writable_schema` on, the text edited, the
+    /// `schema_version` one higher (so every connection, this one included, reads the schema
+    /// again and prepares its statements anew), `writable_schema` off. A declaration that does
+    /// not hold an edit's text is left as it is: the rule is the same either way. The new text
+    /// is parsed when the next statement runs, in this transaction, so a failure rolls it back.
+    private static func edit(_ edits: [DeclarationEdit], _ connection: SQLiteConnection, _ session: SQLiteSession) throws(LedgerError) {
+        guard !edits.isEmpty else { return }
+        let version = try connection.integer("PRAGMA schema_version") ?? 0
+        try connection.execute("PRAGMA writable_schema = ON")
+        do throws(LedgerError) {
+            for edit in edits {
+                try session.run(editDeclaration, [.text(edit.table), .text(edit.from), .text(edit.to)])
+            }
+            try connection.execute("PRAGMA schema_version = \(version + 1)")
+        } catch {
+            try? connection.execute("PRAGMA writable_schema = OFF")
+            throw error
+        }
+        try connection.execute("PRAGMA writable_schema = OFF")
     }
 }
