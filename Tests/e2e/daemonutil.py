@@ -11,6 +11,8 @@ import time
 from contextlib import contextmanager
 from pathlib import Path
 
+import pytest
+
 from processutil import Process, wait_until  # noqa: F401 (tests import wait_until from here)
 
 ROOT = Path(__file__).resolve().parents[2]
@@ -230,6 +232,19 @@ def reachable_directory(prefix):
         yield path
     finally:
         shutil.rmtree(path, ignore_errors=True)
+
+
+def require_runnable_by(user, *binaries):
+    """Fails at once, saying why, when `user` cannot run `binaries`: a checkout under a directory
+    only its owner may enter (`mktemp -d` makes them 0700) leaves every test that drops to that
+    user failing later with "Permission denied" or exit 127, which says nothing of the cause."""
+    for binary in binaries:
+        if subprocess.run(["runuser", "-u", user, "--", "test", "-x", str(binary)], capture_output=True).returncode == 0:
+            continue
+        closed = next((parent for parent in reversed(Path(binary).resolve().parents) if parent.stat().st_mode & 0o001 == 0), None)
+        where = f"{closed} is mode {oct(closed.stat().st_mode & 0o777)}" if closed else "the file's own mode"
+        pytest.fail(f"{user} cannot run {binary} ({where}): check out and build the project under directories other users "
+                    "may enter (mode 0755), as a fresh clone in /tmp or /work is")
 
 
 # Ways the world removes a daemon's outputs (issue 37): each takes the output directory and

@@ -18,7 +18,7 @@ import pytest
 
 import readme
 from conftest import BIN, ROOT
-from daemonutil import wait_until
+from daemonutil import require_runnable_by, wait_until
 from serverutil import SERVER_BIN
 from webutil import browser
 
@@ -44,6 +44,7 @@ def reader():
         if listening(port):
             pytest.fail(f"127.0.0.1:{port} is taken by something else on this machine: README's loop needs it")
     nobody = pwd.getpwnam("nobody")
+    require_runnable_by("nobody", BIN, SERVER_BIN)
     base = Path(tempfile.mkdtemp(prefix="qrcheckin-readme-loop."))
     base.chmod(0o755)
     home, runtime, bin_dir = base / "home", base / "run", base / "bin"

@@ -9,6 +9,7 @@ import subprocess
 import pytest
 
 from conftest import needs_root
+from daemonutil import require_runnable_by
 from serverutil import SERVER_BIN, server_run
 
 NOBODY = 65534
@@ -88,6 +89,7 @@ def read_only(base):
         assert not (directory / "checkins.db-wal").exists()
         if how == "mode":
             # Root writes whatever the mode says: the file's own user, who may not write it now.
+            require_runnable_by("nobody", SERVER_BIN)
             subprocess.run(["chown", "-R", f"{NOBODY}:{NOBODY}", str(directory)], check=True)
             database.chmod(0o444)
             return database, "nobody", "mode 0444, owner uid 65534: uid 65534 may not write it"

@@ -6,10 +6,10 @@
 /// (venue ids hold only 0-9, A-Z, '-' and '.': no LIKE wildcard). With no endpoint the inserts
 /// read one empty table and write nothing: a check-in costs what it did.
 extension LedgerSchema {
-    /// Migration 9 (issue 40's number; 8 is issue 39's kiosks). Two indexes only: the due
-    /// events (the claims) and the check-in's (an erasure); per-endpoint reads and removals are
-    /// operators' and rare, and attempts are found by time (the log, the purge). Every index is
-    /// a page more in each new ledger.
+    /// Migration 9 (issue 40's number; 8 is issue 39's kiosks). Two indexes: the due events
+    /// (the claims) and the check-in's (an erasure; migration 14 dropped it, as every event paid
+    /// for it); per-endpoint reads and removals are operators' and rare, and attempts are found
+    /// by time (the log, the purge). Every index is a page more in each new ledger.
     public static let webhooksMigration = Migration(version: 9, name: "webhooks: endpoints, outbox, delivery log", statements: [
         """
         CREATE TABLE webhook_endpoints (

@@ -59,21 +59,26 @@ enum SQLiteSchema {
     /// inside the migration's transaction, `writable_schema` on, the text edited, the
     /// `schema_version` one higher (so every connection, this one included, reads the schema
     /// again and prepares its statements anew), `writable_schema` off. A declaration that does
-    /// not hold an edit's text is left as it is: the rule is the same either way. The new text
-    /// is parsed when the next statement runs, in this transaction, so a failure rolls it back.
+    /// not hold an edit's text is left as it is: the rule is the same either way, only slower to
+    /// check. So is every one when SQLite refuses the first edit (a library configured
+    /// defensively, `SQLITE_DBCONFIG_DEFENSIVE`, may not change its schema): a ledger is never
+    /// left unopenable for speed. The new text is parsed when the next statement runs, in this
+    /// transaction, so a failure after an edit rolls the whole migration back.
     private static func edit(_ edits: [DeclarationEdit], _ connection: SQLiteConnection, _ session: SQLiteSession) throws(LedgerError) {
         guard !edits.isEmpty else { return }
         let version = try connection.integer("PRAGMA schema_version") ?? 0
         try connection.execute("PRAGMA writable_schema = ON")
-        do throws(LedgerError) {
-            for edit in edits {
-                try session.run(editDeclaration, [.text(edit.table), .text(edit.from), .text(edit.to)])
+        defer { try? connection.execute("PRAGMA writable_schema = OFF") }
+        var edited = 0
+        for edit in edits {
+            do {
+                edited += try session.run(editDeclaration, [.text(edit.table), .text(edit.from), .text(edit.to)])
+            } catch where edited == 0 {
+                return
             }
-            try connection.execute("PRAGMA schema_version = \(version + 1)")
-        } catch {
-            try? connection.execute("PRAGMA writable_schema = OFF")
-            throw error
         }
-        try connection.execute("PRAGMA writable_schema = OFF")
+        if edited > 0 {
+            try connection.execute("PRAGMA schema_version = \(version + 1)")
+        }
     }
 }

@@ -6,7 +6,8 @@ import Testing
 
 /// Migration 14's rewritten checks (`DeclarationEdit`): the rows a visitor's scan writes are
 /// checked without SQLite building a table each time, the rules are the same, and a ledger
-/// made before the step is brought to it without losing a row.
+/// made before the step (the outbox's index by check-in still there) is brought to it without
+/// losing a row.
 struct SQLiteDeclarationTests {
     /// The statements a check-in, its webhook event and an exit run, as SQLite spells them,
     /// with the temporary tables each still opens of its own: a `RETURNING`'s rows, an
@@ -74,7 +75,8 @@ struct SQLiteDeclarationTests {
         for edit in edits {
             undo += " UPDATE sqlite_schema SET sql = replace(sql, '\(edit.to.replacing("'", with: "''"))', '\(edit.from.replacing("'", with: "''"))') WHERE name = '\(edit.table)';"
         }
-        undo += " PRAGMA schema_version = \(version + 1); PRAGMA writable_schema = OFF; DELETE FROM schema_migrations WHERE version = 14; COMMIT;"
+        undo += " PRAGMA schema_version = \(version + 1); PRAGMA writable_schema = OFF; DELETE FROM schema_migrations WHERE version = 14;"
+        undo += " CREATE INDEX webhook_events_checkin ON webhook_events (checkin) WHERE checkin IS NOT NULL; COMMIT;"
         try Self.execute(path, undo)
         // Before the step, a check-in's insert built a table for each list (its method's, its
         // exit kind's) besides its own.
@@ -91,6 +93,7 @@ struct SQLiteDeclarationTests {
         for edit in edits {
             #expect(declared.contains(edit.to) && !declared.contains(edit.from))
         }
+        #expect(try SQLiteLedgerTests.query(path, "SELECT count(*) FROM sqlite_schema WHERE name = 'webhook_events_checkin'") == "0")
         _ = try await ledger.record(SQLiteLedgerTests.entry("new", at: 200), duplicateSeconds: 60)
         #expect(try await ledger.checkIns(CheckInQuery(), after: nil).count == 21)
     }
