@@ -23,9 +23,10 @@ extension LedgerSchema {
 
     /// A page of open visits, oldest first (by time, then row id): of venue $1 when `atVenue`,
     /// after the row whose time and id are the next two parameters when `after`, at most the
-    /// last parameter. The partial index of open visits (`{open}`) holds them, in the order
-    /// (time, venue, row id): at one venue that is the page's order, so it is asked for as
-    /// such, the venue a filter only (`{filter}`), and no engine sorts the rows again.
+    /// last parameter. The partial index of open visits (`{open}`) holds them in the page's
+    /// order, (time, id, venue) since migration 13: every venue's page and one venue's (the
+    /// venue a filter only, `{filter}`, read from the index) are read in it, and no engine sorts
+    /// the rows again.
     public static func selectOpenPage(atVenue: Bool, after: Bool) -> String {
         var conditions = ["exit_ms IS NULL"], next = 1
         if atVenue {
@@ -36,8 +37,7 @@ extension LedgerSchema {
             conditions.append("(at_ms, id) > ($\(next), $\(next + 1))")
             next += 2
         }
-        let order = atVenue ? "at_ms, venue, id" : "at_ms, id"
-        return "SELECT \(checkInColumns) FROM checkins{open} WHERE \(conditions.joined(separator: " AND ")) ORDER BY \(order) LIMIT $\(next)"
+        return "SELECT \(checkInColumns) FROM checkins{open} WHERE \(conditions.joined(separator: " AND ")) ORDER BY at_ms, id LIMIT $\(next)"
     }
 
     /// The check-in with row id $1.

@@ -54,10 +54,11 @@ public enum SQLDialect: String, Sendable, CaseIterable {
     }
 
     /// What marks a column compared in a read of open visits as a filter only (`{filter}`):
-    /// SQLite's unary `+`. Told `venue = ?` is an equality, SQLite's planner no longer sees that
-    /// `checkins_open` (time, venue, row id) already holds the rows in the page's order and sorts
-    /// every row again in a temporary b-tree (`inside` spent 6 % of its instructions clearing
-    /// them, issue 38); PostgreSQL needs nothing.
+    /// SQLite's unary `+`. Told `venue = ?` is an equality, SQLite's planner may take the venue
+    /// for a key of the index (as it did when `checkins_open` was (time, venue, row id)) and
+    /// sort every row again in a temporary b-tree (`inside` spent 6 % of its instructions
+    /// clearing them, issue 38); as a filter the page walks `checkins_open` (time, id, venue)
+    /// in its order. PostgreSQL needs nothing.
     public var filterOnly: String {
         switch self {
         case .sqlite: "+"

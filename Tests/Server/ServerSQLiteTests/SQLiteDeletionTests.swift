@@ -165,4 +165,50 @@ struct SQLiteDeletionTests {
         _ = try await ledger.purge(PurgeRequest(checkInsBefore: WallTime(seconds: 10), refusalsBefore: WallTime(seconds: 10), keepsCounts: true))
         #expect(try await ledger.keptCounts(venue: nil) == [DailyCount(venue: Self.hall, day: CalendarDay(daysSince1970: 0), count: 2)])
     }
+
+    /// Migration 13 (issue 38) on a ledger at version 12 with open visits: `checkins_open` is
+    /// (time, id, venue) after it, and every venue's open visits and one venue's are paged in the
+    /// port's order (time, id) across ties of time, each page's plan without a sort.
+    @Test func aVersionTwelveLedgerGetsTheOpenVisitsIndexByTimeAndID() async throws {
+        let directory = TemporaryDirectory()
+        let path = directory.file("checkins.db")
+        let other = try VenueID("HALL-2")
+        do {
+            let ledger = try await SQLiteLedger(path: path, create: true, clock: FixedClock(), pool: TestPool.shared)
+            for index in 0..<40 {
+                let venue = index % 3 == 0 ? other : Self.hall
+                _ = try await ledger.record(NewCheckIn(venue: venue, time: WallTime(seconds: 100 + Int64(index / 4)), method: .qr, windowAge: 0,
+                                                       device: DeviceID("d\(index)")), duplicateSeconds: 60)
+            }
+            _ = try await ledger.checkOut(CheckOutRequest(.enteredBefore(Self.hall, cutoff: WallTime(seconds: 101)), at: WallTime(seconds: 200), kind: .staff))
+        }
+        // Back to version 12: the index as migration 6 made it, migration 13 not recorded.
+        try await SQLiteLedgerTests.query(path, "DROP INDEX checkins_open")
+        try await SQLiteLedgerTests.query(path, "CREATE INDEX checkins_open ON checkins (at_ms, venue) WHERE exit_ms IS NULL")
+        try await SQLiteLedgerTests.query(path, "DELETE FROM schema_migrations WHERE version >= 13")
+        let ledger = try await SQLiteLedger(path: path, create: false, clock: FixedClock(), pool: TestPool.shared)
+        #expect(try await SQLiteLedgerTests.query(path, "SELECT max(version) FROM schema_migrations") == "\(LedgerSchema.latestVersion)")
+        #expect(try await SQLiteLedgerTests.query(path, "SELECT group_concat(name) FROM pragma_index_info('checkins_open')") == "at_ms,id,venue")
+        #expect(try await SQLiteLedgerTests.query(path, "SELECT sql FROM sqlite_schema WHERE name = 'checkins_open'")?.hasSuffix("WHERE exit_ms IS NULL") == true)
+        let all = try await ledger.checkIns(CheckInQuery(), after: nil)
+        for venue in [nil, Self.hall, other] {
+            let expected = all.filter { $0.exit == nil && (venue == nil || $0.venue == venue) }.map(\.id)
+            var seen: [Int64] = [], position: LogPosition?
+            while true {
+                let page = try await ledger.openVisits(venue: venue, after: position, limit: 3)
+                seen += page.map(\.id)
+                guard let last = page.last else { break }
+                position = LogPosition(after: last)
+            }
+            #expect(seen == expected && !expected.isEmpty, "\(venue?.rawValue ?? "every venue")")
+        }
+        #expect(try await ledger.occupancy(venue: nil, openSince: nil) == [Self.hall: 24, other: 14])
+        for atVenue in [false, true] {
+            for after in [false, true] {
+                let sql = SQLDialect.sqlite.render(LedgerSchema.selectOpenPage(atVenue: atVenue, after: after))
+                let plan = try SQLiteLedgerTests.plan(path, sql)
+                #expect(plan.contains("checkins_open") && !plan.contains("TEMP B-TREE"), "\(sql): \(plan)")
+            }
+        }
+    }
 }

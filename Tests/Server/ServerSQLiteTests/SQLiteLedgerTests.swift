@@ -202,4 +202,19 @@ struct SQLiteLedgerTests {
         guard sqlite3_step(statement) == SQLITE_ROW else { return nil }
         return sqlite3_column_text(statement, 0).map { String(cString: $0) }
     }
+
+    /// The plan SQLite makes for `sql` (`EXPLAIN QUERY PLAN`): its steps' details, one a line.
+    static func plan(_ path: String, _ sql: String) throws -> String {
+        var handle: OpaquePointer?
+        guard sqlite3_open_v2(path, &handle, SQLITE_OPEN_READONLY, nil) == SQLITE_OK else { throw LedgerError(.cannotOpen, path) }
+        defer { sqlite3_close_v2(handle) }
+        var statement: OpaquePointer?
+        guard sqlite3_prepare_v2(handle, "EXPLAIN QUERY PLAN " + sql, -1, &statement, nil) == SQLITE_OK else {
+            throw LedgerError(.failed, String(cString: sqlite3_errmsg(handle)))
+        }
+        defer { sqlite3_finalize(statement) }
+        var steps: [String] = []
+        while sqlite3_step(statement) == SQLITE_ROW { steps.append(sqlite3_column_text(statement, 3).map { String(cString: $0) } ?? "") }
+        return steps.joined(separator: "\n")
+    }
 }
