@@ -15,7 +15,7 @@ public struct CheckInSelection {
 
     /// Selects `columns` of the check-ins `query` selects, in `dialect`. `ordered` adds the
     /// log's order (time, then id) and the query's limit; `after` (a time and a row id) begins
-    /// after that row in that order: a page's keyset, a seek in `checkins_at (at_ms, id)`.
+    /// after that row in that order: a page's keyset (`SQLDialect.keyset`), a seek in `checkins_at (at_ms, id)`.
     public init(_ query: CheckInQuery, columns: String, ordered: Bool, dialect: SQLDialect, after: (time: Int64, row: Int64)? = nil,
                 suffix: String = "") {
         var conditions: [String] = []
@@ -30,7 +30,7 @@ public struct CheckInSelection {
         if let device = query.device { add("device =", .text(device.rawValue)) }
         if let after {
             values += [.integer(after.time), .integer(after.row)]
-            conditions.append("(at_ms, id) > (\(dialect.parameter(values.count - 1)), \(dialect.parameter(values.count)))")
+            conditions.append(dialect.keyset(time: dialect.parameter(values.count - 1), row: dialect.parameter(values.count)))
         }
         var sql = "SELECT \(columns) FROM checkins"
         if !conditions.isEmpty { sql += " WHERE " + conditions.joined(separator: " AND ") }

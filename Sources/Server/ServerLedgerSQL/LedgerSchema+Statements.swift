@@ -22,7 +22,8 @@ extension LedgerSchema {
     public static let lockVenue = "SELECT pg_advisory_xact_lock(32, hashtext($1))"
 
     /// A page of open visits, oldest first (by time, then row id): of venue $1 when `atVenue`,
-    /// after the row whose time and id are the next two parameters when `after`, at most the
+    /// after the row whose time and id are the next two parameters when `after` (`{after}`: the
+    /// keyset each dialect reads best, `SQLDialect.keyset`), at most the
     /// last parameter. The partial index of open visits (`{open}`) holds them in the page's
     /// order, (time, id, venue) since migration 13: every venue's page and one venue's (the
     /// venue a filter only, `{filter}`, read from the index) are read in it, and no engine sorts
@@ -34,7 +35,7 @@ extension LedgerSchema {
             next = 2
         }
         if after {
-            conditions.append("(at_ms, id) > ($\(next), $\(next + 1))")
+            conditions.append("{after $\(next) $\(next + 1)}")
             next += 2
         }
         return "SELECT \(checkInColumns) FROM checkins{open} WHERE \(conditions.joined(separator: " AND ")) ORDER BY at_ms, id LIMIT $\(next)"

@@ -66,6 +66,19 @@ public enum SQLDialect: String, Sendable, CaseIterable {
         }
     }
 
+    /// The keyset condition "after the row at `time` with id `row`" in the log's order
+    /// (time, then id): `(at_ms, id) > (time, row)`. PostgreSQL's B-tree takes the row value
+    /// whole as its index condition. SQLite 3.40 seeks on its first column only and tests the
+    /// row value on every row it reads (four more VDBE instructions a row), so it gets the same
+    /// rows spelled as a range on the time, which it seeks on, and a cheap test for the rows of
+    /// that same millisecond (issue 38).
+    public func keyset(time: String, row: String) -> String {
+        switch self {
+        case .sqlite: "at_ms >= \(time) AND (at_ms > \(time) OR id > \(row))"
+        case .postgresql: "(at_ms, id) > (\(time), \(row))"
+        }
+    }
+
     /// The placeholder of the `index`-th parameter (1-based): `?1` or `$1`.
     public func parameter(_ index: Int) -> String {
         switch self {
@@ -90,6 +103,12 @@ public enum SQLDialect: String, Sendable, CaseIterable {
     public func render(_ text: String) -> String {
         var result = text.replacing("{id}", with: generatedID).replacing("{serial}", with: serialID).replacing("{forUpdate}", with: forUpdate).replacing("{keyed}", with: keyedTable)
             .replacing("{open}", with: openVisitsIndex).replacing("{filter}", with: filterOnly).replacing("{skipLocked}", with: skipLocked)
+        // `{after $2 $3}`: the keyset after the row at time $2 with id $3, as `keyset` spells it.
+        while let start = result.firstRange(of: "{after "), let end = result[start.upperBound...].firstIndex(of: "}") {
+            let operands = result[start.upperBound..<end].split(separator: " ").map(String.init)
+            precondition(operands.count == 2, "{after} takes a time and a row id")
+            result.replaceSubrange(start.lowerBound...end, with: keyset(time: operands[0], row: operands[1]))
+        }
         if self == .sqlite {
             // `$1` → `?1`, right to left so `$10` is not taken for `$1`.
             for index in stride(from: 32, through: 1, by: -1) {
