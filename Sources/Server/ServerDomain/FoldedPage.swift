@@ -34,3 +34,18 @@ public struct FoldedPage<Value: Sendable>: Sendable {
         self.init(value: value, count: rows.count, last: rows.last.map(LogPosition.init(after:)))
     }
 }
+
+/// Pages of check-ins kept as they are, for readers that take them one at a time
+/// (`VisitLog.eachCheckIn`, `VisitLedger.eachOpenVisit`, the evacuation roll's rows).
+enum CheckInRows {
+    /// The fold that keeps each check-in.
+    static let keep: CheckInFold<[CheckIn]> = { page, row in page.append(row) }
+
+    /// Hands `page`'s check-ins to `body` in order and empties the page (its capacity kept for
+    /// the next); false as soon as `body` returns false.
+    static func hand(_ page: inout [CheckIn], to body: (CheckIn) async throws(LedgerError) -> Bool) async throws(LedgerError) -> Bool {
+        defer { page.removeAll(keepingCapacity: true) }
+        for row in page where !(try await body(row)) { return false }
+        return true
+    }
+}

@@ -60,10 +60,8 @@ extension VisitLedger {
     /// `body`'s pace.
     public func eachOpenVisit(venue: VenueID?, pageSize: Int = LogPosition.pageSize,
                               _ body: (CheckIn) async throws(LedgerError) -> Bool) async throws(LedgerError) {
-        try await eachOpenPage(venue: venue, pageSize: pageSize, into: [CheckIn](), { page, visit in page.append(visit) }) { page throws(LedgerError) in
-            defer { page.removeAll(keepingCapacity: true) }
-            for visit in page where !(try await body(visit)) { return false }
-            return true
+        try await eachOpenPage(venue: venue, pageSize: pageSize, into: [CheckIn](), CheckInRows.keep) { page throws(LedgerError) in
+            try await CheckInRows.hand(&page, to: body)
         }
     }
 

@@ -37,10 +37,8 @@ extension VisitLog {
     /// no read held open for the reader's pace (a client's, a pipe's).
     public func eachCheckIn(_ query: CheckInQuery, pageSize: Int = LogPosition.pageSize,
                             _ body: (CheckIn) async throws(LedgerError) -> Bool) async throws(LedgerError) {
-        try await eachPage(query, pageSize: pageSize, into: [CheckIn](), { page, row in page.append(row) }) { page throws(LedgerError) in
-            defer { page.removeAll(keepingCapacity: true) }
-            for row in page where !(try await body(row)) { return false }
-            return true
+        try await eachPage(query, pageSize: pageSize, into: [CheckIn](), CheckInRows.keep) { page throws(LedgerError) in
+            try await CheckInRows.hand(&page, to: body)
         }
     }
 

@@ -25,15 +25,8 @@ extension SQLEngine {
 
     public func openVisits<Value: Sendable>(venue: VenueID?, after position: LogPosition?, limit: Int, into value: consuming Value,
                                             _ fold: @escaping CheckInFold<Value>) async throws(LedgerError) -> FoldedPage<Value> {
-        let handoff = Handoff(value)
-        return try await reading { [sql] session throws(LedgerError) in
-            var value = handoff.take(), count = 0, last: LogPosition?
-            try sql.openVisits(venue: venue, after: position, limit: limit, on: session) { visit in
-                fold(&value, visit)
-                count += 1
-                last = LogPosition(after: visit)
-            }
-            return FoldedPage(value: value, count: count, last: last)
+        try await foldedPage(into: value, fold) { sql, session, each throws(LedgerError) in
+            try sql.openVisits(venue: venue, after: position, limit: limit, on: session, each)
         }
     }
 
@@ -53,16 +46,26 @@ extension SQLEngine {
 
     public func checkIns<Value: Sendable>(_ query: CheckInQuery, after position: LogPosition?, into value: consuming Value,
                                           _ fold: @escaping CheckInFold<Value>) async throws(LedgerError) -> FoldedPage<Value> {
-        // The value moves to the reading thread (`Handoff`: an export's buffer is reused, not
-        // copied); plain locals, not a generic helper type, whose methods, unspecialized here,
-        // looked its metadata up for every row.
+        try await foldedPage(into: value, fold) { sql, session, each throws(LedgerError) in
+            try sql.checkIns(query, after: position, on: session, each)
+        }
+    }
+
+    /// A page `read` hands row by row, folded into `value` on the reading thread (the folded
+    /// reads of both ports). The value moves there and back (`Handoff`: an export's buffer is
+    /// reused, not copied); the fold's state is plain locals, not a generic helper type, whose
+    /// methods, unspecialized here, looked its metadata up for every row.
+    private func foldedPage<Value: Sendable>(
+        into value: consuming Value, _ fold: @escaping CheckInFold<Value>,
+        _ read: @escaping @Sendable (SQLLedger, any SQLSession, (CheckIn) -> Void) throws(LedgerError) -> Void
+    ) async throws(LedgerError) -> FoldedPage<Value> {
         let handoff = Handoff(value)
         return try await reading { [sql] session throws(LedgerError) in
             var value = handoff.take(), count = 0, last: LogPosition?
-            try sql.checkIns(query, after: position, on: session) { checkIn in
-                fold(&value, checkIn)
+            try read(sql, session) { row in
+                fold(&value, row)
                 count += 1
-                last = LogPosition(after: checkIn)
+                last = LogPosition(after: row)
             }
             return FoldedPage(value: value, count: count, last: last)
         }

@@ -34,11 +34,8 @@ public struct EvacuationRoll: Sendable {
     @discardableResult
     public func run(venue: VenueID?, detail: String, unaudited: Unaudited = .refuse,
                     _ body: (CheckIn) async throws(LedgerError) -> Bool) async throws(LedgerError) -> AuditEntry? {
-        try await run(venue: venue, detail: detail, unaudited: unaudited, into: [CheckIn](), { page, visit in page.append(visit) }) {
-            page throws(LedgerError) in
-            defer { page.removeAll(keepingCapacity: true) }
-            for visit in page where !(try await body(visit)) { return false }
-            return true
+        try await run(venue: venue, detail: detail, unaudited: unaudited, into: [CheckIn](), CheckInRows.keep) { page throws(LedgerError) in
+            try await CheckInRows.hand(&page, to: body)
         }
     }
 
