@@ -22,7 +22,7 @@ struct SQLiteDeclarationTests {
         let path = directory.file("checkins.db")
         _ = try await SQLiteLedger(path: path, create: true, clock: FixedClock(), pool: TestPool.shared)
         for (statement, ownTables) in Self.hotStatements {
-            let opcodes = try Self.opcodes(path, "EXPLAIN " + statement)
+            let opcodes = try SQLiteLedgerTests.opcodes(path, statement)
             #expect(opcodes.contains("Halt"))
             #expect(opcodes.count { $0 == "OpenEphemeral" } == ownTables, "\(statement)")
         }
@@ -80,14 +80,14 @@ struct SQLiteDeclarationTests {
         try Self.execute(path, undo)
         // Before the step, a check-in's insert built a table for each list (its method's, its
         // exit kind's) besides its own.
-        #expect(try Self.opcodes(path, "EXPLAIN " + SQLDialect.sqlite.render(LedgerSchema.insertCheckIn)).count { $0 == "OpenEphemeral" } == 3)
+        #expect(try SQLiteLedgerTests.opcodes(path, SQLDialect.sqlite.render(LedgerSchema.insertCheckIn)).count { $0 == "OpenEphemeral" } == 3)
 
         let ledger = try await SQLiteLedger(path: path, create: false, clock: FixedClock(), pool: TestPool.shared)
         #expect(try await ledger.checkIns(CheckInQuery(), after: nil).count == 20)
         #expect(try SQLiteLedgerTests.query(path, "SELECT max(version) FROM schema_migrations") == "\(LedgerSchema.latestVersion)")
         #expect(try SQLiteLedgerTests.query(path, "PRAGMA integrity_check") == "ok")
         for (statement, ownTables) in Self.hotStatements {
-            #expect(try Self.opcodes(path, "EXPLAIN " + statement).count { $0 == "OpenEphemeral" } == ownTables, "\(statement)")
+            #expect(try SQLiteLedgerTests.opcodes(path, statement).count { $0 == "OpenEphemeral" } == ownTables, "\(statement)")
         }
         let declared = try SQLiteLedgerTests.query(path, "SELECT group_concat(sql, ' ') FROM sqlite_schema WHERE type = 'table'") ?? ""
         for edit in edits {
@@ -96,21 +96,6 @@ struct SQLiteDeclarationTests {
         #expect(try SQLiteLedgerTests.query(path, "SELECT count(*) FROM sqlite_schema WHERE name = 'webhook_events_checkin'") == "0")
         _ = try await ledger.record(SQLiteLedgerTests.entry("new", at: 200), duplicateSeconds: 60)
         #expect(try await ledger.checkIns(CheckInQuery(), after: nil).count == 21)
-    }
-
-    /// The second column (the opcode) of every row `sql` gives, on a connection of its own.
-    static func opcodes(_ path: String, _ sql: String) throws -> [String] {
-        var handle: OpaquePointer?
-        guard sqlite3_open_v2(path, &handle, SQLITE_OPEN_READWRITE, nil) == SQLITE_OK else { throw LedgerError(.cannotOpen, path) }
-        defer { sqlite3_close_v2(handle) }
-        var statement: OpaquePointer?
-        guard sqlite3_prepare_v2(handle, sql, -1, &statement, nil) == SQLITE_OK else { throw LedgerError(.failed, String(cString: sqlite3_errmsg(handle))) }
-        defer { sqlite3_finalize(statement) }
-        var opcodes: [String] = []
-        while sqlite3_step(statement) == SQLITE_ROW {
-            if let text = sqlite3_column_text(statement, 1) { opcodes.append(String(cString: text)) }
-        }
-        return opcodes
     }
 
     /// Runs `sql` (several statements) on a connection of its own.

@@ -205,16 +205,28 @@ struct SQLiteLedgerTests {
 
     /// The plan SQLite makes for `sql` (`EXPLAIN QUERY PLAN`): its steps' details, one a line.
     static func plan(_ path: String, _ sql: String) throws -> String {
+        try column(3, of: "EXPLAIN QUERY PLAN " + sql, path).joined(separator: "\n")
+    }
+
+    /// The opcodes of the program SQLite makes for `sql` (`EXPLAIN`), in order.
+    static func opcodes(_ path: String, _ sql: String) throws -> [String] {
+        try column(1, of: "EXPLAIN " + sql, path)
+    }
+
+    /// Column `index` of every row `sql` gives, on a connection of its own. Read-write though
+    /// nothing is written: on a read-only connection SQLite leaves a write's constraint checks
+    /// out of the program `EXPLAIN` shows.
+    static func column(_ index: Int32, of sql: String, _ path: String) throws -> [String] {
         var handle: OpaquePointer?
-        guard sqlite3_open_v2(path, &handle, SQLITE_OPEN_READONLY, nil) == SQLITE_OK else { throw LedgerError(.cannotOpen, path) }
+        guard sqlite3_open_v2(path, &handle, SQLITE_OPEN_READWRITE, nil) == SQLITE_OK else { throw LedgerError(.cannotOpen, path) }
         defer { sqlite3_close_v2(handle) }
         var statement: OpaquePointer?
-        guard sqlite3_prepare_v2(handle, "EXPLAIN QUERY PLAN " + sql, -1, &statement, nil) == SQLITE_OK else {
+        guard sqlite3_prepare_v2(handle, sql, -1, &statement, nil) == SQLITE_OK else {
             throw LedgerError(.failed, String(cString: sqlite3_errmsg(handle)))
         }
         defer { sqlite3_finalize(statement) }
-        var steps: [String] = []
-        while sqlite3_step(statement) == SQLITE_ROW { steps.append(sqlite3_column_text(statement, 3).map { String(cString: $0) } ?? "") }
-        return steps.joined(separator: "\n")
+        var values: [String] = []
+        while sqlite3_step(statement) == SQLITE_ROW { values.append(sqlite3_column_text(statement, index).map { String(cString: $0) } ?? "") }
+        return values
     }
 }
