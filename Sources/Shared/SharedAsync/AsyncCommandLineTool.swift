@@ -122,7 +122,14 @@ public struct AsyncCommandLineTool: Sendable {
         }
     }
 
+    /// Runs `command`: a one-shot command on its own `CommandExecutor` (its ledger's threads once
+    /// it has opened one), a command that serves on Swift's pool.
     private static func run(_ command: any AsyncCommand, context: CommandContext) async -> ExitCode {
+        if type(of: command).serves { return await attempt(command, context: context) }
+        return await CommandExecutor().run { await attempt(command, context: context) }
+    }
+
+    private static func attempt(_ command: any AsyncCommand, context: CommandContext) async -> ExitCode {
         do {
             return try await command.run(context)
         } catch {

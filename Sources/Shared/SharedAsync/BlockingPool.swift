@@ -66,8 +66,17 @@ public final class BlockingPool: Sendable {
     public func run<Value: Sendable, Failure: Error>(
         _ work: @escaping @Sendable () throws(Failure) -> Value
     ) async throws(BlockingPoolError<Failure>) -> Value {
-        let id = nextID.add(1, ordering: .relaxed).newValue
         let core = core
+        if core.isCurrentThread {
+            if core.isClosed { throw .closed }
+            if Task.isCancelled { throw .cancelled }
+            do throws(Failure) {
+                return try work()
+            } catch {
+                throw .failed(error)
+            }
+        }
+        let id = nextID.add(1, ordering: .relaxed).newValue
         let result = await withTaskCancellationHandler {
             await withCheckedContinuation { (continuation: CheckedContinuation<Result<Value, BlockingPoolError<Failure>>, Never>) in
                 let job = PoolJob(id: id) { refusal in
