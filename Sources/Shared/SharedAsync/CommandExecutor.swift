@@ -10,8 +10,8 @@ import Synchronization
 ///
 /// Why: a command is one task that mostly waits for its ledger. An export calls the ledger
 /// once a page; run from Swift's pool, each call woke a pool thread and each answer woke a
-/// thread of Swift's (two wake-ups a page, the work moving between cores 87 times in a 300,000-row
-/// export): 2-5 % of an export's CPU over the same instructions (docs/BENCHMARKS.md, "A command
+/// thread of Swift's (two wake-ups a page, the work moving between cores about 70 times in a
+/// 300,000-row export): 2-7 % of an export's CPU over the same instructions (docs/BENCHMARKS.md, "A command
 /// on its ledger's threads"). On the pool's thread the task and its ledger share one thread and
 /// one core's caches. Nothing blocking moves to Swift's pool: the task runs only on threads
 /// meant for blocking work. A server (`serve`) keeps its requests on Swift's pool, as the
