@@ -11,9 +11,9 @@ import Synchronization
 /// Why: a command is one task that mostly waits for its ledger. An export calls the ledger
 /// once a page; run from Swift's pool, each call woke a pool thread and each answer woke a
 /// thread of Swift's (two wake-ups a page, the work moving between cores about 70 times in a
-/// 300,000-row export): 2-7 % of an export's CPU over the same instructions (docs/BENCHMARKS.md, "A command
-/// on its ledger's threads"). On the pool's thread the task and its ledger share one thread and
-/// one core's caches. Nothing blocking moves to Swift's pool: the task runs only on threads
+/// 300,000-row export): 2-7 % of an export's CPU over the same instructions (docs/BENCHMARKS.md,
+/// "A command on its ledger's threads"). On the pool's thread the task and its ledger share one
+/// thread and one core's caches. Nothing blocking moves to Swift's pool: the task runs only on threads
 /// meant for blocking work. A server (`serve`) keeps its requests on Swift's pool, as the
 /// model says (DEVELOPMENT.md).
 ///
@@ -67,11 +67,10 @@ public final class CommandExecutor: TaskExecutor {
     /// Before a one-shot command's threads start (`AsyncCommandLineTool.main`): one malloc heap
     /// for the whole process. glibc gives each thread that allocates a heap of its own (up to 8
     /// a core), for threads that allocate at the same time; a command's task allocates on one
-    /// thread at a time (Swift's until it opens its ledger, then the ledger's), and a second heap
+    /// thread at a time (its own until it opens its ledger, then the ledger's), and a second heap
     /// is 1-3 MiB more touched memory and its own page faults (measured with the pool: about a
     /// point of an export's CPU). `serve` keeps glibc's default (`AllocatorTuning`).
     public static func shareOneHeap() {
         _ = mallopt(clinux_m_arena_max(), 1)
     }
-
 }
