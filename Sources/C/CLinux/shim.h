@@ -81,5 +81,6 @@ static inline int clinux_name_thread(const char *name) { return prctl(PR_SET_NAM
 #include <malloc.h>
 static inline int clinux_m_trim_threshold(void) { return M_TRIM_THRESHOLD; }
 static inline int clinux_m_mmap_threshold(void) { return M_MMAP_THRESHOLD; }
+static inline int clinux_m_arena_max(void) { return M_ARENA_MAX; }
 
 #endif

@@ -37,7 +37,11 @@ public enum LedgerRows {
         let visitor = name == nil && phone == nil ? nil : Visitor(name: name, phone: phone)
         let entry = NewCheckIn(venue: venue, time: WallTime(milliseconds: time), method: method, windowAge: try row.integer(4).map { Int($0) },
                                device: device, visitor: visitor, operatorName: row.text(8))
-        return CheckIn(id: try ids.shownID(row: id), entry: entry, exit: try exit(at: row.integer(9), kind: row.text(10), id: id))
+        // The exit's kind is read only for a row that has an exit: most rows of a long read
+        // have none, and reading a NULL column is a call into SQLite for nothing.
+        let exitTime = try row.integer(9)
+        let visitExit = exitTime == nil ? nil : try exit(at: exitTime, kind: row.text(10), id: id)
+        return CheckIn(id: try ids.shownID(row: id), entry: entry, exit: visitExit)
     }
 
     /// A row's exit from its `exit_ms` and `exit_kind`: both or neither.

@@ -72,10 +72,13 @@ enum LedgerOpener {
         }
     }
 
-    /// A blocking pool of `threads` for a ledger's work.
+    /// A blocking pool of `threads` for a ledger's work; a one-shot command's task runs on it
+    /// from now on (`CommandExecutor`: its ledger calls run on the thread the task is on).
     static func blockingPool(threads: Int) throws(CommandError) -> BlockingPool {
         do {
-            return try BlockingPool(threads: threads, name: "ledger")
+            let pool = try BlockingPool(threads: threads, name: "ledger")
+            CommandExecutor.current?.adopt(pool)
+            return pool
         } catch {
             throw CommandError(.software, error.description)
         }

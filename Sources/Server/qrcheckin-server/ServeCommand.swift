@@ -67,6 +67,7 @@ struct ServeCommand: AsyncCommand {
 
     /// SIGTERM (systemd's stop) and SIGINT (Ctrl-C) reach the service group as events.
     static var signals: Set<UnixSignal> { [.terminate, .interrupt] }
+    static var serves: Bool { true }
 
     /// The longest a stop takes: the listener's drain, then the rest's (a purge's batch, the
     /// ledger's last commit). systemd's TimeoutStopSec is longer.

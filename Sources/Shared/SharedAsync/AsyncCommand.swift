@@ -10,6 +10,9 @@ public protocol AsyncCommand: Sendable {
     /// blocked on the main thread before `run`, so that they reach its sequence (a server's
     /// SIGTERM and SIGINT). Empty for most: Ctrl-C ends them.
     static var signals: Set<UnixSignal> { get }
+    /// Whether the command serves until stopped (`serve`): its requests run on Swift's pool.
+    /// Every other command is one task that runs on the threads it adopts (`CommandExecutor`).
+    static var serves: Bool { get }
     /// Validates the arguments; every mistake is a usage error (exit 64) before anything runs.
     init(_ arguments: ParsedArguments, context: CommandContext) throws(CommandError)
     /// Does the work and returns the exit status (failures throw instead).
@@ -19,6 +22,8 @@ public protocol AsyncCommand: Sendable {
 extension AsyncCommand {
     /// No signals: their default action (Ctrl-C, SIGTERM end the command).
     public static var signals: Set<UnixSignal> { [] }
+    /// A one-shot command.
+    public static var serves: Bool { false }
 }
 
 /// A synchronous `Command` in an `AsyncCommandLineTool`, so a program can move its commands to

@@ -52,6 +52,7 @@ public struct AsyncCommandLineTool: Sendable {
         case .exit(let code):
             status = code
         case .run(let command):
+            if !type(of: command).serves { CommandExecutor.shareOneHeap() }
             do {
                 try UnixSignal.block(type(of: command).signals)
             } catch {
@@ -122,7 +123,15 @@ public struct AsyncCommandLineTool: Sendable {
         }
     }
 
+    /// Runs `command`: a one-shot command on its own `CommandExecutor` (its ledger's threads once
+    /// it has opened one), a command that serves on Swift's pool.
     private static func run(_ command: any AsyncCommand, context: CommandContext) async -> ExitCode {
+        // Without a thread of its own (the system refused one), a command runs as `serve` does.
+        guard !type(of: command).serves, let executor = try? CommandExecutor() else { return await attempt(command, context: context) }
+        return await executor.run { await attempt(command, context: context) }
+    }
+
+    private static func attempt(_ command: any AsyncCommand, context: CommandContext) async -> ExitCode {
         do {
             return try await command.run(context)
         } catch {

@@ -60,14 +60,25 @@ public final class BlockingPool: Sendable {
     /// meanwhile (no thread waits). Throws `.failed` with the work's own error, `.closed` after
     /// `shutdown()`, `.cancelled` when the task was cancelled before the work began (the work
     /// then never runs). Costs two thread wake-ups when the pool is idle, less when it is busy
-    /// (`scripts/bench-pool`; docs/BENCHMARKS.md, "The blocking pool"). Spell the work's error
+    /// (`scripts/bench-pool`; docs/BENCHMARKS.md, "The blocking pool"); nothing when the task
+    /// already runs on one of the pool's threads (a one-shot command's, `CommandExecutor`): the
+    /// work runs there and then, the thread being one of the bound's. Spell the work's error
     /// type (`{ () throws(LedgerError) in … }`): Swift 6.3 infers `any Error` for a throwing
     /// closure otherwise.
     public func run<Value: Sendable, Failure: Error>(
         _ work: @escaping @Sendable () throws(Failure) -> Value
     ) async throws(BlockingPoolError<Failure>) -> Value {
-        let id = nextID.add(1, ordering: .relaxed).newValue
         let core = core
+        if core.isCurrentThread {
+            if core.isClosed { throw .closed }
+            if Task.isCancelled { throw .cancelled }
+            do throws(Failure) {
+                return try work()
+            } catch {
+                throw .failed(error)
+            }
+        }
+        let id = nextID.add(1, ordering: .relaxed).newValue
         let result = await withTaskCancellationHandler {
             await withCheckedContinuation { (continuation: CheckedContinuation<Result<Value, BlockingPoolError<Failure>>, Never>) in
                 let job = PoolJob(id: id) { refusal in
@@ -128,6 +139,9 @@ public final class BlockingPool: Sendable {
             core.close(then: continuation)
         }
     }
+
+    /// Whether the calling thread is one of the pool's (where `run` runs its work at once).
+    public var isCurrentThread: Bool { core.isCurrentThread }
 
     /// The works queued and not yet begun (for tests and metrics).
     public var queued: Int { core.queued }

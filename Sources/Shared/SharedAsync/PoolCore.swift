@@ -37,6 +37,14 @@ final class PoolCore: Sendable {
         lock.withLock { $0.queue.remove(id) }
     }
 
+    /// Whether the calling thread is one of this pool's.
+    var isCurrentThread: Bool {
+        pthread_getspecific(poolThreadKey) == Unmanaged.passUnretained(self).toOpaque()
+    }
+
+    /// Whether the pool refuses new work.
+    var isClosed: Bool { lock.withLock { $0.closed } }
+
     /// The jobs waiting.
     var queued: Int { lock.withLock { $0.queue.count } }
 
@@ -57,6 +65,7 @@ final class PoolCore: Sendable {
     /// The last thread out joins the others (all past their last job) and detaches itself, so
     /// the threads are freed without any task blocking in `pthread_join`, then wakes `shutdown`.
     func work() {
+        pthread_setspecific(poolThreadKey, Unmanaged.passUnretained(self).toOpaque())
         while let job = lock.withLock(waitingUntil: { !$0.queue.isEmpty || $0.closed }, { $0.queue.popFirst() }) {
             job.body(nil)
         }
@@ -74,3 +83,10 @@ final class PoolCore: Sendable {
         for waiter in last.waiters { waiter.resume() }
     }
 }
+
+/// Each pool thread's `PoolCore` (`isCurrentThread`).
+private let poolThreadKey: pthread_key_t = {
+    var key = pthread_key_t()
+    precondition(pthread_key_create(&key, nil) == 0, "no thread-specific key left")
+    return key
+}()
