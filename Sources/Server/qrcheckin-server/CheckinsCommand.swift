@@ -124,26 +124,14 @@ struct CheckinsCommand: AsyncCommand {
             try await VisitorLogExport(trail: trail, log: ledger).begin(.query(query), detail: Self.describe(query, format: chosen, excel: excel))
         }
         let export = CheckInExport(format: chosen, excel: excel, zone: SystemZone())
-        var output = CheckedOutput()
-        var failure: CommandError?
+        var output = PageOutput()
         try output.append(export.header)
         do throws(LedgerError) {
-            // Each page's lines are written where the ledger reads the rows; only their bytes come here.
-            try await audited.pages(into: PageBytes(export), CheckInExport.fold) { page throws(LedgerError) in
-                do throws(CommandError) {
-                    try output.append(bytes: page.bytes)
-                    page.bytes.removeAll(keepingCapacity: true)
-                    return true
-                } catch {
-                    failure = error
-                    return false
-                }
-            }
+            try await audited.pages(into: PageBytes(export), CheckInExport.fold) { page throws(LedgerError) in output.take(&page) }
         } catch {
             throw CommandError(error)
         }
-        if let failure { throw failure }
-        try output.flush()
+        try output.finish()
         return .success
     }
 

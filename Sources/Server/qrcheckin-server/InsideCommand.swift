@@ -56,8 +56,7 @@ struct InsideCommand: AsyncCommand {
         let chosen = format ?? (context.standardOutputIsTerminal ? .table : .csv)
         // Streamed as the rows are read: any number of visits in constant memory.
         let report = VisitReport(format: chosen, overlaps: false, zone: SystemZone(), now: now)
-        var output = CheckedOutput()
-        var failure: CommandError?
+        var output = PageOutput()
         try output.append(report.header)
         // Audited before the first name leaves. An evacuation is not the time for an error: on a
         // ledger that cannot take the entry (a full disk, a read-only mount) the roll is listed
@@ -67,21 +66,9 @@ struct InsideCommand: AsyncCommand {
         _ = try await ledgerCall { () async throws(LedgerError) in
             try await roll.run(venue: venue, detail: "format=\(chosen.rawValue)", unaudited: .listAnyway(warn: { error in
                 logger.warning("could not record the roll in the audit log (\(error.message)); listing it all the same")
-            }), into: PageBytes(report), VisitReport.fold) { page throws(LedgerError) in
-                // Each page's rows are written where the ledger reads them; only their bytes come here.
-                do throws(CommandError) {
-                    try output.append(bytes: page.bytes)
-                    page.bytes.removeAll(keepingCapacity: true)
-                    return true
-                } catch {
-                    failure = error
-                    return false
-                }
-            }
+            }), into: PageBytes(report), VisitReport.fold) { page throws(LedgerError) in output.take(&page) }
         }
-        if let failure { throw failure }
-        try output.append(report.footer)
-        try output.flush()
+        try output.finish(footer: report.footer)
         return .success
     }
 }
