@@ -235,12 +235,8 @@ struct PostgresLedgerTests {
     /// port's order (time, id) across ties of time.
     @Test func aVersionTwelveLedgerGetsTheOpenVisitsIndexByTimeAndID() async throws {
         let (ledger, database) = try await Self.freshLedger()
-        let other = try VenueID("HALL-2")
-        for index in 0..<40 {
-            _ = try await ledger.record(NewCheckIn(venue: index % 3 == 0 ? other : Self.hall, time: WallTime(seconds: 100 + Int64(index / 4)),
-                                                   method: .qr, windowAge: 0, device: DeviceID("d\(index)")), duplicateSeconds: 60)
-        }
-        _ = try await ledger.checkOut(CheckOutRequest(.enteredBefore(Self.hall, cutoff: WallTime(seconds: 101)), at: WallTime(seconds: 200), kind: .staff))
+        let other = OpenVisitsIndexFixture.other
+        try await OpenVisitsIndexFixture.fill(ledger)
         // Back to version 12: the index as migration 6 made it, migration 13 not recorded.
         try await cluster.execute("DROP INDEX checkins_open", in: database)
         try await cluster.execute("CREATE INDEX checkins_open ON checkins (at_ms, venue) WHERE exit_ms IS NULL", in: database)
@@ -250,17 +246,8 @@ struct PostgresLedgerTests {
         #expect(try await cluster.execute("SELECT max(version) FROM schema_migrations", in: database) == "\(LedgerSchema.latestVersion)")
         #expect(try await cluster.execute("SELECT indexdef FROM pg_indexes WHERE indexname = 'checkins_open'", in: database)?
             .hasSuffix("(at_ms, id, venue) WHERE (exit_ms IS NULL)") == true)
-        let all = try await migrated.checkIns(CheckInQuery(), after: nil)
-        for venue in [nil, Self.hall, other] {
-            let expected = all.filter { $0.exit == nil && (venue == nil || $0.venue == venue) }.map(\.id)
-            var seen: [Int64] = [], position: LogPosition?
-            while true {
-                let page = try await migrated.openVisits(venue: venue, after: position, limit: 3)
-                seen += page.map(\.id)
-                guard let last = page.last else { break }
-                position = LogPosition(after: last)
-            }
-            #expect(seen == expected && !expected.isEmpty, "\(venue?.rawValue ?? "every venue")")
+        for (venue, paged, expected) in try await OpenVisitsIndexFixture.pages(migrated) {
+            #expect(paged == expected && !expected.isEmpty, "\(venue?.rawValue ?? "every venue")")
         }
         #expect(try await migrated.occupancy(venue: nil, openSince: nil) == [Self.hall: 24, other: 14])
     }

@@ -172,16 +172,8 @@ struct SQLiteDeletionTests {
     @Test func aVersionTwelveLedgerGetsTheOpenVisitsIndexByTimeAndID() async throws {
         let directory = TemporaryDirectory()
         let path = directory.file("checkins.db")
-        let other = try VenueID("HALL-2")
-        do {
-            let ledger = try await SQLiteLedger(path: path, create: true, clock: FixedClock(), pool: TestPool.shared)
-            for index in 0..<40 {
-                let venue = index % 3 == 0 ? other : Self.hall
-                _ = try await ledger.record(NewCheckIn(venue: venue, time: WallTime(seconds: 100 + Int64(index / 4)), method: .qr, windowAge: 0,
-                                                       device: DeviceID("d\(index)")), duplicateSeconds: 60)
-            }
-            _ = try await ledger.checkOut(CheckOutRequest(.enteredBefore(Self.hall, cutoff: WallTime(seconds: 101)), at: WallTime(seconds: 200), kind: .staff))
-        }
+        let other = OpenVisitsIndexFixture.other
+        try await OpenVisitsIndexFixture.fill(SQLiteLedger(path: path, create: true, clock: FixedClock(), pool: TestPool.shared))
         // Back to version 12: the index as migration 6 made it, migration 13 not recorded.
         try await SQLiteLedgerTests.query(path, "DROP INDEX checkins_open")
         try await SQLiteLedgerTests.query(path, "CREATE INDEX checkins_open ON checkins (at_ms, venue) WHERE exit_ms IS NULL")
@@ -190,17 +182,8 @@ struct SQLiteDeletionTests {
         #expect(try await SQLiteLedgerTests.query(path, "SELECT max(version) FROM schema_migrations") == "\(LedgerSchema.latestVersion)")
         #expect(try await SQLiteLedgerTests.query(path, "SELECT group_concat(name) FROM pragma_index_info('checkins_open')") == "at_ms,id,venue")
         #expect(try await SQLiteLedgerTests.query(path, "SELECT sql FROM sqlite_schema WHERE name = 'checkins_open'")?.hasSuffix("WHERE exit_ms IS NULL") == true)
-        let all = try await ledger.checkIns(CheckInQuery(), after: nil)
-        for venue in [nil, Self.hall, other] {
-            let expected = all.filter { $0.exit == nil && (venue == nil || $0.venue == venue) }.map(\.id)
-            var seen: [Int64] = [], position: LogPosition?
-            while true {
-                let page = try await ledger.openVisits(venue: venue, after: position, limit: 3)
-                seen += page.map(\.id)
-                guard let last = page.last else { break }
-                position = LogPosition(after: last)
-            }
-            #expect(seen == expected && !expected.isEmpty, "\(venue?.rawValue ?? "every venue")")
+        for (venue, paged, expected) in try await OpenVisitsIndexFixture.pages(ledger) {
+            #expect(paged == expected && !expected.isEmpty, "\(venue?.rawValue ?? "every venue")")
         }
         #expect(try await ledger.occupancy(venue: nil, openSince: nil) == [Self.hall: 24, other: 14])
         for atVenue in [false, true] {
